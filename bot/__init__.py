@@ -1,0 +1,1 @@
+"""clubbot: the chat bot around the engine."""

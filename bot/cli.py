@@ -1,0 +1,31 @@
+"""The `clubbot` command: `clubbot run` starts the bot; `clubbot keizer ...` works on season files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="clubbot", description="Club competitions in Discord and Telegram.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="start the bot (console adapter when no token is configured)")
+    run.add_argument("--config", default=None, help="path of the config file (default: config.toml, else config.example.toml)")
+    run.add_argument("--console", action="store_true", help="use the console adapter even when tokens are set")
+    run.add_argument("--db", default=None, help="override the SQLite path of the config")
+    try:
+        from bot import cli_keizer
+    except ImportError:  # pragma: no cover - while the Keizer CLI is being written
+        cli_keizer = None  # type: ignore[assignment]
+    if cli_keizer is not None:
+        cli_keizer.register(sub)
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        from bot.app import run_from_cli
+
+        return run_from_cli(args)
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Pure rules of clubbot: no I/O, no asyncio, no SQL, no clock (time is passed in)."""
