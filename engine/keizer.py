@@ -4,15 +4,20 @@ Public API (used by the bot and the CLI; keep it stable):
 
 - ``KeizerSettings``, ``Player``, ``Game``, ``Result``, ``Absence``, ``Round``: plain frozen dataclasses.
 - ``standings(players, rounds, settings, after_round=None) -> list[Standing]``
+- ``value_ranking(players, rounds, round_number, settings) -> list[Standing]``: the ranking that
+  values and pairs a round (the standings before it, with that round's late joiners inserted).
+- ``ranking_values(count, settings) -> list[int]`` and ``late_joiner_start_points(...)``.
 - ``pair_round`` lives in ``engine.pairing``.
 """
 
 from __future__ import annotations
 
 import enum
+import math
+import operator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Mapping
+from typing import Mapping, Sequence
 
 PlayerId = str
 
@@ -88,3 +93,400 @@ class Standing:
     score: Fraction
     value: int
     played: int = 0
+
+
+# ---------------------------------------------------------------------------
+# Ranking values
+# ---------------------------------------------------------------------------
+
+
+def ranking_values(count: int, settings: KeizerSettings = KeizerSettings()) -> list[int]:
+    """The ranking values of places 1..count, best first.
+
+    ``value_rule == "top"`` (seed 004, Keizer rule a): the first gets ``top_value`` (50), each next
+    place one less, never below ``min_value``.
+
+    ``value_rule == "ratio"`` (seed 003, "Calculation of the Keizer evaluation points"): the top value
+    is chosen so that the first gets about three times the last.  With ``n`` places the last gets
+    ``L = max(min_value, (n - 1) // 2)`` and the first ``T = L + n - 1``; each place one less.  For
+    odd ``n`` this is exactly three times (``T = 3L``); for even ``n`` the ratio is just above three
+    (6 players: 7, 6, 5, 4, 3, 2, the seed's example).
+    """
+    if count <= 0:
+        return []
+    if settings.value_rule == "top":
+        top, floor = settings.top_value, settings.min_value
+        return [max(top - i, floor) for i in range(count)]
+    if settings.value_rule == "ratio":
+        last = max(settings.min_value, (count - 1) // 2)
+        top = last + count - 1
+        return [top - i for i in range(count)]
+    raise ValueError(f"unknown value_rule {settings.value_rule!r} (expected 'top' or 'ratio')")
+
+
+# ---------------------------------------------------------------------------
+# The season, prepared once for the recalculation
+# ---------------------------------------------------------------------------
+
+_DRAW = Fraction(1, 2)
+_FORFEITS = (Result.WHITE_WINS_FORFEIT, Result.BLACK_WINS_FORFEIT, Result.DOUBLE_FORFEIT)
+
+
+def _lcm(a: int, b: int) -> int:
+    return a * b // math.gcd(a, b)
+
+
+class _Season:
+    """Players and rounds indexed for fast recalculation (internal, mutable while computing).
+
+    Scores are kept as integers scaled by ``scale`` (the least common multiple of every fraction's
+    denominator), so a pass is integer arithmetic only; results are exact ``Fraction`` s.
+    """
+
+    def __init__(self, players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings):
+        self.settings = settings
+        self.players = list(players)
+        self.index: dict[PlayerId, int] = {}
+        for i, p in enumerate(self.players):
+            if p.id in self.index:
+                raise ValueError(f"player {p.id!r} appears twice in the player list")
+            self.index[p.id] = i
+        n = len(self.players)
+        # Deterministic tie-break position: rating (high first), then player id.
+        order = sorted(range(n), key=lambda i: (-self.players[i].rating, self.players[i].id))
+        self.tiebreak = [0] * n
+        for pos, i in enumerate(order):
+            self.tiebreak[i] = pos
+        self.join = [max(p.joined_round, 1) for p in self.players]
+        self.by_number: dict[int, Round] = {}
+        for rnd in rounds:
+            if rnd.number < 1:
+                raise ValueError(f"round number {rnd.number} is not positive")
+            if rnd.number in self.by_number:
+                raise ValueError(f"round {rnd.number} appears twice")
+            self.by_number[rnd.number] = rnd
+        scale = 2
+        for f in (
+            settings.notice_fraction,
+            settings.team_fraction,
+            settings.unexcused_fraction,
+            settings.bye_fraction,
+            settings.forfeit_win_fraction,
+        ):
+            scale = _lcm(scale, Fraction(f).denominator)
+        for p in self.players:
+            if p.start_points is not None:
+                scale = _lcm(scale, Fraction(p.start_points).denominator)
+        self.scale = scale
+        # Per player: opponents (indices) and the scaled coefficient of each opponent's value;
+        # own_coef: scaled coefficient of the own value; start: scaled start points.
+        self.opps: list[list[int]] = [[] for _ in range(n)]
+        self.coefs: list[list[int]] = [[] for _ in range(n)]
+        self.slot: list[dict[int, int]] = [{} for _ in range(n)]
+        self.own_coef = [scale if settings.start_bonus else 0 for _ in range(n)]
+        self.start = [0] * n
+        self.played = [0] * n
+        for i, p in enumerate(self.players):
+            if p.start_points is not None:
+                self.start[i] = int(Fraction(p.start_points) * scale)
+
+    def idx(self, pid: PlayerId, number: int) -> int:
+        i = self.index.get(pid)
+        if i is None:
+            raise ValueError(f"round {number}: unknown player {pid!r}")
+        if self.join[i] > number:
+            raise ValueError(f"round {number}: player {pid!r} only joins in round {self.join[i]}")
+        return i
+
+    def _add_opp(self, p: int, o: int, coef: Fraction) -> None:
+        c = int(coef * self.scale)
+        if c == 0:
+            return
+        s = self.slot[p].get(o)
+        if s is None:
+            self.slot[p][o] = len(self.opps[p])
+            self.opps[p].append(o)
+            self.coefs[p].append(c)
+        else:
+            self.coefs[p][s] += c
+
+    def _add_own(self, p: int, coef: Fraction) -> None:
+        self.own_coef[p] += int(coef * self.scale)
+
+    def add_round(self, number: int) -> None:
+        """Add the games, byes and absences of round ``number`` to the aggregated coefficients."""
+        rnd = self.by_number.get(number)
+        if rnd is None:
+            return
+        st = self.settings
+        seen: set[int] = set()
+
+        def once(pid: PlayerId) -> int:
+            i = self.idx(pid, number)
+            if i in seen:
+                raise ValueError(f"round {number}: player {pid!r} appears more than once")
+            seen.add(i)
+            return i
+
+        for g in rnd.games:
+            w, b = once(g.white), once(g.black)
+            r = g.result
+            if r is None:
+                continue
+            if r is Result.WHITE_WINS:
+                self._add_opp(w, b, Fraction(1))
+            elif r is Result.BLACK_WINS:
+                self._add_opp(b, w, Fraction(1))
+            elif r is Result.DRAW:
+                self._add_opp(w, b, _DRAW)
+                self._add_opp(b, w, _DRAW)
+            elif r is Result.WHITE_WINS_FORFEIT:
+                self._add_opp(w, b, Fraction(st.forfeit_win_fraction))
+                self._add_own(b, Fraction(st.unexcused_fraction))
+            elif r is Result.BLACK_WINS_FORFEIT:
+                self._add_opp(b, w, Fraction(st.forfeit_win_fraction))
+                self._add_own(w, Fraction(st.unexcused_fraction))
+            else:  # DOUBLE_FORFEIT
+                self._add_own(w, Fraction(st.unexcused_fraction))
+                self._add_own(b, Fraction(st.unexcused_fraction))
+            if r not in _FORFEITS:
+                self.played[w] += 1
+                self.played[b] += 1
+        for pid in rnd.byes:
+            self._add_own(once(pid), Fraction(st.bye_fraction))
+        for pid, why in rnd.absent.items():
+            i = once(pid)
+            if why is Absence.NOTICE:
+                self._add_own(i, Fraction(st.notice_fraction))
+            elif why is Absence.TEAM:
+                self._add_own(i, Fraction(st.team_fraction))
+            else:
+                self._add_own(i, Fraction(st.unexcused_fraction))
+
+    def rescale(self, factor: int) -> None:
+        self.scale *= factor
+        for cs in self.coefs:
+            cs[:] = [c * factor for c in cs]
+        self.own_coef = [c * factor for c in self.own_coef]
+        self.start = [c * factor for c in self.start]
+
+    def scores(self, active: Sequence[int], values: Sequence[int]) -> dict[int, int]:
+        """Scaled scores of the ``active`` players with every result valued at ``values``."""
+        start, own, opps, coefs = self.start, self.own_coef, self.opps, self.coefs
+        get = values.__getitem__
+        return {
+            p: start[p] + own[p] * values[p] + sum(map(operator.mul, coefs[p], map(get, opps[p])))
+            for p in active
+        }
+
+    def rank(self, scores: Mapping[int, int]) -> list[int]:
+        """Order by score (high first), then rating (high first), then player id."""
+        n = len(self.players)
+        tb = self.tiebreak
+        return sorted(scores, key=lambda p: tb[p] - scores[p] * n)
+
+    def values_of(self, ranking: Sequence[int]) -> list[int]:
+        values = [0] * len(self.players)
+        for p, v in zip(ranking, ranking_values(len(ranking), self.settings)):
+            values[p] = v
+        return values
+
+
+@dataclass
+class _State:
+    """Where the recalculation stands after a round: scores of the players in it, their order."""
+
+    number: int
+    scores: dict[int, int]
+    ranking: list[int]
+
+
+def late_joiner_start_points(rating: int, existing: Sequence[tuple[int, Fraction]]) -> Fraction:
+    """Start points of a player who joins during the season (seed 004, Keizer rule b).
+
+    ``existing`` holds ``(rating, score)`` of every player already in the competition, with the
+    scores of the standings after the round before the joiner's first round.  Let A be the player
+    with the lowest rating >= the joiner's rating (ties: the highest score) and B the player with
+    the highest rating < the joiner's rating (ties: the lowest score).  The start points are the
+    linear interpolation by rating between B's and A's scores::
+
+        start = score_B + (score_A - score_B) * (rating - rating_B) / (rating_A - rating_B)
+
+    With only A or only B, that player's score; with no players at all, 0.  A joiner therefore
+    enters between the players just above and below them by rating, and the earlier standings are
+    not changed.  A director can override this with ``Player.start_points``.
+    """
+    above = [(r, s) for r, s in existing if r >= rating]
+    below = [(r, s) for r, s in existing if r < rating]
+    a = min(above, key=lambda rs: (rs[0], -rs[1])) if above else None
+    b = max(below, key=lambda rs: (rs[0], -rs[1])) if below else None
+    if a is not None and b is not None:
+        return b[1] + (a[1] - b[1]) * Fraction(rating - b[0], a[0] - b[0])
+    if a is not None:
+        return a[1]
+    if b is not None:
+        return b[1]
+    return Fraction(0)
+
+
+def _recalculate(season: _Season, upto: int) -> tuple[_State, list[int]]:
+    """Run seed 003's procedure up to round ``upto``.
+
+    Returns the state after round ``upto`` (the standings) and the value ranking for round
+    ``upto + 1`` (the standings plus the players joining in round ``upto + 1`` at their start
+    points): the ranking that values round ``upto + 1`` and pairs it.
+    """
+    st = season.settings
+    n = len(season.players)
+    joiners: dict[int, list[int]] = {}
+    for p in range(n):
+        joiners.setdefault(season.join[p], []).append(p)
+    active = list(joiners.get(1, []))
+    scores = season.scores(active, [0] * n)  # before round 1: start points only
+    state = _State(0, scores, season.rank(scores))
+    value_ranking = state.ranking
+    for k in range(1, upto + 1):
+        season.add_round(k)
+        if k > 1:
+            active = active + joiners.get(k, [])
+        values = season.values_of(value_ranking)
+        scores = season.scores(active, values)
+        ranking = season.rank(scores)
+        if st.extra_passes > 0:
+            scores, ranking = _extra_passes(season, active, values, scores, ranking)
+        state = _State(k, scores, ranking)
+        value_ranking = _with_joiners(season, state, joiners.get(k + 1, []))
+    return state, value_ranking
+
+
+def _extra_passes(
+    season: _Season, active: Sequence[int], values: list[int], scores: dict[int, int], ranking: list[int]
+) -> tuple[dict[int, int], list[int]]:
+    """Further passes re-valuing rounds 1..k with the newest ranking (option ``extra_passes``).
+
+    Stops when the values stop changing (a fixed point), after ``extra_passes`` passes, or when the
+    values return to ones seen before in this round's passes (an oscillation); then the scores of
+    the first pass of the cycle are kept, which is deterministic.
+    """
+    history: list[tuple[list[int], dict[int, int], list[int]]] = [(values, scores, ranking)]
+    for _ in range(season.settings.extra_passes):
+        new_values = season.values_of(ranking)
+        for j, (old, old_scores, old_ranking) in enumerate(history):
+            if old == new_values:
+                if j == len(history) - 1:
+                    return scores, ranking  # fixed point
+                return history[j + 1][1], history[j + 1][2]  # oscillation: first of the cycle
+        scores = season.scores(active, new_values)
+        ranking = season.rank(scores)
+        history.append((new_values, scores, ranking))
+    return scores, ranking
+
+
+def _with_joiners(season: _Season, state: _State, new: Sequence[int]) -> list[int]:
+    if not new:
+        return state.ranking
+    existing = [
+        (season.players[p].rating, Fraction(s, season.scale)) for p, s in state.scores.items()
+    ]
+    scores = dict(state.scores)
+    for p in new:
+        if season.players[p].start_points is None:
+            sp = late_joiner_start_points(season.players[p].rating, existing)
+            if season.scale % sp.denominator:
+                factor = _lcm(season.scale, sp.denominator) // season.scale
+                season.rescale(factor)
+                scores = {q: s * factor for q, s in scores.items()}
+                state.scores = {q: s * factor for q, s in state.scores.items()}
+            season.start[p] = int(sp * season.scale)
+        scores[p] = season.start[p]
+    return season.rank(scores)
+
+
+def _last_round(rounds: Sequence[Round]) -> int:
+    return max((r.number for r in rounds), default=0)
+
+
+def standings(
+    players: Sequence[Player],
+    rounds: Sequence[Round],
+    settings: KeizerSettings = KeizerSettings(),
+    after_round: int | None = None,
+) -> list[Standing]:
+    """The Keizer standings after round ``after_round`` (default: the highest round number given).
+
+    Recalculation (seed 003, "Calculation of the Keizer evaluation points"; seed 004, Keizer rule i
+    and its note): the first ranking comes from the start points (``Player.start_points``, else 0),
+    then rating, then player id; round 1 is scored with its values, which gives a new ranking; its
+    values re-score rounds 1-2, and so on.  The standings after round r value *every* result of
+    rounds 1..r at the values of the ranking after round r-1, so a score can drop after a round.
+
+    Points per round, with ``v`` the ranking values used:
+
+    - win: v(opponent) (seed 004 rule c); draw: v(opponent)/2; loss: 0;
+    - win by forfeit (1-0F / 0-1F): ``forfeit_win_fraction`` * v(opponent) (default 1, the seeds
+      do not lower it); the forfeiting player is scored as an unexcused absence; 0-0F: both are;
+    - absent with notice: ``notice_fraction`` * own value (seed 004 rule d);
+    - absent for a team match: ``team_fraction`` * own value (seed 004 rule e);
+    - absent without notice: ``unexcused_fraction`` * own value, 0 by default (seed 004 rule f);
+    - bye: ``bye_fraction`` * own value (seed 004 rule j);
+    - a result of None (not played yet) and a player not mentioned in a round: nothing;
+    - ``start_bonus``: the own value once more; ``Player.start_points`` are added to the score.
+
+    Ranking: score (high first), then rating (high first), then player id (ascending); every rank
+    is distinct.  Players who join in round j (``joined_round``) appear from the standings after
+    round j on; they enter the ranking that values round j with ``late_joiner_start_points``.
+    ``value`` is the ranking value of the player's rank in this list (what a win against them is
+    worth in the next round), ``played`` the number of games played over the board (forfeits and
+    games without a result are not counted).
+    """
+    upto = _last_round(rounds) if after_round is None else after_round
+    if upto < 0:
+        raise ValueError("after_round must be >= 0")
+    season = _Season(players, rounds, settings)
+    state, value_ranking = _recalculate(season, upto)
+    ranking = state.ranking if upto > 0 else value_ranking
+    scores = state.scores
+    values = ranking_values(len(ranking), settings)
+    return [
+        Standing(
+            rank=pos + 1,
+            player=season.players[p],
+            score=Fraction(scores[p], season.scale),
+            value=values[pos],
+            played=season.played[p],
+        )
+        for pos, p in enumerate(ranking)
+    ]
+
+
+def value_ranking(
+    players: Sequence[Player],
+    rounds: Sequence[Round],
+    round_number: int,
+    settings: KeizerSettings = KeizerSettings(),
+) -> list[Standing]:
+    """The ranking that values (and pairs) round ``round_number``.
+
+    This is the standings after round ``round_number - 1`` with the players joining in round
+    ``round_number`` inserted at their start points (``late_joiner_start_points``).  Rounds numbered
+    ``round_number`` or higher are ignored.
+    """
+    if round_number < 1:
+        raise ValueError("round_number must be >= 1")
+    season = _Season(players, [r for r in rounds if r.number < round_number], settings)
+    state, ranking = _recalculate(season, round_number - 1)
+    scores = dict(state.scores)
+    for p in ranking:
+        if p not in scores:
+            scores[p] = season.start[p]
+    values = ranking_values(len(ranking), settings)
+    return [
+        Standing(
+            rank=pos + 1,
+            player=season.players[p],
+            score=Fraction(scores[p], season.scale),
+            value=values[pos],
+            played=season.played[p],
+        )
+        for pos, p in enumerate(ranking)
+    ]
