@@ -1,0 +1,153 @@
+"""The console adapter: the club's chat in a terminal, on the same commands layer as Discord and Telegram.
+
+You start as the director named in the config. Console-only commands:
+``/als Naam [wedstrijdleider]`` (``/as Name [director]``) acts as someone else; ``/klok`` (``/clock``) shows
+the bot's time and ``/klok +2d`` / ``+3h`` / ``+30m`` / ``+1w`` / ``2026-12-03 18:00`` moves it forward, so a
+whole week (deadline, pairing, announcement) runs in seconds; ``/stop`` quits. Lines from a script on
+standard input are echoed after ``> ``; lines starting with ``#`` are comments. Announcements to the
+club's channel are printed after ``[kanaal]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from datetime import datetime, timedelta
+from typing import Awaitable, Callable, TextIO
+from zoneinfo import ZoneInfo
+
+from bot.clock import ShiftedClock
+from bot.commands import Actor, Commands
+from bot.i18n import t
+from bot.replies import Reply
+from bot.store import Announcement, Club
+
+PLATFORM = "console"
+CLUB_ID = "console"
+_DELTA = re.compile(r"^\+(\d{1,4})([wdhm])$")
+_UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes"}
+
+
+class ConsoleAdapter:
+    def __init__(
+        self,
+        commands: Commands,
+        clock: ShiftedClock,
+        director_name: str,
+        club_name: str,
+        out: TextIO = sys.stdout,
+    ) -> None:
+        self.commands = commands
+        self.clock = clock
+        self.club_name = club_name
+        self.out = out
+        self.actor = self._actor(director_name, director=True)
+        self.after_command: Callable[[], Awaitable[None]] | None = None
+
+    def _actor(self, name: str, director: bool) -> Actor:
+        user = "console:" + " ".join(name.split()).lower()
+        return Actor(PLATFORM, CLUB_ID, self.club_name, user, " ".join(name.split()), is_director=director)
+
+    async def club(self) -> Club:
+        return await self.commands.club_for(self.actor)
+
+    def print(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    async def send_announcement(self, club: Club, announcement: Announcement) -> None:
+        channel = club.channel_id or "kanaal"
+        for line in announcement.body.splitlines():
+            self.print(f"[{channel}] {line}")
+
+    async def start(self) -> None:
+        """Make sure the console club exists with its channel, and that the director is a member."""
+        club = await self.club()
+        if club.channel_id is None:
+            await self.commands.store.set_club_channel(club.id, "kanaal")
+        if await self.commands.store.member_by_identity(club.id, self.actor.user_id) is None:
+            member = await self.commands.store.member_by_name(club.id, self.actor.display_name)
+            if member is None:
+                member = await self.commands.store.add_member(
+                    club.id, self.actor.display_name, 0, self.clock.now(), is_director=True
+                )
+            await self.commands.store.link_identity(club.id, self.actor.user_id, member.id)
+
+    async def handle_line(self, line: str) -> bool:
+        """One line of input; False when the console should stop."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return True
+        club = await self.club()
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        if word in ("/stop", "/quit", "/exit"):
+            return False
+        if word in ("/als", "/as"):
+            self._switch(club, rest)
+        elif word in ("/klok", "/clock"):
+            self._clock(club, rest.strip())
+        else:
+            reply = await self.commands.handle(self.actor, text)
+            self.render(reply)
+        if self.after_command is not None:
+            await self.after_command()
+        return True
+
+    def render(self, reply: Reply) -> None:
+        prefix = "bot> " if reply.ok else "bot! "
+        for line in reply.text.splitlines() or [""]:
+            self.print(prefix + line)
+
+    def _switch(self, club: Club, rest: str) -> None:
+        words = rest.split()
+        director = bool(words) and words[-1].lower() in ("wedstrijdleider", "director")
+        if director:
+            words = words[:-1]
+        if not words:
+            self.print("bot! " + t(club.language, "console_as_usage"))
+            return
+        self.actor = self._actor(" ".join(words), director)
+        suffix = t(club.language, "console_director_suffix") if director else ""
+        self.print("bot> " + t(club.language, "console_as", name=self.actor.display_name, director=suffix))
+
+    def _clock(self, club: Club, rest: str) -> None:
+        zone = ZoneInfo(club.timezone)
+        if rest:
+            match = _DELTA.match(rest)
+            try:
+                if match:
+                    self.clock.advance(timedelta(**{_UNITS[match.group(2)]: int(match.group(1))}))
+                else:
+                    target = datetime.fromisoformat(rest)
+                    if target.tzinfo is None:
+                        target = target.replace(tzinfo=zone)
+                    if target < self.clock.now():
+                        self.print("bot! " + t(club.language, "console_clock_backwards"))
+                        return
+                    self.clock.set(target)
+            except ValueError:
+                self.print("bot! " + t(club.language, "console_clock_usage"))
+                return
+        now = self.clock.now().astimezone(zone).strftime("%Y-%m-%d %H:%M %a")
+        self.print("bot> " + t(club.language, "console_now", now=now, timezone=club.timezone))
+
+    async def run(self, stream: TextIO = sys.stdin) -> None:
+        club = await self.club()
+        interactive = stream.isatty()
+        self.print(t(club.language, "console_welcome", name=self.actor.display_name))
+        while True:
+            if interactive:
+                try:
+                    line = await asyncio.to_thread(input, "> ")
+                except EOFError:
+                    break
+            else:
+                line = await asyncio.to_thread(stream.readline)
+                if not line:
+                    break
+                if line.strip():
+                    self.print("> " + line.rstrip("\n"))
+            if not await self.handle_line(line):
+                break

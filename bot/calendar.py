@@ -1,0 +1,52 @@
+"""A season's calendar: the playing dates and, for each, the sign-off deadline and the publication moment.
+
+Local times (the club's timezone, Europe/Amsterdam by default) are turned into UTC moments here, once,
+when the season is created; daylight saving is handled by zoneinfo (a local time that does not exist
+is moved forward by the gap, one that exists twice takes the first).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+_HHMM = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+
+
+def parse_hhmm(text: str) -> time | None:
+    match = _HHMM.match(text.strip())
+    return time(int(match.group(1)), int(match.group(2))) if match else None
+
+
+def parse_zone(name: str) -> ZoneInfo | None:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def local_to_utc(day: date, at: time, zone: ZoneInfo) -> datetime:
+    naive = datetime.combine(day, at)
+    local = naive.replace(tzinfo=zone, fold=0)
+    # A time in the spring-forward gap does not round-trip; move it forward by the gap.
+    roundtrip = local.astimezone(timezone.utc).astimezone(zone)
+    if roundtrip.replace(tzinfo=None) != naive:
+        local = naive.replace(tzinfo=zone, fold=1)
+    return local.astimezone(timezone.utc)
+
+
+def season_rounds(
+    first_day: date, count: int, deadline: time, publish: time, zone: ZoneInfo
+) -> list[tuple[int, str, datetime, datetime]]:
+    """One round a week from ``first_day``: (number, local date, deadline UTC, publication UTC)."""
+    rounds = []
+    for i in range(count):
+        day = first_day + timedelta(weeks=i)
+        rounds.append((i + 1, day.isoformat(), local_to_utc(day, deadline, zone), local_to_utc(day, publish, zone)))
+    return rounds
+
+
+def local_text(moment: datetime, zone_name: str) -> str:
+    zone = parse_zone(zone_name) or ZoneInfo("UTC")
+    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M")

@@ -1,0 +1,711 @@
+"""What every command means. Discord, Telegram, the console and the scheduler all come here.
+
+``Commands.handle(actor, text)`` parses one command line (``/afmelden 3 teamwedstrijd``), checks the
+actor's rights, reads and writes the store, calls the engine, and returns a ``Reply``. A refused command
+(``Reply.ok`` False) has changed nothing: every change happens in one store transaction after all checks.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shlex
+from dataclasses import dataclass
+from datetime import date, datetime
+from fractions import Fraction
+from typing import Awaitable, Callable
+
+from engine import pairing
+from engine.keizer import Result
+
+from bot import competition
+from bot.calendar import local_text, parse_hhmm, parse_zone, season_rounds
+from bot.clock import Clock
+from bot.config import Config
+from bot.i18n import LANGUAGES, t
+from bot.replies import Reply, Table
+from bot.store import Club, GameRow, Member, RoundRow, Season, Store
+
+log = logging.getLogger(__name__)
+
+MAX_ARGS_LENGTH = 500
+MAX_NAME_LENGTH = 60
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who typed the command, where: a platform user in a club (a Discord server, a Telegram group)."""
+
+    platform: str
+    club_external_id: str
+    club_name: str
+    user_id: str
+    display_name: str
+    is_director: bool = False  # from the platform: the director role, a group administrator
+
+
+class UserError(Exception):
+    """A refused command: the message key and its values. Raised before anything is changed."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+
+@dataclass
+class Context:
+    actor: Actor
+    club: Club
+    member: Member | None
+    now: datetime
+    args: list[str]
+
+    @property
+    def lang(self) -> str:
+        return self.club.language
+
+    @property
+    def is_director(self) -> bool:
+        return self.actor.is_director or (self.member is not None and self.member.is_director)
+
+    def t(self, key: str, **values: object) -> str:
+        return t(self.lang, key, **values)
+
+
+Handler = Callable[["Commands", Context], Awaitable[Reply]]
+
+# Dutch names are the commands; English names are aliases of them.
+ALIASES = {
+    "join": "aanmelden",
+    "signon": "aanmelden",
+    "withdraw": "afmelden",
+    "signoff": "afmelden",
+    "standings": "stand",
+    "pairings": "indeling",
+    "result": "uitslag",
+    "confirm": "bevestig",
+    "hulp": "help",
+    "season": "seizoen",
+    "player": "speler",
+    "noshow": "nietverschenen",
+    "standby": "invaller",
+    "publish": "publiceer",
+    "language": "taal",
+    "channel": "kanaal",
+}
+
+PLAYER_COMMANDS = ("aanmelden", "afmelden", "stand", "indeling", "uitslag", "bevestig", "help")
+DIRECTOR_COMMANDS = ("seizoen", "speler", "nietverschenen", "invaller", "publiceer", "taal", "kanaal")
+
+_RESULT_WORDS = {
+    "1-0": "1-0",
+    "0-1": "0-1",
+    "1/2-1/2": "1/2-1/2",
+    "½-½": "1/2-1/2",
+    "0.5-0.5": "1/2-1/2",
+    "remise": "1/2-1/2",
+    "draw": "1/2-1/2",
+}
+_FORFEITS = {"1-0f": "1-0F", "0-1f": "0-1F", "0-0f": "0-0F"}
+_TEAM_WORDS = {"teamwedstrijd", "team", "teammatch", "knsb", "fsb"}
+
+
+def parse_command(text: str) -> tuple[str, list[str]]:
+    """``/Afmelden@clubbot 3 "teamwedstrijd"`` -> ("afmelden", ["3", "teamwedstrijd"])."""
+    stripped = text.strip()
+    if not stripped.startswith("/"):
+        raise UserError("error_not_a_command")
+    head, _, rest = stripped[1:].partition(" ")
+    name = head.split("@", 1)[0].lower()
+    if len(rest) > MAX_ARGS_LENGTH:
+        raise UserError("error_too_long", limit=MAX_ARGS_LENGTH)
+    try:
+        args = shlex.split(rest)
+    except ValueError:
+        raise UserError("error_malformed")
+    return ALIASES.get(name, name), args
+
+
+class Commands:
+    def __init__(self, store: Store, config: Config, clock: Clock) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self._handlers: dict[str, tuple[Handler, bool]] = {
+            "aanmelden": (Commands.cmd_aanmelden, False),
+            "afmelden": (Commands.cmd_afmelden, False),
+            "stand": (Commands.cmd_stand, False),
+            "indeling": (Commands.cmd_indeling, False),
+            "uitslag": (Commands.cmd_uitslag, False),
+            "bevestig": (Commands.cmd_bevestig, False),
+            "help": (Commands.cmd_help, False),
+            "seizoen": (Commands.cmd_seizoen, True),
+            "speler": (Commands.cmd_speler, True),
+            "nietverschenen": (Commands.cmd_nietverschenen, True),
+            "invaller": (Commands.cmd_invaller, True),
+            "publiceer": (Commands.cmd_publiceer, True),
+            "taal": (Commands.cmd_taal, True),
+            "kanaal": (Commands.cmd_kanaal, True),
+        }
+
+    # ------------------------------------------------------------------ entry point
+    async def club_for(self, actor: Actor) -> Club:
+        return await self.store.get_or_create_club(
+            actor.platform,
+            actor.club_external_id,
+            actor.club_name,
+            self.config.default_language,
+            self.config.default_timezone,
+            self.clock.now(),
+        )
+
+    async def handle(self, actor: Actor, text: str) -> Reply:
+        club = await self.club_for(actor)
+        try:
+            name, args = parse_command(text)
+            entry = self._handlers.get(name)
+            if entry is None:
+                raise UserError("error_unknown_command", command=name[:40])
+            handler, director_only = entry
+            member = await self.store.member_by_identity(club.id, actor.user_id)
+            ctx = Context(actor, club, member, self.clock.now(), args)
+            if director_only and not ctx.is_director:
+                raise UserError("error_director_only", command=name)
+            return await handler(self, ctx)
+        except UserError as err:
+            return Reply(lines=(t(club.language, err.key, **err.values),), ok=False, private=True)
+        except Exception:  # a bug must not crash the bot; the transaction has rolled back
+            log.exception("command failed: %r", text[:200])
+            return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
+
+    # ------------------------------------------------------------------ shared lookups
+    async def _season(self, ctx: Context, kind: str = "main") -> Season:
+        season = await self.store.active_season(ctx.club.id, kind)
+        if season is None:
+            raise UserError("error_no_season")
+        return season
+
+    def _require_member(self, ctx: Context) -> Member:
+        if ctx.member is None:
+            raise UserError("error_not_a_member")
+        return ctx.member
+
+    async def _find_member(self, ctx: Context, name: str) -> Member:
+        member = await self.store.member_by_name(ctx.club.id, name)
+        if member is None:
+            raise UserError("error_unknown_player", name=name[:MAX_NAME_LENGTH])
+        return member
+
+    async def _round_by_number(self, ctx: Context, season: Season, text: str) -> RoundRow:
+        number = _parse_int(text)
+        row = await self.store.round_by_number(season.id, number) if number is not None else None
+        if row is None:
+            raise UserError("error_unknown_round", round=text[:10], count=season.rounds_count)
+        return row
+
+    async def _names(self, data: competition.SeasonData) -> dict[str, str]:
+        return {p.id: p.name for p in data.players}
+
+    # ------------------------------------------------------------------ /aanmelden
+    async def cmd_aanmelden(self, ctx: Context) -> Reply:
+        """Join the club (the chat identity becomes a member), rejoin after an automatic sign-off,
+        or take back a sign-off before the deadline (seed 004 rule k)."""
+        season = await self.store.active_season(ctx.club.id)
+        member = ctx.member
+        round_arg = [a for a in ctx.args if _parse_int(a) is not None]
+        if len(round_arg) != len(ctx.args):
+            raise UserError("error_usage", usage=ctx.t("usage_aanmelden"))
+        lines: list[str] = []
+        if member is None:
+            member = await self._join(ctx, season)
+            lines.append(ctx.t("joined", name=member.name))
+        if season is None:
+            return Reply(lines=tuple(lines or [ctx.t("already_member", name=member.name)]) + (ctx.t("no_season_yet"),))
+        data = await competition.load(self.store, season)
+        target = (
+            await self._round_by_number(ctx, season, round_arg[0]) if round_arg else competition.coming_round(data)
+        )
+        if target is None:
+            raise UserError("error_season_over")
+        if target.status == "paired":
+            raise UserError("error_round_paired", round=target.number)
+        sp = await self.store.season_player(season.id, member.id)
+        signoff = await self.store.signoff(target.id, member.id)
+        if signoff is not None and ctx.now >= target.deadline_at and not ctx.is_director:
+            raise UserError("error_deadline_passed", round=target.number, deadline=self._local(ctx, target.deadline_at))
+        async with self.store.transaction():
+            if sp is None:
+                await self.store.upsert_season_player(season.id, member.id, member.rating, target.number)
+            elif sp.auto_signed_off:
+                await self.store.set_auto_signed_off(season.id, member.id, False)
+                lines.append(ctx.t("auto_signoff_lifted"))
+            if signoff is not None:
+                await self.store.delete_signoff(target.id, member.id)
+        lines.append(ctx.t("signed_on", round=target.number, date=target.play_date))
+        return Reply(lines=tuple(lines), private=True)
+
+    async def _join(self, ctx: Context, season: Season | None) -> Member:
+        name = " ".join(ctx.actor.display_name.split())[:MAX_NAME_LENGTH] or ctx.actor.user_id[:MAX_NAME_LENGTH]
+        existing = await self.store.member_by_name(ctx.club.id, name)
+        if existing is not None and await self.store.member_is_linked(existing.id):
+            raise UserError("error_name_taken", name=name)
+        async with self.store.transaction():
+            member = existing or await self.store.add_member(ctx.club.id, name, 0, ctx.now)
+            await self.store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
+        return member
+
+    # ------------------------------------------------------------------ /afmelden
+    async def cmd_afmelden(self, ctx: Context) -> Reply:
+        """Sign off for the coming round or a named one, before its deadline (seed 004 rule k);
+        ``teamwedstrijd`` marks a club team match (seed 004 Keizer rule e). A director may sign off any
+        player, also after the deadline, as long as the round is not paired."""
+        season = await self._season(ctx)
+        kind = "notice"
+        round_text: str | None = None
+        name_parts: list[str] = []
+        for arg in ctx.args:
+            if arg.lower() in _TEAM_WORDS:
+                kind = "team"
+            elif _parse_int(arg) is not None and round_text is None:
+                round_text = arg
+            else:
+                name_parts.append(arg)
+        if name_parts:
+            if not ctx.is_director:
+                raise UserError("error_usage", usage=ctx.t("usage_afmelden"))
+            member = await self._find_member(ctx, " ".join(name_parts))
+        else:
+            member = self._require_member(ctx)
+        data = await competition.load(self.store, season)
+        target = await self._round_by_number(ctx, season, round_text) if round_text else competition.coming_round(data)
+        if target is None:
+            raise UserError("error_season_over")
+        if target.status == "paired":
+            raise UserError("error_round_paired", round=target.number)
+        if ctx.now >= target.deadline_at and not ctx.is_director:
+            raise UserError("error_deadline_passed", round=target.number, deadline=self._local(ctx, target.deadline_at))
+        sp = await self.store.season_player(season.id, member.id)
+        async with self.store.transaction():
+            if sp is None:
+                await self.store.upsert_season_player(season.id, member.id, member.rating, target.number)
+            await self.store.set_signoff(target.id, member.id, kind, ctx.member.id if ctx.member else None, ctx.now)
+        key = "signed_off_team" if kind == "team" else "signed_off"
+        return Reply(lines=(ctx.t(key, name=member.name, round=target.number, date=target.play_date),), private=True)
+
+    # ------------------------------------------------------------------ /stand
+    async def cmd_stand(self, ctx: Context) -> Reply:
+        """The standings after the last paired round; ``/stand A`` one group, ``/stand rapid`` the rapid
+        competition, ``/stand 5`` after round 5."""
+        kind = "main"
+        group: str | None = None
+        after: int | None = None
+        for arg in ctx.args:
+            if arg.lower() == "rapid":
+                kind = "rapid"
+            elif _parse_int(arg) is not None:
+                after = _parse_int(arg)
+            elif len(arg) == 1 and arg.upper() in "ABCD":
+                group = arg.upper()
+            else:
+                raise UserError("error_usage", usage=ctx.t("usage_stand"))
+        season = await self._season(ctx, kind)
+        data = await competition.load(self.store, season)
+        played = [r.number for r in data.rounds]
+        if after is not None and after not in played:
+            raise UserError("error_unknown_round", round=after, count=season.rounds_count)
+        rows = competition.standings(data, after_round=after)
+        if group is not None:
+            rows = [s for s in rows if s.player.group == group]
+        shown_after = after if after is not None else (max(played) if played else 0)
+        table = Table(
+            headers=(ctx.t("col_rank"), ctx.t("col_name"), ctx.t("col_score"), ctx.t("col_value"), ctx.t("col_played")),
+            rows=tuple((str(s.rank), s.player.name, fmt_points(s.score), str(s.value), str(s.played)) for s in rows),
+        )
+        title = ctx.t("standings_title", season=season.name, round=shown_after)
+        if group is not None:
+            title += " " + ctx.t("group_suffix", group=group)
+        return Reply(lines=(title,), table=table)
+
+    # ------------------------------------------------------------------ /indeling
+    async def cmd_indeling(self, ctx: Context) -> Reply:
+        season = await self._season(ctx)
+        data = await competition.load(self.store, season)
+        if ctx.args:
+            if len(ctx.args) != 1:
+                raise UserError("error_usage", usage=ctx.t("usage_indeling"))
+            row = await self._round_by_number(ctx, season, ctx.args[0])
+            if row.status != "paired":
+                raise UserError("error_round_not_paired", round=row.number, publish=self._local(ctx, row.publish_at))
+        else:
+            row = competition.current_round(data)
+            if row is None:
+                coming = competition.coming_round(data)
+                if coming is None:
+                    raise UserError("error_season_over")
+                raise UserError("error_round_not_paired", round=coming.number, publish=self._local(ctx, coming.publish_at))
+        return await self._pairing_reply(ctx, data, row)
+
+    async def _pairing_reply(self, ctx: Context, data: competition.SeasonData, row: RoundRow) -> Reply:
+        names = {int(p.id): p.name for p in data.players}
+        games = await self.store.games_of_round(row.id)
+        table = Table(
+            headers=(ctx.t("col_board"), ctx.t("col_white"), ctx.t("col_black"), ctx.t("col_result")),
+            rows=tuple(
+                (str(g.board), names[g.white_id], names[g.black_id], _result_text(ctx.lang, g)) for g in games
+            ),
+        )
+        lines = [ctx.t("pairing_title", round=row.number, date=row.play_date)]
+        bye = await self.store.bye_of_round(row.id)
+        if bye is not None:
+            lines.append(ctx.t("bye_line", name=names[bye]))
+        return Reply(lines=tuple(lines), table=table)
+
+    # ------------------------------------------------------------------ /uitslag and /bevestig
+    async def cmd_uitslag(self, ctx: Context) -> Reply:
+        """A player reports the result of their own game (the opponent confirms with /bevestig or by
+        reporting the same); a director enters or corrects any game: ``/uitslag Naam 1-0 [ronde]``."""
+        season = await self._season(ctx)
+        data = await competition.load(self.store, season)
+        result: str | None = None
+        round_text: str | None = None
+        name_parts: list[str] = []
+        for arg in ctx.args:
+            low = arg.lower()
+            if low in _RESULT_WORDS:
+                result = _RESULT_WORDS[low]
+            elif low in _FORFEITS and ctx.is_director:
+                result = _FORFEITS[low]
+            elif _parse_int(arg) is not None and round_text is None:
+                round_text = arg
+            else:
+                name_parts.append(arg)
+        if result is None:
+            raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
+        if name_parts and not ctx.is_director:
+            raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
+        row = await self._result_round(ctx, season, data, round_text)
+        if name_parts:
+            member = await self._find_member(ctx, " ".join(name_parts))
+            game = await self._game_of(ctx, row, member)
+            await self.store.set_result(game.id, result, ctx.now)
+            await self._after_result(ctx, season, row)
+            return Reply(lines=(ctx.t("result_set", board=game.board, round=row.number, result=result),))
+        member = self._require_member(ctx)
+        game = await self._game_of(ctx, row, member)
+        if game.result is not None:
+            raise UserError("error_result_confirmed", round=row.number, result=game.result)
+        opponent = game.black_id if game.white_id == member.id else game.white_id
+        names = await self._names(data)
+        if game.reported_result is not None and game.reported_by == opponent:
+            if game.reported_result != result:
+                raise UserError(
+                    "error_result_conflict", reported=game.reported_result, name=names[str(opponent)], result=result
+                )
+            await self.store.set_result(game.id, result, ctx.now)
+            await self._after_result(ctx, season, row)
+            return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, result=result),))
+        await self.store.report_result(game.id, result, member.id)
+        return Reply(lines=(ctx.t("result_reported", result=result, name=names[str(opponent)]),))
+
+    async def cmd_bevestig(self, ctx: Context) -> Reply:
+        season = await self._season(ctx)
+        data = await competition.load(self.store, season)
+        member = self._require_member(ctx)
+        round_text = ctx.args[0] if ctx.args else None
+        if len(ctx.args) > 1:
+            raise UserError("error_usage", usage=ctx.t("usage_bevestig"))
+        row = await self._result_round(ctx, season, data, round_text)
+        game = await self._game_of(ctx, row, member)
+        if game.result is not None:
+            raise UserError("error_result_confirmed", round=row.number, result=game.result)
+        if game.reported_result is None or game.reported_by == member.id:
+            raise UserError("error_nothing_to_confirm")
+        await self.store.set_result(game.id, game.reported_result, ctx.now)
+        await self._after_result(ctx, season, row)
+        return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, result=game.reported_result),))
+
+    async def _result_round(
+        self, ctx: Context, season: Season, data: competition.SeasonData, round_text: str | None
+    ) -> RoundRow:
+        if round_text is not None:
+            row = await self._round_by_number(ctx, season, round_text)
+            if row.status != "paired":
+                raise UserError("error_round_not_paired", round=row.number, publish=self._local(ctx, row.publish_at))
+            return row
+        row = competition.current_round(data)
+        if row is None:
+            raise UserError("error_no_game")
+        return row
+
+    async def _game_of(self, ctx: Context, row: RoundRow, member: Member) -> GameRow:
+        for game in await self.store.games_of_round(row.id):
+            if member.id in (game.white_id, game.black_id):
+                return game
+        raise UserError("error_no_game_in_round", name=member.name, round=row.number)
+
+    async def _after_result(self, ctx: Context, season: Season, row: RoundRow) -> None:
+        """When the last result of a round is in, the standings are announced (once per round)."""
+        games = await self.store.games_of_round(row.id)
+        if games and all(g.result is not None for g in games):
+            data = await competition.load(self.store, season)
+            reply = await self.cmd_stand_for(ctx, data, row.number)
+            await self.store.queue_announcement(ctx.club.id, row.id, "standings", reply.text, ctx.now)
+
+    async def cmd_stand_for(self, ctx: Context, data: competition.SeasonData, after: int) -> Reply:
+        sub = Context(ctx.actor, ctx.club, ctx.member, ctx.now, [str(after)])
+        return await self.cmd_stand(sub)
+
+    # ------------------------------------------------------------------ director: /seizoen
+    async def cmd_seizoen(self, ctx: Context) -> Reply:
+        """Create a season: ``/seizoen naam=2026-27 start=2026-12-03 rondes=28 deadline=17:00
+        publicatie=18:00 tijdzone=Europe/Amsterdam soort=rapid``. One round a week from the start date."""
+        keys = {
+            "naam": "name", "name": "name", "start": "start", "rondes": "rounds", "rounds": "rounds",
+            "deadline": "deadline", "publicatie": "publish", "publish": "publish", "tijdzone": "timezone",
+            "timezone": "timezone", "soort": "kind", "kind": "kind",
+        }  # fmt: skip
+        values: dict[str, str] = {}
+        for arg in ctx.args:
+            key, sep, value = arg.partition("=")
+            if not sep or key.lower() not in keys or not value:
+                raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
+            values[keys[key.lower()]] = value
+        if "name" not in values or "start" not in values:
+            raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
+        name = values["name"][:MAX_NAME_LENGTH]
+        try:
+            first_day = date.fromisoformat(values["start"])
+        except ValueError:
+            raise UserError("error_bad_date", value=values["start"][:20])
+        rounds = _parse_int(values.get("rounds", str(self.config.season_rounds)))
+        if rounds is None or not 1 <= rounds <= 200:
+            raise UserError("error_bad_number", value=values.get("rounds", "")[:20], low=1, high=200)
+        deadline = parse_hhmm(values.get("deadline", self.config.season_deadline))
+        publish = parse_hhmm(values.get("publish", self.config.season_publish))
+        if deadline is None or publish is None:
+            raise UserError("error_bad_time")
+        if publish < deadline:
+            raise UserError("error_publish_before_deadline")
+        zone_name = values.get("timezone", ctx.club.timezone)
+        zone = parse_zone(zone_name)
+        if zone is None:
+            raise UserError("error_bad_timezone", value=zone_name[:40])
+        kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("kind", "main").lower())
+        if kind is None:
+            raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
+        if await self.store.season_by_name(ctx.club.id, name) is not None:
+            raise UserError("error_season_exists", name=name)
+        calendar = season_rounds(first_day, rounds, deadline, publish, zone)
+        if calendar[0][2] <= ctx.now:
+            raise UserError("error_start_in_past", date=first_day.isoformat())
+        previous = await self.store.active_season(ctx.club.id, kind)
+        async with self.store.transaction():
+            season = await self.store.create_season(
+                ctx.club.id, name, kind, calendar, deadline.strftime("%H:%M"), publish.strftime("%H:%M"),
+                zone_name, "{}", ctx.now,
+            )  # fmt: skip
+            # Everyone who played last season (or, for a first season, every member) is in the new one.
+            if previous is not None:
+                carried = [(sp.member_id, sp.rating, sp.group_name) for sp in await self.store.season_players(previous.id)]
+            else:
+                carried = [(m.id, m.rating, None) for m in await self.store.members(ctx.club.id) if not m.is_director]
+            for member_id, rating, group in carried:
+                await self.store.upsert_season_player(season.id, member_id, rating, 1, group)
+        return Reply(
+            lines=(
+                ctx.t(
+                    "season_created", name=name, rounds=rounds, first=calendar[0][1],
+                    weekday=ctx.t(f"weekday_{first_day.weekday()}"), deadline=deadline.strftime("%H:%M"),
+                    publish=publish.strftime("%H:%M"), timezone=zone_name, players=len(carried),
+                ),
+            )
+        )  # fmt: skip
+
+    # ------------------------------------------------------------------ director: /speler
+    async def cmd_speler(self, ctx: Context) -> Reply:
+        """Add a player or change their rating: ``/speler Jan de Vries 1850 [groep=A]``."""
+        group: str | None = None
+        rest: list[str] = []
+        for arg in ctx.args:
+            key, sep, value = arg.partition("=")
+            if sep and key.lower() in ("groep", "group"):
+                if value.upper() not in ("A", "B", "C", "D"):
+                    raise UserError("error_bad_group", value=value[:10])
+                group = value.upper()
+            else:
+                rest.append(arg)
+        if len(rest) < 2 or _parse_int(rest[-1]) is None:
+            raise UserError("error_usage", usage=ctx.t("usage_speler"))
+        rating = _parse_int(rest[-1])
+        assert rating is not None
+        if not 0 <= rating <= 4000:
+            raise UserError("error_bad_number", value=rest[-1][:20], low=0, high=4000)
+        name = " ".join(" ".join(rest[:-1]).split())
+        if not name or len(name) > MAX_NAME_LENGTH:
+            raise UserError("error_bad_name", limit=MAX_NAME_LENGTH)
+        season = await self.store.active_season(ctx.club.id)
+        member = await self.store.member_by_name(ctx.club.id, name)
+        async with self.store.transaction():
+            if member is None:
+                member = await self.store.add_member(ctx.club.id, name, rating, ctx.now)
+                key = "player_added"
+            else:
+                await self.store.update_member_rating(member.id, rating)
+                key = "player_updated"
+            if season is not None:
+                data = await competition.load(self.store, season)
+                coming = competition.coming_round(data)
+                sp = await self.store.season_player(season.id, member.id)
+                joined = sp.joined_round if sp else (coming.number if coming else season.rounds_count + 1)
+                await self.store.upsert_season_player(season.id, member.id, rating, joined, group)
+        return Reply(lines=(ctx.t(key, name=name, rating=rating),))
+
+    # ------------------------------------------------------------------ director: no-shows and standby
+    async def cmd_nietverschenen(self, ctx: Context) -> Reply:
+        """Mark a paired player who did not come without notice: their game is lost by forfeit (seed 004
+        Keizer rule f). After ``no_show_limit`` (2) such rounds in a row the player is signed off for the
+        coming rounds until they sign on again with /aanmelden (seed 004 rule j)."""
+        season = await self._season(ctx)
+        data = await competition.load(self.store, season)
+        round_text = None
+        names = []
+        for arg in ctx.args:
+            if _parse_int(arg) is not None and round_text is None:
+                round_text = arg
+            else:
+                names.append(arg)
+        if not names:
+            raise UserError("error_usage", usage=ctx.t("usage_nietverschenen"))
+        member = await self._find_member(ctx, " ".join(names))
+        row = await self._result_round(ctx, season, data, round_text)
+        game = await self._game_of(ctx, row, member)
+        result = "0-1F" if game.white_id == member.id else "1-0F"
+        async with self.store.transaction():
+            await self.store.set_result(game.id, result, ctx.now)
+            auto = await self._check_no_shows(season, member.id)
+            await self._after_result(ctx, season, row)
+        lines = [ctx.t("no_show_marked", name=member.name, round=row.number, result=result)]
+        if auto:
+            lines.append(ctx.t("auto_signed_off", name=member.name))
+        return Reply(lines=tuple(lines))
+
+    async def _check_no_shows(self, season: Season, member_id: int) -> bool:
+        """Seed 004 rule j, counted by the engine over the stored rounds; True when it now applies."""
+        from engine import season as season_rules
+
+        data = await competition.load(self.store, season)
+        count = season_rules.consecutive_no_shows(competition.player_id(member_id), data.rounds)
+        if count >= data.settings.no_show_limit:
+            await self.store.set_auto_signed_off(season.id, member_id, True)
+            return True
+        return False
+
+    async def cmd_invaller(self, ctx: Context) -> Reply:
+        """Seed 004 rule l: the player with the bye is the standby; when a paired player does not come,
+        the director pairs the standby in their place: ``/invaller Naam-van-de-afwezige``."""
+        season = await self._season(ctx)
+        data = await competition.load(self.store, season)
+        if not ctx.args:
+            raise UserError("error_usage", usage=ctx.t("usage_invaller"))
+        member = await self._find_member(ctx, " ".join(ctx.args))
+        row = competition.current_round(data)
+        if row is None:
+            raise UserError("error_no_game")
+        game = await self._game_of(ctx, row, member)
+        if game.result is not None:
+            raise UserError("error_result_confirmed", round=row.number, result=game.result)
+        standby = await self.store.bye_of_round(row.id)
+        if standby is None:
+            raise UserError("error_no_standby", round=row.number)
+        async with self.store.transaction():
+            await self.store.replace_with_standby(game.id, member.id, standby, row.id, ctx.now)
+            auto = await self._check_no_shows(season, member.id)
+        names = await self._names(data)
+        lines = [ctx.t("standby_paired", standby=names[str(standby)], name=member.name, board=game.board)]
+        if auto:
+            lines.append(ctx.t("auto_signed_off", name=member.name))
+        return Reply(lines=tuple(lines))
+
+    # ------------------------------------------------------------------ director: /publiceer
+    async def cmd_publiceer(self, ctx: Context) -> Reply:
+        """Pair the coming round now (sign-offs close) and announce it, without waiting for 18:00."""
+        season = await self._season(ctx)
+        data = await competition.load(self.store, season)
+        row = competition.coming_round(data)
+        if row is None:
+            raise UserError("error_season_over")
+        result = await self.pair_and_queue(season, row, ctx.now)
+        if result is None:
+            raise UserError("error_round_paired", round=row.number)
+        return Reply(lines=(ctx.t("published", round=row.number),))
+
+    async def pair_and_queue(self, season: Season, row: RoundRow, now: datetime) -> pairing.Pairing | None:
+        """Pair a round and queue its announcement (the scheduler and /publiceer both come here)."""
+        club = await self.store.club(season.club_id)
+        assert club is not None
+
+        def render(data: competition.SeasonData, result: pairing.Pairing) -> str:
+            names = {p.id: p.name for p in data.players}
+            lang = club.language
+            lines = [t(lang, "pairing_title", round=row.number, date=row.play_date)]
+            for board, game in enumerate(result.games, start=1):
+                lines.append(t(lang, "pairing_line", board=board, white=names[game.white], black=names[game.black]))
+            if result.bye is not None:
+                lines.append(t(lang, "bye_line", name=names[result.bye]))
+            if not result.games and result.bye is None:
+                lines.append(t(lang, "pairing_empty"))
+            return "\n".join(lines)
+
+        return await competition.pair(self.store, season, row, now, render)
+
+    # ------------------------------------------------------------------ director: club settings
+    async def cmd_taal(self, ctx: Context) -> Reply:
+        if len(ctx.args) != 1 or ctx.args[0].lower() not in LANGUAGES:
+            raise UserError("error_usage", usage=ctx.t("usage_taal"))
+        language = ctx.args[0].lower()
+        await self.store.set_club_language(ctx.club.id, language)
+        return Reply(lines=(t(language, "language_set"),))
+
+    async def cmd_kanaal(self, ctx: Context) -> Reply:
+        channel = ctx.args[0] if ctx.args else ctx.actor.club_external_id
+        await self.store.set_club_channel(ctx.club.id, channel[:100])
+        return Reply(lines=(ctx.t("channel_set"),))
+
+    # ------------------------------------------------------------------ /help
+    async def cmd_help(self, ctx: Context) -> Reply:
+        english = {v: k for k, v in reversed(list(ALIASES.items()))}
+        lines = [ctx.t("help_title")]
+        for name in PLAYER_COMMANDS:
+            lines.append(ctx.t("help_line", command=name, alias=english.get(name, name), text=ctx.t(f"help_{name}")))
+        if ctx.is_director:
+            lines.append(ctx.t("help_director_title"))
+            for name in DIRECTOR_COMMANDS:
+                lines.append(
+                    ctx.t("help_line", command=name, alias=english.get(name, name), text=ctx.t(f"help_{name}"))
+                )
+        return Reply(lines=tuple(lines), private=True)
+
+    # ------------------------------------------------------------------ formatting
+    def _local(self, ctx: Context, moment: datetime) -> str:
+        return local_text(moment, ctx.club.timezone)
+
+
+def _parse_int(text: str | None) -> int | None:
+    if text is None or not re.fullmatch(r"[+-]?\d{1,9}", text.strip()):
+        return None
+    return int(text)
+
+
+def fmt_points(value: Fraction) -> str:
+    """Keizer points for display: exact inside, two decimals at most outside."""
+    rounded = round(float(value), 2)
+    return f"{rounded:.2f}".rstrip("0").rstrip(".")
+
+
+def _result_text(lang: str, game: GameRow) -> str:
+    if game.result is not None:
+        return Result(game.result).value
+    if game.reported_result is not None:
+        return t(lang, "result_pending", result=game.reported_result)
+    return ""

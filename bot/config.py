@@ -1,0 +1,68 @@
+"""Reads the TOML configuration (config.toml, else config.example.toml) into one frozen dataclass."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Config:
+    db_path: Path
+    default_language: str = "nl"
+    default_timezone: str = "Europe/Amsterdam"
+    log_level: str = "INFO"
+    season_rounds: int = 28
+    season_deadline: str = "17:00"
+    season_publish: str = "18:00"
+    discord_token: str | None = None
+    discord_director_role: str = "wedstrijdleider"
+    telegram_token: str | None = None
+    console_director_name: str = "Wedstrijdleider"
+    console_club_name: str = "Console club"
+
+
+def default_config_path() -> Path:
+    own = REPO_ROOT / "config.toml"
+    return own if own.exists() else REPO_ROOT / "config.example.toml"
+
+
+def load_config(path: str | Path | None = None, env: dict[str, str] | None = None) -> Config:
+    """Load the config file; tokens come from the environment variables it names."""
+    env = dict(os.environ) if env is None else env
+    file = Path(path) if path else default_config_path()
+    with open(file, "rb") as fh:
+        raw = tomllib.load(fh)
+    db = raw.get("database", {})
+    bot = raw.get("bot", {})
+    season = raw.get("season", {})
+    discord = raw.get("discord", {})
+    telegram = raw.get("telegram", {})
+    console = raw.get("console", {})
+    db_path = Path(db.get("path", "data/clubbot.sqlite3"))
+    if not db_path.is_absolute():
+        db_path = REPO_ROOT / db_path
+
+    def token(section: dict[str, str]) -> str | None:
+        name = section.get("token_env", "")
+        value = env.get(name, "").strip() if name else ""
+        return value or None
+
+    return Config(
+        db_path=db_path,
+        default_language=bot.get("default_language", "nl"),
+        default_timezone=bot.get("default_timezone", "Europe/Amsterdam"),
+        log_level=bot.get("log_level", "INFO"),
+        season_rounds=int(season.get("rounds", 28)),
+        season_deadline=season.get("deadline", "17:00"),
+        season_publish=season.get("publish", "18:00"),
+        discord_token=token(discord),
+        discord_director_role=discord.get("director_role", "wedstrijdleider"),
+        telegram_token=token(telegram),
+        console_director_name=console.get("director_name", "Wedstrijdleider"),
+        console_club_name=console.get("club_name", "Console club"),
+    )

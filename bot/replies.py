@@ -1,0 +1,48 @@
+"""What a command answers: platform-neutral data that each adapter renders in its own way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Table:
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+    def as_text(self) -> str:
+        """Fixed-width text: the console's rendering and every platform's text fallback."""
+        cells = [self.headers, *self.rows]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(self.headers))]
+
+        def line(row: tuple[str, ...]) -> str:
+            return "  ".join(cell.rjust(w) if _numeric(cell) else cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+
+        rule = "  ".join("-" * w for w in widths)
+        return "\n".join([line(self.headers), rule, *(line(r) for r in self.rows)])
+
+
+def _numeric(cell: str) -> bool:
+    return bool(cell) and cell.replace(".", "", 1).replace(",", "", 1).lstrip("-").isdigit()
+
+
+@dataclass(frozen=True)
+class Reply:
+    """Text lines, an optional table, and whether only the asker should see it.
+
+    ``ok`` is False when the command was refused; a refused command has changed nothing.
+    """
+
+    lines: tuple[str, ...] = ()
+    table: Table | None = None
+    private: bool = False
+    ok: bool = True
+    image: bytes | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        parts = list(self.lines)
+        if self.table is not None:
+            parts.append(self.table.as_text())
+        return "\n".join(parts)

@@ -1,0 +1,106 @@
+"""The alarm clock: APScheduler wakes the bot when something is due; the database says what is due.
+
+Nothing about the calendar lives in the scheduler: it holds one job, "wake", set for the earliest moment
+the database says needs handling (a sign-off deadline, a publication) or, while announcements are still
+waiting to be sent, a retry a little later. On waking it handles everything due up to now, in order,
+then sets the job again. So a restart, or a wake-up that comes late, catches up once: a round is paired
+once (its status moves to 'paired' in the same transaction that stores the games and queues the
+announcement), and an announcement marked sent is never sent again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta, timezone
+from typing import Awaitable, Callable
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+
+from bot.clock import Clock
+from bot.commands import Commands
+from bot.store import Announcement, Club, Store
+
+log = logging.getLogger(__name__)
+
+Sender = Callable[[Club, Announcement], Awaitable[None]]
+RETRY_AFTER = timedelta(seconds=60)
+
+
+class Alarm:
+    def __init__(self, store: Store, commands: Commands, clock: Clock, send: Sender) -> None:
+        self.store = store
+        self.commands = commands
+        self.clock = clock
+        self.send = send
+        self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
+        self._lock = asyncio.Lock()
+        self.wakeups = 0
+
+    async def start(self) -> None:
+        """Start the scheduler and catch up on whatever fell due while the bot was down."""
+        self.scheduler.start()
+        await self.run_due()
+
+    def shutdown(self) -> None:
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+
+    async def run_due(self) -> None:
+        """Handle every deadline and publication that is due, send what is pending, set the alarm."""
+        async with self._lock:
+            now = self.clock.now()
+            for row in await self.store.rounds_to_close(now):
+                await self.store.set_round_status(row.id, "closed", ("open",))
+            for row in await self.store.rounds_to_pair(now):
+                season = await self.store.season(row.season_id)
+                if season is None:
+                    continue
+                try:
+                    await self.commands.pair_and_queue(season, row, now)
+                except Exception:  # one club's trouble must not stop the others
+                    log.exception("pairing round %s of season %s failed", row.number, season.id)
+            pending = await self.dispatch()
+            await self._set_alarm(retry=pending > 0)
+
+    async def dispatch(self) -> int:
+        """Send the pending announcements; return how many are still pending (kept for a retry)."""
+        still_pending = 0
+        for announcement in await self.store.pending_announcements():
+            club = await self.store.club(announcement.club_id)
+            if club is None:
+                continue
+            try:
+                await self.send(club, announcement)
+            except Exception:
+                log.exception("announcement %s to club %s not sent; it stays pending", announcement.id, club.id)
+                still_pending += 1
+                continue
+            await self.store.mark_announcement_sent(announcement.id, self.clock.now())
+        return still_pending
+
+    async def _set_alarm(self, retry: bool) -> None:
+        due = await self.store.next_due_moment()
+        delays = []
+        if due is not None:
+            delays.append(self.clock.real_delay(due))
+        if retry:
+            delays.append(RETRY_AFTER.total_seconds())
+        if not delays:
+            if self.scheduler.get_job("wake"):
+                self.scheduler.remove_job("wake")
+            return
+        run_at = datetime.now(timezone.utc) + timedelta(seconds=min(delays))
+        self.scheduler.add_job(
+            self._wake,
+            trigger=DateTrigger(run_date=run_at),
+            id="wake",
+            replace_existing=True,
+            misfire_grace_time=None,
+            coalesce=True,
+        )
+
+    async def _wake(self) -> None:
+        self.wakeups += 1
+        await self.run_due()

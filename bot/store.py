@@ -1,0 +1,629 @@
+"""The SQLite store: every SQL statement of clubbot lives in this module.
+
+One aiosqlite connection per process, WAL journal, foreign keys on, a busy timeout, and one writer path:
+every change runs inside ``async with store.transaction():`` (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on
+any error), serialised by an asyncio lock, so a command either changes everything it meant to or nothing.
+Migrations in ``migrations/NNNN_name.sql`` are applied in order at start-up, each in one transaction
+together with ``PRAGMA user_version``: a failing migration leaves the previous schema intact.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import re
+import sqlite3
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, AsyncIterator, Iterable
+
+import aiosqlite
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+class MigrationError(RuntimeError):
+    pass
+
+
+def iso(moment: datetime) -> str:
+    """UTC ISO 8601 text: every stored moment has this one form, so text order is time order."""
+    if moment.tzinfo is None:
+        raise ValueError("naive datetime given to the store")
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def from_iso(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+@dataclass(frozen=True)
+class Club:
+    id: int
+    platform: str
+    external_id: str
+    name: str
+    language: str
+    timezone: str
+    channel_id: str | None
+
+
+@dataclass(frozen=True)
+class Member:
+    id: int
+    club_id: int
+    name: str
+    rating: int
+    is_director: bool
+
+
+@dataclass(frozen=True)
+class Season:
+    id: int
+    club_id: int
+    name: str
+    kind: str
+    rounds_count: int
+    deadline_time: str
+    publish_time: str
+    timezone: str
+    settings_json: str
+    status: str
+
+
+@dataclass(frozen=True)
+class SeasonPlayer:
+    member_id: int
+    name: str
+    rating: int
+    group_name: str | None
+    joined_round: int
+    start_points: str | None
+    auto_signed_off: bool
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    id: int
+    season_id: int
+    number: int
+    play_date: str
+    deadline_at: datetime
+    publish_at: datetime
+    status: str
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    round_id: int
+    board: int
+    white_id: int
+    black_id: int
+    result: str | None
+    reported_result: str | None
+    reported_by: int | None
+
+
+@dataclass(frozen=True)
+class Signoff:
+    round_id: int
+    member_id: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class Announcement:
+    id: int
+    club_id: int
+    round_id: int | None
+    kind: str
+    body: str
+
+
+def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
+    found = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if not match:
+            raise MigrationError(f"migration file name not understood: {path.name}")
+        found.append((int(match.group(1)), path))
+    numbers = [n for n, _ in found]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise MigrationError(f"migrations must be numbered 0001, 0002, ... without gaps: {numbers}")
+    return found
+
+
+class Store:
+    """Async access to the club database. Open with ``await Store.open(path)``."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+        self._write_lock = asyncio.Lock()
+        # Which task holds the open transaction: a per-task flag, so another task never joins it by accident.
+        self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(f"store_tx_{id(self)}", default=False)
+
+    # ------------------------------------------------------------------ lifecycle
+    @classmethod
+    async def open(cls, path: str | Path, migrations: Path = MIGRATIONS_DIR) -> "Store":
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        await conn.execute("PRAGMA busy_timeout = 5000")
+        await conn.execute("PRAGMA synchronous = NORMAL")
+        store = cls(conn)
+        try:
+            await store.migrate(migrations)
+        except BaseException:
+            await conn.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def schema_version(self) -> int:
+        async with self._conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0])
+
+    async def migrate(self, directory: Path = MIGRATIONS_DIR) -> int:
+        """Apply every migration newer than ``PRAGMA user_version``, each in its own transaction."""
+        current = await self.schema_version()
+        for number, path in migration_files(directory):
+            if number <= current:
+                continue
+            sql = path.read_text(encoding="utf-8")
+            script = f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;"
+            try:
+                await self._conn.executescript(script)
+            except sqlite3.Error as exc:
+                if self._conn.in_transaction:
+                    await self._conn.execute("ROLLBACK")
+                raise MigrationError(f"migration {path.name} failed: {exc}") from exc
+            current = number
+        return current
+
+    async def integrity_check(self) -> str:
+        async with self._conn.execute("PRAGMA integrity_check") as cur:
+            row = await cur.fetchone()
+        return str(row[0])
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """One write transaction (BEGIN IMMEDIATE); nested use joins the outer one."""
+        if self._in_transaction.get():
+            yield
+            return
+        async with self._write_lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            token = self._in_transaction.set(True)
+            try:
+                yield
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            finally:
+                self._in_transaction.reset(token)
+            await self._conn.execute("COMMIT")
+
+    # ------------------------------------------------------------------ helpers
+    async def _one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        async with self._conn.execute(sql, tuple(params)) as cur:
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with self._conn.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
+
+    async def _write(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one change; outside a transaction it gets a transaction of its own. Returns lastrowid."""
+        async with self.transaction():
+            async with self._conn.execute(sql, tuple(params)) as cur:
+                return int(cur.lastrowid or 0)
+
+    # ------------------------------------------------------------------ clubs
+    async def get_or_create_club(
+        self, platform: str, external_id: str, name: str, language: str, timezone: str, now: datetime
+    ) -> Club:
+        club = await self.club_by_external(platform, external_id)
+        if club is not None:
+            return club
+        await self._write(
+            "INSERT OR IGNORE INTO clubs (platform, external_id, name, language, timezone, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (platform, external_id, name, language, timezone, iso(now)),
+        )
+        club = await self.club_by_external(platform, external_id)
+        assert club is not None
+        return club
+
+    async def club_by_external(self, platform: str, external_id: str) -> Club | None:
+        row = await self._one("SELECT * FROM clubs WHERE platform = ? AND external_id = ?", (platform, external_id))
+        return _club(row) if row else None
+
+    async def club(self, club_id: int) -> Club | None:
+        row = await self._one("SELECT * FROM clubs WHERE id = ?", (club_id,))
+        return _club(row) if row else None
+
+    async def set_club_language(self, club_id: int, language: str) -> None:
+        await self._write("UPDATE clubs SET language = ? WHERE id = ?", (language, club_id))
+
+    async def set_club_channel(self, club_id: int, channel_id: str) -> None:
+        await self._write("UPDATE clubs SET channel_id = ? WHERE id = ?", (channel_id, club_id))
+
+    # ------------------------------------------------------------------ members
+    async def member_by_identity(self, club_id: int, user_id: str) -> Member | None:
+        row = await self._one(
+            "SELECT m.* FROM identities i JOIN members m ON m.id = i.member_id"
+            " WHERE i.club_id = ? AND i.user_id = ?",
+            (club_id, user_id),
+        )
+        return _member(row) if row else None
+
+    async def member_by_name(self, club_id: int, name: str) -> Member | None:
+        row = await self._one("SELECT * FROM members WHERE club_id = ? AND name = ? COLLATE NOCASE", (club_id, name))
+        return _member(row) if row else None
+
+    async def member(self, member_id: int) -> Member | None:
+        row = await self._one("SELECT * FROM members WHERE id = ?", (member_id,))
+        return _member(row) if row else None
+
+    async def members(self, club_id: int) -> list[Member]:
+        rows = await self._all("SELECT * FROM members WHERE club_id = ? ORDER BY name COLLATE NOCASE", (club_id,))
+        return [_member(r) for r in rows]
+
+    async def member_is_linked(self, member_id: int) -> bool:
+        return await self._one("SELECT 1 FROM identities WHERE member_id = ?", (member_id,)) is not None
+
+    async def add_member(self, club_id: int, name: str, rating: int, now: datetime, is_director: bool = False) -> Member:
+        member_id = await self._write(
+            "INSERT INTO members (club_id, name, rating, is_director, created_at) VALUES (?, ?, ?, ?, ?)",
+            (club_id, name, rating, int(is_director), iso(now)),
+        )
+        member = await self.member(member_id)
+        assert member is not None
+        return member
+
+    async def update_member_rating(self, member_id: int, rating: int) -> None:
+        await self._write("UPDATE members SET rating = ? WHERE id = ?", (rating, member_id))
+
+    async def set_member_director(self, member_id: int, is_director: bool) -> None:
+        await self._write("UPDATE members SET is_director = ? WHERE id = ?", (int(is_director), member_id))
+
+    async def link_identity(self, club_id: int, user_id: str, member_id: int) -> None:
+        await self._write(
+            "INSERT INTO identities (club_id, user_id, member_id) VALUES (?, ?, ?)"
+            " ON CONFLICT (club_id, user_id) DO UPDATE SET member_id = excluded.member_id",
+            (club_id, user_id, member_id),
+        )
+
+    # ------------------------------------------------------------------ seasons
+    async def create_season(
+        self,
+        club_id: int,
+        name: str,
+        kind: str,
+        rounds: list[tuple[int, str, datetime, datetime]],
+        deadline_time: str,
+        publish_time: str,
+        timezone: str,
+        settings_json: str,
+        now: datetime,
+    ) -> Season:
+        """A season with all its rounds: (number, local play date, deadline UTC, publish UTC)."""
+        async with self.transaction():
+            await self._conn.execute(
+                "UPDATE seasons SET status = 'finished' WHERE club_id = ? AND kind = ? AND status = 'active'",
+                (club_id, kind),
+            )
+            season_id = await self._write(
+                "INSERT INTO seasons (club_id, name, kind, rounds_count, deadline_time, publish_time, timezone,"
+                " settings_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (club_id, name, kind, len(rounds), deadline_time, publish_time, timezone, settings_json, iso(now)),
+            )
+            await self._conn.executemany(
+                "INSERT INTO rounds (season_id, number, play_date, deadline_at, publish_at) VALUES (?, ?, ?, ?, ?)",
+                [(season_id, n, d, iso(dl), iso(pub)) for n, d, dl, pub in rounds],
+            )
+        season = await self.season(season_id)
+        assert season is not None
+        return season
+
+    async def season(self, season_id: int) -> Season | None:
+        row = await self._one("SELECT * FROM seasons WHERE id = ?", (season_id,))
+        return _season(row) if row else None
+
+    async def season_by_name(self, club_id: int, name: str) -> Season | None:
+        row = await self._one("SELECT * FROM seasons WHERE club_id = ? AND name = ?", (club_id, name))
+        return _season(row) if row else None
+
+    async def active_season(self, club_id: int, kind: str = "main") -> Season | None:
+        row = await self._one(
+            "SELECT * FROM seasons WHERE club_id = ? AND kind = ? AND status = 'active' ORDER BY id DESC LIMIT 1",
+            (club_id, kind),
+        )
+        return _season(row) if row else None
+
+    async def season_players(self, season_id: int) -> list[SeasonPlayer]:
+        rows = await self._all(
+            "SELECT sp.*, m.name FROM season_players sp JOIN members m ON m.id = sp.member_id"
+            " WHERE sp.season_id = ? ORDER BY m.name COLLATE NOCASE",
+            (season_id,),
+        )
+        return [
+            SeasonPlayer(
+                member_id=r["member_id"],
+                name=r["name"],
+                rating=r["rating"],
+                group_name=r["group_name"],
+                joined_round=r["joined_round"],
+                start_points=r["start_points"],
+                auto_signed_off=bool(r["auto_signed_off"]),
+            )
+            for r in rows
+        ]
+
+    async def season_player(self, season_id: int, member_id: int) -> SeasonPlayer | None:
+        for player in await self.season_players(season_id):
+            if player.member_id == member_id:
+                return player
+        return None
+
+    async def upsert_season_player(
+        self, season_id: int, member_id: int, rating: int, joined_round: int, group_name: str | None = None
+    ) -> None:
+        await self._write(
+            "INSERT INTO season_players (season_id, member_id, rating, joined_round, group_name)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (season_id, member_id) DO UPDATE SET rating = excluded.rating,"
+            " group_name = COALESCE(excluded.group_name, season_players.group_name)",
+            (season_id, member_id, rating, joined_round, group_name),
+        )
+
+    async def set_auto_signed_off(self, season_id: int, member_id: int, value: bool) -> None:
+        await self._write(
+            "UPDATE season_players SET auto_signed_off = ? WHERE season_id = ? AND member_id = ?",
+            (int(value), season_id, member_id),
+        )
+
+    # ------------------------------------------------------------------ rounds
+    async def rounds(self, season_id: int) -> list[RoundRow]:
+        rows = await self._all("SELECT * FROM rounds WHERE season_id = ? ORDER BY number", (season_id,))
+        return [_round(r) for r in rows]
+
+    async def round(self, round_id: int) -> RoundRow | None:
+        row = await self._one("SELECT * FROM rounds WHERE id = ?", (round_id,))
+        return _round(row) if row else None
+
+    async def round_by_number(self, season_id: int, number: int) -> RoundRow | None:
+        row = await self._one("SELECT * FROM rounds WHERE season_id = ? AND number = ?", (season_id, number))
+        return _round(row) if row else None
+
+    async def next_due_moment(self) -> datetime | None:
+        """The earliest deadline or publication that has not been handled yet, over all clubs."""
+        row = await self._one(
+            "SELECT MIN(t) FROM ("
+            " SELECT MIN(r.deadline_at) AS t FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            "  WHERE r.status = 'open' AND s.status = 'active'"
+            " UNION ALL"
+            " SELECT MIN(r.publish_at) FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            "  WHERE r.status IN ('open', 'closed') AND s.status = 'active')"
+        )
+        return from_iso(row[0]) if row and row[0] else None
+
+    async def rounds_to_close(self, now: datetime) -> list[RoundRow]:
+        rows = await self._all(
+            "SELECT r.* FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            " WHERE r.status = 'open' AND s.status = 'active' AND r.deadline_at <= ? ORDER BY r.deadline_at",
+            (iso(now),),
+        )
+        return [_round(r) for r in rows]
+
+    async def rounds_to_pair(self, now: datetime) -> list[RoundRow]:
+        rows = await self._all(
+            "SELECT r.* FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            " WHERE r.status IN ('open', 'closed') AND s.status = 'active' AND r.publish_at <= ?"
+            " ORDER BY r.publish_at, r.number",
+            (iso(now),),
+        )
+        return [_round(r) for r in rows]
+
+    async def set_round_status(self, round_id: int, status: str, expected: tuple[str, ...]) -> bool:
+        """Move a round on; False when it was not in one of the expected states (someone else did it)."""
+        async with self.transaction():
+            marks = ",".join("?" * len(expected))
+            async with self._conn.execute(
+                f"UPDATE rounds SET status = ? WHERE id = ? AND status IN ({marks})", (status, round_id, *expected)
+            ) as cur:
+                return cur.rowcount == 1
+
+    async def save_pairing(
+        self,
+        round_id: int,
+        games: list[tuple[int, int, int]],
+        bye: int | None,
+        now: datetime,
+        announcement: tuple[int, str, str] | None,
+    ) -> bool:
+        """Store a round's games (board, white, black) and bye, mark it paired, queue its announcement.
+
+        All in one transaction; returns False (and changes nothing) when the round was already paired.
+        """
+        async with self.transaction():
+            async with self._conn.execute(
+                "UPDATE rounds SET status = 'paired', paired_at = ? WHERE id = ? AND status IN ('open', 'closed')",
+                (iso(now), round_id),
+            ) as cur:
+                if cur.rowcount != 1:
+                    return False
+            await self._conn.executemany(
+                "INSERT INTO games (round_id, board, white_id, black_id) VALUES (?, ?, ?, ?)",
+                [(round_id, board, white, black) for board, white, black in games],
+            )
+            if bye is not None:
+                await self._conn.execute("INSERT INTO byes (round_id, member_id) VALUES (?, ?)", (round_id, bye))
+            if announcement is not None:
+                club_id, kind, body = announcement
+                await self.queue_announcement(club_id, round_id, kind, body, now)
+        return True
+
+    # ------------------------------------------------------------------ sign-offs
+    async def signoffs(self, round_id: int) -> list[Signoff]:
+        rows = await self._all("SELECT * FROM signoffs WHERE round_id = ?", (round_id,))
+        return [Signoff(r["round_id"], r["member_id"], r["kind"]) for r in rows]
+
+    async def signoffs_of_season(self, season_id: int) -> list[tuple[int, Signoff]]:
+        rows = await self._all(
+            "SELECT r.number, so.* FROM signoffs so JOIN rounds r ON r.id = so.round_id WHERE r.season_id = ?",
+            (season_id,),
+        )
+        return [(r["number"], Signoff(r["round_id"], r["member_id"], r["kind"])) for r in rows]
+
+    async def signoff(self, round_id: int, member_id: int) -> Signoff | None:
+        row = await self._one("SELECT * FROM signoffs WHERE round_id = ? AND member_id = ?", (round_id, member_id))
+        return Signoff(row["round_id"], row["member_id"], row["kind"]) if row else None
+
+    async def set_signoff(self, round_id: int, member_id: int, kind: str, by: int | None, now: datetime) -> None:
+        await self._write(
+            "INSERT INTO signoffs (round_id, member_id, kind, created_at, created_by) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (round_id, member_id) DO UPDATE SET kind = excluded.kind,"
+            " created_at = excluded.created_at, created_by = excluded.created_by",
+            (round_id, member_id, kind, iso(now), by),
+        )
+
+    async def delete_signoff(self, round_id: int, member_id: int) -> bool:
+        async with self.transaction():
+            async with self._conn.execute(
+                "DELETE FROM signoffs WHERE round_id = ? AND member_id = ?", (round_id, member_id)
+            ) as cur:
+                return cur.rowcount == 1
+
+    # ------------------------------------------------------------------ games
+    async def games_of_round(self, round_id: int) -> list[GameRow]:
+        rows = await self._all("SELECT * FROM games WHERE round_id = ? ORDER BY board", (round_id,))
+        return [_game(r) for r in rows]
+
+    async def games_of_season(self, season_id: int) -> list[tuple[int, GameRow]]:
+        rows = await self._all(
+            "SELECT r.number, g.* FROM games g JOIN rounds r ON r.id = g.round_id WHERE r.season_id = ?"
+            " ORDER BY r.number, g.board",
+            (season_id,),
+        )
+        return [(r["number"], _game(r)) for r in rows]
+
+    async def byes_of_season(self, season_id: int) -> list[tuple[int, int]]:
+        rows = await self._all(
+            "SELECT r.number, b.member_id FROM byes b JOIN rounds r ON r.id = b.round_id WHERE r.season_id = ?",
+            (season_id,),
+        )
+        return [(r["number"], r["member_id"]) for r in rows]
+
+    async def bye_of_round(self, round_id: int) -> int | None:
+        row = await self._one("SELECT member_id FROM byes WHERE round_id = ?", (round_id,))
+        return int(row[0]) if row else None
+
+    async def game(self, game_id: int) -> GameRow | None:
+        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    async def report_result(self, game_id: int, result: str, by: int) -> None:
+        await self._write(
+            "UPDATE games SET reported_result = ?, reported_by = ? WHERE id = ? AND result IS NULL",
+            (result, by, game_id),
+        )
+
+    async def set_result(self, game_id: int, result: str | None, now: datetime) -> None:
+        await self._write(
+            "UPDATE games SET result = ?, confirmed_at = ?, reported_result = NULL, reported_by = NULL WHERE id = ?",
+            (result, iso(now) if result else None, game_id),
+        )
+
+    async def replace_with_standby(
+        self, game_id: int, absent_id: int, standby_id: int, round_id: int, now: datetime
+    ) -> None:
+        """Seed 004 rule l: the player with the bye takes the place of a paired player who did not come."""
+        async with self.transaction():
+            game = await self.game(game_id)
+            assert game is not None
+            column = "white_id" if game.white_id == absent_id else "black_id"
+            await self._conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (standby_id, game_id))
+            await self._conn.execute("DELETE FROM byes WHERE round_id = ? AND member_id = ?", (round_id, standby_id))
+            await self.set_signoff(round_id, absent_id, "unexcused", None, now)
+
+    # ------------------------------------------------------------------ announcements
+    async def queue_announcement(self, club_id: int, round_id: int | None, kind: str, body: str, now: datetime) -> None:
+        await self._write(
+            "INSERT OR IGNORE INTO announcements (club_id, round_id, kind, body, created_at) VALUES (?, ?, ?, ?, ?)",
+            (club_id, round_id, kind, body, iso(now)),
+        )
+
+    async def pending_announcements(self) -> list[Announcement]:
+        rows = await self._all("SELECT * FROM announcements WHERE sent_at IS NULL ORDER BY id")
+        return [Announcement(r["id"], r["club_id"], r["round_id"], r["kind"], r["body"]) for r in rows]
+
+    async def mark_announcement_sent(self, announcement_id: int, now: datetime) -> bool:
+        async with self.transaction():
+            async with self._conn.execute(
+                "UPDATE announcements SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (iso(now), announcement_id)
+            ) as cur:
+                return cur.rowcount == 1
+
+    async def announcements(self, club_id: int) -> list[tuple[Announcement, str | None]]:
+        rows = await self._all("SELECT * FROM announcements WHERE club_id = ? ORDER BY id", (club_id,))
+        return [(Announcement(r["id"], r["club_id"], r["round_id"], r["kind"], r["body"]), r["sent_at"]) for r in rows]
+
+
+def _club(row: sqlite3.Row) -> Club:
+    return Club(
+        row["id"], row["platform"], row["external_id"], row["name"], row["language"], row["timezone"], row["channel_id"]
+    )
+
+
+def _member(row: sqlite3.Row) -> Member:
+    return Member(row["id"], row["club_id"], row["name"], row["rating"], bool(row["is_director"]))
+
+
+def _season(row: sqlite3.Row) -> Season:
+    return Season(
+        row["id"],
+        row["club_id"],
+        row["name"],
+        row["kind"],
+        row["rounds_count"],
+        row["deadline_time"],
+        row["publish_time"],
+        row["timezone"],
+        row["settings_json"],
+        row["status"],
+    )
+
+
+def _round(row: sqlite3.Row) -> RoundRow:
+    return RoundRow(
+        row["id"],
+        row["season_id"],
+        row["number"],
+        row["play_date"],
+        from_iso(row["deadline_at"]),
+        from_iso(row["publish_at"]),
+        row["status"],
+    )
+
+
+def _game(row: sqlite3.Row) -> GameRow:
+    return GameRow(
+        row["id"],
+        row["round_id"],
+        row["board"],
+        row["white_id"],
+        row["black_id"],
+        row["result"],
+        row["reported_result"],
+        row["reported_by"],
+    )

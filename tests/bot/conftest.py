@@ -1,0 +1,57 @@
+"""Shared set-up for the bot tests: a real SQLite file in a temporary folder, the real commands layer."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ShiftedClock
+from bot.commands import Actor, Commands
+from bot.config import Config, load_config
+from bot.store import Store
+
+# Tuesday 1 December 2026, noon in Amsterdam: the first round is on Thursday 3 December.
+START = datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Config:
+    base = load_config(Path(__file__).resolve().parents[2] / "config.example.toml", env={})
+    return Config(**{**base.__dict__, "db_path": tmp_path / "club.sqlite3"})
+
+
+@pytest.fixture
+async def store(config: Config):
+    s = await Store.open(config.db_path)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def clock() -> ShiftedClock:
+    return ShiftedClock(START)
+
+
+@pytest.fixture
+def commands(store: Store, config: Config, clock: ShiftedClock) -> Commands:
+    return Commands(store, config, clock)
+
+
+def actor(name: str, director: bool = False, club: str = "club-1") -> Actor:
+    return Actor("console", club, "Test club", "user:" + name.lower(), name, is_director=director)
+
+
+DIRECTOR = actor("Leider", director=True)
+
+
+def dump(path: Path) -> dict[str, list[tuple]]:
+    """Every row of every table, read through a second connection: what a change would have to alter."""
+    conn = sqlite3.connect(path)
+    try:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {name: sorted(conn.execute(f"SELECT * FROM {name}").fetchall(), key=repr) for name in tables}
+    finally:
+        conn.close()
