@@ -116,7 +116,9 @@ def ranking_values(count: int, settings: KeizerSettings = KeizerSettings()) -> l
         return []
     if settings.value_rule == "top":
         top, floor = settings.top_value, settings.min_value
-        return [max(top - i, floor) for i in range(count)]
+        stop = max(top - count, floor - 1)
+        values = list(range(top, stop, -1))
+        return values + [floor] * (count - len(values))
     if settings.value_rule == "ratio":
         last = max(settings.min_value, (count - 1) // 2)
         top = last + count - 1
@@ -155,6 +157,7 @@ class _Season:
         # Deterministic tie-break position: rating (high first), then player id.
         order = sorted(range(n), key=lambda i: (-self.players[i].rating, self.players[i].id))
         self.tiebreak = [0] * n
+        self.by_tiebreak = order
         for pos, i in enumerate(order):
             self.tiebreak[i] = pos
         self.join = [max(p.joined_round, 1) for p in self.players]
@@ -178,11 +181,11 @@ class _Season:
             if p.start_points is not None:
                 scale = _lcm(scale, Fraction(p.start_points).denominator)
         self.scale = scale
-        # Per player: opponents (indices) and the scaled coefficient of each opponent's value;
+        # Per player: opponents (indices, one entry per result) and the scaled coefficient of the
+        # opponent's value for that result;
         # own_coef: scaled coefficient of the own value; start: scaled start points.
         self.opps: list[list[int]] = [[] for _ in range(n)]
         self.coefs: list[list[int]] = [[] for _ in range(n)]
-        self.slot: list[dict[int, int]] = [{} for _ in range(n)]
         self.own_coef = [scale if settings.start_bonus else 0 for _ in range(n)]
         self.start = [0] * n
         self.played = [0] * n
@@ -190,78 +193,68 @@ class _Season:
             if p.start_points is not None:
                 self.start[i] = int(Fraction(p.start_points) * scale)
 
-    def idx(self, pid: PlayerId, number: int) -> int:
-        i = self.index.get(pid)
-        if i is None:
-            raise ValueError(f"round {number}: unknown player {pid!r}")
-        if self.join[i] > number:
-            raise ValueError(f"round {number}: player {pid!r} only joins in round {self.join[i]}")
-        return i
-
-    def _add_opp(self, p: int, o: int, coef: Fraction) -> None:
-        c = int(coef * self.scale)
-        if c == 0:
-            return
-        s = self.slot[p].get(o)
-        if s is None:
-            self.slot[p][o] = len(self.opps[p])
-            self.opps[p].append(o)
-            self.coefs[p].append(c)
-        else:
-            self.coefs[p][s] += c
-
-    def _add_own(self, p: int, coef: Fraction) -> None:
-        self.own_coef[p] += int(coef * self.scale)
-
     def add_round(self, number: int) -> None:
         """Add the games, byes and absences of round ``number`` to the aggregated coefficients."""
         rnd = self.by_number.get(number)
         if rnd is None:
             return
-        st = self.settings
-        seen: set[int] = set()
-
-        def once(pid: PlayerId) -> int:
-            i = self.idx(pid, number)
-            if i in seen:
-                raise ValueError(f"round {number}: player {pid!r} appears more than once")
-            seen.add(i)
-            return i
-
-        for g in rnd.games:
-            w, b = once(g.white), once(g.black)
-            r = g.result
-            if r is None:
-                continue
-            if r is Result.WHITE_WINS:
-                self._add_opp(w, b, Fraction(1))
-            elif r is Result.BLACK_WINS:
-                self._add_opp(b, w, Fraction(1))
-            elif r is Result.DRAW:
-                self._add_opp(w, b, _DRAW)
-                self._add_opp(b, w, _DRAW)
-            elif r is Result.WHITE_WINS_FORFEIT:
-                self._add_opp(w, b, Fraction(st.forfeit_win_fraction))
-                self._add_own(b, Fraction(st.unexcused_fraction))
-            elif r is Result.BLACK_WINS_FORFEIT:
-                self._add_opp(b, w, Fraction(st.forfeit_win_fraction))
-                self._add_own(w, Fraction(st.unexcused_fraction))
-            else:  # DOUBLE_FORFEIT
-                self._add_own(w, Fraction(st.unexcused_fraction))
-                self._add_own(b, Fraction(st.unexcused_fraction))
-            if r not in _FORFEITS:
-                self.played[w] += 1
-                self.played[b] += 1
-        for pid in rnd.byes:
-            self._add_own(once(pid), Fraction(st.bye_fraction))
-        for pid, why in rnd.absent.items():
-            i = once(pid)
-            if why is Absence.NOTICE:
-                self._add_own(i, Fraction(st.notice_fraction))
-            elif why is Absence.TEAM:
-                self._add_own(i, Fraction(st.team_fraction))
-            else:
-                self._add_own(i, Fraction(st.unexcused_fraction))
+        st, scale, own, opps, coefs = self.settings, self.scale, self.own_coef, self.opps, self.coefs
+        index, join, played = self.index, self.join, self.played
+        win, draw = scale, scale // 2
+        forfeit_win = int(Fraction(st.forfeit_win_fraction) * scale)
+        unexcused = int(Fraction(st.unexcused_fraction) * scale)
+        # result -> (white's share of black's value, black's share of white's value,
+        #            own-value share of white, of black, played over the board)
+        table: dict[Result | None, tuple[int, int, int, int, int]] = {
+            None: (0, 0, 0, 0, 0),
+            Result.WHITE_WINS: (win, 0, 0, 0, 1),
+            Result.BLACK_WINS: (0, win, 0, 0, 1),
+            Result.DRAW: (draw, draw, 0, 0, 1),
+            Result.WHITE_WINS_FORFEIT: (forfeit_win, 0, 0, unexcused, 0),
+            Result.BLACK_WINS_FORFEIT: (0, forfeit_win, unexcused, 0, 0),
+            Result.DOUBLE_FORFEIT: (0, 0, unexcused, unexcused, 0),
+        }
+        for_absence = {
+            Absence.NOTICE: int(Fraction(st.notice_fraction) * scale),
+            Absence.TEAM: int(Fraction(st.team_fraction) * scale),
+            Absence.UNEXCUSED: unexcused,
+        }
+        bye = int(Fraction(st.bye_fraction) * scale)
+        seen: list[int] = []
+        try:
+            for g in rnd.games:
+                w, b = index[g.white], index[g.black]
+                seen += (w, b)
+                cw, cb, ow, ob, pl = table[g.result]
+                if cw:
+                    opps[w].append(b)
+                    coefs[w].append(cw)
+                if cb:
+                    opps[b].append(w)
+                    coefs[b].append(cb)
+                if ow:
+                    own[w] += ow
+                if ob:
+                    own[b] += ob
+                if pl:
+                    played[w] += 1
+                    played[b] += 1
+            for pid in rnd.byes:
+                i = index[pid]
+                seen.append(i)
+                own[i] += bye
+            for pid, why in rnd.absent.items():
+                i = index[pid]
+                seen.append(i)
+                own[i] += for_absence[why]
+        except KeyError as e:
+            raise ValueError(f"round {number}: unknown player {e.args[0]!r}") from None
+        if seen and max(join[i] for i in seen) > number:
+            i = next(i for i in seen if join[i] > number)
+            raise ValueError(f"round {number}: player {self.players[i].id!r} only joins in round {join[i]}")
+        if len(set(seen)) != len(seen):
+            dup = next(i for i in seen if seen.count(i) > 1)
+            raise ValueError(f"round {number}: player {self.players[dup].id!r} appears more than once")
 
     def rescale(self, factor: int) -> None:
         self.scale *= factor
@@ -273,17 +266,16 @@ class _Season:
     def scores(self, active: Sequence[int], values: Sequence[int]) -> dict[int, int]:
         """Scaled scores of the ``active`` players with every result valued at ``values``."""
         start, own, opps, coefs = self.start, self.own_coef, self.opps, self.coefs
-        get = values.__getitem__
-        return {
-            p: start[p] + own[p] * values[p] + sum(map(operator.mul, coefs[p], map(get, opps[p])))
-            for p in active
-        }
+        get, mul = values.__getitem__, operator.mul
+        return {p: sum(map(mul, coefs[p], map(get, opps[p])), start[p] + own[p] * values[p]) for p in active}
 
     def rank(self, scores: Mapping[int, int]) -> list[int]:
         """Order by score (high first), then rating (high first), then player id."""
         n = len(self.players)
-        tb = self.tiebreak
-        return sorted(scores, key=lambda p: tb[p] - scores[p] * n)
+        tb, by_tb = self.tiebreak, self.by_tiebreak
+        # tb[p] is unique in 0..n-1, so the key alone identifies the player: key % n == tb[p].
+        keys = sorted([tb[p] - s * n for p, s in scores.items()])
+        return [by_tb[k % n] for k in keys]
 
     def values_of(self, ranking: Sequence[int]) -> list[int]:
         values = [0] * len(self.players)
