@@ -27,13 +27,9 @@ def parse_zone(name: str) -> ZoneInfo | None:
 
 
 def local_to_utc(day: date, at: time, zone: ZoneInfo) -> datetime:
-    naive = datetime.combine(day, at)
-    local = naive.replace(tzinfo=zone, fold=0)
-    # A time in the spring-forward gap does not round-trip; move it forward by the gap.
-    roundtrip = local.astimezone(timezone.utc).astimezone(zone)
-    if roundtrip.replace(tzinfo=None) != naive:
-        local = naive.replace(tzinfo=zone, fold=1)
-    return local.astimezone(timezone.utc)
+    # fold=0 takes the offset in force before a change: a time in the spring-forward gap comes out moved
+    # forward by the gap (02:30 becomes 03:30), a time that exists twice in autumn is the first one.
+    return datetime.combine(day, at).replace(tzinfo=zone, fold=0).astimezone(timezone.utc)
 
 
 def season_rounds(

@@ -29,11 +29,14 @@ RETRY_AFTER = timedelta(seconds=60)
 
 
 class Alarm:
-    def __init__(self, store: Store, commands: Commands, clock: Clock, send: Sender) -> None:
+    def __init__(
+        self, store: Store, commands: Commands, clock: Clock, send: Sender, retry_after: timedelta = RETRY_AFTER
+    ) -> None:
         self.store = store
         self.commands = commands
         self.clock = clock
         self.send = send
+        self.retry_after = retry_after
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self._lock = asyncio.Lock()
         self.wakeups = 0
@@ -86,7 +89,7 @@ class Alarm:
         if due is not None:
             delays.append(self.clock.real_delay(due))
         if retry:
-            delays.append(RETRY_AFTER.total_seconds())
+            delays.append(self.retry_after.total_seconds())
         if not delays:
             if self.scheduler.get_job("wake"):
                 self.scheduler.remove_job("wake")

@@ -1,0 +1,215 @@
+"""The commands layer on a real store: what each command does, and that bad input changes nothing."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from bot.clock import ShiftedClock
+from bot.commands import Commands, parse_command, UserError
+from bot.store import Store
+from tests.bot.conftest import DIRECTOR, actor, dump
+
+ANNA, BERT, CARLA, DAAN, EVA = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan", "Eva"))
+PAIRED = datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc)  # 18:05 in Amsterdam on the first playing day
+
+
+async def ok(commands: Commands, who, text: str) -> str:
+    reply = await commands.handle(who, text)
+    assert reply.ok, f"{text!r} was refused: {reply.text}"
+    return reply.text
+
+
+async def refused(commands: Commands, who, text: str) -> str:
+    reply = await commands.handle(who, text)
+    assert not reply.ok, f"{text!r} was accepted: {reply.text}"
+    return reply.text
+
+
+async def make_season(commands: Commands, players=("Anna 2100", "Bert 1950", "Carla 1800", "Daan 1700", "Eva 1600")) -> None:
+    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=28")
+    for line in players:
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    for who in (ANNA, BERT, CARLA, DAAN, EVA)[: len(players)]:
+        await ok(commands, who, "/aanmelden")
+
+
+async def pair_round_one(commands: Commands, clock: ShiftedClock) -> None:
+    clock.set(PAIRED)
+    await ok(commands, DIRECTOR, "/publiceer")
+
+
+def test_parse_command_aliases_and_bot_suffix() -> None:
+    assert parse_command("/Afmelden@clubbot 3 teamwedstrijd") == ("afmelden", ["3", "teamwedstrijd"])
+    assert parse_command("/withdraw") == ("afmelden", [])
+    assert parse_command('/speler "Jan de Vries" 1800') == ("speler", ["Jan de Vries", "1800"])
+    with pytest.raises(UserError):
+        parse_command('/speler "Jan 1800')
+    with pytest.raises(UserError):
+        parse_command("afmelden")
+
+
+async def test_english_club_gets_english_replies_and_aliases(commands: Commands) -> None:
+    await ok(commands, DIRECTOR, "/language en")
+    text = await refused(commands, ANNA, "/withdraw")
+    assert text == "No season is running yet. The tournament director creates one with /season."
+    await ok(commands, DIRECTOR, "/taal nl")
+    assert (await refused(commands, ANNA, "/afmelden")).startswith("Er loopt nog geen seizoen")
+
+
+async def test_signoff_for_a_named_round_and_team_match(commands: Commands, config) -> None:
+    await make_season(commands)
+    text = await ok(commands, BERT, "/afmelden 3 teamwedstrijd")
+    assert "ronde 3" in text and "teamwedstrijd" in text
+    import sqlite3
+
+    rows = sqlite3.connect(config.db_path).execute("SELECT kind FROM signoffs").fetchall()
+    assert rows == [("team",)]
+    await ok(commands, BERT, "/aanmelden 3")  # taken back before the deadline
+    assert sqlite3.connect(config.db_path).execute("SELECT COUNT(*) FROM signoffs").fetchone()[0] == 0
+
+
+async def test_director_overrides_the_deadline(commands: Commands, clock: ShiftedClock) -> None:
+    await make_season(commands)
+    clock.set(datetime(2026, 12, 3, 16, 30, tzinfo=timezone.utc))  # 17:30 local: past the deadline
+    await refused(commands, CARLA, "/afmelden")
+    await ok(commands, DIRECTOR, "/afmelden Carla")
+    clock.set(PAIRED)
+    await ok(commands, DIRECTOR, "/publiceer")
+    text = await ok(commands, ANNA, "/indeling")
+    assert "Carla" not in text
+
+
+async def test_result_needs_the_opponents_confirmation(commands: Commands, clock: ShiftedClock, config) -> None:
+    await make_season(commands, players=("Anna 2100", "Bert 1950"))
+    await pair_round_one(commands, clock)
+    text = await ok(commands, ANNA, "/uitslag 0-1")
+    assert "Bert" in text
+    await refused(commands, ANNA, "/bevestig")  # one cannot confirm one's own report
+    conflict = await refused(commands, BERT, "/uitslag 1-0")
+    assert "0-1" in conflict and "1-0" in conflict
+    await ok(commands, BERT, "/bevestig")
+    import sqlite3
+
+    assert sqlite3.connect(config.db_path).execute("SELECT result FROM games").fetchone()[0] == "0-1"
+    already = await refused(commands, ANNA, "/uitslag 1-0")
+    assert "0-1" in already
+    await ok(commands, DIRECTOR, "/uitslag Anna 1/2-1/2")  # the director corrects a confirmed result
+    assert sqlite3.connect(config.db_path).execute("SELECT result FROM games").fetchone()[0] == "1/2-1/2"
+
+
+async def test_two_no_shows_sign_a_player_off_until_they_sign_on(commands: Commands, clock: ShiftedClock) -> None:
+    await make_season(commands, players=("Anna 2100", "Bert 1950", "Carla 1800", "Daan 1700"))
+    await pair_round_one(commands, clock)
+    first = await ok(commands, DIRECTOR, "/nietverschenen Daan")
+    assert "Daan" in first and "komende rondes" not in first
+    clock.advance(timedelta(weeks=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    second = await ok(commands, DIRECTOR, "/nietverschenen Daan")
+    assert "komende rondes" in second
+    clock.advance(timedelta(weeks=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    assert "Daan" not in await ok(commands, ANNA, "/indeling")
+    clock.advance(timedelta(days=6))
+    lifted = await ok(commands, DAAN, "/aanmelden")
+    assert "opgeheven" in lifted
+    clock.advance(timedelta(days=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    assert "Daan" in await ok(commands, ANNA, "/indeling")
+
+
+async def test_standby_takes_the_place_of_an_absent_player(commands: Commands, clock: ShiftedClock) -> None:
+    await make_season(commands, players=("Anna 2100", "Bert 1950", "Carla 1800"))
+    await pair_round_one(commands, clock)
+    pairing = await ok(commands, ANNA, "/indeling")
+    assert "Carla" in pairing.splitlines()[1]  # the lowest ranked has the bye
+    text = await ok(commands, DIRECTOR, "/invaller Bert")
+    assert "Carla" in text and "Bert" in text
+    after = await ok(commands, ANNA, "/indeling")
+    assert "Bert" not in after and "Carla" in after.splitlines()[-1]
+
+
+async def test_non_director_cannot_use_director_commands(commands: Commands) -> None:
+    for text in ("/seizoen naam=x start=2027-01-07", "/speler Zed 1500", "/publiceer", "/taal en", "/kanaal",
+                 "/nietverschenen Anna", "/invaller Anna"):
+        message = await refused(commands, ANNA, text)
+        assert "wedstrijdleider" in message
+
+
+BAD_INPUT = [
+    (ANNA, "/onzin"),
+    (ANNA, "afmelden zonder slash"),
+    (ANNA, '/afmelden "ongesloten'),
+    (ANNA, "/afmelden 99"),
+    (ANNA, "/afmelden -3"),
+    (ANNA, "/afmelden 1"),  # round 1 is paired already
+    (ANNA, "/afmelden Bert"),  # only the director names someone else
+    (ANNA, "/aanmelden 1"),
+    (ANNA, "/aanmelden morgen"),
+    (ANNA, "/uitslag"),
+    (ANNA, "/uitslag 3-0"),
+    (ANNA, "/uitslag 1-0 5"),  # round 5 is not paired
+    (ANNA, "/uitslag 1-0F"),  # forfeits are the director's
+    (ANNA, "/bevestig"),
+    (ANNA, "/stand Z"),
+    (ANNA, "/stand 7"),
+    (ANNA, "/indeling 2"),
+    (ANNA, "/indeling 999999999999"),
+    (ANNA, "/afmelden " + "x" * 600),
+    (actor("Vreemde"), "/afmelden"),  # not a member
+    (actor("Vreemde"), "/uitslag 1-0"),
+    (DIRECTOR, "/speler Anna"),
+    (DIRECTOR, "/speler Anna veel"),
+    (DIRECTOR, "/speler Zed 99999"),
+    (DIRECTOR, "/speler Zed 1500 groep=Q"),
+    (DIRECTOR, "/speler " + "Z" * 80 + " 1500"),
+    (DIRECTOR, "/uitslag Onbekend 1-0"),
+    (DIRECTOR, "/uitslag Eva 1-0"),  # Eva has the bye: no game
+    (DIRECTOR, "/nietverschenen"),
+    (DIRECTOR, "/nietverschenen Onbekend"),
+    (DIRECTOR, "/invaller Onbekend"),
+    (DIRECTOR, "/seizoen"),
+    (DIRECTOR, "/seizoen naam=x"),
+    (DIRECTOR, "/seizoen naam=x start=gisteren"),
+    (DIRECTOR, "/seizoen naam=x start=2020-01-02"),
+    (DIRECTOR, "/seizoen naam=x start=2027-01-07 rondes=0"),
+    (DIRECTOR, "/seizoen naam=x start=2027-01-07 rondes=veel"),
+    (DIRECTOR, "/seizoen naam=x start=2027-01-07 deadline=25:00"),
+    (DIRECTOR, "/seizoen naam=x start=2027-01-07 deadline=19:00 publicatie=18:00"),
+    (DIRECTOR, "/seizoen naam=x start=2027-01-07 tijdzone=Mars/Olympus"),
+    (DIRECTOR, "/seizoen naam=2026-27 start=2027-01-07"),  # exists
+    (DIRECTOR, "/seizoen naam=x start=2027-01-07 kleur=rood"),
+    (DIRECTOR, "/taal fr"),
+    (DIRECTOR, "/taal"),
+    (DIRECTOR, "/afmelden Onbekend"),
+    (DIRECTOR, "/uitslag Anna 1-0 2"),
+]
+
+
+@pytest.mark.parametrize("who,text", BAD_INPUT, ids=[f"{a.display_name}:{t[:40]}" for a, t in BAD_INPUT])
+async def test_bad_input_is_refused_in_the_users_language_and_changes_nothing(
+    commands: Commands, clock: ShiftedClock, config, who, text
+) -> None:
+    await make_season(commands)
+    await pair_round_one(commands, clock)
+    before = dump(config.db_path)
+    message = await refused(commands, who, text)
+    assert message and len(message) < 2000
+    assert "Traceback" not in message
+    assert dump(config.db_path) == before
+    # the same in English: an English message, and still nothing changed
+    await ok(commands, DIRECTOR, "/taal en")
+    before = dump(config.db_path)
+    english = await refused(commands, who, text)
+    assert english != message
+    assert dump(config.db_path) == before
+
+
+async def test_signoff_after_the_deadline_names_it_and_changes_nothing(commands: Commands, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    clock.set(datetime(2026, 12, 3, 16, 1, tzinfo=timezone.utc))
+    before = dump(config.db_path)
+    message = await refused(commands, BERT, "/afmelden")
+    assert "2026-12-03 17:00" in message
+    assert dump(config.db_path) == before

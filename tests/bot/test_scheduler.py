@@ -1,0 +1,121 @@
+"""The real APScheduler as the alarm clock: it fires at the publication, the round is announced once,
+a failed send is retried, and a restart neither repeats nor loses an announcement."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta, timezone
+
+from bot.clock import ShiftedClock
+from bot.commands import Commands
+from bot.config import Config
+from bot.scheduler import Alarm
+from bot.store import Announcement, Club, Store
+from tests.bot.conftest import DIRECTOR, actor
+
+PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)  # 18:00 in Amsterdam
+
+
+async def setup_season(commands: Commands) -> None:
+    for text in ("/seizoen naam=S start=2026-12-03 rondes=4", "/speler Anna 2000", "/speler Bert 1900", "/speler Carla 1800"):
+        reply = await commands.handle(DIRECTOR, text)
+        assert reply.ok, reply.text
+
+
+async def wait_for(predicate, seconds: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("timed out waiting")
+        await asyncio.sleep(0.05)
+
+
+async def test_the_alarm_fires_at_publication_and_announces_once(config: Config) -> None:
+    store = await Store.open(config.db_path)
+    clock = ShiftedClock(PUBLISH - timedelta(hours=2))
+    commands = Commands(store, config, clock)
+    await setup_season(commands)
+    # move the clock to 1.5 real seconds before the publication, then let the scheduler do the rest
+    clock.set(PUBLISH - timedelta(seconds=1.5))
+    sent: list[tuple[str, str]] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        sent.append((announcement.kind, announcement.body))
+
+    alarm = Alarm(store, commands, clock, send)
+    await alarm.start()
+    try:
+        assert sent == []  # not yet due
+        assert alarm.scheduler.get_job("wake") is not None
+        await wait_for(lambda: len(sent) >= 1)
+        await asyncio.sleep(0.5)
+        assert [kind for kind, _ in sent] == ["pairing"]
+        assert sent[0][1].splitlines()[0] == "Indeling ronde 1 (2026-12-03)"
+        assert alarm.wakeups >= 1
+        # the next alarm is set for round 2's deadline, a week on
+        job = alarm.scheduler.get_job("wake")
+        assert job is not None and job.next_run_time > datetime.now(timezone.utc) + timedelta(days=6)
+    finally:
+        alarm.shutdown()
+    # a restart: nothing is sent again
+    again: list[str] = []
+
+    async def send_again(club: Club, announcement: Announcement) -> None:
+        again.append(announcement.kind)
+
+    alarm2 = Alarm(store, commands, clock, send_again)
+    await alarm2.start()
+    alarm2.shutdown()
+    assert again == []
+    await store.close()
+
+
+async def test_a_failed_send_stays_pending_and_is_retried(config: Config) -> None:
+    store = await Store.open(config.db_path)
+    clock = ShiftedClock(PUBLISH - timedelta(hours=2))
+    commands = Commands(store, config, clock)
+    await setup_season(commands)
+    clock.set(PUBLISH + timedelta(minutes=1))
+    attempts: list[int] = []
+
+    async def flaky(club: Club, announcement: Announcement) -> None:
+        attempts.append(announcement.id)
+        if len(attempts) == 1:
+            raise ConnectionError("platform down")
+
+    alarm = Alarm(store, commands, clock, flaky, retry_after=timedelta(seconds=0.3))
+    await alarm.start()
+    try:
+        assert len(attempts) == 1
+        assert len(await store.pending_announcements()) == 1
+        await wait_for(lambda: len(attempts) >= 2)
+        await asyncio.sleep(0.5)
+        assert len(attempts) == 2 and attempts[0] == attempts[1]
+        assert await store.pending_announcements() == []
+    finally:
+        alarm.shutdown()
+        await store.close()
+
+
+async def test_catch_up_after_weeks_down_pairs_each_round_once_in_order(config: Config) -> None:
+    store = await Store.open(config.db_path)
+    clock = ShiftedClock(PUBLISH - timedelta(hours=2))
+    commands = Commands(store, config, clock)
+    await setup_season(commands)
+    clock.set(PUBLISH + timedelta(weeks=2, hours=1))  # three publications passed while down
+    sent: list[str] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        sent.append(announcement.body.splitlines()[0])
+
+    alarm = Alarm(store, commands, clock, send)
+    await alarm.start()
+    alarm.shutdown()
+    assert sent == [
+        "Indeling ronde 1 (2026-12-03)",
+        "Indeling ronde 2 (2026-12-10)",
+        "Indeling ronde 3 (2026-12-17)",
+    ]
+    await alarm.run_due()
+    assert len(sent) == 3
+    await store.close()
