@@ -357,17 +357,18 @@ def _extra_passes(
     """Further passes re-valuing rounds 1..k with the newest ranking (option ``extra_passes``).
 
     Stops when the values stop changing (a fixed point), after ``extra_passes`` passes, or when the
-    values return to ones seen before in this round's passes (an oscillation); then the scores of
-    the first pass of the cycle are kept, which is deterministic.
+    values return to ones seen before in this round's passes (an oscillation).  An oscillation is
+    resolved deterministically: the scores valued with the values that recur (the first ranking of
+    the cycle) are kept; when that is the base pass's ranking, the plain seed-003 result stands.
     """
     history: list[tuple[list[int], dict[int, int], list[int]]] = [(values, scores, ranking)]
     for _ in range(season.settings.extra_passes):
         new_values = season.values_of(ranking)
-        for j, (old, old_scores, old_ranking) in enumerate(history):
+        for old, old_scores, old_ranking in history:
             if old == new_values:
-                if j == len(history) - 1:
-                    return scores, ranking  # fixed point
-                return history[j + 1][1], history[j + 1][2]  # oscillation: first of the cycle
+                # The newest values: a fixed point.  Older ones: an oscillation, resolved by taking
+                # the scores valued with the values that recur (the first ranking of the cycle).
+                return old_scores, old_ranking
         scores = season.scores(active, new_values)
         ranking = season.rank(scores)
         history.append((new_values, scores, ranking))
