@@ -107,6 +107,9 @@ _RESULT_WORDS = {
     "remise": "1/2-1/2",
     "draw": "1/2-1/2",
 }
+# A player may also say it from their own side; turned into white's-score-first once the colour is known.
+_OWN_SIDE = {"gewonnen": "won", "winst": "won", "won": "won", "win": "won",
+             "verloren": "lost", "verlies": "lost", "lost": "lost", "loss": "lost"}  # fmt: skip
 _FORFEITS = {"1-0f": "1-0F", "0-1f": "0-1F", "0-0f": "0-0F"}
 _TEAM_WORDS = {"teamwedstrijd", "team", "teammatch", "knsb", "fsb"}
 
@@ -374,6 +377,8 @@ class Commands:
             low = arg.lower()
             if low in _RESULT_WORDS:
                 result = _RESULT_WORDS[low]
+            elif low in _OWN_SIDE and not name_parts:
+                result = _OWN_SIDE[low]
             elif low in _FORFEITS and ctx.is_director:
                 result = _FORFEITS[low]
             elif _parse_int(arg) is not None and round_text is None:
@@ -382,7 +387,7 @@ class Commands:
                 name_parts.append(arg)
         if result is None:
             raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
-        if name_parts and not ctx.is_director:
+        if name_parts and (not ctx.is_director or result in ("won", "lost")):
             raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
         row = await self._result_round(ctx, season, data, round_text)
         if name_parts:
@@ -396,6 +401,9 @@ class Commands:
         if game.result is not None:
             raise UserError("error_result_confirmed", round=row.number, result=game.result)
         opponent = game.black_id if game.white_id == member.id else game.white_id
+        if result in ("won", "lost"):
+            white_won = (result == "won") == (game.white_id == member.id)
+            result = "1-0" if white_won else "0-1"
         names = await self._names(data)
         if game.reported_result is not None and game.reported_by == opponent:
             if game.reported_result != result:

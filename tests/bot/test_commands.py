@@ -213,3 +213,18 @@ async def test_signoff_after_the_deadline_names_it_and_changes_nothing(commands:
     message = await refused(commands, BERT, "/afmelden")
     assert "2026-12-03 17:00" in message
     assert dump(config.db_path) == before
+
+
+async def test_won_and_lost_are_read_from_the_reporters_side(commands: Commands, clock: ShiftedClock, config) -> None:
+    await make_season(commands, players=("Anna 2100", "Bert 1950"))
+    await pair_round_one(commands, clock)
+    import sqlite3
+
+    white = sqlite3.connect(config.db_path).execute(
+        "SELECT m.name FROM games g JOIN members m ON m.id = g.white_id"
+    ).fetchone()[0]
+    assert white == "Bert"  # equal whites: the lower ranked gets white
+    await ok(commands, ANNA, "/uitslag gewonnen")
+    await ok(commands, BERT, "/uitslag verloren")
+    assert sqlite3.connect(config.db_path).execute("SELECT result FROM games").fetchone()[0] == "0-1"
+    await refused(commands, DIRECTOR, "/uitslag Anna gewonnen")
