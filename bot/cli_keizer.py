@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from engine import keizer, pairing
 from engine import season as season_rules
@@ -152,8 +153,10 @@ def _heading(season: Season, title: str) -> str:
 def _standings_table(rows: list[Standing], attendance: dict[str, int]) -> str:
     name_width = max([len("Player")] + [len(s.player.name) for s in rows])
     lines = [
-        f"{'#':>3}  {'Player':<{name_width}}  {'Group':<5}  {'Rating':>6}  {'Score':>8}  {'Value':>5}  "
-        f"{'Played':>6}  {'Attended':>8}"
+        (
+            f"{'#':>3}  {'Player':<{name_width}}  {'Group':<5}  {'Rating':>6}  {'Score':>8}  {'Value':>5}  "
+            f"{'Played':>6}  {'Attended':>8}"
+        )
     ]
     for s in rows:
         lines.append(

@@ -19,9 +19,9 @@ GROEPEN INDELING"):
 from __future__ import annotations
 
 import math
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Collection, Iterable, Mapping, Sequence
 
 from engine.keizer import Absence, KeizerSettings, Player, PlayerId, Result, Round, Standing
 

@@ -34,7 +34,7 @@ VALUE_RULES: tuple[str, ...] = ("top", "ratio")
 class Season:
     """A season file's content."""
 
-    settings: KeizerSettings = KeizerSettings()
+    settings: KeizerSettings = dataclasses.field(default_factory=KeizerSettings)
     players: tuple[Player, ...] = ()
     rounds: tuple[Round, ...] = ()
     present: tuple[PlayerId, ...] | None = None  # for the next round; None: not given
@@ -235,6 +235,10 @@ class _Reader:
         return pid
 
 
+def _shown(x: object) -> str:
+    return repr(x) if isinstance(x, str) else _kind(x)
+
+
 def _kind(x: object) -> str:
     if x is None:
         return "null"
@@ -363,6 +367,22 @@ def _parse_players(reader: _Reader, raw: Any) -> tuple[Player, ...]:
     return tuple(players)
 
 
+class _Seats:
+    """Who is already in a round (a game, a bye or an absence), to catch a player twice."""
+
+    def __init__(self, reader: _Reader, known: dict[PlayerId, Player], number: int):
+        self.reader, self.known, self.number = reader, known, number
+        self.taken: dict[PlayerId, str] = {}
+
+    def take(self, pid: PlayerId, where: JsonPath, what: str, key: bool = False) -> None:
+        player = self.known[pid]
+        if player.joined_round > self.number:
+            self.reader.fail(where, f"player {pid!r} joins in round {player.joined_round}, not before", key)
+        if pid in self.taken:
+            self.reader.fail(where, f"player {pid!r} is already in this round: {self.taken[pid]}", key)
+        self.taken[pid] = f"{what} (line {self.reader.where(where, key)[0]})"
+
+
 def _parse_rounds(reader: _Reader, raw: Any, known: dict[PlayerId, Player]) -> tuple[Round, ...]:
     items = reader.lst(raw, ("rounds",), "rounds")
     rounds: list[Round] = []
@@ -378,15 +398,7 @@ def _parse_rounds(reader: _Reader, raw: Any, known: dict[PlayerId, Player]) -> t
                     f"this is round {number} of the list, but its number is {given} "
                     "(rounds are listed in order 1, 2, 3, ...)",
                 )
-        taken: dict[PlayerId, str] = {}
-
-        def take(pid: PlayerId, where: JsonPath, what: str, key: bool = False) -> None:
-            player = known[pid]
-            if player.joined_round > number:
-                reader.fail(where, f"player {pid!r} joins in round {player.joined_round}, not before", key)
-            if pid in taken:
-                reader.fail(where, f"player {pid!r} is already in this round: {taken[pid]}", key)
-            taken[pid] = f"{what} (line {reader.where(where, key)[0]})"
+        take = _Seats(reader, known, number).take
 
         games: list[Game] = []
         for j, g in enumerate(reader.lst(r.get("games", []), path + ("games",), "games")):
@@ -405,7 +417,7 @@ def _parse_rounds(reader: _Reader, raw: Any, known: dict[PlayerId, Player]) -> t
                 if code not in RESULT_CODES:
                     reader.fail(
                         gpath + ("result",),
-                        f"wrong result {_kind(code)}: expected one of {', '.join(RESULT_CODES)} or null",
+                        f"wrong result {_shown(code)}: expected one of {', '.join(RESULT_CODES)} or null",
                     )
                 result = Result(code)
             games.append(Game(colours[0], colours[1], result))
@@ -426,7 +438,7 @@ def _parse_rounds(reader: _Reader, raw: Any, known: dict[PlayerId, Player]) -> t
                 reader.fail(apath, f"unknown player {pid!r}", key=True)
             take(pid, apath, "absent", key=True)
             if kind not in ABSENCE_KINDS:
-                reader.fail(apath, f"wrong absence {_kind(kind)}: expected one of {', '.join(ABSENCE_KINDS)}")
+                reader.fail(apath, f"wrong absence {_shown(kind)}: expected one of {', '.join(ABSENCE_KINDS)}")
             absent[pid] = Absence(kind)
         rounds.append(Round(number=number, games=tuple(games), byes=tuple(byes), absent=absent))
     return tuple(rounds)

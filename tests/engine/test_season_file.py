@@ -93,7 +93,7 @@ def test_good_file() -> None:
         ('{"white": "b", "black": "d"', '{"white": "a", "black": "d"', '"white": "a"', 2, "already in this round"),
         ('"absent": {}', '"absent": {"b": "team"}', '"b": "team"', 1, "already in this round"),
         # result and absence texts
-        ('"result": "1-0"', '"result": "1-1"', '"1-1"', 1, "wrong result the text '1-1'"),
+        ('"result": "1-0"', '"result": "1-1"', '"1-1"', 1, "wrong result '1-1': expected one of 1-0, 0-1, 1/2-1/2, 1-0F, 0-1F, 0-0F or null"),
         ('"result": "0-1F"', '"result": 1', '"result": 1', 1, "wrong result the number 1"),
         ('"byes": ["c"]', '"absent": {"c": "ill"}', '"ill"', 1, "wrong absence"),
         # players
