@@ -451,7 +451,9 @@ def _fraction_json(x: Fraction) -> int | str:
     return x.numerator if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def _settings_json(settings: KeizerSettings) -> dict[str, Any]:
+def settings_json(settings: KeizerSettings) -> dict[str, Any]:
+    """The settings that differ from the defaults, as in a season file's ``settings``
+    (fractions as ``"1/3"`` texts, whole ones as numbers). Used by the bot's store too."""
     out: dict[str, Any] = {}
     for f in dataclasses.fields(KeizerSettings):
         value = getattr(settings, f.name)
@@ -486,7 +488,7 @@ def export_season(season: Season) -> str:
     parts: list[str] = []
     if season.name is not None:
         parts.append(f'  "name": {_dumps(season.name)}')
-    settings = _settings_json(season.settings)
+    settings = settings_json(season.settings)
     if settings:
         parts.append(f'  "settings": {_dumps(settings)}')
     players = ",\n".join(f"    {_dumps(_player_json(p))}" for p in season.players)

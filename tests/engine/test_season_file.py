@@ -290,3 +290,26 @@ def test_example_file_round_trips() -> None:
     assert any(r.byes for r in season.rounds)
     forfeits = {Result.WHITE_WINS_FORFEIT, Result.BLACK_WINS_FORFEIT, Result.DOUBLE_FORFEIT}
     assert any(g.result in forfeits for r in season.rounds for g in r.games)
+
+
+def test_docs_example_and_rapid_example_parse() -> None:
+    docs = (EXAMPLE.parents[1] / "docs" / "season-file.md").read_text(encoding="utf-8")
+    block = docs.split("```json\n", 1)[1].split("```", 1)[0]
+    season = parse_season(block, source="docs/season-file.md")
+    assert season.rounds[1].number == 2  # "number" left out: its position
+    assert season.rounds[1].games[1].result is None
+    assert season.rounds[1].absent == {"bram": Absence.NOTICE, "lars": Absence.UNEXCUSED}
+    rapid = parse_season((EXAMPLE.parent / "rapid.json").read_text(encoding="utf-8"))
+    assert parse_season(export_season(rapid)) == rapid
+
+
+@pytest.mark.parametrize("old, new, needle", [
+    ('"result": "1-0"', '"result": "2-0"', '"2-0"'),
+    ('"byes": ["c"]', '"byes": ["c", "q"]', '"q"'),
+    ('"rating": 1700', '"rating": -5', "-5"),
+    ('"top_value": 40', '"top_value": "forty"', '"forty"'),
+])
+def test_column_points_at_the_bad_value(old: str, new: str, needle: str) -> None:
+    text = GOOD.replace(old, new, 1)
+    error = error_of(text)
+    assert (error.line, error.column) == where(text, needle)
