@@ -145,6 +145,8 @@ class _Season:
     denominator), so a pass is integer arithmetic only; results are exact ``Fraction`` s.
     """
 
+    update = "auto"  # how set_values re-values: "auto" (cheaper), "delta" or "full" (for tests)
+
     def __init__(self, players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings):
         self.settings = settings
         self.players = list(players)
@@ -192,6 +194,13 @@ class _Season:
         for i, p in enumerate(self.players):
             if p.start_points is not None:
                 self.start[i] = int(Fraction(p.start_points) * scale)
+        # The same entries by opponent (who gains how much from o's value), for updates when
+        # only some values change; ``total`` is every player's scaled score at ``current``.
+        self.rev_players: list[list[int]] = [[] for _ in range(n)]
+        self.rev_coefs: list[list[int]] = [[] for _ in range(n)]
+        self.entries = 0
+        self.current = [0] * n
+        self.total = list(self.start)
 
     def add_round(self, number: int) -> None:
         """Add the games, byes and absences of round ``number`` to the aggregated coefficients."""
@@ -221,6 +230,7 @@ class _Season:
         }
         bye = int(Fraction(st.bye_fraction) * scale)
         seen: list[int] = []
+        rev_players, rev_coefs, total, current = self.rev_players, self.rev_coefs, self.total, self.current
         try:
             for g in rnd.games:
                 w, b = index[g.white], index[g.black]
@@ -229,13 +239,21 @@ class _Season:
                 if cw:
                     opps[w].append(b)
                     coefs[w].append(cw)
+                    rev_players[b].append(w)
+                    rev_coefs[b].append(cw)
+                    total[w] += cw * current[b]
                 if cb:
                     opps[b].append(w)
                     coefs[b].append(cb)
+                    rev_players[w].append(b)
+                    rev_coefs[w].append(cb)
+                    total[b] += cb * current[w]
                 if ow:
                     own[w] += ow
+                    total[w] += ow * current[w]
                 if ob:
                     own[b] += ob
+                    total[b] += ob * current[b]
                 if pl:
                     played[w] += 1
                     played[b] += 1
@@ -243,10 +261,13 @@ class _Season:
                 i = index[pid]
                 seen.append(i)
                 own[i] += bye
+                total[i] += bye * current[i]
             for pid, why in rnd.absent.items():
                 i = index[pid]
                 seen.append(i)
                 own[i] += for_absence[why]
+                total[i] += for_absence[why] * current[i]
+            self.entries = sum(map(len, opps))
         except KeyError as e:
             raise ValueError(f"round {number}: unknown player {e.args[0]!r}") from None
         if seen and max(join[i] for i in seen) > number:
@@ -260,14 +281,45 @@ class _Season:
         self.scale *= factor
         for cs in self.coefs:
             cs[:] = [c * factor for c in cs]
+        for cs in self.rev_coefs:
+            cs[:] = [c * factor for c in cs]
         self.own_coef = [c * factor for c in self.own_coef]
         self.start = [c * factor for c in self.start]
+        self.total = [c * factor for c in self.total]
 
-    def scores(self, active: Sequence[int], values: Sequence[int]) -> dict[int, int]:
+    def scores(self, active: Sequence[int], values: list[int]) -> dict[int, int]:
         """Scaled scores of the ``active`` players with every result valued at ``values``."""
-        start, own, opps, coefs = self.start, self.own_coef, self.opps, self.coefs
-        get, mul = values.__getitem__, operator.mul
-        return {p: sum(map(mul, coefs[p], map(get, opps[p])), start[p] + own[p] * values[p]) for p in active}
+        self.set_values(values)
+        total = self.total
+        return {p: total[p] for p in active}
+
+    def set_values(self, values: list[int]) -> None:
+        """Re-value every result at ``values``: only the changed values' entries when that is
+        cheaper, else everything afresh (both exact; the choice only affects speed)."""
+        current = self.current
+        changed = [o for o, (a, b) in enumerate(zip(values, current)) if a != b]
+        if not changed:
+            return
+        rev_players, rev_coefs, own, total = self.rev_players, self.rev_coefs, self.own_coef, self.total
+        if self.update == "auto":
+            touched = sum(len(rev_players[o]) for o in changed)
+            delta = 4 * touched < self.entries + 16 * len(values)
+        else:
+            delta = self.update == "delta"
+        if delta:
+            for o in changed:
+                d = values[o] - current[o]
+                total[o] += own[o] * d
+                for p, c in zip(rev_players[o], rev_coefs[o]):
+                    total[p] += c * d
+        else:
+            start, opps, coefs = self.start, self.opps, self.coefs
+            get, mul = values.__getitem__, operator.mul
+            self.total = [
+                sum(map(mul, coefs[p], map(get, opps[p])), start[p] + own[p] * values[p])
+                for p in range(len(values))
+            ]
+        self.current = list(values)
 
     def rank(self, scores: Mapping[int, int]) -> list[int]:
         """Order by score (high first), then rating (high first), then player id."""
@@ -391,6 +443,7 @@ def _with_joiners(season: _Season, state: _State, new: Sequence[int]) -> list[in
                 scores = {q: s * factor for q, s in scores.items()}
                 state.scores = {q: s * factor for q, s in state.scores.items()}
             season.start[p] = int(sp * season.scale)
+            season.total[p] += season.start[p]
         scores[p] = season.start[p]
     return season.rank(scores)
 
