@@ -267,7 +267,12 @@ def parse_season(text: str, source: str = "season file") -> Season:
         raise SeasonFileError(f"not valid JSON: {e.msg}", e.lineno, e.colno, "", source) from None
     except ValueError as e:  # NaN / Infinity
         raise SeasonFileError(str(e), *_line_column(text, _first_constant(text)), "", source) from None
-    reader = _Reader(text, source)
+    except RecursionError:
+        raise SeasonFileError("nested too deeply to be a season file", 1, 1, "", source) from None
+    try:
+        reader = _Reader(text, source)
+    except RecursionError:
+        raise SeasonFileError("nested too deeply to be a season file", 1, 1, "", source) from None
     if reader.duplicates:
         path = reader.duplicates[0]
         reader.fail(path, f"the key {path[-1]!r} appears twice in the same object", key=True)

@@ -313,3 +313,11 @@ def test_column_points_at_the_bad_value(old: str, new: str, needle: str) -> None
     text = GOOD.replace(old, new, 1)
     error = error_of(text)
     assert (error.line, error.column) == where(text, needle)
+
+
+@pytest.mark.parametrize("depth", [900, 100_000])
+def test_deep_nesting_is_a_clear_error(depth: int) -> None:
+    text = '{"players": [], "name": ' + "[" * depth + "]" * depth + "}"
+    error = error_of(text)
+    assert error.line == 1
+    assert "nested too deeply" in str(error) or "name must be a text" in str(error)
