@@ -27,7 +27,14 @@ async def run_console(
     store = await Store.open(config.db_path)
     clock = ShiftedClock(clock_start)
     commands = Commands(store, config, clock)
-    console = ConsoleAdapter(commands, clock, config.console_director_name, config.console_club_name, out=stdout)
+    console = ConsoleAdapter(
+        commands,
+        clock,
+        config.console_director_name,
+        config.console_club_name,
+        out=stdout,
+        files_dir=config.db_path.parent / "exports",
+    )
 
     async def send(club: Club, announcement: Announcement) -> None:
         if club.platform != "console":

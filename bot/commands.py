@@ -11,14 +11,15 @@ import logging
 import re
 import shlex
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, time
 from fractions import Fraction
 from typing import Awaitable, Callable
+from zoneinfo import ZoneInfo
 
-from engine import pairing
+from engine import pairing, season_file
 from engine.keizer import Result
 
-from bot import competition
+from bot import competition, season_io
 from bot.calendar import local_text, parse_hhmm, parse_zone, season_rounds
 from bot.clock import Clock
 from bot.config import Config
@@ -30,6 +31,19 @@ log = logging.getLogger(__name__)
 
 MAX_ARGS_LENGTH = 500
 MAX_NAME_LENGTH = 60
+
+
+@dataclass(frozen=True)
+class SeasonOptions:
+    name: str
+    first_day: date
+    rounds: int
+    deadline: time
+    publish: time
+    zone_name: str
+    zone: ZoneInfo
+    kind: str
+    rounds_given: bool
 
 
 @dataclass(frozen=True)
@@ -60,6 +74,7 @@ class Context:
     member: Member | None
     now: datetime
     args: list[str]
+    attachment: bytes | None = None
 
     @property
     def lang(self) -> str:
@@ -93,10 +108,14 @@ ALIASES = {
     "publish": "publiceer",
     "language": "taal",
     "channel": "kanaal",
+    "export": "exporteer",
+    "import": "importeer",
 }
 
 PLAYER_COMMANDS = ("aanmelden", "afmelden", "stand", "indeling", "uitslag", "bevestig", "help")
-DIRECTOR_COMMANDS = ("seizoen", "speler", "nietverschenen", "invaller", "publiceer", "taal", "kanaal")
+DIRECTOR_COMMANDS = (
+    "seizoen", "speler", "nietverschenen", "invaller", "publiceer", "exporteer", "importeer", "taal", "kanaal",
+)  # fmt: skip
 
 _RESULT_WORDS = {
     "1-0": "1-0",
@@ -148,6 +167,8 @@ class Commands:
             "nietverschenen": (Commands.cmd_nietverschenen, True),
             "invaller": (Commands.cmd_invaller, True),
             "publiceer": (Commands.cmd_publiceer, True),
+            "exporteer": (Commands.cmd_exporteer, True),
+            "importeer": (Commands.cmd_importeer, True),
             "taal": (Commands.cmd_taal, True),
             "kanaal": (Commands.cmd_kanaal, True),
         }
@@ -163,7 +184,8 @@ class Commands:
             self.clock.now(),
         )
 
-    async def handle(self, actor: Actor, text: str) -> Reply:
+    async def handle(self, actor: Actor, text: str, attachment: bytes | None = None) -> Reply:
+        """Answer one command line; ``attachment`` is a file that came with it (for /importeer)."""
         club = await self.club_for(actor)
         try:
             name, args = parse_command(text)
@@ -172,7 +194,7 @@ class Commands:
                 raise UserError("error_unknown_command", command=name[:40])
             handler, director_only = entry
             member = await self.store.member_by_identity(club.id, actor.user_id)
-            ctx = Context(actor, club, member, self.clock.now(), args)
+            ctx = Context(actor, club, member, self.clock.now(), args, attachment)
             if director_only and not ctx.is_director:
                 raise UserError("error_director_only", command=name)
             return await handler(self, ctx)
@@ -468,6 +490,34 @@ class Commands:
     async def cmd_seizoen(self, ctx: Context) -> Reply:
         """Create a season: ``/seizoen naam=2026-27 start=2026-12-03 rondes=28 deadline=17:00
         publicatie=18:00 tijdzone=Europe/Amsterdam soort=rapid``. One round a week from the start date."""
+        opts = await self._season_options(ctx, "usage_seizoen", need_name=True)
+        calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone)
+        if calendar[0][2] <= ctx.now:
+            raise UserError("error_start_in_past", date=opts.first_day.isoformat())
+        previous = await self.store.active_season(ctx.club.id, opts.kind)
+        async with self.store.transaction():
+            season = await self.store.create_season(
+                ctx.club.id, opts.name, opts.kind, calendar, opts.deadline.strftime("%H:%M"),
+                opts.publish.strftime("%H:%M"), opts.zone_name, "{}", ctx.now,
+            )  # fmt: skip
+            # Everyone who played last season (or, for a first season, every member) is in the new one.
+            if previous is not None:
+                carried = [(sp.member_id, sp.rating, sp.group_name) for sp in await self.store.season_players(previous.id)]
+            else:
+                carried = [(m.id, m.rating, None) for m in await self.store.members(ctx.club.id) if not m.is_director]
+            for member_id, rating, group in carried:
+                await self.store.upsert_season_player(season.id, member_id, rating, 1, group)
+        return Reply(lines=(self._season_created(ctx, opts, calendar, len(carried)),))
+
+    def _season_created(self, ctx: Context, opts: "SeasonOptions", calendar: list, players: int) -> str:
+        return ctx.t(
+            "season_created", name=opts.name, rounds=opts.rounds, first=calendar[0][1],
+            weekday=ctx.t(f"weekday_{opts.first_day.weekday()}"), deadline=opts.deadline.strftime("%H:%M"),
+            publish=opts.publish.strftime("%H:%M"), timezone=opts.zone_name, players=players,
+        )  # fmt: skip
+
+    async def _season_options(self, ctx: Context, usage: str, need_name: bool) -> "SeasonOptions":
+        """The key=value options of /seizoen and /importeer, checked."""
         keys = {
             "naam": "name", "name": "name", "start": "start", "rondes": "rounds", "rounds": "rounds",
             "deadline": "deadline", "publicatie": "publish", "publish": "publish", "tijdzone": "timezone",
@@ -477,11 +527,11 @@ class Commands:
         for arg in ctx.args:
             key, sep, value = arg.partition("=")
             if not sep or key.lower() not in keys or not value:
-                raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
+                raise UserError("error_usage", usage=ctx.t(usage))
             values[keys[key.lower()]] = value
-        if "name" not in values or "start" not in values:
-            raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
-        name = values["name"][:MAX_NAME_LENGTH]
+        if (need_name and "name" not in values) or "start" not in values:
+            raise UserError("error_usage", usage=ctx.t(usage))
+        name = values.get("name", "")[:MAX_NAME_LENGTH]
         try:
             first_day = date.fromisoformat(values["start"])
         except ValueError:
@@ -501,34 +551,53 @@ class Commands:
             raise UserError("error_bad_timezone", value=zone_name[:40])
         kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("kind", "main").lower())
         if kind is None:
-            raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
+            raise UserError("error_usage", usage=ctx.t(usage))
+        if name and await self.store.season_by_name(ctx.club.id, name) is not None:
+            raise UserError("error_season_exists", name=name)
+        return SeasonOptions(name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values)
+
+    # ------------------------------------------------------------------ director: /exporteer, /importeer
+    async def cmd_exporteer(self, ctx: Context) -> Reply:
+        """The season as a season file (docs/season-file.md): ``/exporteer [rapid]``."""
+        kind = "rapid" if [a.lower() for a in ctx.args] == ["rapid"] else "main"
+        if ctx.args and kind == "main":
+            raise UserError("error_usage", usage=ctx.t("usage_exporteer"))
+        season = await self._season(ctx, kind)
+        text = await season_io.export_text(self.store, season)
+        filename = re.sub(r"[^A-Za-z0-9._-]+", "_", season.name).strip("_") + ".json"
+        return Reply(lines=(ctx.t("exported", name=season.name),), attachment=(filename, text.encode("utf-8")))
+
+    async def cmd_importeer(self, ctx: Context) -> Reply:
+        """A new season from a season file sent with the command: ``/importeer start=2027-01-07
+        [naam=...] [rondes=28] ...``; start is the date of the first round still to play."""
+        if ctx.attachment is None:
+            raise UserError("error_no_attachment")
+        try:
+            text = ctx.attachment.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UserError("error_season_file", detail="not UTF-8 text")
+        try:
+            file = season_file.parse_season(text)
+        except season_file.SeasonFileError as err:
+            raise UserError("error_season_file", detail=str(err)[:500])
+        opts = await self._season_options(ctx, "usage_importeer", need_name=False)
+        name = opts.name or (file.name or "")[:MAX_NAME_LENGTH]
+        if not name:
+            raise UserError("error_usage", usage=ctx.t("usage_importeer"))
         if await self.store.season_by_name(ctx.club.id, name) is not None:
             raise UserError("error_season_exists", name=name)
-        calendar = season_rounds(first_day, rounds, deadline, publish, zone)
-        if calendar[0][2] <= ctx.now:
-            raise UserError("error_start_in_past", date=first_day.isoformat())
-        previous = await self.store.active_season(ctx.club.id, kind)
-        async with self.store.transaction():
-            season = await self.store.create_season(
-                ctx.club.id, name, kind, calendar, deadline.strftime("%H:%M"), publish.strftime("%H:%M"),
-                zone_name, "{}", ctx.now,
-            )  # fmt: skip
-            # Everyone who played last season (or, for a first season, every member) is in the new one.
-            if previous is not None:
-                carried = [(sp.member_id, sp.rating, sp.group_name) for sp in await self.store.season_players(previous.id)]
-            else:
-                carried = [(m.id, m.rating, None) for m in await self.store.members(ctx.club.id) if not m.is_director]
-            for member_id, rating, group in carried:
-                await self.store.upsert_season_player(season.id, member_id, rating, 1, group)
-        return Reply(
-            lines=(
-                ctx.t(
-                    "season_created", name=name, rounds=rounds, first=calendar[0][1],
-                    weekday=ctx.t(f"weekday_{first_day.weekday()}"), deadline=deadline.strftime("%H:%M"),
-                    publish=publish.strftime("%H:%M"), timezone=zone_name, players=len(carried),
-                ),
-            )
+        played = len(file.rounds)
+        rounds = opts.rounds if opts.rounds_given else max(file.settings.cycles * file.settings.cycle_length, played + 1)
+        if rounds <= played:
+            raise UserError("error_bad_number", value=rounds, low=played + 1, high=200)
+        first = season_rounds(opts.first_day, 1, opts.deadline, opts.publish, opts.zone)
+        if first[0][2] <= ctx.now:
+            raise UserError("error_start_in_past", date=opts.first_day.isoformat())
+        season = await season_io.import_file(
+            self.store, ctx.club.id, file, name, opts.kind, opts.first_day, rounds, opts.deadline, opts.publish,
+            opts.zone_name, ctx.now,
         )  # fmt: skip
+        return Reply(lines=(ctx.t("imported", name=season.name, players=len(file.players), played=played, rounds=rounds),))
 
     # ------------------------------------------------------------------ director: /speler
     async def cmd_speler(self, ctx: Context) -> Reply:

@@ -38,6 +38,7 @@ class Reply:
     private: bool = False
     ok: bool = True
     image: bytes | None = None
+    attachment: tuple[str, bytes] | None = None  # a file to hand over: (file name, content)
     extra: dict[str, str] = field(default_factory=dict)
 
     @property

@@ -386,6 +386,12 @@ class Store:
             (season_id, member_id, rating, joined_round, group_name),
         )
 
+    async def set_start_points(self, season_id: int, member_id: int, points: str | None) -> None:
+        await self._write(
+            "UPDATE season_players SET start_points = ? WHERE season_id = ? AND member_id = ?",
+            (points, season_id, member_id),
+        )
+
     async def set_auto_signed_off(self, season_id: int, member_id: int, value: bool) -> None:
         await self._write(
             "UPDATE season_players SET auto_signed_off = ? WHERE season_id = ? AND member_id = ?",
@@ -472,6 +478,31 @@ class Store:
                 club_id, kind, body = announcement
                 await self.queue_announcement(club_id, round_id, kind, body, now)
         return True
+
+    async def store_played_round(
+        self,
+        round_id: int,
+        games: list[tuple[int, int, int, str | None]],
+        byes: list[int],
+        absent: dict[int, str],
+        now: datetime,
+    ) -> None:
+        """An imported round: games (board, white, black, result), byes and absences; marked paired."""
+        async with self.transaction():
+            await self._conn.execute(
+                "UPDATE rounds SET status = 'paired', paired_at = ? WHERE id = ?", (iso(now), round_id)
+            )
+            await self._conn.executemany(
+                "INSERT INTO games (round_id, board, white_id, black_id, result, confirmed_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(round_id, b, w, k, r, iso(now) if r else None) for b, w, k, r in games],
+            )
+            await self._conn.executemany(
+                "INSERT INTO byes (round_id, member_id) VALUES (?, ?)", [(round_id, m) for m in byes]
+            )
+            await self._conn.executemany(
+                "INSERT INTO signoffs (round_id, member_id, kind, created_at) VALUES (?, ?, ?, ?)",
+                [(round_id, m, kind, iso(now)) for m, kind in absent.items()],
+            )
 
     # ------------------------------------------------------------------ sign-offs
     async def signoffs(self, round_id: int) -> list[Signoff]:

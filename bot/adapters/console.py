@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
+from pathlib import Path
 from datetime import datetime, timedelta
 from typing import Awaitable, Callable, TextIO
 from zoneinfo import ZoneInfo
@@ -37,11 +38,13 @@ class ConsoleAdapter:
         director_name: str,
         club_name: str,
         out: TextIO = sys.stdout,
+        files_dir: Path | None = None,
     ) -> None:
         self.commands = commands
         self.clock = clock
         self.club_name = club_name
         self.out = out
+        self.files_dir = files_dir or Path("exports")
         self.actor = self._actor(director_name, director=True)
         self.after_command: Callable[[], Awaitable[None]] | None = None
 
@@ -88,17 +91,40 @@ class ConsoleAdapter:
             self._switch(club, rest)
         elif word in ("/klok", "/clock"):
             self._clock(club, rest.strip())
+        elif word in ("/importeer", "/import"):
+            await self._import(club, rest)
         else:
             reply = await self.commands.handle(self.actor, text)
-            self.render(reply)
+            self.render(reply, club.language)
         if self.after_command is not None:
             await self.after_command()
         return True
 
-    def render(self, reply: Reply) -> None:
+    def render(self, reply: Reply, language: str) -> None:
         prefix = "bot> " if reply.ok else "bot! "
         for line in reply.text.splitlines() or [""]:
             self.print(prefix + line)
+        if reply.attachment is not None:
+            name, content = reply.attachment
+            self.files_dir.mkdir(parents=True, exist_ok=True)
+            path = self.files_dir / name
+            path.write_bytes(content)
+            self.print(prefix + t(language, "console_attachment_saved", path=path))
+
+    async def _import(self, club: Club, rest: str) -> None:
+        """The console's way to attach a file: ``/importeer pad/naar/seizoen.json start=...``."""
+        path, _, options = rest.strip().partition(" ")
+        content: bytes | None = None
+        if path and "=" not in path:
+            try:
+                content = Path(path).expanduser().read_bytes()
+            except OSError:
+                self.print("bot! " + t(club.language, "console_file_unreadable", path=path))
+                return
+        else:
+            options = rest
+        reply = await self.commands.handle(self.actor, f"/importeer {options}".strip(), attachment=content)
+        self.render(reply, club.language)
 
     def _switch(self, club: Club, rest: str) -> None:
         words = rest.split()

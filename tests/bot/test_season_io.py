@@ -1,0 +1,69 @@
+"""The bot imports and exports the season file: what it exports is what it holds, and the CLI on the
+exported file pairs and ranks exactly as the bot does."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from bot.clock import ShiftedClock
+from bot.commands import Commands
+from engine import keizer, pairing, season_file
+from tests.bot.conftest import DIRECTOR, dump
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "season.json"
+PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
+
+
+async def test_import_then_export_keeps_every_round(commands: Commands) -> None:
+    reply = await commands.handle(DIRECTOR, "/importeer start=2026-12-03 naam=Import", attachment=EXAMPLE.read_bytes())
+    assert reply.ok, reply.text
+    exported = await commands.handle(DIRECTOR, "/exporteer")
+    assert exported.ok and exported.attachment is not None
+    name, content = exported.attachment
+    assert name == "Import.json"
+    original = season_file.parse_season(EXAMPLE.read_text())
+    back = season_file.parse_season(content.decode())
+    ids = {p.id: p.name for p in original.players}
+    assert sorted((p.name, p.rating, p.group, p.joined_round) for p in back.players) == sorted(
+        (p.name, p.rating, p.group, p.joined_round) for p in original.players
+    )
+    assert len(back.rounds) == len(original.rounds)
+    for a, b in zip(original.rounds, back.rounds):
+        assert [(ids[g.white], ids[g.black], g.result) for g in a.games] == [(g.white, g.black, g.result) for g in b.games]
+        assert [ids[x] for x in a.byes] == list(b.byes)
+        assert {ids[k]: v for k, v in a.absent.items()} == dict(b.absent)
+    # the standings the bot shows are the engine's on the original file
+    expected = [(s.player.name, s.score) for s in keizer.standings(original.players, original.rounds, original.settings)]
+    shown = [(s.player.name, s.score) for s in keizer.standings(back.players, back.rounds, back.settings)]
+    assert shown == expected
+
+
+async def test_the_exported_file_pairs_like_the_bot(commands: Commands, clock: ShiftedClock) -> None:
+    assert (await commands.handle(DIRECTOR, "/importeer start=2026-12-03 naam=I", attachment=EXAMPLE.read_bytes())).ok
+    exported = await commands.handle(DIRECTOR, "/exporteer")
+    assert exported.attachment is not None
+    file = season_file.parse_season(exported.attachment[1].decode())
+    assert file.present is not None
+    predicted = pairing.pair_round(file.players, file.rounds, file.present, file.settings)
+    clock.set(PUBLISH)
+    assert (await commands.handle(DIRECTOR, "/publiceer")).ok
+    shown = (await commands.handle(DIRECTOR, "/indeling")).text
+    for board, game in enumerate(predicted.games, start=1):
+        assert any(line.split()[0] == str(board) and game.white in line and game.black in line for line in shown.splitlines())
+    assert predicted.bye is not None and predicted.bye in shown
+
+
+async def test_a_bad_file_is_refused_naming_the_line_and_changes_nothing(commands: Commands, config) -> None:
+    text = EXAMPLE.read_text().replace('"1-0"', '"1-O"', 1)
+    line = next(i for i, row in enumerate(text.splitlines(), start=1) if '"1-O"' in row)
+    assert (await commands.handle(DIRECTOR, "/help")).ok  # the club exists from its first command on
+    before = dump(config.db_path)
+    reply = await commands.handle(DIRECTOR, "/importeer start=2026-12-03 naam=X", attachment=text.encode())
+    assert not reply.ok and f"line {line}" in reply.text
+    assert dump(config.db_path) == before
+    for bad in (b"\xff\xfe", b"{", b"[]"):
+        assert not (await commands.handle(DIRECTOR, "/importeer start=2026-12-03 naam=X", attachment=bad)).ok
+    assert not (await commands.handle(DIRECTOR, "/importeer start=2026-12-03 naam=X")).ok
+    assert not (await commands.handle(DIRECTOR, "/importeer start=2020-01-02 naam=X", attachment=EXAMPLE.read_bytes())).ok
+    assert dump(config.db_path) == before
