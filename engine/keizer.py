@@ -214,19 +214,19 @@ class _Season:
         unexcused = int(Fraction(st.unexcused_fraction) * scale)
         # result -> (white's share of black's value, black's share of white's value,
         #            own-value share of white, of black, played over the board)
-        table: dict[Result | None, tuple[int, int, int, int, int]] = {
-            None: (0, 0, 0, 0, 0),
-            Result.WHITE_WINS: (win, 0, 0, 0, 1),
-            Result.BLACK_WINS: (0, win, 0, 0, 1),
-            Result.DRAW: (draw, draw, 0, 0, 1),
-            Result.WHITE_WINS_FORFEIT: (forfeit_win, 0, 0, unexcused, 0),
-            Result.BLACK_WINS_FORFEIT: (0, forfeit_win, unexcused, 0, 0),
-            Result.DOUBLE_FORFEIT: (0, 0, unexcused, unexcused, 0),
+        table: dict[int, tuple[int, int, int, int, int]] = {
+            id(None): (0, 0, 0, 0, 0),
+            id(Result.WHITE_WINS): (win, 0, 0, 0, 1),
+            id(Result.BLACK_WINS): (0, win, 0, 0, 1),
+            id(Result.DRAW): (draw, draw, 0, 0, 1),
+            id(Result.WHITE_WINS_FORFEIT): (forfeit_win, 0, 0, unexcused, 0),
+            id(Result.BLACK_WINS_FORFEIT): (0, forfeit_win, unexcused, 0, 0),
+            id(Result.DOUBLE_FORFEIT): (0, 0, unexcused, unexcused, 0),
         }
-        for_absence = {
-            Absence.NOTICE: int(Fraction(st.notice_fraction) * scale),
-            Absence.TEAM: int(Fraction(st.team_fraction) * scale),
-            Absence.UNEXCUSED: unexcused,
+        for_absence = {  # keyed by id(): enum members are singletons, and hashing them is slow
+            id(Absence.NOTICE): int(Fraction(st.notice_fraction) * scale),
+            id(Absence.TEAM): int(Fraction(st.team_fraction) * scale),
+            id(Absence.UNEXCUSED): unexcused,
         }
         bye = int(Fraction(st.bye_fraction) * scale)
         seen: list[int] = []
@@ -235,25 +235,20 @@ class _Season:
             for g in rnd.games:
                 w, b = index[g.white], index[g.black]
                 seen += (w, b)
-                cw, cb, ow, ob, pl = table[g.result]
-                if cw:
-                    opps[w].append(b)
-                    coefs[w].append(cw)
-                    rev_players[b].append(w)
-                    rev_coefs[b].append(cw)
-                    total[w] += cw * current[b]
-                if cb:
-                    opps[b].append(w)
-                    coefs[b].append(cb)
-                    rev_players[w].append(b)
-                    rev_coefs[w].append(cb)
-                    total[b] += cb * current[w]
-                if ow:
-                    own[w] += ow
-                    total[w] += ow * current[w]
-                if ob:
-                    own[b] += ob
-                    total[b] += ob * current[b]
+                row = table.get(id(g.result))
+                if row is None:
+                    raise ValueError(f"round {number}: {g.white}-{g.black} has no valid result: {g.result!r}")
+                cw, cb, ow, ob, pl = row
+                for p, o, c, x in ((w, b, cw, ow), (b, w, cb, ob)):
+                    if c:  # p gains c times o's value
+                        opps[p].append(o)
+                        coefs[p].append(c)
+                        rev_players[o].append(p)
+                        rev_coefs[o].append(c)
+                        total[p] += c * current[o]
+                    if x:  # p gains x times their own value
+                        own[p] += x
+                        total[p] += x * current[p]
                 if pl:
                     played[w] += 1
                     played[b] += 1
@@ -265,12 +260,15 @@ class _Season:
             for pid, why in rnd.absent.items():
                 i = index[pid]
                 seen.append(i)
-                own[i] += for_absence[why]
-                total[i] += for_absence[why] * current[i]
+                x = for_absence.get(id(why), -1)
+                if x < 0:
+                    raise ValueError(f"round {number}: {pid} absent for an unknown reason {why!r}")
+                own[i] += x
+                total[i] += x * current[i]
             self.entries = sum(map(len, opps))
         except KeyError as e:
             raise ValueError(f"round {number}: unknown player {e.args[0]!r}") from None
-        if seen and max(join[i] for i in seen) > number:
+        if seen and max(map(join.__getitem__, seen)) > number:
             i = next(i for i in seen if join[i] > number)
             raise ValueError(f"round {number}: player {self.players[i].id!r} only joins in round {join[i]}")
         if len(set(seen)) != len(seen):
@@ -448,6 +446,20 @@ def _with_joiners(season: _Season, state: _State, new: Sequence[int]) -> list[in
     return season.rank(scores)
 
 
+def _to_standings(season: _Season, ranking: Sequence[int], scores: Mapping[int, int]) -> list[Standing]:
+    values = ranking_values(len(ranking), season.settings)
+    return [
+        Standing(
+            rank=pos + 1,
+            player=season.players[p],
+            score=Fraction(scores[p], season.scale),
+            value=values[pos],
+            played=season.played[p],
+        )
+        for pos, p in enumerate(ranking)
+    ]
+
+
 def _last_round(rounds: Sequence[Round]) -> int:
     return max((r.number for r in rounds), default=0)
 
@@ -490,19 +502,7 @@ def standings(
         raise ValueError("after_round must be >= 0")
     season = _Season(players, rounds, settings)
     state, value_ranking = _recalculate(season, upto)
-    ranking = state.ranking if upto > 0 else value_ranking
-    scores = state.scores
-    values = ranking_values(len(ranking), settings)
-    return [
-        Standing(
-            rank=pos + 1,
-            player=season.players[p],
-            score=Fraction(scores[p], season.scale),
-            value=values[pos],
-            played=season.played[p],
-        )
-        for pos, p in enumerate(ranking)
-    ]
+    return _to_standings(season, state.ranking if upto > 0 else value_ranking, state.scores)
 
 
 def value_ranking(
@@ -525,14 +525,4 @@ def value_ranking(
     for p in ranking:
         if p not in scores:
             scores[p] = season.start[p]
-    values = ranking_values(len(ranking), settings)
-    return [
-        Standing(
-            rank=pos + 1,
-            player=season.players[p],
-            score=Fraction(scores[p], season.scale),
-            value=values[pos],
-            played=season.played[p],
-        )
-        for pos, p in enumerate(ranking)
-    ]
+    return _to_standings(season, ranking, scores)

@@ -275,6 +275,10 @@ def test_errors_are_clear() -> None:
         standings([*ps, ps[0]], [])
     with pytest.raises(ValueError, match="twice"):
         standings(ps, [Round(1), Round(1)])
+    with pytest.raises(ValueError, match="no valid result"):
+        standings(ps, [Round(1, (Game("p0", "p1", "1-0"),))])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown reason"):
+        standings(ps, [Round(1, absent={"p0": "sick"})])  # type: ignore[dict-item]
 
 
 # --- an independent, naive re-implementation ----------------------------------------------------
