@@ -88,6 +88,9 @@ class Round:
 
 @dataclass(frozen=True)
 class Standing:
+    """One line of the standings (see ``standings``): ``rank`` 1-based and distinct, ``score`` exact,
+    ``value`` the ranking value of this rank, ``played`` games played over the board."""
+
     rank: int
     player: Player
     score: Fraction

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 from engine.keizer import Absence, Game, Player, Result, Round
 
@@ -23,14 +24,11 @@ def random_season(
     players = []
     for i in range(n_players):
         joined = rng.choice([1, 1, 1, 2, 3]) if late and i >= 2 else 1
-        sp = None
+        sp: Fraction | None = None
         if start_points and rng.random() < 0.3:
-            from fractions import Fraction
-
             sp = Fraction(rng.randint(0, 60), rng.choice([1, 2, 3]))
-        players.append(
-            Player(f"p{i}", f"Player {i}", rating=rng.choice([1500, 1600, 1700, 1800, 1900]), joined_round=joined, start_points=sp)
-        )
+        rating = rng.choice([1500, 1600, 1700, 1800, 1900])
+        players.append(Player(f"p{i}", f"Player {i}", rating=rating, joined_round=joined, start_points=sp))
     rounds = []
     for number in range(1, n_rounds + 1):
         here = [p.id for p in players if p.joined_round <= number]
