@@ -234,51 +234,73 @@ class Commands:
 
     # ------------------------------------------------------------------ /aanmelden
     async def cmd_aanmelden(self, ctx: Context) -> Reply:
-        """Join the club (the chat identity becomes a member), rejoin after an automatic sign-off,
-        or take back a sign-off before the deadline (seed 004 rule k)."""
-        season = await self.store.active_season(ctx.club.id)
-        member = ctx.member
+        """Join the club (the chat identity becomes a member), rejoin after an automatic sign-off
+        (seed 004 rule j), or take back a sign-off before the deadline (seed 004 rule k).
+
+        A player new to the season joins from the coming round, or from the round after it once the
+        coming round's deadline has passed. Every check comes before the first write."""
         round_arg = [a for a in ctx.args if _parse_int(a) is not None]
-        if len(round_arg) != len(ctx.args):
+        if len(round_arg) != len(ctx.args) or len(round_arg) > 1:
             raise UserError("error_usage", usage=ctx.t("usage_aanmelden"))
-        lines: list[str] = []
+        season = await self.store.active_season(ctx.club.id)
+        target: RoundRow | None = None
+        if season is not None:
+            data = await competition.load(self.store, season)
+            target = (
+                await self._round_by_number(ctx, season, round_arg[0]) if round_arg else competition.coming_round(data)
+            )
+            if target is not None and target.status == "paired":
+                raise UserError("error_round_paired", round=target.number)
+        elif round_arg:
+            raise UserError("error_no_season")
+        member = ctx.member
+        existing: Member | None = None
         if member is None:
-            member = await self._join(ctx, season)
-            lines.append(ctx.t("joined", name=member.name))
-        if season is None:
-            return Reply(lines=tuple(lines or [ctx.t("already_member", name=member.name)]) + (ctx.t("no_season_yet"),))
-        data = await competition.load(self.store, season)
-        target = (
-            await self._round_by_number(ctx, season, round_arg[0]) if round_arg else competition.coming_round(data)
-        )
-        if target is None:
+            existing = await self._joining(ctx)
+        elif season is not None and target is None:
             raise UserError("error_season_over")
-        if target.status == "paired":
-            raise UserError("error_round_paired", round=target.number)
-        sp = await self.store.season_player(season.id, member.id)
-        signoff = await self.store.signoff(target.id, member.id)
-        if signoff is not None and ctx.now >= target.deadline_at and not ctx.is_director:
+        sp = await self.store.season_player(season.id, member.id) if season and member else None
+        signoff = await self.store.signoff(target.id, member.id) if target and member else None
+        late = target is not None and ctx.now >= target.deadline_at and not ctx.is_director
+        if signoff is not None and late:
+            assert target is not None
             raise UserError("error_deadline_passed", round=target.number, deadline=self._local(ctx, target.deadline_at))
+        lines: list[str] = []
         async with self.store.transaction():
+            if member is None:
+                name = self._join_name(ctx)
+                member = existing or await self.store.add_member(ctx.club.id, name, 0, ctx.now)
+                await self.store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
+                lines.append(ctx.t("joined", name=member.name))
+            if season is None or target is None:
+                lines.append(ctx.t("no_season_yet"))
+                return Reply(lines=tuple(lines), private=True)
+            first_round = target.number
             if sp is None:
-                await self.store.upsert_season_player(season.id, member.id, member.rating, target.number)
+                first_round = target.number + 1 if late else target.number
+                await self.store.upsert_season_player(season.id, member.id, member.rating, first_round)
             elif sp.auto_signed_off:
                 await self.store.set_auto_signed_off(season.id, member.id, False)
                 lines.append(ctx.t("auto_signoff_lifted"))
             if signoff is not None:
                 await self.store.delete_signoff(target.id, member.id)
-        lines.append(ctx.t("signed_on", round=target.number, date=target.play_date))
+        first = await self.store.round_by_number(season.id, first_round)
+        if first is None:
+            lines.append(ctx.t("error_season_over"))
+        else:
+            lines.append(ctx.t("signed_on", round=first.number, date=first.play_date))
         return Reply(lines=tuple(lines), private=True)
 
-    async def _join(self, ctx: Context, season: Season | None) -> Member:
-        name = " ".join(ctx.actor.display_name.split())[:MAX_NAME_LENGTH] or ctx.actor.user_id[:MAX_NAME_LENGTH]
+    def _join_name(self, ctx: Context) -> str:
+        return " ".join(ctx.actor.display_name.split())[:MAX_NAME_LENGTH] or ctx.actor.user_id[:MAX_NAME_LENGTH]
+
+    async def _joining(self, ctx: Context) -> Member | None:
+        """Check that a new chat identity can join; the unlinked member of the same name, if any."""
+        name = self._join_name(ctx)
         existing = await self.store.member_by_name(ctx.club.id, name)
         if existing is not None and await self.store.member_is_linked(existing.id):
             raise UserError("error_name_taken", name=name)
-        async with self.store.transaction():
-            member = existing or await self.store.add_member(ctx.club.id, name, 0, ctx.now)
-            await self.store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
-        return member
+        return existing
 
     # ------------------------------------------------------------------ /afmelden
     async def cmd_afmelden(self, ctx: Context) -> Reply:
