@@ -17,7 +17,7 @@ from typing import Awaitable, Callable
 from zoneinfo import ZoneInfo
 
 from engine import pairing, season_file
-from engine.keizer import Result
+from engine.keizer import KeizerSettings, Result
 
 from bot import competition, season_io
 from bot.calendar import local_text, parse_hhmm, parse_zone, season_rounds
@@ -44,6 +44,7 @@ class SeasonOptions:
     zone: ZoneInfo
     kind: str
     rounds_given: bool
+    start_order: str = "rating"  # "list": last season's final ranking (seed 004 Keizer rule a)
 
 
 @dataclass(frozen=True)
@@ -517,18 +518,27 @@ class Commands:
         if calendar[0][2] <= ctx.now:
             raise UserError("error_start_in_past", date=opts.first_day.isoformat())
         previous = await self.store.active_season(ctx.club.id, opts.kind)
+        # Everyone who played last season (or, for a first season, every member) is in the new one;
+        # with startvolgorde=eindstand in the order of last season's final ranking.
+        positions: dict[int, int] = {}
+        if previous is not None:
+            last = await competition.load(self.store, previous)
+            carried = [(sp.member_id, sp.rating, sp.group_name) for sp in last.season_players]
+            if opts.start_order == "list":
+                final = competition.standings(last)
+                positions = {int(s.player.id): s.rank for s in final}
+        else:
+            if opts.start_order == "list":
+                raise UserError("error_no_previous_season")
+            carried = [(m.id, m.rating, None) for m in await self.store.members(ctx.club.id) if not m.is_director]
+        settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order))
         async with self.store.transaction():
             season = await self.store.create_season(
                 ctx.club.id, opts.name, opts.kind, calendar, opts.deadline.strftime("%H:%M"),
-                opts.publish.strftime("%H:%M"), opts.zone_name, "{}", ctx.now,
+                opts.publish.strftime("%H:%M"), opts.zone_name, settings, ctx.now,
             )  # fmt: skip
-            # Everyone who played last season (or, for a first season, every member) is in the new one.
-            if previous is not None:
-                carried = [(sp.member_id, sp.rating, sp.group_name) for sp in await self.store.season_players(previous.id)]
-            else:
-                carried = [(m.id, m.rating, None) for m in await self.store.members(ctx.club.id) if not m.is_director]
             for member_id, rating, group in carried:
-                await self.store.upsert_season_player(season.id, member_id, rating, 1, group)
+                await self.store.upsert_season_player(season.id, member_id, rating, 1, group, positions.get(member_id))
         return Reply(lines=(self._season_created(ctx, opts, calendar, len(carried)),))
 
     def _season_created(self, ctx: Context, opts: "SeasonOptions", calendar: list, players: int) -> str:
@@ -543,7 +553,8 @@ class Commands:
         keys = {
             "naam": "name", "name": "name", "start": "start", "rondes": "rounds", "rounds": "rounds",
             "deadline": "deadline", "publicatie": "publish", "publish": "publish", "tijdzone": "timezone",
-            "timezone": "timezone", "soort": "kind", "kind": "kind",
+            "timezone": "timezone", "soort": "kind", "kind": "kind", "startvolgorde": "start_order",
+            "start_order": "start_order",
         }  # fmt: skip
         values: dict[str, str] = {}
         for arg in ctx.args:
@@ -574,9 +585,16 @@ class Commands:
         kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("kind", "main").lower())
         if kind is None:
             raise UserError("error_usage", usage=ctx.t(usage))
+        start_order = {"rating": "rating", "eindstand": "list", "ranking": "list"}.get(
+            values.get("start_order", "rating").lower()
+        )
+        if start_order is None:
+            raise UserError("error_usage", usage=ctx.t(usage))
         if name and await self.store.season_by_name(ctx.club.id, name) is not None:
             raise UserError("error_season_exists", name=name)
-        return SeasonOptions(name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values)
+        return SeasonOptions(
+            name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values, start_order
+        )
 
     # ------------------------------------------------------------------ director: /exporteer, /importeer
     async def cmd_exporteer(self, ctx: Context) -> Reply:

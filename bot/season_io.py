@@ -71,12 +71,14 @@ async def import_file(
             settings_json(file.settings), now,
         )  # fmt: skip
         member_of: dict[str, int] = {}
-        for player in file.players:
+        for position, player in enumerate(file.players, start=1):
             member = await store.member_by_name(club_id, player.name)
             if member is None:
                 member = await store.add_member(club_id, player.name, player.rating, now)
             member_of[player.id] = member.id
-            await store.upsert_season_player(season.id, member.id, player.rating, player.joined_round, player.group)
+            await store.upsert_season_player(
+                season.id, member.id, player.rating, player.joined_round, player.group, position
+            )
             if player.start_points is not None:
                 await store.set_start_points(season.id, member.id, str(player.start_points))
         rows = await store.rounds(season.id)

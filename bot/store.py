@@ -354,7 +354,7 @@ class Store:
     async def season_players(self, season_id: int) -> list[SeasonPlayer]:
         rows = await self._all(
             "SELECT sp.*, m.name FROM season_players sp JOIN members m ON m.id = sp.member_id"
-            " WHERE sp.season_id = ? ORDER BY m.name COLLATE NOCASE",
+            " WHERE sp.season_id = ? ORDER BY sp.position IS NULL, sp.position, sp.rating DESC, m.name COLLATE NOCASE",
             (season_id,),
         )
         return [
@@ -377,13 +377,24 @@ class Store:
         return None
 
     async def upsert_season_player(
-        self, season_id: int, member_id: int, rating: int, joined_round: int, group_name: str | None = None
+        self,
+        season_id: int,
+        member_id: int,
+        rating: int,
+        joined_round: int,
+        group_name: str | None = None,
+        position: int | None = None,
     ) -> None:
+        """Add a player to a season, or update their rating (and group, and start position, when given).
+
+        Players are listed in start order: by ``position`` where the season has one (last season's
+        final ranking), then by rating."""
         await self._write(
-            "INSERT INTO season_players (season_id, member_id, rating, joined_round, group_name)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (season_id, member_id) DO UPDATE SET rating = excluded.rating,"
-            " group_name = COALESCE(excluded.group_name, season_players.group_name)",
-            (season_id, member_id, rating, joined_round, group_name),
+            "INSERT INTO season_players (season_id, member_id, rating, joined_round, group_name, position)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (season_id, member_id) DO UPDATE SET rating = excluded.rating,"
+            " group_name = COALESCE(excluded.group_name, season_players.group_name),"
+            " position = COALESCE(excluded.position, season_players.position)",
+            (season_id, member_id, rating, joined_round, group_name, position),
         )
 
     async def set_start_points(self, season_id: int, member_id: int, points: str | None) -> None:

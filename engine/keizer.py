@@ -59,6 +59,7 @@ class KeizerSettings:
     start_bonus: bool = False  # own value added once to the total
     attendance_for_prizes: Fraction = Fraction(2, 3)
     no_show_limit: int = 2  # consecutive unexcused absences before the automatic sign-off
+    start_order: str = "rating"  # "rating", or "list": the players' order as given (last season's ranking)
 
 
 @dataclass(frozen=True)
@@ -159,8 +160,16 @@ class _Season:
                 raise ValueError(f"player {p.id!r} appears twice in the player list")
             self.index[p.id] = i
         n = len(self.players)
-        # Deterministic tie-break position: rating (high first), then player id.
-        order = sorted(range(n), key=lambda i: (-self.players[i].rating, self.players[i].id))
+        # Deterministic tie-break position, which is also the start order (seed 004 Keizer rule a: "op basis
+        # van rating of op basis van de eindstand van het vorige seizoen"): rating (high first), then
+        # player id; or, with start_order "list", the order of the players as given (last season's final
+        # ranking, newcomers placed by the director).
+        if settings.start_order == "list":
+            order = list(range(n))
+        elif settings.start_order == "rating":
+            order = sorted(range(n), key=lambda i: (-self.players[i].rating, self.players[i].id))
+        else:
+            raise ValueError(f"start_order must be 'rating' or 'list', not {settings.start_order!r}")
         self.tiebreak = [0] * n
         self.by_tiebreak = order
         for pos, i in enumerate(order):

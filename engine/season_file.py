@@ -28,6 +28,7 @@ JsonPath = tuple[str | int, ...]
 RESULT_CODES: tuple[str, ...] = tuple(r.value for r in Result)
 ABSENCE_KINDS: tuple[str, ...] = tuple(a.value for a in Absence)
 VALUE_RULES: tuple[str, ...] = ("top", "ratio")
+START_ORDERS: tuple[str, ...] = ("rating", "list")
 
 
 @dataclass(frozen=True)
@@ -332,6 +333,8 @@ def _parse_settings(reader: _Reader, raw: Any) -> KeizerSettings:
         elif isinstance(default, str):
             if key == "value_rule" and x not in VALUE_RULES:
                 reader.fail(here, f"value_rule must be one of {', '.join(map(repr, VALUE_RULES))}, not {_kind(x)}")
+            if key == "start_order" and x not in START_ORDERS:
+                reader.fail(here, f"start_order must be one of {', '.join(map(repr, START_ORDERS))}, not {_kind(x)}")
             values[key] = reader.string(x, here, key)
         else:  # pragma: no cover - a new kind of setting
             values[key] = x

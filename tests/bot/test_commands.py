@@ -244,3 +244,24 @@ async def test_joining_after_the_deadline_starts_the_week_after(commands: Comman
     clock.set(PAIRED)
     await ok(commands, DIRECTOR, "/publiceer")
     assert "Nieuw" not in await ok(commands, ANNA, "/indeling")
+
+
+async def test_new_season_can_start_from_last_seasons_final_ranking(commands: Commands, clock: ShiftedClock) -> None:
+    await make_season(commands, players=("Anna 2100", "Bert 1950", "Carla 1800"))
+    await pair_round_one(commands, clock)  # Anna has the top board against Bert; Carla has the bye
+    assert "Bert" in (await ok(commands, ANNA, "/indeling")).splitlines()[4]  # board 1: Bert (white) - Anna
+    await ok(commands, DIRECTOR, "/uitslag Anna 1-0")  # white, Bert, wins
+    final = (await ok(commands, ANNA, "/stand")).splitlines()
+    by_result = [row.split()[1] for row in final[3:6]]
+    assert by_result[0] == "Bert"
+    await refused(commands, DIRECTOR, "/seizoen naam=X start=2027-09-02 startvolgorde=leeftijd")
+    await ok(commands, DIRECTOR, "/seizoen naam=2027-28 start=2027-09-02 rondes=28 startvolgorde=eindstand")
+    start = (await ok(commands, ANNA, "/stand")).splitlines()
+    assert [row.split()[1] for row in start[3:6]] == by_result
+    await ok(commands, DIRECTOR, "/seizoen naam=2028-29 start=2028-09-07 rondes=28")
+    by_rating = (await ok(commands, ANNA, "/stand")).splitlines()
+    assert [row.split()[1] for row in by_rating[3:6]] == ["Anna", "Bert", "Carla"]
+
+
+async def test_a_first_season_cannot_start_from_a_previous_ranking(commands: Commands) -> None:
+    await refused(commands, DIRECTOR, "/seizoen naam=S start=2027-09-02 startvolgorde=eindstand")

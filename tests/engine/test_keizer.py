@@ -202,6 +202,21 @@ def test_ties_broken_by_rating_then_id() -> None:
     assert order(standings(ps, [r1])) == ["c", "a", "b", "d"]
 
 
+def test_start_order_from_last_seasons_ranking() -> None:
+    """Seed 004 Keizer rule a: the start values may come from last season's final ranking instead of
+    the rating; with start_order "list" the players' order as given is the start order and tie-break."""
+    ps = [Player("x", "x", rating=1500), Player("y", "y", rating=1900), Player("z", "z", rating=1700)]
+    listed = KeizerSettings(start_order="list")
+    rows = standings(ps, [], listed)
+    assert order(rows) == ["x", "y", "z"] and [s.value for s in rows] == [50, 49, 48]
+    assert order(standings(ps, [])) == ["y", "z", "x"]
+    # round 1: all draw against nobody -- everyone signed off: 1/3 of own value keeps the order
+    r1 = Round(1, absent={p.id: Absence.NOTICE for p in ps})
+    assert table(standings(ps, [r1], listed)) == {"x": Fraction(50, 3), "y": Fraction(49, 3), "z": Fraction(16)}
+    with pytest.raises(ValueError, match="start_order"):
+        standings(ps, [], KeizerSettings(start_order="age"))
+
+
 def test_value_column_matches_rank() -> None:
     ps = players_by_rating(5)
     r1 = Round(1, (Game("p4", "p0", W), Game("p1", "p2", D)), byes=("p3",))
