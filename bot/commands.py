@@ -109,11 +109,12 @@ ALIASES = {
     "publish": "publiceer",
     "language": "taal",
     "channel": "kanaal",
+    "prizes": "prijzen",
     "export": "exporteer",
     "import": "importeer",
 }
 
-PLAYER_COMMANDS = ("aanmelden", "afmelden", "stand", "indeling", "uitslag", "bevestig", "help")
+PLAYER_COMMANDS = ("aanmelden", "afmelden", "stand", "indeling", "uitslag", "bevestig", "prijzen", "help")
 DIRECTOR_COMMANDS = (
     "seizoen", "speler", "nietverschenen", "invaller", "publiceer", "exporteer", "importeer", "taal", "kanaal",
 )  # fmt: skip
@@ -162,6 +163,7 @@ class Commands:
             "indeling": (Commands.cmd_indeling, False),
             "uitslag": (Commands.cmd_uitslag, False),
             "bevestig": (Commands.cmd_bevestig, False),
+            "prijzen": (Commands.cmd_prijzen, False),
             "help": (Commands.cmd_help, False),
             "seizoen": (Commands.cmd_seizoen, True),
             "speler": (Commands.cmd_speler, True),
@@ -374,6 +376,42 @@ class Commands:
         if group is not None:
             title += " " + ctx.t("group_suffix", group=group)
         return Reply(lines=(title,), table=table)
+
+    # ------------------------------------------------------------------ /prijzen
+    async def cmd_prijzen(self, ctx: Context) -> Reply:
+        """The prizes as they stand (seed 004 rules d, e): club champion, group winners, riser prize and
+        rapid champion, among the players who played at least 2/3 of the season's rounds."""
+        from engine import season as season_rules
+
+        if ctx.args:
+            raise UserError("error_usage", usage=ctx.t("usage_prijzen"))
+        season = await self._season(ctx)
+        data = await competition.load(self.store, season)
+        rapid = None
+        rapid_season = await self.store.active_season(ctx.club.id, "rapid")
+        names = {p.id: p.name for p in data.players}
+        if rapid_season is not None:
+            rdata = await competition.load(self.store, rapid_season)
+            rapid = (rdata.players, rdata.rounds, rdata.settings)
+            names.update({p.id: p.name for p in rdata.players})
+        prizes = season_rules.prizes_from_rounds(
+            data.players, data.rounds, data.settings, season_rounds=season.rounds_count, rapid=rapid
+        )
+
+        def line(label: str, prize: season_rules.Prize | None) -> str:
+            if prize is None or prize.winner is None:
+                return ctx.t("prize_line_none", prize=label)
+            return ctx.t("prize_line", prize=label, name=names.get(prize.winner, prize.winner))
+
+        played = max((r.number for r in data.rounds), default=0)
+        lines = [ctx.t("prizes_title", season=season.name, round=played, required=prizes.required)]
+        lines.append(line(ctx.t("prize_champion"), prizes.champion))
+        for prize in prizes.group_winners:
+            lines.append(line(ctx.t("prize_group", group=prize.group), prize))
+        lines.append(line(ctx.t("prize_riser"), prizes.riser))
+        if prizes.rapid_champion is not None:
+            lines.append(line(ctx.t("prize_rapid"), prizes.rapid_champion))
+        return Reply(lines=tuple(lines))
 
     # ------------------------------------------------------------------ /indeling
     async def cmd_indeling(self, ctx: Context) -> Reply:

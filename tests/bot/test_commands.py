@@ -265,3 +265,25 @@ async def test_new_season_can_start_from_last_seasons_final_ranking(commands: Co
 
 async def test_a_first_season_cannot_start_from_a_previous_ranking(commands: Commands) -> None:
     await refused(commands, DIRECTOR, "/seizoen naam=S start=2027-09-02 startvolgorde=eindstand")
+
+
+async def test_prizes_need_two_thirds_of_the_rounds(commands: Commands, clock: ShiftedClock) -> None:
+    await ok(commands, DIRECTOR, "/seizoen naam=Kort start=2026-12-03 rondes=3")
+    for line in ("Anna 2100 groep=A", "Bert 1950 groep=A", "Carla 1800 groep=B"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    for who in (ANNA, BERT, CARLA):
+        await ok(commands, who, "/aanmelden")
+    early = await ok(commands, ANNA, "/prijzen")
+    assert "vanaf 2 gespeelde rondes" in early and "Clubkampioen: nog niemand" in early
+    clock.set(PAIRED)
+    for week in range(2):
+        await ok(commands, DIRECTOR, "/publiceer")
+        for name in ("Anna", "Bert", "Carla"):
+            await commands.handle(DIRECTOR, f"/uitslag {name} 1-0")  # the one with the bye has no game: refused
+        clock.advance(timedelta(weeks=1))
+    text = await ok(commands, ANNA, "/prijzen")
+    standings = (await ok(commands, ANNA, "/stand")).splitlines()
+    leader = standings[3].split()[1]
+    assert f"Clubkampioen: {leader}" in text
+    assert "Winnaar groep A:" in text and "Winnaar groep B: Carla" in text
+    await refused(commands, ANNA, "/prijzen nu")
