@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from datetime import datetime
-from typing import TextIO
+from typing import Awaitable, Callable, Protocol, TextIO
 from zoneinfo import ZoneInfo
 
 from bot.adapters.console import ConsoleAdapter
-from bot.clock import ShiftedClock
+from bot.clock import Clock, ShiftedClock
 from bot.commands import Commands
 from bot.config import Config, load_config
 from bot.scheduler import Alarm
@@ -53,6 +54,79 @@ async def run_console(
     return 0
 
 
+class PlatformAdapter(Protocol):
+    """What app.py needs of a chat platform's adapter (bot/adapters/discord.py, telegram.py)."""
+
+    platform: str  # the clubs.platform value of the clubs it serves: "discord", "telegram"
+
+    async def start(self) -> None:
+        """Connect and begin receiving commands; return once running."""
+
+    async def stop(self) -> None:
+        """Disconnect."""
+
+    async def send_announcement(self, club: Club, announcement: Announcement) -> None:
+        """Post to the club's channel; raise if it could not be posted (it stays pending)."""
+
+
+AfterCommand = Callable[[], Awaitable[None]]
+
+
+def build_platform_adapters(config: Config, commands: Commands, after_command: AfterCommand) -> list[PlatformAdapter]:
+    """The adapters whose token is configured."""
+    adapters: list[PlatformAdapter] = []
+    if config.discord_token:
+        from bot.adapters.discord import DiscordAdapter
+
+        adapters.append(DiscordAdapter(commands, config, after_command))
+    if config.telegram_token:
+        from bot.adapters.telegram import TelegramAdapter
+
+        adapters.append(TelegramAdapter(commands, config, after_command))
+    return adapters
+
+
+async def run_platforms(config: Config, stop: asyncio.Event | None = None) -> int:
+    """Discord and/or Telegram with the scheduler, in one asyncio loop, until ``stop`` is set (or a
+    SIGINT/SIGTERM arrives)."""
+    store = await Store.open(config.db_path)
+    clock = Clock()
+    commands = Commands(store, config, clock)
+    by_platform: dict[str, PlatformAdapter] = {}
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        adapter = by_platform.get(club.platform)
+        if adapter is None:
+            raise RuntimeError(f"no adapter running for platform {club.platform}")
+        await adapter.send_announcement(club, announcement)
+
+    alarm = Alarm(store, commands, clock, send)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # pragma: no cover - not on the main thread
+            pass
+    started: list[PlatformAdapter] = []
+    try:
+        for adapter in build_platform_adapters(config, commands, alarm.run_due):
+            await adapter.start()
+            started.append(adapter)
+            by_platform[adapter.platform] = adapter
+        await alarm.start()
+        await stop.wait()
+    finally:
+        alarm.shutdown()
+        for adapter in reversed(started):
+            try:
+                await adapter.stop()
+            except Exception:
+                log.exception("stopping the %s adapter failed", adapter.platform)
+        await store.close()
+    return 0
+
+
 def _parse_start(text: str | None, zone_name: str) -> datetime | None:
     if not text:
         return None
@@ -72,14 +146,8 @@ def run_from_cli(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # it logs every alarm it sets
-    platforms = [name for name, token in (("Discord", config.discord_token), ("Telegram", config.telegram_token)) if token]
-    if platforms and not args.console:
-        print(
-            f"clubbot: a token is set for {', '.join(platforms)}, but the platform adapters are not built yet"
-            " (issue 4). Unset the token or start with --console.",
-            file=sys.stderr,
-        )
-        return 2
+    if (config.discord_token or config.telegram_token) and not args.console:
+        return asyncio.run(run_platforms(config))
     try:
         start = _parse_start(args.clock, config.default_timezone)
     except ValueError:

@@ -7,10 +7,13 @@ actor's rights, reads and writes the store, calls the engine, and returns a ``Re
 
 from __future__ import annotations
 
+import importlib
 import logging
+import pkgutil
 import re
 import shlex
 from dataclasses import dataclass
+from types import ModuleType
 from datetime import date, datetime, time
 from fractions import Fraction
 from typing import Awaitable, Callable
@@ -24,7 +27,8 @@ from bot.calendar import local_text, parse_hhmm, parse_zone, season_rounds
 from bot.clock import Clock
 from bot.config import Config
 from bot.i18n import LANGUAGES, t
-from bot.replies import Reply, Table
+from bot.pictures import table_png
+from bot.replies import Button, Reply, Table
 from bot.store import Club, GameRow, Member, RoundRow, Season, Store
 
 log = logging.getLogger(__name__)
@@ -135,7 +139,7 @@ _FORFEITS = {"1-0f": "1-0F", "0-1f": "0-1F", "0-0f": "0-0F"}
 _TEAM_WORDS = {"teamwedstrijd", "team", "teammatch", "knsb", "fsb"}
 
 
-def parse_command(text: str) -> tuple[str, list[str]]:
+def parse_command(text: str, aliases: dict[str, str] = ALIASES) -> tuple[str, list[str]]:
     """``/Afmelden@clubbot 3 "teamwedstrijd"`` -> ("afmelden", ["3", "teamwedstrijd"])."""
     stripped = text.strip()
     if not stripped.startswith("/"):
@@ -148,7 +152,7 @@ def parse_command(text: str) -> tuple[str, list[str]]:
         args = shlex.split(rest)
     except ValueError:
         raise UserError("error_malformed")
-    return ALIASES.get(name, name), args
+    return aliases.get(name, name), args
 
 
 class Commands:
@@ -175,6 +179,23 @@ class Commands:
             "taal": (Commands.cmd_taal, True),
             "kanaal": (Commands.cmd_kanaal, True),
         }
+        self.aliases: dict[str, str] = dict(ALIASES)
+        self.player_commands: list[str] = list(PLAYER_COMMANDS)
+        self.director_commands: list[str] = list(DIRECTOR_COMMANDS)
+        for module in _feature_modules():
+            module.register(self)
+
+    def add(self, name: str, handler: Handler, director_only: bool = False, english: str | None = None) -> None:
+        """Add a command (a feature module's ``register(commands)`` calls this): the Dutch ``name``, its
+        English alias, and whether only a director may use it. Its help text is the key ``help_<name>``."""
+        if name in self._handlers or name in self.aliases:
+            raise ValueError(f"command /{name} exists already")
+        self._handlers[name] = (handler, director_only)
+        if english is not None and english != name:
+            if english in self.aliases or english in self._handlers:
+                raise ValueError(f"alias /{english} exists already")
+            self.aliases[english] = name
+        (self.director_commands if director_only else self.player_commands).append(name)
 
     # ------------------------------------------------------------------ entry point
     async def club_for(self, actor: Actor) -> Club:
@@ -191,7 +212,7 @@ class Commands:
         """Answer one command line; ``attachment`` is a file that came with it (for /importeer)."""
         club = await self.club_for(actor)
         try:
-            name, args = parse_command(text)
+            name, args = parse_command(text, self.aliases)
             entry = self._handlers.get(name)
             if entry is None:
                 raise UserError("error_unknown_command", command=name[:40])
@@ -375,7 +396,7 @@ class Commands:
         title = ctx.t("standings_title", season=season.name, round=shown_after)
         if group is not None:
             title += " " + ctx.t("group_suffix", group=group)
-        return Reply(lines=(title,), table=table)
+        return Reply(lines=(title,), table=table, image=table_png(title, table))
 
     # ------------------------------------------------------------------ /prijzen
     async def cmd_prijzen(self, ctx: Context) -> Reply:
@@ -497,7 +518,10 @@ class Commands:
             await self._after_result(ctx, season, row)
             return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, result=result),))
         await self.store.report_result(game.id, result, member.id)
-        return Reply(lines=(ctx.t("result_reported", result=result, name=names[str(opponent)]),))
+        return Reply(
+            lines=(ctx.t("result_reported", result=result, name=names[str(opponent)]),),
+            buttons=(Button(ctx.t("button_confirm", name=names[str(opponent)]), f"/bevestig {row.number}"),),
+        )
 
     async def cmd_bevestig(self, ctx: Context) -> Reply:
         season = await self._season(ctx)
@@ -829,13 +853,13 @@ class Commands:
 
     # ------------------------------------------------------------------ /help
     async def cmd_help(self, ctx: Context) -> Reply:
-        english = {v: k for k, v in reversed(list(ALIASES.items()))}
+        english = {v: k for k, v in reversed(list(self.aliases.items()))}
         lines = [ctx.t("help_title")]
-        for name in PLAYER_COMMANDS:
+        for name in self.player_commands:
             lines.append(ctx.t("help_line", command=name, alias=english.get(name, name), text=ctx.t(f"help_{name}")))
         if ctx.is_director:
             lines.append(ctx.t("help_director_title"))
-            for name in DIRECTOR_COMMANDS:
+            for name in self.director_commands:
                 lines.append(
                     ctx.t("help_line", command=name, alias=english.get(name, name), text=ctx.t(f"help_{name}"))
                 )
@@ -844,6 +868,14 @@ class Commands:
     # ------------------------------------------------------------------ formatting
     def _local(self, ctx: Context, moment: datetime) -> str:
         return local_text(moment, ctx.club.timezone)
+
+
+def _feature_modules() -> list[ModuleType]:
+    """Every module in ``bot/features/``: each adds its commands with ``register(commands)``."""
+    import bot.features
+
+    names = sorted(info.name for info in pkgutil.iter_modules(bot.features.__path__))
+    return [importlib.import_module(f"bot.features.{name}") for name in names]
 
 
 def _parse_int(text: str | None) -> int | None:

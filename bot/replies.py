@@ -27,10 +27,21 @@ def _numeric(cell: str) -> bool:
 
 
 @dataclass(frozen=True)
+class Button:
+    """A button under a reply; pressing it runs ``command`` as whoever pressed it (the commands layer
+    checks that they may). Platforms: a Discord button, a Telegram inline keyboard button."""
+
+    label: str
+    command: str
+
+
+@dataclass(frozen=True)
 class Reply:
     """Text lines, an optional table, and whether only the asker should see it.
 
-    ``ok`` is False when the command was refused; a refused command has changed nothing.
+    ``ok`` is False when the command was refused; a refused command has changed nothing. ``image`` is a
+    PNG of what ``text`` says (a platform shows the picture, with the text as fallback); ``buttons`` offer
+    the next step (the opponent's confirmation of a result).
     """
 
     lines: tuple[str, ...] = ()
@@ -39,6 +50,7 @@ class Reply:
     ok: bool = True
     image: bytes | None = None
     attachment: tuple[str, bytes] | None = None  # a file to hand over: (file name, content)
+    buttons: tuple[Button, ...] = ()
     extra: dict[str, str] = field(default_factory=dict)
 
     @property

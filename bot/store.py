@@ -125,6 +125,8 @@ class Announcement:
 
 
 def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
+    """The migration files in order. Numbers must be unique; a gap is allowed (work on two migrations
+    can land in either order), since what has been applied is recorded by name."""
     found = []
     for path in sorted(directory.glob("*.sql")):
         match = _MIGRATION_NAME.match(path.name)
@@ -132,8 +134,8 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
             raise MigrationError(f"migration file name not understood: {path.name}")
         found.append((int(match.group(1)), path))
     numbers = [n for n, _ in found]
-    if numbers != list(range(1, len(numbers) + 1)):
-        raise MigrationError(f"migrations must be numbered 0001, 0002, ... without gaps: {numbers}")
+    if len(set(numbers)) != len(numbers):
+        raise MigrationError(f"two migrations share a number: {numbers}")
     return found
 
 
@@ -173,22 +175,44 @@ class Store:
             row = await cur.fetchone()
         return int(row[0])
 
+    async def applied_migrations(self) -> list[str]:
+        async with self._conn.execute("SELECT name FROM schema_migrations ORDER BY name") as cur:
+            return [str(row[0]) for row in await cur.fetchall()]
+
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> int:
-        """Apply every migration newer than ``PRAGMA user_version``, each in its own transaction."""
-        current = await self.schema_version()
-        for number, path in migration_files(directory):
-            if number <= current:
+        """Apply every migration not yet recorded in ``schema_migrations``, in file order, each in its own
+        transaction together with its record and ``PRAGMA user_version`` (the number applied)."""
+        await self._conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+        )
+        files = migration_files(directory)
+        applied = set(await self.applied_migrations())
+        version = await self.schema_version()
+        if not applied and version > 0:  # a database from before migrations were recorded by name
+            for _, path in files[:version]:
+                await self._conn.execute(
+                    "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 'before-record')", (path.name,)
+                )
+            applied = {path.name for _, path in files[:version]}
+        for _, path in files:
+            if path.name in applied:
                 continue
             sql = path.read_text(encoding="utf-8")
-            script = f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;"
+            version = len(applied) + 1
+            record = path.name.replace("'", "''")
+            script = (
+                f"BEGIN IMMEDIATE;\n{sql}\n"
+                f"INSERT INTO schema_migrations (name, applied_at) VALUES ('{record}', datetime('now'));\n"
+                f"PRAGMA user_version = {version};\nCOMMIT;"
+            )
             try:
                 await self._conn.executescript(script)
             except sqlite3.Error as exc:
                 if self._conn.in_transaction:
                     await self._conn.execute("ROLLBACK")
                 raise MigrationError(f"migration {path.name} failed: {exc}") from exc
-            current = number
-        return current
+            applied.add(path.name)
+        return len(applied)
 
     async def integrity_check(self) -> str:
         async with self._conn.execute("PRAGMA integrity_check") as cur:

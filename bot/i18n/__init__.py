@@ -1,4 +1,8 @@
-"""Message catalogues: one key per message, Dutch (default) and English. No sentences live in code."""
+"""Message catalogues: one key per message, Dutch (default) and English. No sentences live in code.
+
+Each language is a folder of JSON files, one per area of the bot (``nl/keizer.json``, ``nl/go.json``,
+...); they are merged when first used, and a key defined in two files of one language is an error.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +18,15 @@ _DIR = Path(__file__).resolve().parent
 
 @lru_cache(maxsize=None)
 def catalogue(language: str) -> dict[str, str]:
-    with open(_DIR / f"{language}.json", encoding="utf-8") as fh:
-        data: dict[str, str] = json.load(fh)
-    return data
+    merged: dict[str, str] = {}
+    for path in sorted((_DIR / language).glob("*.json")):
+        with open(path, encoding="utf-8") as fh:
+            data: dict[str, str] = json.load(fh)
+        clash = merged.keys() & data.keys()
+        if clash:
+            raise ValueError(f"{path}: keys defined twice in {language}: {sorted(clash)}")
+        merged.update(data)
+    return merged
 
 
 def t(language: str, key: str, **values: Any) -> str:

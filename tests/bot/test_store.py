@@ -83,11 +83,47 @@ async def test_transaction_rolls_back_everything_on_error(tmp_path: Path) -> Non
         await store.close()
 
 
-def test_migration_names_must_be_numbered_without_gaps(tmp_path: Path) -> None:
+def test_migration_numbers_must_be_unique(tmp_path: Path) -> None:
     (tmp_path / "0001_a.sql").write_text("SELECT 1;")
-    (tmp_path / "0003_c.sql").write_text("SELECT 1;")
+    (tmp_path / "0001_b.sql").write_text("SELECT 1;")
     with pytest.raises(MigrationError):
         migration_files(tmp_path)
+    (tmp_path / "0001_b.sql").unlink()
+    (tmp_path / "0003_c.sql").write_text("SELECT 1;")
+    assert [n for n, _ in migration_files(tmp_path)] == [1, 3]
+
+
+async def test_a_migration_that_lands_later_with_a_lower_number_is_still_applied(tmp_path: Path) -> None:
+    """Two branches add 0003 and 0004; 0004 lands first. 0003, landing later, is applied all the same."""
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    for _, path in migration_files(MIGRATIONS_DIR):
+        (migrations / path.name).write_text(path.read_text())
+    (migrations / "0904_later.sql").write_text("CREATE TABLE later (x INTEGER);")
+    db = tmp_path / "x.sqlite3"
+    store = await Store.open(db, migrations)
+    await store.close()
+    (migrations / "0903_earlier.sql").write_text("CREATE TABLE earlier (x INTEGER);")
+    store = await Store.open(db, migrations)
+    try:
+        assert {"0903_earlier.sql", "0904_later.sql"} <= set(await store.applied_migrations())
+    finally:
+        await store.close()
+    tables = {r[0] for r in sqlite3.connect(db).execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"earlier", "later"} <= tables
+
+
+async def test_a_database_from_before_the_record_is_recognised(tmp_path: Path) -> None:
+    """A database whose migrations were only counted in user_version gets them recorded, not re-run."""
+    db = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.executescript(migration_files(MIGRATIONS_DIR)[0][1].read_text() + "\nPRAGMA user_version = 1;")
+    conn.close()
+    store = await Store.open(db)
+    try:
+        assert len(await store.applied_migrations()) == len(migration_files(MIGRATIONS_DIR))
+    finally:
+        await store.close()
 
 
 def test_stored_moments_are_utc_text() -> None:
