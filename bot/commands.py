@@ -209,7 +209,10 @@ class Commands:
         )
 
     async def handle(self, actor: Actor, text: str, attachment: bytes | None = None) -> Reply:
-        """Answer one command line; ``attachment`` is a file that came with it (for /importeer)."""
+        """Answer one command line; ``attachment`` is a file that came with it (for /importeer).
+
+        The handler runs inside one store transaction: atomic, and serialised with every other
+        command and with the scheduler's work."""
         club = await self.club_for(actor)
         try:
             name, args = parse_command(text, self.aliases)
@@ -221,7 +224,10 @@ class Commands:
             ctx = Context(actor, club, member, self.clock.now(), args, attachment)
             if director_only and not ctx.is_director:
                 raise UserError("error_director_only", command=name)
-            return await handler(self, ctx)
+            # One transaction per command: commands run one at a time, see no one else's half-done
+            # work, and whatever goes wrong (a refusal or a bug) rolls back everything they wrote.
+            async with self.store.transaction():
+                return await handler(self, ctx)
         except UserError as err:
             return Reply(lines=(t(club.language, err.key, **err.values),), ok=False, private=True)
         except Exception:  # a bug must not crash the bot; the transaction has rolled back

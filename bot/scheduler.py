@@ -54,15 +54,17 @@ class Alarm:
         """Handle every deadline and publication that is due, send what is pending, set the alarm."""
         async with self._lock:
             now = self.clock.now()
-            for row in await self.store.rounds_to_close(now):
-                await self.store.set_round_status(row.id, "closed", ("open",))
+            async with self.store.transaction():
+                for row in await self.store.rounds_to_close(now):
+                    await self.store.set_round_status(row.id, "closed", ("open",))
             for row in await self.store.rounds_to_pair(now):
                 season = await self.store.season(row.season_id)
                 if season is None:
                     continue
-                try:
-                    await self.commands.pair_and_queue(season, row, now)
-                except Exception:  # one club's trouble must not stop the others
+                try:  # each round in a transaction of its own: one club's trouble does not stop the others
+                    async with self.store.transaction():
+                        await self.commands.pair_and_queue(season, row, now)
+                except Exception:
                     log.exception("pairing round %s of season %s failed", row.number, season.id)
             pending = await self.dispatch()
             await self._set_alarm(retry=pending > 0)

@@ -287,3 +287,24 @@ async def test_prizes_need_two_thirds_of_the_rounds(commands: Commands, clock: S
     assert f"Clubkampioen: {leader}" in text
     assert "Winnaar groep A:" in text and "Winnaar groep B: Carla" in text
     await refused(commands, ANNA, "/prijzen nu")
+
+
+async def test_commands_at_the_same_moment_all_land(commands: Commands, config) -> None:
+    """Forty members sign on and off at once through the real store: nothing lost, nothing refused."""
+    import asyncio
+    import sqlite3
+
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=5")
+    people = [actor(f"Lid{i:02d}") for i in range(40)]
+    replies = await asyncio.gather(*(commands.handle(p, "/aanmelden") for p in people))
+    assert all(r.ok for r in replies)
+    replies = await asyncio.gather(
+        *(commands.handle(p, "/afmelden teamwedstrijd" if i % 2 else "/afmelden") for i, p in enumerate(people))
+    )
+    assert all(r.ok for r in replies), [r.text for r in replies if not r.ok]
+    db = sqlite3.connect(config.db_path)
+    assert db.execute("SELECT kind, COUNT(*) FROM signoffs GROUP BY kind ORDER BY kind").fetchall() == [
+        ("notice", 20),
+        ("team", 20),
+    ]
+    assert db.execute("SELECT COUNT(*) FROM season_players").fetchone()[0] == 40
