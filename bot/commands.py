@@ -844,6 +844,18 @@ class Commands:
 
         return await competition.pair(self.store, season, row, now, render)
 
+    async def queue_reminder(self, row: RoundRow, now: datetime) -> None:
+        """The channel's reminder that sign-offs for a round close at its deadline (once per round)."""
+        season = await self.store.season(row.season_id)
+        assert season is not None
+        club = await self.store.club(season.club_id)
+        assert club is not None
+        body = t(
+            club.language, "reminder", round=row.number, date=row.play_date,
+            deadline=local_text(row.deadline_at, season.timezone)[-5:],
+        )  # fmt: skip
+        await self.store.queue_announcement(club.id, row.id, "reminder", body, now)
+
     # ------------------------------------------------------------------ director: club settings
     async def cmd_taal(self, ctx: Context) -> Reply:
         if len(ctx.args) != 1 or ctx.args[0].lower() not in LANGUAGES:

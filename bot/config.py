@@ -19,6 +19,7 @@ class Config:
     season_rounds: int = 28
     season_deadline: str = "17:00"
     season_publish: str = "18:00"
+    reminder_hours: float = 5.0  # the channel is reminded of the sign-off deadline this long before it; 0: off
     discord_token: str | None = None
     discord_director_role: str = "wedstrijdleider"
     telegram_token: str | None = None
@@ -60,6 +61,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         season_rounds=int(season.get("rounds", 28)),
         season_deadline=season.get("deadline", "17:00"),
         season_publish=season.get("publish", "18:00"),
+        reminder_hours=float(season.get("reminder_hours", 5)),
         discord_token=token(discord),
         discord_director_role=discord.get("director_role", "wedstrijdleider"),
         telegram_token=token(telegram),

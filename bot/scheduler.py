@@ -1,7 +1,7 @@
 """The alarm clock: APScheduler wakes the bot when something is due; the database says what is due.
 
 Nothing about the calendar lives in the scheduler: it holds one job, "wake", set for the earliest moment
-the database says needs handling (a sign-off deadline, a publication) or, while announcements are still
+the database says needs handling (a reminder of the sign-off deadline, the deadline, a publication) or, while announcements are still
 waiting to be sent, a retry a little later. On waking it handles everything due up to now, in order,
 then sets the job again. So a restart, or a wake-up that comes late, catches up once: a round is paired
 once (its status moves to 'paired' in the same transaction that stores the games and queues the
@@ -37,6 +37,8 @@ class Alarm:
         self.clock = clock
         self.send = send
         self.retry_after = retry_after
+        hours = commands.config.reminder_hours if commands.config is not None else 0
+        self.remind_before = timedelta(hours=hours) if hours > 0 else None
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self._lock = asyncio.Lock()
         self.wakeups = 0
@@ -55,6 +57,9 @@ class Alarm:
         async with self._lock:
             now = self.clock.now()
             async with self.store.transaction():
+                if self.remind_before:
+                    for row in await self.store.rounds_to_remind(now, self.remind_before):
+                        await self.commands.queue_reminder(row, now)
                 for row in await self.store.rounds_to_close(now):
                     await self.store.set_round_status(row.id, "closed", ("open",))
             for row in await self.store.rounds_to_pair(now):
@@ -90,6 +95,10 @@ class Alarm:
         delays = []
         if due is not None:
             delays.append(self.clock.real_delay(due))
+        if self.remind_before is not None:
+            deadline = await self.store.next_reminder_deadline()
+            if deadline is not None:
+                delays.append(self.clock.real_delay(deadline - self.remind_before))
         if retry:
             delays.append(self.retry_after.total_seconds())
         if not delays:

@@ -15,7 +15,7 @@ import re
 import sqlite3
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
 
@@ -457,6 +457,26 @@ class Store:
             "  WHERE r.status IN ('open', 'closed') AND s.status = 'active')"
         )
         return from_iso(row[0]) if row and row[0] else None
+
+    async def next_reminder_deadline(self) -> datetime | None:
+        """The earliest deadline of an open round whose reminder has not been queued yet."""
+        row = await self._one(
+            "SELECT MIN(r.deadline_at) FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            " WHERE r.status = 'open' AND s.status = 'active' AND NOT EXISTS"
+            " (SELECT 1 FROM announcements a WHERE a.round_id = r.id AND a.kind = 'reminder')"
+        )
+        return from_iso(row[0]) if row and row[0] else None
+
+    async def rounds_to_remind(self, now: datetime, before: timedelta) -> list[RoundRow]:
+        """Open rounds whose deadline is still ahead but within ``before``, not yet reminded of."""
+        rows = await self._all(
+            "SELECT r.* FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            " WHERE r.status = 'open' AND s.status = 'active' AND r.deadline_at > ? AND r.deadline_at <= ?"
+            " AND NOT EXISTS (SELECT 1 FROM announcements a WHERE a.round_id = r.id AND a.kind = 'reminder')"
+            " ORDER BY r.deadline_at",
+            (iso(now), iso(now + before)),
+        )
+        return [_round(r) for r in rows]
 
     async def rounds_to_close(self, now: datetime) -> list[RoundRow]:
         rows = await self._all(

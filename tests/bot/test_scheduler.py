@@ -119,3 +119,32 @@ async def test_catch_up_after_weeks_down_pairs_each_round_once_in_order(config: 
     await alarm.run_due()
     assert len(sent) == 3
     await store.close()
+
+
+async def test_the_deadline_reminder_is_posted_once_hours_before(config: Config) -> None:
+    store = await Store.open(config.db_path)
+    clock = ShiftedClock(datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc))
+    commands = Commands(store, config, clock)
+    await setup_season(commands)
+    sent: list[str] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        sent.append(announcement.kind + ": " + announcement.body)
+
+    alarm = Alarm(store, commands, clock, send)
+    assert config.reminder_hours == 5
+    clock.set(datetime(2026, 12, 3, 10, 59, tzinfo=timezone.utc))  # 11:59 in Amsterdam, deadline 17:00
+    await alarm.start()
+    try:
+        assert sent == []
+        job = alarm.scheduler.get_job("wake")
+        assert job is not None
+        assert abs((job.next_run_time - datetime.now(timezone.utc)).total_seconds() - 60) < 5  # at 12:00
+        clock.set(datetime(2026, 12, 3, 11, 30, tzinfo=timezone.utc))
+        await alarm.run_due()
+        await alarm.run_due()
+        assert len(sent) == 1 and sent[0].startswith("reminder: Herinnering: ronde 1 is op 2026-12-03")
+        assert "17:00" in sent[0]
+    finally:
+        alarm.shutdown()
+        await store.close()
