@@ -20,6 +20,7 @@ def main(argv: list[str] | None = None) -> int:
         cli_keizer = None  # type: ignore[assignment]
     if cli_keizer is not None:
         cli_keizer.register(sub)
+    __import__("bot.cli_mcmahon", fromlist=["register"]).register(sub)  # clubbot mcmahon ...
     args = parser.parse_args(argv)
     if args.command == "run":
         from bot.app import run_from_cli

@@ -1,0 +1,103 @@
+"""`clubbot mcmahon ...` on the 80-player examples and on bad files; the EGF export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+from engine.mcmahon_file import export_tournament, parse_tournament
+
+ROOT = Path(__file__).resolve().parents[2]
+START = ROOT / "examples" / "mcmahon.json"
+ROUND4 = ROOT / "examples" / "mcmahon-round4.json"
+FINAL = ROOT / "examples" / "mcmahon-final.json"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_round_one_of_the_example_is_a_slide_pairing(capsys: pytest.CaptureFixture[str]) -> None:
+    raw = json.loads(START.read_text(encoding="utf-8"))
+    assert len(raw["players"]) == 80
+    data = run_json(capsys, "mcmahon", "pair", str(START))
+    assert data["round"] == 1 and data["bye"] is None and len(data["pairings"]) == 40
+    # the top group by hand: p21 earned the top group, so it is p21 plus the 15 strongest others
+    # (p01..p15 by the example's ratings, p16 drops to group 1); slide: 1st-9th, ..., 8th-16th
+    strength = {p["id"]: p["strength"] if p["strength"] is not None else p["rating"] for p in raw["players"]}
+    others = sorted((p for p in strength if p != "p21"), key=lambda p: -strength[p])[:15]
+    top = sorted(others + ["p21"], key=lambda p: -strength[p])
+    expected = {frozenset((top[i], top[i + 8])) for i in range(8)}
+    got = {frozenset((g["black"], g["white"])) for g in data["pairings"][:8]}
+    assert got == expected
+
+
+def test_standings_after_four_rounds_show_the_seeds_group_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "mcmahon", "standings", str(ROUND4))
+    groups = [row["group"] for row in data["standings"]]
+    assert groups.count(0) == 1 and groups.count(1) == 5  # seed 000: after 4 rounds
+    assert len(data["contenders"]) == 6 and data["champion"] is None
+    first = data["standings"][0]
+    assert set(first) >= {"score", "sos", "sosos", "strength"} and first["score"] == 4
+    code, out, _ = run(capsys, "mcmahon", "standings", str(ROUND4))
+    assert code == 0 and "can win" in out
+
+
+def test_final_example_has_a_champion_and_nothing_to_pair(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "mcmahon", "standings", str(FINAL))
+    assert data["champion"] == data["standings"][0]["id"] and data["next_round"] is None
+    code, out, err = run(capsys, "mcmahon", "pair", str(FINAL))
+    assert code == 2 and out == "" and "over" in err
+
+
+def test_egf_export(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "mcmahon", "egf", str(FINAL), "--place", "NL, Utrecht", "--dates", "2027-05-01,2027-05-02")
+    assert code == 0
+    lines = [ln for ln in out.splitlines() if ln.strip() and not ln.startswith(";")]
+    assert "; CL[A]" in out and "; EV[NK Go 2027]" in out and "; HA[h0]" in out
+    assert len(lines) == 80
+    raw = json.loads(FINAL.read_text(encoding="utf-8"))
+    rounds = len(raw["rounds"])
+    places = {}
+    for line in lines:
+        fields = line.split(";")[0].split()
+        results = fields[-rounds:]
+        places[int(fields[0])] = results
+        assert all(r[-2:] in ("/b", "/w") or r in ("0+", "0-") for r in results)
+    # every game appears from both sides: a win of A over B is a loss of B against A, colours opposite
+    for place, results in places.items():
+        for r, entry in enumerate(results):
+            if entry in ("0+", "0-"):
+                continue
+            opp = int(entry[:-3])
+            mine, back = entry[-3], places[opp][r]
+            assert int(back[:-3]) == place and {mine, back[-3]} == {"+", "-"} and entry[-1] != back[-1]
+
+
+def test_bad_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    raw = json.loads(START.read_text(encoding="utf-8"))
+    raw["players"][3]["earned"] = "champion"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    code, out, err = run(capsys, "mcmahon", "standings", str(path))
+    assert code == 2 and out == "" and "players[3].earned" in err
+    path.write_text("{", encoding="utf-8")
+    code, out, err = run(capsys, "mcmahon", "pair", str(path))
+    assert code == 2 and "line 1" in err
+
+
+def test_file_round_trip() -> None:
+    t = parse_tournament(FINAL.read_text(encoding="utf-8"))
+    assert parse_tournament(export_tournament(t)) == t
