@@ -1,0 +1,82 @@
+"""SGF: a finished game written and read back replays to the same position; records written by other
+programs are read (handicap, passes, variations); a broken or illegal record is refused."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from engine.go import BLACK, WHITE, Action, GoError, GoGame, GoSettings, parse_point, standard_handicap
+from engine.go.sgf import read_sgf, write_sgf
+
+
+def play(settings: GoSettings, texts: list[str]) -> GoGame:
+    g = GoGame(settings)
+    for text in texts:
+        g.apply(Action.parse(text, settings.size))
+    return g
+
+
+def test_write_contains_the_header_moves_and_result() -> None:
+    settings = GoSettings(19, Fraction(1, 2), 2)
+    g = GoGame(settings)
+    g.apply(Action("handicap", BLACK, standard_handicap(19, 2)))
+    for text in ("W C3", "B pass", "W R17", "B resign"):
+        g.apply(Action.parse(text, 19))
+    assert g.outcome is not None
+    text = write_sgf(settings, g.actions, black="Anna", white="Bert [5d]", date="2026-12-03", result=g.outcome.sgf())
+    assert text.startswith("(;FF[4]GM[1]")
+    for part in ("SZ[19]", "KM[0.5]", "HA[2]", "PB[Anna]", "PW[Bert [5d\\]]", "RE[W+R]", "DT[2026-12-03]",
+                 "AB[pd][dp]", ";W[cq]", ";B[]", ";W[qc]"):  # R17: column R is the 17th letter (q), row 17 is the 3rd from the top (c)
+        assert part in text, part
+
+
+def test_a_written_game_reads_back_to_the_same_position() -> None:
+    settings = GoSettings(9, Fraction(7, 2))
+    moves = ["B D5", "W E5", "B E6", "W F6", "B E4", "W F4", "B A9", "W G5", "B F5", "W A1", "B pass", "W E5"]
+    g = play(settings, moves)
+    back = read_sgf(write_sgf(settings, g.actions, black="A", white="B"))
+    assert back.settings == settings
+    assert back.actions == tuple(g.actions)
+    assert bytes(back.game.board.cells) == bytes(g.board.cells)
+    assert back.game.captured == {BLACK: 1, WHITE: 1}
+    assert (back.black, back.white) == ("A", "B")
+
+
+def test_reading_a_record_from_elsewhere() -> None:
+    text = """(;GM[1]FF[4]SZ[13]KM[0.5]HA[2]AB[dj][jd]PB[Zwart]PW[Wit]RE[B+R]
+    C[comment with \\] inside]
+    ;W[cc];B[dc](;W[cd];B[tt];W[])(;W[kk]))"""
+    sgf = read_sgf(text)
+    assert sgf.settings == GoSettings(13, Fraction(1, 2), 2)
+    assert sgf.result == "B+R"
+    kinds = [a.kind for a in sgf.actions]
+    assert kinds == ["handicap", "play", "play", "play", "pass", "pass"]  # the main line only
+    assert sgf.game.phase == "marking"  # two passes ended play
+    assert sgf.game.board.cells[parse_point("D4", 13)] == BLACK  # AB[dj]: column d, row j from the top
+
+
+def test_default_komi_when_the_record_has_none() -> None:
+    assert read_sgf("(;SZ[9];B[ee])").settings.komi == Fraction(7, 2)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "no tree",
+        "(;SZ[9];B[ee]",
+        "(;SZ[10];B[ee])",
+        "(;GM[2];B[ee])",
+        "(;SZ[9];B[zz])",
+        "(;SZ[9]AW[aa];B[ee])",
+        "(;SZ[9];B[ee];W[ee])",  # occupied: the replay refuses it
+        "(;SZ[9];B[ee];B[dd])",  # black twice
+        "(;SZ[9];B[ee]",
+        "(;SZ[9]KM[x])",
+    ],
+)
+def test_broken_or_illegal_records_are_refused(text: str) -> None:
+    with pytest.raises(GoError):
+        read_sgf(text)
