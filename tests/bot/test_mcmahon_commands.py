@@ -1,0 +1,122 @@
+"""/nk (/championship) through the commands layer on a real SQLite file: a whole NK from creation to
+champion, self-registration with the director's approval, results with confirmation, and refusals
+that change nothing."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+from bot.commands import Commands
+from tests.bot.conftest import DIRECTOR, actor, dump
+
+ANNA, BERT = actor("Anna"), actor("Bert")
+
+
+async def ok(commands: Commands, who, text: str) -> str:
+    reply = await commands.handle(who, text)
+    assert reply.ok, f"{text!r} was refused: {reply.text}"
+    return reply.text
+
+
+async def refused(commands: Commands, who, text: str, config) -> str:
+    before = dump(config.db_path)
+    reply = await commands.handle(who, text)
+    assert not reply.ok, f"{text!r} was accepted: {reply.text}"
+    assert dump(config.db_path) == before, text
+    return reply.text
+
+
+def rows(config, sql: str, *params) -> list[tuple]:
+    conn = sqlite3.connect(config.db_path)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+async def test_registration_needs_the_directors_approval(commands: Commands, config) -> None:
+    await ok(commands, DIRECTOR, "/help")  # the club exists from the first command on
+    await refused(commands, ANNA, "/nk inschrijven 2100", config)  # no tournament yet
+    await refused(commands, ANNA, "/nk nieuw NK 2027", config)  # director only
+    await ok(commands, DIRECTOR, "/nk nieuw NK 2027")
+    await refused(commands, DIRECTOR, "/nk nieuw Ander", config)  # one at a time
+    text = await ok(commands, ANNA, "/nk inschrijven 2100 recht=top")
+    assert "Anna" in text and "2100" in text
+    await refused(commands, ANNA, "/nk inschrijven 2100 sterkte=2500", config)  # override: director only
+    await ok(commands, BERT, "/championship register 1900")
+    assert rows(config, "SELECT confirmed, earned FROM nk_players ORDER BY rating DESC") == [(0, "top"), (0, None)]
+    await refused(commands, DIRECTOR, "/nk ronde", config)  # nobody admitted yet
+    await ok(commands, DIRECTOR, "/nk goedkeuren Anna")
+    await refused(commands, DIRECTOR, "/nk goedkeuren Carla", config)
+    stand = await ok(commands, BERT, "/nk stand")
+    assert "1 toegelaten" in stand and "1 wacht" in stand
+    await ok(commands, DIRECTOR, "/nk goedkeuren alle")
+    await ok(commands, DIRECTOR, "/nk ronde")
+    await refused(commands, BERT, "/nk inschrijven 1950", config)  # registration closed
+
+
+async def test_a_whole_tournament_from_the_chat(commands: Commands, config) -> None:
+    await ok(commands, DIRECTOR, "/taal en")
+    await ok(commands, DIRECTOR, "/championship new NK 2027")
+    names = [f"Speler {i:02d}" for i in range(1, 21)]  # 20 players: top group 16, group 1 of 4
+    for i, name in enumerate(names):
+        await ok(commands, DIRECTOR, f'/nk inschrijven "{name}" {2600 - 20 * i}')
+    await ok(commands, DIRECTOR, '/nk inschrijven "Speler 20" 2580 sterkte=2590 recht=top')  # now in the top group
+    rng = random.Random(7)
+    for number in range(1, 9):
+        text = await commands.handle(DIRECTOR, "/nk ronde")
+        if not text.ok:
+            assert "over" in text.text
+            break
+        pairs = rows(
+            config,
+            "SELECT g.board, mb.name, mw.name FROM nk_games g JOIN nk_rounds r ON r.id = g.round_id"
+            " JOIN members mb ON mb.id = g.black_id JOIN members mw ON mw.id = g.white_id"
+            " WHERE r.number = ? ORDER BY g.board",
+            number,
+        )
+        if number == 1:
+            # slide in the top group (by strength, Speler 20 second strongest): 1-9, ..., 8-16
+            top = ["Speler 01", "Speler 20"] + [f"Speler {i:02d}" for i in range(2, 16)]
+            assert {frozenset(p[1:]) for p in pairs[:8]} == {frozenset((top[i], top[i + 8])) for i in range(8)}
+            await refused(commands, DIRECTOR, "/nk ronde", config)  # round 1 has no results yet
+        announcement = rows(config, "SELECT body FROM announcements WHERE kind = ?", f"nk:1:round:{number}")
+        assert len(announcement) == 1 and f"Board 1: {pairs[0][1]} (black) - {pairs[0][2]} (white)" in announcement[0][0]
+        for board, black, white in pairs:
+            winner = rng.choice([black, white])
+            await ok(commands, DIRECTOR, f'/nk uitslag "{winner}" won')
+        standings = rows(config, "SELECT body FROM announcements WHERE kind = ?", f"nk:1:standings:{number}")
+        assert len(standings) == 1
+    champion = rows(config, "SELECT body FROM announcements WHERE kind = 'nk:1:champion'")
+    assert len(champion) == 1 and "Dutch champion" in champion[0][0]
+    assert rows(config, "SELECT status FROM nk_tournaments") == [("finished",)]
+    table = await ok(commands, ANNA, "/championship standings")
+    assert "Dutch champion" in table and "SOS" in table
+    reply = await commands.handle(DIRECTOR, "/nk egf")
+    assert reply.ok and reply.attachment is not None
+    egf = reply.attachment[1].decode()
+    assert "; EV[NK 2027]" in egf and len([ln for ln in egf.splitlines() if not ln.startswith(";")]) == 20
+
+
+async def test_results_are_reported_and_confirmed(commands: Commands, config) -> None:
+    await ok(commands, DIRECTOR, "/nk nieuw NK")
+    await ok(commands, ANNA, "/nk inschrijven 2100")
+    await ok(commands, BERT, "/nk inschrijven 2000")
+    await ok(commands, DIRECTOR, "/nk goedkeuren alle")
+    await ok(commands, DIRECTOR, "/nk ronde")
+    board = await ok(commands, BERT, "/nk indeling")
+    assert "Anna" in board and "Bert" in board
+    await ok(commands, ANNA, "/nk uitslag gewonnen")
+    await refused(commands, ANNA, "/nk bevestig", config)  # not one's own report
+    await refused(commands, BERT, "/nk uitslag gewonnen", config)  # conflicting report
+    assert rows(config, "SELECT winner_id FROM nk_games") == [(None,)]
+    await ok(commands, BERT, "/nk bevestig")
+    assert rows(config, "SELECT m.name FROM nk_games g JOIN members m ON m.id = g.winner_id") == [("Anna",)]
+    await refused(commands, BERT, "/nk uitslag gewonnen", config)  # final now
+    await ok(commands, DIRECTOR, "/nk uitslag Bert gewonnen reglementair")  # the director corrects
+    assert rows(config, "SELECT m.name, g.forfeit FROM nk_games g JOIN members m ON m.id = g.winner_id") == [("Bert", 1)]
+    stand = await ok(commands, ANNA, "/nk stand")
+    assert "kan winnen" in stand or "kampioen" in stand
+    for text in ("/nk", "/nk onzin", "/nk indeling 9", "/nk uitslag", "/nk uitslag Anna gewonnen", "/nk egf"):
+        await refused(commands, ANNA, text, config)
