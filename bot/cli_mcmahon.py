@@ -19,6 +19,8 @@ from typing import Any
 from engine import mcmahon
 from engine.mcmahon_file import McMahonFileError, egf_results, parse_tournament
 
+from bot.cli_keizer import _round_number
+
 EXIT_ERROR = 2
 
 
@@ -49,16 +51,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("--dates", default="", help="first,last day: 2027-05-01,2027-05-02")
     p.add_argument("--komi", default="7")
     p.set_defaults(handler=_guarded(cmd_egf))
-
-
-def _round_number(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a round number: {text!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"round numbers are 0 or more, not {n}")
-    return n
 
 
 def _guarded(fn: Callable[[argparse.Namespace], str]) -> Callable[[argparse.Namespace], int]:

@@ -414,11 +414,16 @@ def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament,
     return Reply(lines=tuple(lines), table=table)
 
 
-async def _stand(commands: Commands, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+async def _loaded(nk: NkStore, ctx: Context, args: list[str]) -> tuple[NkTournament, mcmahon.Tournament]:
+    """The club's tournament and its engine view, for sub-commands that take no arguments."""
     if args:
         raise UserError("error_usage", usage=ctx.t("nk_usage"))
     tour = await _current(nk, ctx)
-    data = await nk.load(tour)
+    return tour, await nk.load(tour)
+
+
+async def _stand(commands: Commands, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    tour, data = await _loaded(nk, ctx, args)
     if not data.rounds:
         pending = [p for p in await nk.players(tour.id) if not p.confirmed]
         lines = [ctx.t("nk_registration_title", name=tour.name, count=len(mcmahon.field_of(data.players)), pending=len(pending))]
@@ -432,10 +437,7 @@ async def _stand(commands: Commands, nk: NkStore, ctx: Context, args: list[str])
 
 
 async def _egf(commands: Commands, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    if args:
-        raise UserError("error_usage", usage=ctx.t("nk_usage"))
-    tour = await _current(nk, ctx)
-    data = await nk.load(tour)
+    tour, data = await _loaded(nk, ctx, args)
     if not data.rounds:
         raise UserError("nk_error_no_round")
     text = egf_results(data)

@@ -4,29 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
-
 import pytest
 
-from bot.cli import main
 from engine.mcmahon_file import export_tournament, parse_tournament
+from tests.bot.test_cli_keizer import run, run_json
 
 ROOT = Path(__file__).resolve().parents[2]
 START = ROOT / "examples" / "mcmahon.json"
 ROUND4 = ROOT / "examples" / "mcmahon-round4.json"
 FINAL = ROOT / "examples" / "mcmahon-final.json"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
 
 
 def test_round_one_of_the_example_is_a_slide_pairing(capsys: pytest.CaptureFixture[str]) -> None:
