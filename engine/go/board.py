@@ -65,7 +65,7 @@ def parse_point(text: str, size: int) -> int:
     Raises ``GoError("bad_coordinate")`` for text that is no coordinate (``I5`` included: there is no I)
     and ``GoError("off_board")`` for a coordinate beyond this board's size (``T19`` on 13x13)."""
     word = text.strip().upper()
-    if len(word) < 2 or not word[0].isalpha() or not word[1:].isdigit() or len(word) > 4:
+    if not 2 <= len(word) <= 3 or not all(ch in "0123456789" for ch in word[1:]):
         raise GoError("bad_coordinate", text=text[:10])
     letter, number = word[0], int(word[1:])
     if letter == "I" or not "A" <= letter <= "Z":

@@ -3,7 +3,8 @@
 Written: the root node with size, komi, handicap (``HA`` and the stones as ``AB``), the players, the date
 and the result (``RE``: ``B+3.5``, ``W+R``, ``B+T``, ``0``), then one node per move (``B[]`` is a pass).
 Read: the main line (the first variation wherever the record branches); setup stones other than
-black's handicap (``AW``, ``AE``, ``AB`` after the root) are not supported and refused.
+black's handicap (``AW``, ``AE``, ``AB`` after the root) are not supported and refused. A move after two
+passes means the marking was rejected and play resumed: the replay inserts that marking and rejection.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.go.board import BLACK, WHITE, GoError
-from engine.go.game import Action, GoGame, GoSettings, replay
+from engine.go.board import BLACK, WHITE, GoError, other
+from engine.go.game import Action, GoGame, GoSettings
 from engine.go.scoring import default_komi
 
 _MAX_LENGTH = 1_000_000
@@ -188,9 +189,22 @@ def read_sgf(text: str) -> SgfGame:
             for value in node.get(key, []):
                 point = parse_sgf_point(value, size)
                 actions.append(Action("pass", colour) if point is None else Action("play", colour, (point,)))
-    game = replay(settings, actions)
+    game = GoGame(settings)
+    replayed: list[Action] = []
+    for number, action in enumerate(actions, start=1):
+        if game.phase == "marking":  # play went on after two passes: the marking was rejected
+            assert game.marker is not None
+            for step in (Action("done", game.marker), Action("reject", other(game.marker))):
+                game.apply(step)
+                replayed.append(step)
+        try:
+            game.apply(action)
+        except GoError as err:
+            err.details["number"] = number
+            raise
+        replayed.append(action)
     return SgfGame(
-        settings, tuple(actions), root.get("PB", [""])[0], root.get("PW", [""])[0], root.get("RE", [""])[0], game
+        settings, tuple(replayed), root.get("PB", [""])[0], root.get("PW", [""])[0], root.get("RE", [""])[0], game
     )
 
 

@@ -59,7 +59,7 @@ def test_coordinates_as_players_write_them() -> None:
         with pytest.raises(GoError) as err:
             parse_point(text, 19)
         assert err.value.reason == "off_board"
-    for text in ("", "4D", "DD", "D-4", "D4.5", "🙂1"):
+    for text in ("", "4D", "DD", "D-4", "D4.5", "🙂1", "D²", "D٣", "D100"):
         with pytest.raises(GoError) as err:
             parse_point(text, 19)
         assert err.value.reason == "bad_coordinate", text

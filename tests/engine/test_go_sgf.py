@@ -80,3 +80,9 @@ def test_default_komi_when_the_record_has_none() -> None:
 def test_broken_or_illegal_records_are_refused(text: str) -> None:
     with pytest.raises(GoError):
         read_sgf(text)
+
+
+def test_play_after_two_passes_reads_as_a_rejected_marking() -> None:
+    sgf = read_sgf("(;SZ[9];B[ee];W[];B[];W[dd];B[];W[])")
+    assert [a.kind for a in sgf.actions] == ["play", "pass", "pass", "done", "reject", "play", "pass", "pass"]
+    assert sgf.game.phase == "marking" and sgf.game.board.cells[parse_point("D6", 9)] == WHITE

@@ -1,0 +1,112 @@
+"""The go board as a PNG, drawn with Pillow (its bundled font only): grid, coordinates as players write
+them (A-T without I, 1 at the bottom), star points, stones, the last move ringed, dead stones crossed,
+territory as small squares during the count, and caption lines under the board."""
+
+from __future__ import annotations
+
+import io
+from typing import Sequence
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.go.board import BLACK, LETTERS, STAR_POINTS, WHITE, parse_point
+
+WOOD = (222, 184, 105)
+INK = (30, 25, 20)
+BLACK_STONE = (22, 22, 22)
+WHITE_STONE = (246, 246, 242)
+DEAD = (200, 30, 30)
+BACKGROUND = (255, 255, 255)
+CELL = {19: 30, 13: 40, 9: 52}
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def board_png(
+    size: int,
+    cells: Sequence[int],
+    last: int | None = None,
+    dead: frozenset[int] = frozenset(),
+    territory: tuple[set[int], set[int]] | None = None,
+    caption: Sequence[str] = (),
+) -> bytes:
+    cell = CELL[size]
+    margin = cell + cell // 3 + 6
+    board_px = cell * (size - 1) + 2 * margin
+    font = _font(max(12, cell // 2 - 2))
+    caption_font = _font(18)
+    line_h = 26
+    height = board_px + (len(caption) * line_h + 12 if caption else 0)
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    width = max([board_px, *(int(probe.textbbox((0, 0), c, font=caption_font)[2]) + 24 for c in caption)])
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, board_px - 1, board_px - 1), fill=WOOD)
+
+    def centre(point: int) -> tuple[int, int]:
+        y, x = divmod(point, size)
+        return margin + x * cell, margin + y * cell
+
+    lo, hi = margin, margin + cell * (size - 1)
+    for i in range(size):
+        at = margin + i * cell
+        draw.line((lo, at, hi, at), fill=INK, width=1)
+        draw.line((at, lo, at, hi), fill=INK, width=1)
+        letter, number = LETTERS[i], str(size - i)
+        for text, (cx, cy) in (
+            (letter, (at, margin // 2 - 2)),
+            (letter, (at, hi + margin // 2 + 2)),
+            (number, (margin // 2 - 2, at)),
+            (number, (hi + margin // 2 + 2, at)),
+        ):
+            draw.text((cx, cy), text, font=font, fill=INK, anchor="mm")
+    draw.rectangle((lo, lo, hi, hi), outline=INK, width=2)
+    dot = max(3, cell // 9)
+    for name in STAR_POINTS[size]:
+        x, y = centre(parse_point(name, size))
+        draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=INK)
+    if territory is not None:
+        sq = max(4, cell // 5)
+        for owner, points in ((BLACK, territory[0]), (WHITE, territory[1])):
+            for p in points:
+                x, y = centre(p)
+                fill = BLACK_STONE if owner == BLACK else WHITE_STONE
+                draw.rectangle((x - sq, y - sq, x + sq, y + sq), fill=fill, outline=INK)
+    r = cell // 2 - 1
+    for p, colour in enumerate(cells):
+        if colour not in (BLACK, WHITE):
+            continue
+        x, y = centre(p)
+        fill = BLACK_STONE if colour == BLACK else WHITE_STONE
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=1)
+        if p in dead:
+            d = r // 2
+            draw.line((x - d, y - d, x + d, y + d), fill=DEAD, width=3)
+            draw.line((x - d, y + d, x + d, y - d), fill=DEAD, width=3)
+        elif p == last:
+            ring = r // 2
+            mark = WHITE_STONE if colour == BLACK else BLACK_STONE
+            draw.ellipse((x - ring, y - ring, x + ring, y + ring), outline=mark, width=max(2, cell // 14))
+    for n, text in enumerate(caption):
+        draw.text((12, board_px + 6 + n * line_h), text, font=caption_font, fill=INK)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def board_text(size: int, cells: Sequence[int], last: int | None = None, dead: frozenset[int] = frozenset()) -> str:
+    """The board as monospace text for a text-only chat: X black, O white, x/o dead, (X) the last move."""
+    rows = ["    " + " ".join(LETTERS[:size])]
+    for y in range(size):
+        line = []
+        for x in range(size):
+            p = y * size + x
+            c = cells[p]
+            ch = "X" if c == BLACK else "O" if c == WHITE else "."
+            line.append("(" if p == last else ")" if p - 1 == last and x > 0 else " ")
+            line.append(ch.lower() if p in dead else ch)
+        line.append(")" if last == y * size + size - 1 else "")
+        rows.append(f"{size - y:>2} " + "".join(line).rstrip())
+    return "\n".join(rows)
