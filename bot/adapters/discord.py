@@ -1,0 +1,748 @@
+"""The Discord adapter (discord.py 2.x): slash commands in, replies and announcements out. No rules here.
+
+A Discord server (guild) is a club. Every command of the commands layer is an application command with a
+Dutch name and an English localisation (``ClubTranslator``, texts in ``bot/i18n/*/discord.json``); its
+callback turns the options into the command line the console would type (``/afmelden 3 teamwedstrijd``)
+and hands it to ``Commands.handle`` as the user who used it. Commands that feature modules add are
+exposed generically with one free-text option ``argumenten``. The ``Reply`` comes back as an interaction
+response: ephemeral when it is private or refused, in the channel otherwise; a table as a code block,
+a picture (``Reply.image``) and files as attachments, ``Reply.buttons`` as buttons whose ``custom_id``
+holds the command they run for whoever presses them (so they keep working after a restart).
+
+Announcements go through the REST API to the club's channel (set with ``/kanaal``), with a picture of
+the pairing or standings and the text as fallback, and a nonce so that a repeated post after a lost
+answer is not shown twice. A failure (no channel, a deleted channel, missing permissions, a long rate
+limit) is logged and raised, so the announcement stays pending and the alarm retries it; the next
+director who uses a command in that server is told what is wrong.
+
+Directors: members with the configured role (``[discord] director_role``) or the Manage Server
+permission; the director commands are guild-only and hidden by default for members without Manage
+Server (``default_permissions``), which the server can widen to the role under Integrations.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+import shlex
+from typing import Any, Awaitable, Callable, Literal, Optional
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, Range, locale_str
+
+from bot.commands import Actor, Commands
+from bot.config import Config
+from bot.i18n import DEFAULT_LANGUAGE, catalogue, t
+from bot.pictures import table_png
+from bot.replies import Button, Reply
+from bot.store import Announcement, Club
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+MAX_CONTENT = 2000  # characters in a message
+MAX_CHOICES = 25  # autocomplete suggestions
+MAX_DESCRIPTION = 100
+MAX_LABEL = 80
+MAX_CUSTOM_ID = 100
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+BUTTON_PREFIX = "clubbot:"
+CANCEL = "cancel"
+ENGLISH = (discord.Locale.american_english, discord.Locale.british_english)
+# the bot's own identity when it asks the commands layer for the picture of an announcement
+ANNOUNCER_ID = "discord:clubbot"
+# slow commands: after this many seconds the interaction is deferred (Discord wants an answer within 3)
+DEFER_AFTER = 2.0
+# a rate limit longer than this is not waited out: the announcement stays pending and is retried
+MAX_RATELIMIT_WAIT = 30.0
+
+AfterCommand = Callable[[], Awaitable[None]]
+
+
+# ---------------------------------------------------------------------------------------------- texts
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _ls(key: str, **extras: Any) -> locale_str:
+    """A translatable string: the Dutch text is the default, the translator gives the English."""
+    return locale_str(_clip(t("nl", key), extras.get("limit", MAX_DESCRIPTION)), key=key, **extras)
+
+
+def _language_of(locale: discord.Locale | None, default: str) -> str:
+    if locale is None:
+        return default
+    return "en" if str(locale).startswith("en") else "nl" if str(locale).startswith("nl") else default
+
+
+class ClubTranslator(app_commands.Translator):
+    """Names, descriptions and choices from the catalogues: Dutch by default, English for en-US/en-GB."""
+
+    async def translate(
+        self, string: locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> Optional[str]:
+        if locale not in ENGLISH:
+            return None
+        if "en" in string.extras:
+            return str(string.extras["en"])
+        key = string.extras.get("key")
+        text = catalogue("en").get(key) if key else None
+        return _clip(text, string.extras.get("limit", MAX_DESCRIPTION)) if text else None
+
+
+# ---------------------------------------------------------------------------------------------- buttons
+class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"clubbot:(?P<command>/.*|cancel)"):  # type: ignore[type-arg,call-arg]
+    """A button that runs a command for whoever presses it; the command is in the ``custom_id``."""
+
+    def __init__(self, label: str, command: str, style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+        super().__init__(discord.ui.Button(label=_clip(label, MAX_LABEL), custom_id=BUTTON_PREFIX + command, style=style))
+        self.command = command
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> "CommandButton":
+        return cls(getattr(item, "label", None) or "", match["command"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        adapter: DiscordAdapter = interaction.client.adapter  # type: ignore[attr-defined]
+        await adapter.press(interaction, self.command)
+
+
+def buttons_view(buttons: tuple[Button, ...] | list[Button]) -> discord.ui.View | None:
+    view = discord.ui.View(timeout=None)
+    for button in buttons[:25]:
+        if len(BUTTON_PREFIX + button.command) > MAX_CUSTOM_ID:
+            log.warning("button command too long for a custom_id: %r", button.command[:120])
+            continue
+        style = discord.ButtonStyle.secondary if button.command == CANCEL else discord.ButtonStyle.primary
+        view.add_item(CommandButton(button.label, button.command, style))
+    return view if view.children else None
+
+
+# ---------------------------------------------------------------------------------------------- the client
+class ClubClient(discord.Client):
+    """A discord.Client with the club's command tree. Intents: only ``guilds`` (not privileged): slash
+    commands and buttons arrive as interactions, which need no message content or member intents."""
+
+    def __init__(self, adapter: "DiscordAdapter", sync_commands: bool = True) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions.none(),
+            max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
+        )
+        self.adapter = adapter
+        self.sync_commands = sync_commands
+        self.tree = app_commands.CommandTree(self)
+        self.tree.on_error = adapter.on_tree_error  # type: ignore[method-assign]
+        for command in adapter.build_commands():
+            self.tree.add_command(command)
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(ClubTranslator())
+        self.add_dynamic_items(CommandButton)
+        if self.sync_commands:
+            try:
+                await self.tree.sync()
+            except discord.HTTPException:
+                log.exception("registering the slash commands with Discord failed; the old ones stay")
+
+
+# ---------------------------------------------------------------------------------------------- the adapter
+class DiscordAdapter:
+    platform = PLATFORM
+
+    def __init__(
+        self, commands: Commands, config: Config, after_command: AfterCommand, sync_commands: bool = True
+    ) -> None:
+        self.commands = commands
+        self.config = config
+        self.after_command = after_command
+        self.defer_after = DEFER_AFTER
+        self.client = ClubClient(self, sync_commands)
+        self._gateway: asyncio.Task[None] | None = None
+        self._running = 0  # commands being handled now
+        # club id -> (message key, values, told a director already): why its announcements are not posted
+        self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self, connect: bool = True) -> None:
+        """Log in (REST), register the commands, and connect to the gateway in the background."""
+        if not self.config.discord_token:
+            raise RuntimeError("no Discord token configured")
+        await self.client.login(self.config.discord_token)
+        if connect:
+            self._gateway = asyncio.create_task(self._connect(), name="discord-gateway")
+
+    async def _connect(self) -> None:
+        try:
+            await self.client.connect(reconnect=True)
+        except Exception:
+            log.exception("the Discord gateway connection ended")
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        """Wait until no command is being handled (before stopping; tests wait for button presses)."""
+        async with asyncio.timeout(timeout):
+            while self._running:
+                await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        try:
+            await self.idle()
+        except TimeoutError:
+            log.warning("stopping with commands still running")
+        await self.client.close()
+        if self._gateway is not None:
+            self._gateway.cancel()
+            try:
+                await self._gateway
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    # ------------------------------------------------------------------ who and where
+    def is_director(self, interaction: discord.Interaction) -> bool:
+        """The configured director role, or Manage Server (server administrators)."""
+        if interaction.guild_id is None:
+            return False
+        permissions = interaction.permissions
+        if permissions.manage_guild or permissions.administrator:
+            return True
+        role = self.config.discord_director_role.casefold()
+        user = interaction.user
+        return isinstance(user, discord.Member) and any(r.name.casefold() == role for r in user.roles)
+
+    async def actor_for(self, interaction: discord.Interaction) -> Actor | str:
+        """The actor of an interaction, or the key of the reason there is none (a private message from
+        someone who is not a member of exactly one club the bot serves)."""
+        user = interaction.user
+        if interaction.guild_id is not None:
+            guild = interaction.guild
+            name = guild.name if guild is not None and guild.name else str(interaction.guild_id)
+            return Actor(
+                PLATFORM, str(interaction.guild_id), name, str(user.id), user.display_name, self.is_director(interaction)
+            )
+        clubs = await self.clubs_of(str(user.id))
+        if not clubs:
+            return "discord_dm_unknown"
+        if len(clubs) > 1:
+            return "discord_dm_several"
+        club = clubs[0]
+        return Actor(PLATFORM, club.external_id, club.name, str(user.id), user.display_name, False)
+
+    async def clubs_of(self, user_id: str) -> list[Club]:
+        """The clubs (servers the bot is in) where this Discord user is a known member."""
+        found = []
+        for guild in self.client.guilds:
+            club = await self.commands.store.club_by_external(PLATFORM, str(guild.id))
+            if club is not None and await self.commands.store.member_by_identity(club.id, user_id) is not None:
+                found.append(club)
+        return found
+
+    async def club_of(self, interaction: discord.Interaction) -> Club | None:
+        """The club an interaction is about, without creating one (for autocomplete)."""
+        if interaction.guild_id is not None:
+            return await self.commands.store.club_by_external(PLATFORM, str(interaction.guild_id))
+        clubs = await self.clubs_of(str(interaction.user.id))
+        return clubs[0] if len(clubs) == 1 else None
+
+    def fallback_language(self, interaction: discord.Interaction) -> str:
+        return _language_of(interaction.locale, self.config.default_language or DEFAULT_LANGUAGE)
+
+    # ------------------------------------------------------------------ commands in
+    async def run(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        args: list[str],
+        attachment: bytes | None = None,
+        raw: str | None = None,
+    ) -> None:
+        """Run ``/name args`` (each option one argument) or ``/name raw`` for the user of the interaction,
+        answer it, then let the scheduler do what has become due."""
+        text = "/" + name
+        if args:
+            text += " " + " ".join(shlex.quote(a) for a in args)
+        if raw:
+            text += " " + raw
+        actor = await self.actor_for(interaction)
+        if isinstance(actor, str):
+            lang = self.fallback_language(interaction)
+            await self.answer(interaction, Reply(lines=(t(lang, actor),), ok=False, private=True), lang)
+            return
+        await self._run_as(interaction, actor, text, attachment, update=False)
+
+    async def press(self, interaction: discord.Interaction, command: str) -> None:
+        """A button: run its command as whoever pressed it."""
+        actor = await self.actor_for(interaction)
+        if isinstance(actor, str):
+            lang = self.fallback_language(interaction)
+            await self.answer(interaction, Reply(lines=(t(lang, actor),), ok=False, private=True), lang)
+            return
+        if command == CANCEL:
+            club = await self.commands.club_for(actor)
+            await self.answer(interaction, Reply(lines=(t(club.language, "discord_cancelled"),)), club.language, update=True)
+            return
+        await self._run_as(interaction, actor, command, None, update=True)
+
+    async def ask_first(self, interaction: discord.Interaction, name: str, question_key: str, button_key: str) -> None:
+        """A director command that is confirmed with a button before it runs (``/publiceer``)."""
+        actor = await self.actor_for(interaction)
+        if isinstance(actor, str) or not actor.is_director:
+            await self.run(interaction, name, [])
+            return
+        club = await self.commands.club_for(actor)
+        lang = club.language
+        buttons = (Button(t(lang, button_key), "/" + name), Button(t(lang, "discord_button_cancel"), CANCEL))
+        await self.answer(interaction, Reply(lines=(t(lang, question_key),), private=True, buttons=buttons), lang)
+
+    async def _run_as(
+        self, interaction: discord.Interaction, actor: Actor, text: str, attachment: bytes | None, update: bool
+    ) -> None:
+        self._running += 1
+        try:
+            await self._run_counted(interaction, actor, text, attachment, update)
+        finally:
+            self._running -= 1
+
+    async def _run_counted(
+        self, interaction: discord.Interaction, actor: Actor, text: str, attachment: bytes | None, update: bool
+    ) -> None:
+        task = asyncio.ensure_future(self.commands.handle(actor, text, attachment=attachment))
+        done, _ = await asyncio.wait({task}, timeout=self.defer_after)
+        deferred = False
+        if not done:  # Discord wants an answer within 3 seconds: show "thinking" until the reply is there
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                deferred = True
+            except discord.HTTPException:
+                log.exception("deferring the interaction failed")
+        reply = await task
+        club = await self.commands.club_for(actor)
+        await self.answer(interaction, reply, club.language, deferred=deferred, update=update)
+        if actor.is_director:
+            await self.tell_problem(interaction, club)
+        await self.after()
+
+    async def after(self) -> None:
+        try:
+            await self.after_command()
+        except Exception:
+            log.exception("the work after a command failed")
+
+    async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        log.error("slash command failed: %s", error, exc_info=error)
+        lang = self.fallback_language(interaction)
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(t(lang, "error_internal"), ephemeral=True)
+            except discord.HTTPException:
+                pass
+
+    # ------------------------------------------------------------------ replies out
+    def render(self, reply: Reply, lang: str) -> tuple[str, list[discord.File]]:
+        """The message text (a table as a code block) and its files: the picture, the attachment, and
+        the full text when it does not fit in one message."""
+        files: list[discord.File] = []
+        if reply.image is not None:
+            files.append(discord.File(io.BytesIO(reply.image), filename="clubbot.png"))
+        if reply.attachment is not None:
+            name, content = reply.attachment
+            files.append(discord.File(io.BytesIO(content), filename=name))
+        parts = list(reply.lines)
+        if reply.table is not None:
+            parts.append("```\n" + reply.table.as_text().replace("```", "'''") + "\n```")
+        content, extra = fit("\n".join(parts), reply.text, lang)
+        return content, files + extra
+
+    async def answer(
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        lang: str,
+        deferred: bool = False,
+        update: bool = False,
+    ) -> None:
+        """Answer an interaction with a reply: ephemeral when private or refused; a button's successful
+        public reply replaces the message the button was on (and its buttons)."""
+        ephemeral = reply.private or not reply.ok
+        content, files = self.render(reply, lang)
+        view = buttons_view(reply.buttons)
+        extra: dict[str, Any] = {}
+        if view is not None:
+            extra["view"] = view
+        try:
+            if deferred:
+                if ephemeral:
+                    await interaction.edit_original_response(content=content, attachments=files, **extra)
+                else:
+                    await interaction.edit_original_response(content=t(lang, "discord_done"))
+                    await interaction.followup.send(content=content, files=files, **extra)
+            elif update and reply.ok and not reply.private and not files and interaction.message is not None:
+                before = interaction.message.content or ""
+                merged, _ = fit((before + "\n" + content).strip(), content, lang)
+                await interaction.response.edit_message(content=merged, view=view)
+            else:
+                await interaction.response.send_message(content=content, files=files, ephemeral=ephemeral, **extra)
+        except discord.HTTPException:
+            log.exception("answering an interaction failed")
+
+    # ------------------------------------------------------------------ announcements out
+    async def send_announcement(self, club: Club, announcement: Announcement) -> None:
+        """Post to the club's channel; raise if it was not posted (it stays pending and is retried)."""
+        try:
+            channel_id = int(club.channel_id or "")
+        except ValueError:
+            self._problem(club, "discord_problem_no_channel", {})
+            raise RuntimeError(f"club {club.id} has no Discord channel for announcements (/kanaal)")
+        body = announcement.body
+        if announcement.kind == "standings" and "\n" in body:
+            title, _, table = body.partition("\n")
+            body = title + "\n```\n" + table.replace("```", "'''") + "\n```"
+        content, files = fit(body, announcement.body, club.language)
+        picture = await self.announcement_picture(club, announcement)
+        if picture is not None:
+            files.insert(0, discord.File(io.BytesIO(picture), filename=f"{announcement.kind}.png"))
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            await channel.send(content=content, files=files, nonce=f"clubbot-{announcement.id}")
+        except discord.Forbidden as err:
+            self._problem(club, "discord_problem_forbidden", {"channel": channel_id})
+            log.warning("no permission to post announcement %s in channel %s: %s", announcement.id, channel_id, err)
+            raise
+        except discord.NotFound as err:
+            self._problem(club, "discord_problem_not_found", {"channel": channel_id})
+            log.warning("channel %s of announcement %s is gone: %s", channel_id, announcement.id, err)
+            raise
+        except (discord.HTTPException, discord.RateLimited) as err:
+            self._problem(club, "discord_problem_other", {"error": str(err)[:200]})
+            log.warning("announcement %s not posted: %s", announcement.id, err)
+            raise
+        self._problems.pop(club.id, None)
+
+    async def announcement_picture(self, club: Club, announcement: Announcement) -> bytes | None:
+        """The pairing or standings of an announced round as a PNG, from the commands layer (``/indeling
+        N``, ``/stand N``); None for other announcements or when there is nothing to draw."""
+        if announcement.kind not in ("pairing", "standings") or announcement.round_id is None:
+            return None
+        try:
+            store = self.commands.store
+            row = await store.round(announcement.round_id)
+            season = await store.season(row.season_id) if row is not None else None
+            if row is None or season is None:
+                return None
+            if announcement.kind == "pairing":
+                if season.kind != "main":
+                    return None
+                text = f"/indeling {row.number}"
+            else:
+                text = f"/stand {'rapid ' if season.kind == 'rapid' else ''}{row.number}"
+            actor = Actor(PLATFORM, club.external_id, club.name, ANNOUNCER_ID, "clubbot")
+            reply = await self.commands.handle(actor, text)
+            if not reply.ok or reply.table is None:
+                return None
+            return reply.image or table_png(reply.lines[0] if reply.lines else "", reply.table, reply.lines[1:])
+        except Exception:
+            log.exception("drawing the picture of announcement %s failed; the text goes alone", announcement.id)
+            return None
+
+    def _problem(self, club: Club, key: str, values: dict[str, object]) -> None:
+        old = self._problems.get(club.id)
+        told = old is not None and old[0] == key and old[1] == values and old[2]
+        self._problems[club.id] = (key, values, told)
+
+    async def tell_problem(self, interaction: discord.Interaction, club: Club) -> None:
+        """Tell a director (once per problem) why the club's announcements are not being posted."""
+        problem = self._problems.get(club.id)
+        if problem is None or problem[2]:
+            return
+        key, values, _ = problem
+        try:
+            await interaction.followup.send(content=t(club.language, key, **values), ephemeral=True)
+        except discord.HTTPException:
+            log.exception("telling the director about announcement trouble failed")
+            return
+        self._problems[club.id] = (key, values, True)
+
+    # ------------------------------------------------------------------ autocomplete
+    async def player_choices(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        club = await self.club_of(interaction)
+        if club is None:
+            return []
+        typed = (current or "").casefold().strip()
+        names = sorted({m.name for m in await self.commands.store.members(club.id)}, key=str.casefold)
+        starts = [n for n in names if n.casefold().startswith(typed)]
+        inside = [n for n in names if typed in n.casefold() and n not in starts]
+        return [Choice(name=n[:100], value=n[:100]) for n in (starts + inside)[:MAX_CHOICES]]
+
+    async def round_choices(self, interaction: discord.Interaction, current: Any, paired: bool) -> list[Choice[int]]:
+        """Round numbers: the rounds still open (to sign off for or on) or the paired ones, newest first."""
+        club = await self.club_of(interaction)
+        if club is None:
+            return []
+        season = await self.commands.store.active_season(club.id)
+        if season is None:
+            return []
+        rows = [r for r in await self.commands.store.rounds(season.id) if (r.status == "paired") == paired]
+        if paired:
+            rows.reverse()
+        typed = str(current or "").strip()
+        rows = [r for r in rows if str(r.number).startswith(typed)]
+        return [
+            Choice(name=t(club.language, "discord_round_choice", round=r.number, date=r.play_date), value=r.number)
+            for r in rows[:MAX_CHOICES]
+        ]
+
+    # ------------------------------------------------------------------ the slash commands
+    def build_commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        return build_commands(self)
+
+
+def fit(content: str, full: str, lang: str) -> tuple[str, list[discord.File]]:
+    """A message text within Discord's limit; when it is too long, the beginning and the whole text as a
+    file."""
+    if len(content) <= MAX_CONTENT:
+        return content, []
+    note = "\n" + t(lang, "discord_full_text")
+    head = content[: MAX_CONTENT - len(note) - 8].rsplit("\n", 1)[0]
+    if head.count("```") % 2 == 1:
+        head += "\n```"
+    return head + note, [discord.File(io.BytesIO(full.encode("utf-8")), filename="clubbot.txt")]
+
+
+# ------------------------------------------------------------------------------------------------ commands
+Round = Range[int, 1, 200]
+Group = Literal["A", "B", "C", "D"]
+
+
+def _opt(*pairs: tuple[bool, str]) -> list[str]:
+    return [text for present, text in pairs if present]
+
+
+def build_commands(adapter: DiscordAdapter) -> list[app_commands.Command[Any, ..., None]]:
+    """One slash command per command of the commands layer; the callbacks only assemble the command
+    line from the options."""
+    a = adapter
+    built: list[app_commands.Command[Any, ..., None]] = []
+
+    async def coming_rounds(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        return await a.round_choices(interaction, current, paired=False)
+
+    async def paired_rounds(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        return await a.round_choices(interaction, current, paired=True)
+
+    async def players(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return await a.player_choices(interaction, current)
+
+    def add(callback: Any, name: str, director: bool = False, **complete: Any) -> app_commands.Command[Any, ..., None]:
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name=_ls(f"discord_cmd_{name}", limit=32),
+            description=_ls(f"discord_desc_{name}"),
+            callback=callback,
+        )
+        finish(command, director)
+        for param, func in complete.items():
+            command.autocomplete(param)(func)
+        built.append(command)
+        return command
+
+    # -------------------------------------------------------------- players
+    async def aanmelden(interaction: discord.Interaction, ronde: Optional[Round] = None) -> None:
+        await a.run(interaction, "aanmelden", _opt((ronde is not None, str(ronde))))
+
+    async def afmelden(
+        interaction: discord.Interaction,
+        ronde: Optional[Round] = None,
+        teamwedstrijd: bool = False,
+        speler: Optional[str] = None,
+    ) -> None:
+        args = _opt((bool(speler), speler or ""), (ronde is not None, str(ronde)), (teamwedstrijd, "teamwedstrijd"))
+        await a.run(interaction, "afmelden", args)
+
+    async def stand(
+        interaction: discord.Interaction, groep: Optional[Group] = None, rapid: bool = False, ronde: Optional[Round] = None
+    ) -> None:
+        args = _opt((bool(groep), groep or ""), (rapid, "rapid"), (ronde is not None, str(ronde)))
+        await a.run(interaction, "stand", args)
+
+    async def indeling(interaction: discord.Interaction, ronde: Optional[Round] = None) -> None:
+        await a.run(interaction, "indeling", _opt((ronde is not None, str(ronde))))
+
+    async def uitslag(
+        interaction: discord.Interaction, resultaat: str, speler: Optional[str] = None, ronde: Optional[Round] = None
+    ) -> None:
+        args = [resultaat] + _opt((bool(speler), speler or ""), (ronde is not None, str(ronde)))
+        await a.run(interaction, "uitslag", args)
+
+    async def bevestig(interaction: discord.Interaction, ronde: Optional[Round] = None) -> None:
+        await a.run(interaction, "bevestig", _opt((ronde is not None, str(ronde))))
+
+    async def prijzen(interaction: discord.Interaction) -> None:
+        await a.run(interaction, "prijzen", [])
+
+    async def help_command(interaction: discord.Interaction) -> None:
+        await a.run(interaction, "help", [])
+
+    add(aanmelden, "aanmelden", ronde=coming_rounds)
+    add(afmelden, "afmelden", ronde=coming_rounds, speler=players)
+    add(stand, "stand", ronde=paired_rounds)
+    add(indeling, "indeling", ronde=paired_rounds)
+    results = [
+        Choice(name=_ls("discord_choice_won"), value="gewonnen"),
+        Choice(name=_ls("discord_choice_lost"), value="verloren"),
+        Choice(name=_ls("discord_choice_draw"), value="remise"),
+        Choice(name="1-0", value="1-0"),
+        Choice(name="0-1", value="0-1"),
+        Choice(name=_ls("discord_choice_1-0F"), value="1-0F"),
+        Choice(name=_ls("discord_choice_0-1F"), value="0-1F"),
+        Choice(name=_ls("discord_choice_0-0F"), value="0-0F"),
+    ]
+    app_commands.choices(resultaat=results)(add(uitslag, "uitslag", speler=players, ronde=paired_rounds))
+    add(bevestig, "bevestig", ronde=paired_rounds)
+    add(prijzen, "prijzen")
+    add(help_command, "help")
+
+    # -------------------------------------------------------------- directors
+    async def seizoen(
+        interaction: discord.Interaction,
+        naam: str,
+        start: str,
+        rondes: Optional[Round] = None,
+        deadline: Optional[str] = None,
+        publicatie: Optional[str] = None,
+        tijdzone: Optional[str] = None,
+        soort: Optional[str] = None,
+        startvolgorde: Optional[str] = None,
+    ) -> None:
+        args = [f"naam={naam}", f"start={start}"] + _opt(
+            (rondes is not None, f"rondes={rondes}"),
+            (bool(deadline), f"deadline={deadline}"),
+            (bool(publicatie), f"publicatie={publicatie}"),
+            (bool(tijdzone), f"tijdzone={tijdzone}"),
+            (bool(soort), f"soort={soort}"),
+            (bool(startvolgorde), f"startvolgorde={startvolgorde}"),
+        )
+        await a.run(interaction, "seizoen", args)
+
+    async def speler(
+        interaction: discord.Interaction, naam: str, rating: Range[int, 0, 4000], groep: Optional[Group] = None
+    ) -> None:
+        await a.run(interaction, "speler", [naam, str(rating)] + _opt((bool(groep), f"groep={groep}")))
+
+    async def nietverschenen(interaction: discord.Interaction, speler: str, ronde: Optional[Round] = None) -> None:
+        await a.run(interaction, "nietverschenen", [speler] + _opt((ronde is not None, str(ronde))))
+
+    async def invaller(interaction: discord.Interaction, speler: str) -> None:
+        await a.run(interaction, "invaller", [speler])
+
+    async def publiceer(interaction: discord.Interaction) -> None:
+        await a.ask_first(interaction, "publiceer", "discord_publish_question", "discord_button_publish")
+
+    async def exporteer(interaction: discord.Interaction, rapid: bool = False) -> None:
+        await a.run(interaction, "exporteer", _opt((rapid, "rapid")))
+
+    async def importeer(
+        interaction: discord.Interaction,
+        bestand: discord.Attachment,
+        start: str,
+        naam: Optional[str] = None,
+        rondes: Optional[Round] = None,
+        deadline: Optional[str] = None,
+        publicatie: Optional[str] = None,
+        tijdzone: Optional[str] = None,
+        soort: Optional[str] = None,
+    ) -> None:
+        if bestand.size > MAX_IMPORT_BYTES:
+            club = await a.club_of(interaction)
+            lang = club.language if club else a.fallback_language(interaction)
+            reply = Reply(lines=(t(lang, "discord_file_too_large", limit=MAX_IMPORT_BYTES // (1024 * 1024)),), ok=False)
+            await a.answer(interaction, reply, lang)
+            return
+        content = await bestand.read()
+        args = [f"start={start}"] + _opt(
+            (bool(naam), f"naam={naam}"),
+            (rondes is not None, f"rondes={rondes}"),
+            (bool(deadline), f"deadline={deadline}"),
+            (bool(publicatie), f"publicatie={publicatie}"),
+            (bool(tijdzone), f"tijdzone={tijdzone}"),
+            (bool(soort), f"soort={soort}"),
+        )
+        await a.run(interaction, "importeer", args, attachment=content)
+
+    async def taal(interaction: discord.Interaction, taal: Literal["nl", "en"]) -> None:
+        await a.run(interaction, "taal", [taal])
+
+    async def kanaal(interaction: discord.Interaction, kanaal: Optional[discord.TextChannel] = None) -> None:
+        channel_id = kanaal.id if kanaal is not None else interaction.channel_id
+        await a.run(interaction, "kanaal", _opt((channel_id is not None, str(channel_id))))
+
+    kinds = [Choice(name=_ls("discord_choice_main"), value="main"), Choice(name="rapid", value="rapid")]
+    orders = [
+        Choice(name=_ls("discord_choice_rating"), value="rating"),
+        Choice(name=_ls("discord_choice_ranking"), value="eindstand"),
+    ]
+    app_commands.choices(soort=kinds, startvolgorde=orders)(add(seizoen, "seizoen", director=True))
+    add(speler, "speler", director=True, naam=players)
+    add(nietverschenen, "nietverschenen", director=True, speler=players, ronde=paired_rounds)
+    add(invaller, "invaller", director=True, speler=players)
+    add(publiceer, "publiceer", director=True)
+    add(exporteer, "exporteer", director=True)
+    app_commands.choices(soort=kinds)(add(importeer, "importeer", director=True))
+    add(taal, "taal", director=True)
+    add(kanaal, "kanaal", director=True)
+
+    # -------------------------------------------------------------- what feature modules add
+    known = {c.name for c in built}
+    english = {v: k for k, v in reversed(list(adapter.commands.aliases.items()))}
+    for name, (_, director_only) in adapter.commands._handlers.items():
+        if name in known:
+            continue
+        if not re.fullmatch(r"[-_a-z0-9]{1,32}", name):
+            log.warning("command /%s cannot be a Discord slash command name; left out", name)
+            continue
+        built.append(feature_command(adapter, name, english.get(name), director_only))
+    return built
+
+
+def feature_command(
+    adapter: DiscordAdapter, name: str, english: str | None, director: bool
+) -> app_commands.Command[Any, ..., None]:
+    """A command a feature module added: one optional free-text option with what one would type after it."""
+
+    async def callback(interaction: discord.Interaction, argumenten: Optional[Range[str, 0, 500]] = None) -> None:
+        await adapter.run(interaction, name, [], raw=argumenten)
+
+    key = f"help_{name}"
+    dutch = catalogue("nl").get(key) or name
+    extras: dict[str, Any] = {"en": english} if english and re.fullmatch(r"[-_a-z0-9]{1,32}", english) else {}
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=locale_str(name, **extras),
+        description=locale_str(_clip(dutch, MAX_DESCRIPTION), key=key),
+        callback=callback,
+    )
+    finish(command, director)
+    return command
+
+
+def finish(command: app_commands.Command[Any, ..., None], director: bool) -> None:
+    """Localised option names and descriptions; director commands: guild-only and, by default, only for
+    members who may manage the server (the server can allow the director role under Integrations)."""
+    texts = catalogue("nl")
+    names = [p.name for p in command.parameters]
+    if names:
+        descriptions = {}
+        for param in names:
+            own = f"discord_pdesc_{command.name}_{param}"
+            descriptions[param] = _ls(own if own in texts else f"discord_pdesc_{param}")
+        app_commands.describe(**descriptions)(command)
+        app_commands.rename(**{p: _ls(f"discord_param_{p}", limit=32) for p in names})(command)
+    if director:
+        app_commands.default_permissions(manage_guild=True)(command)
+        app_commands.guild_only(command)
+    else:
+        app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)(command)
+    app_commands.allowed_installs(guilds=True, users=False)(command)

@@ -1,0 +1,418 @@
+"""A local fake of the Discord REST API, enough for discord.py's HTTP client: aiohttp.web on 127.0.0.1 at a
+random port. It records every request (method, path, JSON body, uploaded files) and answers like Discord
+does: the bot user and application at login, the command sync, interaction callbacks and webhook
+follow-ups, messages posted to channels (with ``enforce_nonce`` de-duplication), and attachment
+downloads. Failures can be queued per channel: 403 (missing access), 404 (unknown channel) or 429
+(rate limited, with ``retry_after``).
+
+Point discord.py at it with ``discord.http.Route.BASE = fake.base`` (the webhook client uses the same
+Route class), and restore the old value afterwards: the ``fake`` fixture does. Below the fake: a harness
+with the real adapter logged in against it (no gateway), and interaction payloads as the gateway
+delivers them, run through the real command tree and discord.py's component dispatch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, AsyncIterator
+
+import discord
+import pytest
+from aiohttp import web
+
+from bot.adapters.discord import DiscordAdapter
+from bot.clock import ShiftedClock
+from bot.commands import Commands
+from bot.config import Config
+from bot.scheduler import Alarm
+from bot.store import Announcement, Club, Store
+from tests.bot.conftest import START
+
+BOT_ID = 900000000000000001
+APP_ID = 900000000000000002
+OWNER_ID = 900000000000000003
+TIMESTAMP = "2026-12-01T12:00:00.000000+00:00"
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    files: dict[str, tuple[str, bytes, str]] = field(default_factory=dict)  # field -> (filename, bytes, type)
+    status: int = 200
+    created: bool = False  # a channel post that made a new message (not a failure, not a de-duplicated repeat)
+
+    @property
+    def content(self) -> str:
+        return (self.json or {}).get("content") or "" if isinstance(self.json, dict) else ""
+
+
+def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
+    return {
+        "id": str(user_id), "username": name, "global_name": name, "discriminator": "0", "avatar": None,
+        "bot": bot, "public_flags": 0,
+    }  # fmt: skip
+
+
+class FakeDiscord:
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
+        self._ids = itertools.count(1_000_000_000_000_000_000)
+        self._failures: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        self._nonces: dict[tuple[str, str], dict[str, Any]] = {}
+        self.cdn: dict[str, bytes] = {}
+        self.changed = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> "FakeDiscord":
+        app = web.Application(client_max_size=50 * 1024 * 1024)
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        return self
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def base(self) -> str:
+        return f"{self.url}/api/v10"
+
+    # ------------------------------------------------------------------ test controls
+    def fail_channel(self, channel_id: int | str, status: int, times: int = 1, retry_after: float = 0.0) -> None:
+        """The next ``times`` posts to the channel fail with ``status``."""
+        body: dict[str, Any] = {
+            403: {"code": 50001, "message": "Missing Access"},
+            404: {"code": 10003, "message": "Unknown Channel"},
+            429: {"message": "You are being rate limited.", "retry_after": retry_after, "global": False},
+        }.get(status, {"code": 0, "message": "error"})
+        self._failures.setdefault(str(channel_id), []).extend([(status, body)] * times)
+
+    def add_file(self, name: str, content: bytes) -> str:
+        """Serve ``content`` as an attachment; returns its URL."""
+        self.cdn[name] = content
+        return f"{self.url}/attachments/{name}"
+
+    def of(self, method: str, prefix: str) -> list[Request]:
+        return [r for r in self.requests if r.method == method and r.path.startswith(prefix)]
+
+    def channel_posts(self, channel_id: int | str, created_only: bool = True) -> list[Request]:
+        """The posts to a channel: by default only those that made a new message."""
+        posts = self.of("POST", f"/api/v10/channels/{channel_id}/messages")
+        return [p for p in posts if p.created] if created_only else posts
+
+    def callbacks(self, interaction_id: int | str | None = None) -> list[Request]:
+        prefix = "/api/v10/interactions/" + (f"{interaction_id}/" if interaction_id is not None else "")
+        return self.of("POST", prefix)
+
+    async def wait_for(self, predicate: Any, timeout: float = 5.0) -> None:
+        async def loop() -> None:
+            while not predicate():
+                self.changed.clear()
+                await self.changed.wait()
+
+        await asyncio.wait_for(loop(), timeout)
+
+    # ------------------------------------------------------------------ payloads
+    def message(self, channel_id: str, body: dict[str, Any], files: dict[str, tuple[str, bytes, str]]) -> dict[str, Any]:
+        attachments = [
+            {"id": str(next(self._ids)), "filename": name, "size": len(data), "url": f"{self.url}/attachments/{name}",
+             "proxy_url": f"{self.url}/attachments/{name}", "content_type": ctype}
+            for name, data, ctype in files.values()
+        ]  # fmt: skip
+        return {
+            "id": str(next(self._ids)), "channel_id": channel_id, "author": user_payload(BOT_ID, "clubbot", bot=True),
+            "content": body.get("content") or "", "timestamp": TIMESTAMP, "edited_timestamp": None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": attachments,
+            "embeds": body.get("embeds") or [], "pinned": False, "type": 0, "flags": body.get("flags", 0),
+            "components": body.get("components") or [], "application_id": str(APP_ID),
+        }  # fmt: skip
+
+    # ------------------------------------------------------------------ the API
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        body: Any = None
+        files: dict[str, tuple[str, bytes, str]] = {}
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            async for part in reader:
+                data = await part.read()  # type: ignore[union-attr]
+                if part.name == "payload_json":  # type: ignore[union-attr]
+                    body = json.loads(data)
+                else:
+                    files[str(part.name)] = (  # type: ignore[union-attr]
+                        str(part.filename), bytes(data), part.headers.get("Content-Type", ""),  # type: ignore[union-attr]
+                    )
+        elif request.can_read_body:
+            raw = await request.read()
+            body = json.loads(raw) if raw else None
+        record = Request(request.method, request.path, dict(request.query), body, files)
+        self.requests.append(record)
+        try:
+            status, answer = self._answer(record)
+        finally:
+            self.changed.set()
+        record.status = status
+        if status == 204:
+            return web.Response(status=204)
+        headers = {"Via": "1.1 google"} if status == 429 else {}
+        if isinstance(answer, bytes):
+            return web.Response(status=status, body=answer, content_type="application/octet-stream")
+        # discord.py parses JSON only under exactly "application/json" (no charset), as Discord sends it
+        headers["Content-Type"] = "application/json"
+        return web.Response(status=status, body=json.dumps(answer).encode("utf-8"), headers=headers)
+
+    def _answer(self, r: Request) -> tuple[int, Any]:
+        parts = r.path.strip("/").split("/")
+        if parts[0] == "attachments" and len(parts) == 2 and parts[1] in self.cdn:
+            return 200, self.cdn[parts[1]]
+        if parts[:2] != ["api", "v10"]:
+            return 404, {"code": 0, "message": "404: Not Found"}
+        p = parts[2:]
+        if r.method == "GET" and p == ["users", "@me"]:
+            return 200, user_payload(BOT_ID, "clubbot", bot=True)
+        if r.method == "GET" and p == ["oauth2", "applications", "@me"]:
+            return 200, {
+                "id": str(APP_ID), "name": "clubbot", "description": "", "icon": None, "bot_public": False,
+                "bot_require_code_grant": False, "owner": user_payload(OWNER_ID, "owner"), "verify_key": "0" * 64,
+                "flags": 0,
+            }  # fmt: skip
+        if r.method == "PUT" and len(p) >= 3 and p[0] == "applications" and p[-1] == "commands":
+            commands = [{**c, "id": str(next(self._ids)), "application_id": str(APP_ID), "version": "1"} for c in r.json]
+            return 200, commands
+        if r.method == "POST" and p[0] == "interactions" and p[-1] == "callback":
+            return self._callback(r, p[1])
+        if p[0] == "webhooks" and len(p) >= 3:
+            if r.method == "DELETE":
+                return 204, None
+            return 200, self.message("0", r.json or {}, r.files)
+        if r.method == "POST" and p[0] == "channels" and p[-1] == "messages":
+            return self._post(r, p[1])
+        return 404, {"code": 0, "message": f"404: no fake for {r.method} {r.path}"}
+
+    def _callback(self, r: Request, interaction_id: str) -> tuple[int, Any]:
+        body = r.json or {}
+        kind = body.get("type")
+        data = body.get("data") or {}
+        message = self.message("0", data, r.files) if kind in (4, 5, 7) else None
+        answer: dict[str, Any] = {
+            "interaction": {
+                "id": interaction_id, "type": 2, "response_message_id": message["id"] if message else None,
+                "response_message_loading": kind == 5, "response_message_ephemeral": bool(data.get("flags", 0) & 64),
+            },
+        }  # fmt: skip
+        if kind in (4, 5, 7):
+            answer["resource"] = {"type": kind, "message": message}
+        return 200, answer
+
+    def _post(self, r: Request, channel_id: str) -> tuple[int, Any]:
+        queue = self._failures.get(channel_id)
+        if queue:
+            return queue.pop(0)
+        body = r.json or {}
+        nonce = body.get("nonce")
+        if nonce and body.get("enforce_nonce") and (channel_id, nonce) in self._nonces:
+            return 200, self._nonces[(channel_id, nonce)]
+        message = self.message(channel_id, body, r.files)
+        r.created = True
+        if nonce:
+            self._nonces[(channel_id, nonce)] = message
+        return 200, message
+
+
+# -------------------------------------------------------------------------------------------------- driving the real client
+
+GUILD = 710000000000000001
+GENERAL = 720000000000000001  # where the members type
+ANNOUNCE = 720000000000000002  # the club's channel for announcements
+DIRECTOR_ROLE = 730000000000000001
+DM_CHANNEL = 740000000000000001
+MANAGE_GUILD = 1 << 5
+EPHEMERAL = 64
+
+USERS = {name: 800000000000000000 + i for i, name in enumerate(["Leider", "Anna", "Bert", "Carla", "Daan", "Eva", "Vreemde"], 1)}
+_ids = itertools.count(500000000000000000)
+
+
+def role(role_id: int, name: str) -> dict[str, Any]:
+    return {"id": str(role_id), "name": name, "permissions": "0", "position": 1, "color": 0, "hoist": False,
+            "managed": False, "mentionable": False, "flags": 0}  # fmt: skip
+
+
+def text_channel(channel_id: int, name: str) -> dict[str, Any]:
+    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD), "name": name, "position": 0,
+            "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None}  # fmt: skip
+
+
+def guild_payload() -> dict[str, Any]:
+    """What GUILD_CREATE carries (the only intent the bot asks for is ``guilds``)."""
+    return {
+        "id": str(GUILD), "name": "Schaakclub De Toren", "icon": None, "owner_id": str(USERS["Leider"]),
+        "roles": [role(GUILD, "@everyone"), role(DIRECTOR_ROLE, "Wedstrijdleider")],
+        "channels": [text_channel(GENERAL, "algemeen"), text_channel(ANNOUNCE, "competitie")],
+        "members": [], "member_count": 7, "emojis": [], "stickers": [], "features": [], "preferred_locale": "nl",
+        "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
+        "mfa_level": 0, "premium_tier": 0, "nsfw_level": 0, "system_channel_flags": 0,
+    }  # fmt: skip
+
+
+@dataclass
+class Harness:
+    fake: FakeDiscord
+    store: Store
+    clock: ShiftedClock
+    commands: Commands
+    alarm: Alarm
+    adapter: DiscordAdapter
+
+    @property
+    def client(self) -> discord.Client:
+        return self.adapter.client
+
+    # ------------------------------------------------------------------ payloads
+    def payload(
+        self,
+        kind: int,
+        data: dict[str, Any],
+        user: str,
+        director: bool = False,
+        manage_guild: bool = False,
+        channel: int = GENERAL,
+        dm: bool = False,
+        locale: str = "nl",
+        message: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        n = next(_ids)
+        who = user_payload(USERS[user], user)
+        payload: dict[str, Any] = {
+            "id": str(n), "application_id": str(APP_ID), "type": kind, "token": f"token-{n}", "version": 1,
+            "data": data, "locale": locale, "attachment_size_limit": 8 * 1024 * 1024,
+            "app_permissions": str((1 << 11) | (1 << 15)), "entitlements": [],
+        }  # fmt: skip
+        if dm:
+            payload.update(
+                user=who, channel_id=str(DM_CHANNEL), context=1,
+                channel={"id": str(DM_CHANNEL), "type": 1, "recipients": [who]},
+            )  # fmt: skip
+        else:
+            payload.update(
+                guild_id=str(GUILD), guild_locale="nl", channel_id=str(channel), context=0,
+                channel=text_channel(channel, "algemeen" if channel == GENERAL else "competitie"),
+                member={
+                    "user": who, "roles": [str(DIRECTOR_ROLE)] if director else [], "joined_at": TIMESTAMP,
+                    "deaf": False, "mute": False, "flags": 0, "nick": None,
+                    "permissions": str(MANAGE_GUILD if manage_guild else 0),
+                },
+            )  # fmt: skip
+        if message is not None:
+            payload["message"] = message
+        return payload
+
+    def slash(self, name: str, user: str, options: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
+        kinds = {bool: 5, int: 4, str: 3}
+        opts = [{"name": k, "type": kinds[type(v)], "value": v} for k, v in (options or {}).items()]
+        data = {"id": str(next(_ids)), "name": name, "type": 1, "options": opts}
+        return self.payload(2, data, user, **kw)
+
+    # ------------------------------------------------------------------ driving
+    async def command(self, name: str, user: str, options: dict[str, Any] | None = None, **kw: Any) -> Request:
+        """Run a slash command through the real tree and callbacks; the interaction's answer."""
+        payload = self.slash(name, user, options, **kw)
+        interaction = discord.Interaction(data=payload, state=self.client._connection)  # type: ignore[arg-type]
+        await self.client.tree._call(interaction)  # type: ignore[attr-defined]
+        answers = self.fake.callbacks(payload["id"])
+        assert len(answers) == 1, (name, user, answers)
+        return answers[0]
+
+    async def autocomplete(self, name: str, user: str, focused: str, value: Any, **kw: Any) -> list[dict[str, Any]]:
+        kinds = {int: 4, str: 3}
+        data = {"id": str(next(_ids)), "name": name, "type": 1,
+                "options": [{"name": focused, "type": kinds[type(value)], "value": value, "focused": True}]}  # fmt: skip
+        payload = self.payload(4, data, user, **kw)
+        interaction = discord.Interaction(data=payload, state=self.client._connection)  # type: ignore[arg-type]
+        await self.client.tree._call(interaction)  # type: ignore[attr-defined]
+        (answer,) = self.fake.callbacks(payload["id"])
+        assert answer.json["type"] == 8
+        return list(answer.json["data"]["choices"])
+
+    async def press(self, answer: Request, label_part: str, user: str, **kw: Any) -> Request:
+        """Press a button of an earlier answer, as the gateway would deliver it: through discord.py's
+        interaction dispatch (the component's custom_id finds the dynamic button)."""
+        body = answer.json["data"]
+        buttons = [c for row in body["components"] for c in row["components"]]
+        (button,) = [b for b in buttons if label_part in b["label"]]
+        message = self.fake.message(str(GENERAL), body, answer.files)
+        message["components"] = body["components"]
+        data = {"custom_id": button["custom_id"], "component_type": 2}
+        payload = self.payload(3, data, user, message=message, **kw)
+        self.client._connection.parse_interaction_create(payload)  # type: ignore[attr-defined]
+        await self.fake.wait_for(lambda: self.fake.callbacks(payload["id"]))
+        await self.adapter.idle()
+        (reply,) = self.fake.callbacks(payload["id"])
+        return reply
+
+
+def content(request: Request) -> str:
+    return str(request.json["data"].get("content") or "")
+
+
+def flags(request: Request) -> int:
+    return int(request.json["data"].get("flags") or 0)
+
+
+async def harness(config: Config, fake: FakeDiscord, retry_after: timedelta = timedelta(seconds=60)) -> Harness:
+    config = Config(**{**config.__dict__, "discord_token": "test-token", "discord_director_role": "wedstrijdleider"})
+    store = await Store.open(config.db_path)
+    clock = ShiftedClock(START)
+    commands = Commands(store, config, clock)
+    box: list[DiscordAdapter] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        await box[0].send_announcement(club, announcement)
+
+    alarm = Alarm(store, commands, clock, send, retry_after=retry_after)
+    adapter = DiscordAdapter(commands, config, alarm.run_due)
+    box.append(adapter)
+    await adapter.start(connect=False)  # logs in over REST and syncs the commands; no gateway
+    adapter.client._connection._add_guild_from_data(guild_payload())  # type: ignore[attr-defined]
+    return Harness(fake, store, clock, commands, alarm, adapter)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = await FakeDiscord().start()
+    old = discord.http.Route.BASE
+    discord.http.Route.BASE = server.base
+    try:
+        yield server
+    finally:
+        discord.http.Route.BASE = old
+        await server.close()
+
+
+@pytest.fixture
+async def bot(config: Config, fake: FakeDiscord) -> AsyncIterator[Harness]:
+    h = await harness(config, fake)
+    try:
+        yield h
+    finally:
+        h.alarm.shutdown()
+        await h.adapter.stop()
+        await h.store.close()
