@@ -509,20 +509,31 @@ async def _setting(commands: Commands, ctx: Context, sub: str, args: list[str]) 
                               komi=_fmt(current.handicap_komi)),))  # fmt: skip
 
 
+async def _players_game(
+    commands: Commands, ctx: Context, args: list[str], need_turn: bool = True, check_turn: bool = True
+) -> tuple[GoGameRow, GoGame, int, dict[int, str], list[str]]:
+    """The acting member's game (see ``_pick``), their colour, the players' names and the coordinates
+    given; refused when ``check_turn`` and it is not their turn."""
+    coords, game_id, name = _split(args)
+    row, game = await _pick(commands, ctx, game_id, name, need_turn=need_turn)
+    assert ctx.member is not None
+    colour = _colour_of(row, ctx.member.id)
+    names = await _names(commands, row)
+    if check_turn and game.to_act != colour:
+        who = game.to_act
+        raise UserError("go_error_not_your_turn", name=names[_member_of(row, who)] if who is not None else "")
+    return row, game, colour, names, coords
+
+
 # ------------------------------------------------------------------ moves
 async def cmd_zet(commands: Commands, ctx: Context) -> Reply:
     """``/zet D4`` (``/move``); handicap: ``/zet standaard`` or ``/zet D4 Q16 ...``."""
     standard = any(a.lower() in ("standaard", "standard") for a in ctx.args)
-    coords, game_id, name = _split([a for a in ctx.args if a.lower() not in ("standaard", "standard")])
-    if not coords and not standard:
+    args = [a for a in ctx.args if a.lower() not in ("standaard", "standard")]
+    if not standard and not any(_COORD.match(a) for a in args):
         raise UserError("error_usage", usage=ctx.t("usage_zet"))
-    row, game = await _pick(commands, ctx, game_id, name)
+    row, game, colour, names, coords = await _players_game(commands, ctx, args)
     assert ctx.member is not None
-    colour = _colour_of(row, ctx.member.id)
-    names = await _names(commands, row)
-    if game.to_act != colour:
-        who = game.to_act
-        raise UserError("go_error_not_your_turn", name=names[_member_of(row, who)] if who is not None else "")
     try:
         points = tuple(parse_point(c, row.size) for c in coords)
     except GoError as err:
@@ -550,16 +561,10 @@ async def cmd_zet(commands: Commands, ctx: Context) -> Reply:
 
 async def cmd_pas(commands: Commands, ctx: Context) -> Reply:
     """``/pas`` (``/pass``): two passes in a row end play."""
-    coords, game_id, name = _split(ctx.args)
+    row, game, colour, names, coords = await _players_game(commands, ctx, ctx.args)
+    assert ctx.member is not None
     if coords:
         raise UserError("error_usage", usage=ctx.t("usage_pas"))
-    row, game = await _pick(commands, ctx, game_id, name)
-    assert ctx.member is not None
-    colour = _colour_of(row, ctx.member.id)
-    names = await _names(commands, row)
-    if game.to_act != colour:
-        who = game.to_act
-        raise UserError("go_error_not_your_turn", name=names[_member_of(row, who)] if who is not None else "")
     if game.phase != "play":
         raise UserError(f"go_error_phase_{game.phase}")
     end = await _apply(commands, ctx, row, game, [Action("pass", colour)])
@@ -571,13 +576,10 @@ async def cmd_pas(commands: Commands, ctx: Context) -> Reply:
 
 async def cmd_opgeven(commands: Commands, ctx: Context) -> Reply:
     """``/opgeven`` (``/resign``): the opponent wins."""
-    coords, game_id, name = _split(ctx.args)
+    row, game, colour, names, coords = await _players_game(commands, ctx, ctx.args, need_turn=False, check_turn=False)
+    assert ctx.member is not None
     if coords:
         raise UserError("error_usage", usage=ctx.t("usage_opgeven"))
-    row, game = await _pick(commands, ctx, game_id, name, need_turn=False)
-    assert ctx.member is not None
-    colour = _colour_of(row, ctx.member.id)
-    names = await _names(commands, row)
     end = await _apply(commands, ctx, row, game, [Action("resign", colour)])
     head = [ctx.t("go_resigned", name=names[ctx.member.id])]
     return await _after_action(commands, ctx, row, game, head, end)
@@ -587,13 +589,11 @@ async def cmd_dood(commands: Commands, ctx: Context) -> Reply:
     """``/dood D4`` (``/dead``): mark (or unmark) dead stones; ``/dood klaar`` sends the marking and the
     score to the opponent."""
     done = any(a.lower() in ("klaar", "done", "ok") for a in ctx.args)
-    coords, game_id, name = _split([a for a in ctx.args if a.lower() not in ("klaar", "done", "ok")])
-    if not coords and not done:
+    args = [a for a in ctx.args if a.lower() not in ("klaar", "done", "ok")]
+    if not done and not any(_COORD.match(a) for a in args):
         raise UserError("error_usage", usage=ctx.t("usage_dood"))
-    row, game = await _pick(commands, ctx, game_id, name)
+    row, game, colour, names, coords = await _players_game(commands, ctx, args, check_turn=False)
     assert ctx.member is not None
-    colour = _colour_of(row, ctx.member.id)
-    names = await _names(commands, row)
     if game.phase != "marking":
         raise UserError("go_error_not_marking")
     if game.to_act != colour:
@@ -610,13 +610,10 @@ async def cmd_dood(commands: Commands, ctx: Context) -> Reply:
 
 
 async def _review(commands: Commands, ctx: Context, accept: bool) -> Reply:
-    coords, game_id, name = _split(ctx.args)
+    row, game, colour, names, coords = await _players_game(commands, ctx, ctx.args, check_turn=False)
+    assert ctx.member is not None
     if coords:
         raise UserError("error_usage", usage=ctx.t("usage_akkoord" if accept else "usage_afwijzen"))
-    row, game = await _pick(commands, ctx, game_id, name)
-    assert ctx.member is not None
-    colour = _colour_of(row, ctx.member.id)
-    names = await _names(commands, row)
     if game.phase != "review" or game.to_act != colour:
         raise UserError("go_error_nothing_to_review")
     end = await _apply(commands, ctx, row, game, [Action("accept" if accept else "reject", colour)])
