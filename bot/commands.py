@@ -182,7 +182,8 @@ class Commands:
         self.aliases: dict[str, str] = dict(ALIASES)
         self.player_commands: list[str] = list(PLAYER_COMMANDS)
         self.director_commands: list[str] = list(DIRECTOR_COMMANDS)
-        for module in _feature_modules():
+        self.features: list[ModuleType] = _feature_modules()
+        for module in self.features:
             module.register(self)
 
     def add(self, name: str, handler: Handler, director_only: bool = False, english: str | None = None) -> None:

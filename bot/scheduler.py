@@ -1,7 +1,8 @@
 """The alarm clock: APScheduler wakes the bot when something is due; the database says what is due.
 
 Nothing about the calendar lives in the scheduler: it holds one job, "wake", set for the earliest moment
-the database says needs handling (a reminder of the sign-off deadline, the deadline, a publication) or, while announcements are still
+the database says needs handling (a reminder of the sign-off deadline, the deadline, a publication, a
+feature's own timed work such as a go game's reminder to move) or, while announcements are still
 waiting to be sent, a retry a little later. On waking it handles everything due up to now, in order,
 then sets the job again. So a restart, or a wake-up that comes late, catches up once: a round is paired
 once (its status moves to 'paired' in the same transaction that stores the games and queues the
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta, timezone
+from types import ModuleType
 from typing import Awaitable, Callable
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -71,6 +73,11 @@ class Alarm:
                         await self.commands.pair_and_queue(season, row, now)
                 except Exception:
                     log.exception("pairing round %s of season %s failed", row.number, season.id)
+            for feature in self._timed_features():  # e.g. go: reminders to move, losses on time
+                try:
+                    await feature.run_due(self.commands, now)
+                except Exception:
+                    log.exception("scheduled work of %s failed", feature.__name__)
             pending = await self.dispatch()
             await self._set_alarm(retry=pending > 0)
 
@@ -99,6 +106,10 @@ class Alarm:
             deadline = await self.store.next_reminder_deadline()
             if deadline is not None:
                 delays.append(self.clock.real_delay(deadline - self.remind_before))
+        for feature in self._timed_features():
+            moment = await feature.next_due_moment(self.commands)
+            if moment is not None:
+                delays.append(self.clock.real_delay(moment))
         if retry:
             delays.append(self.retry_after.total_seconds())
         if not delays:
@@ -114,6 +125,11 @@ class Alarm:
             misfire_grace_time=None,
             coalesce=True,
         )
+
+    def _timed_features(self) -> list[ModuleType]:
+        """Feature modules with timed work of their own: ``run_due(commands, now)`` and
+        ``next_due_moment(commands)``."""
+        return [m for m in getattr(self.commands, "features", []) if hasattr(m, "run_due") and hasattr(m, "next_due_moment")]
 
     async def _wake(self) -> None:
         self.wakeups += 1

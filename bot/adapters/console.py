@@ -101,9 +101,15 @@ class ConsoleAdapter:
         return True
 
     def render(self, reply: Reply, language: str) -> None:
+        """Text, then what a chat would show as a picture or buttons: the board as text, each button
+        as ``[label] /command`` (type the command to press it), files saved under ``files_dir``."""
         prefix = "bot> " if reply.ok else "bot! "
         for line in reply.text.splitlines() or [""]:
             self.print(prefix + line)
+        for line in reply.extra.get("board_text", "").splitlines():
+            self.print(prefix + line)
+        for button in reply.buttons:
+            self.print(f"{prefix}[{button.label}] {button.command}")
         if reply.attachment is not None:
             name, content = reply.attachment
             self.files_dir.mkdir(parents=True, exist_ok=True)

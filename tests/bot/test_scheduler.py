@@ -148,3 +148,32 @@ async def test_the_deadline_reminder_is_posted_once_hours_before(config: Config)
     finally:
         alarm.shutdown()
         await store.close()
+
+
+async def test_the_alarm_runs_a_features_timed_work(config: Config) -> None:
+    """The go feature's reminder to move comes from the same alarm: set for its moment, sent once."""
+    store = await Store.open(config.db_path)
+    clock = ShiftedClock(datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc))
+    commands = Commands(store, config, clock)
+    for who, text in ((DIRECTOR, "/go herinnering 24u"), (actor("Anna"), "/aanmelden"), (actor("Bert"), "/aanmelden"),
+                      (actor("Anna"), "/go uitdagen @Bert 9"), (actor("Bert"), "/go accepteren")):
+        reply = await commands.handle(who, text)
+        assert reply.ok, reply.text
+    sent: list[str] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        sent.append(announcement.body)
+
+    alarm = Alarm(store, commands, clock, send)
+    await alarm.start()
+    try:
+        job = alarm.scheduler.get_job("wake")
+        assert job is not None
+        assert abs((job.next_run_time - datetime.now(timezone.utc)).total_seconds() - 24 * 3600) < 60
+        clock.advance(timedelta(hours=25))
+        await alarm.run_due()
+        await alarm.run_due()
+        assert len(sent) == 1 and "aan zet" in sent[0]
+    finally:
+        alarm.shutdown()
+        await store.close()

@@ -45,7 +45,8 @@ async def test_failing_migration_leaves_old_schema_intact(tmp_path: Path) -> Non
     for _, path in migration_files(MIGRATIONS_DIR):
         (migrations / path.name).write_text(path.read_text())
     count = len(migration_files(MIGRATIONS_DIR))
-    bad = migrations / f"{count + 1:04d}_broken.sql"
+    highest = max(n for n, _ in migration_files(MIGRATIONS_DIR))
+    bad = migrations / f"{highest + 1:04d}_broken.sql"
     bad.write_text("ALTER TABLE clubs ADD COLUMN motto TEXT;\nCREATE TABLE oops (x INTEGER);\nTHIS IS NOT SQL;\n")
     path = tmp_path / "b.sqlite3"
     store = await Store.open(path)
