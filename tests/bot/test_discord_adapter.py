@@ -1,0 +1,279 @@
+"""The Discord adapter's parts, each end to end through the real discord.py against the local fake:
+the registered commands and their localisations, announcement failures (403, 404, 429, no channel)
+that leave the announcement pending until it is posted exactly once, the director told why, the
+publish confirmation button, files both ways, slow commands, long replies, feature commands."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from datetime import datetime, timedelta, timezone
+
+import discord
+
+from bot.commands import Commands, Context
+from bot.config import Config
+from bot.replies import Reply
+from tests.bot.fake_discord import (  # noqa: F401 - fixtures
+    ANNOUNCE,
+    EPHEMERAL,
+    GENERAL,
+    MANAGE_GUILD,
+    FakeDiscord,
+    Harness,
+    bot,
+    content,
+    fake,
+    flags,
+    harness,
+)
+
+AFTER_PUBLISH = datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc)
+
+
+async def season_with_players(bot: Harness, channel: int | None = ANNOUNCE) -> None:
+    if channel is not None:
+        await bot.command("kanaal", "Leider", director=True, channel=channel)
+    answer = await bot.command("seizoen", "Leider", {"naam": "S", "start": "2026-12-03", "rondes": 4}, director=True)
+    assert "S" in content(answer)
+    for name, rating in [("Anna", 2000), ("Bert", 1900)]:
+        await bot.command("speler", "Leider", {"naam": name, "rating": rating}, director=True)
+
+
+def pending(config: Config) -> int:
+    db = sqlite3.connect(config.db_path)
+    try:
+        return int(db.execute("SELECT COUNT(*) FROM announcements WHERE sent_at IS NULL").fetchone()[0])
+    finally:
+        db.close()
+
+
+# ---------------------------------------------------------------------------------------------- registration
+async def test_commands_are_registered_in_dutch_with_english_localisations(bot: Harness, fake: FakeDiscord) -> None:
+    (sync,) = fake.of("PUT", "/api/v10/applications/")
+    commands = {c["name"]: c for c in sync.json}
+    for dutch, english in [("aanmelden", "join"), ("afmelden", "withdraw"), ("stand", "standings"),
+                           ("indeling", "pairings"), ("uitslag", "result"), ("kanaal", "channel")]:  # fmt: skip
+        assert commands[dutch]["name_localizations"] == {"en-US": english, "en-GB": english}
+        assert commands[dutch]["description"] and commands[dutch]["description_localizations"]["en-US"]
+    # every command of the commands layer is there, player commands also in a private message with the bot
+    assert set(bot.commands._handlers) <= set(commands)
+    assert commands["afmelden"]["contexts"] == [0, 1] and commands["afmelden"]["default_member_permissions"] is None
+    # director commands: only in a server, and hidden by default for members who cannot manage it
+    for name in bot.commands.director_commands:
+        assert commands[name]["contexts"] == [0], name
+        assert int(commands[name]["default_member_permissions"]) == MANAGE_GUILD, name
+    options = {o["name"]: o for o in commands["afmelden"]["options"]}
+    assert options["ronde"]["name_localizations"]["en-US"] == "round" and options["ronde"]["autocomplete"]
+    assert options["teamwedstrijd"]["type"] == 5 and options["ronde"]["description"]
+    result = {o["name"]: o for o in commands["uitslag"]["options"]}["resultaat"]
+    won = [c for c in result["choices"] if c["value"] == "gewonnen"][0]
+    assert won["name"] == "gewonnen" and won["name_localizations"]["en-US"] == "won"
+    importeer = {o["name"]: o for o in commands["importeer"]["options"]}
+    assert importeer["bestand"]["type"] == 11  # an attachment
+    for command in sync.json:
+        assert len(command["description"]) <= 100 and len(command["name"]) <= 32
+
+
+async def test_a_feature_modules_command_becomes_a_slash_command(config: Config, fake: FakeDiscord) -> None:
+    """Commands a feature module adds get one free-text option; the adapter needs no change for them."""
+    from bot.adapters.discord import DiscordAdapter
+
+    h = await harness(config, fake)
+    try:
+
+        async def proef(commands: Commands, ctx: Context) -> Reply:
+            return Reply(lines=("args: " + "|".join(ctx.args),))
+
+        h.commands.add("proef", proef, english="trial")
+        adapter = DiscordAdapter(h.commands, h.adapter.config, h.alarm.run_due)
+        await adapter.start(connect=False)
+        h.adapter, old = adapter, h.adapter
+        await old.stop()
+        sync = fake.of("PUT", "/api/v10/applications/")[-1]
+        (command,) = [c for c in sync.json if c["name"] == "proef"]
+        assert command["name_localizations"]["en-US"] == "trial"
+        assert [o["name"] for o in command["options"]] == ["argumenten"]
+        answer = await h.command("proef", "Anna", {"argumenten": 'een "twee drie"'})
+        assert content(answer) == "args: een|twee drie"
+    finally:
+        h.alarm.shutdown()
+        await h.adapter.stop()
+        await h.store.close()
+
+
+async def test_manage_server_makes_a_director_and_english_locale_has_no_effect_on_replies(bot: Harness) -> None:
+    answer = await bot.command("seizoen", "Anna", {"naam": "S", "start": "2026-12-03"}, manage_guild=True, locale="en-US")
+    assert not flags(answer) & EPHEMERAL and "S" in content(answer)
+    answer = await bot.command("taal", "Anna", {"taal": "en"}, manage_guild=True)
+    answer = await bot.command("help", "Bert")
+    assert flags(answer) & EPHEMERAL and "/join" in content(answer)
+
+
+# ---------------------------------------------------------------------------------------------- announcements
+async def test_a_refused_or_rate_limited_announcement_stays_pending_and_is_posted_exactly_once(
+    bot: Harness, fake: FakeDiscord, config: Config
+) -> None:
+    await season_with_players(bot)
+    fake.fail_channel(ANNOUNCE, 403)
+    fake.fail_channel(ANNOUNCE, 404)
+    fake.fail_channel(ANNOUNCE, 429, retry_after=600)  # longer than the adapter waits: it stays pending
+    bot.clock.set(AFTER_PUBLISH)
+    for attempt in range(3):
+        await bot.alarm.run_due()
+        assert fake.channel_posts(ANNOUNCE) == [] and pending(config) == 1, attempt
+    assert [p.status for p in fake.channel_posts(ANNOUNCE, created_only=False)] == [403, 404, 429]
+    # the alarm set itself a retry; the next wake posts it, once
+    assert bot.alarm.scheduler.get_job("wake") is not None
+    await bot.alarm.run_due()
+    (post,) = fake.channel_posts(ANNOUNCE)
+    assert post.json["content"].startswith("Indeling ronde 1")
+    assert pending(config) == 0
+    await bot.alarm.run_due()
+    assert len(fake.channel_posts(ANNOUNCE)) == 1
+
+
+async def test_a_short_rate_limit_is_waited_out(bot: Harness, fake: FakeDiscord, config: Config) -> None:
+    await season_with_players(bot)
+    fake.fail_channel(ANNOUNCE, 429, retry_after=0.05)
+    bot.clock.set(AFTER_PUBLISH)
+    await bot.alarm.run_due()
+    assert [p.status for p in fake.channel_posts(ANNOUNCE, created_only=False)] == [429, 200]
+    assert len(fake.channel_posts(ANNOUNCE)) == 1 and pending(config) == 0
+
+
+async def test_a_repeated_post_after_a_lost_answer_is_not_shown_twice(bot: Harness, fake: FakeDiscord) -> None:
+    """The nonce: if Discord made the message but the answer was lost, the retry returns the same one."""
+    await season_with_players(bot)
+    bot.clock.set(AFTER_PUBLISH)
+    await bot.alarm.run_due()
+    club = await bot.commands.store.club_by_external("discord", str(bot.client.guilds[0].id))
+    assert club is not None
+    ((announcement, _),) = await bot.commands.store.announcements(club.id)
+    await bot.adapter.send_announcement(club, announcement)  # as if the first answer never arrived
+    assert len(fake.channel_posts(ANNOUNCE, created_only=False)) == 2
+    assert len(fake.channel_posts(ANNOUNCE)) == 1
+
+
+async def test_the_director_is_told_once_why_announcements_wait(bot: Harness, fake: FakeDiscord, config: Config) -> None:
+    await season_with_players(bot, channel=None)  # no /kanaal yet
+    bot.clock.set(AFTER_PUBLISH)
+    await bot.alarm.run_due()
+    assert pending(config) == 1
+    # a player is not bothered; the director is, once, privately
+    await bot.command("indeling", "Anna")
+    assert fake.of("POST", "/api/v10/webhooks/") == []
+    await bot.command("indeling", "Leider", director=True)
+    (note,) = fake.of("POST", "/api/v10/webhooks/")
+    assert "/kanaal" in note.json["content"] and note.json["flags"] & EPHEMERAL
+    await bot.command("indeling", "Leider", director=True)
+    assert len(fake.of("POST", "/api/v10/webhooks/")) == 1
+    # /kanaal in a channel the bot may not post in: the next director command hears that
+    fake.fail_channel(GENERAL, 403, times=5)
+    await bot.command("kanaal", "Leider", director=True, channel=GENERAL)
+    assert pending(config) == 1
+    await bot.command("indeling", "Leider", director=True)
+    notes = fake.of("POST", "/api/v10/webhooks/")
+    assert len(notes) == 2 and f"<#{GENERAL}>" in notes[1].json["content"]
+    # the right channel: what waited is posted there, once
+    await bot.command("kanaal", "Leider", director=True, channel=ANNOUNCE)
+    assert pending(config) == 0 and len(fake.channel_posts(ANNOUNCE)) == 1
+    assert fake.channel_posts(GENERAL) == []
+
+
+# ---------------------------------------------------------------------------------------------- buttons, files
+async def test_publishing_is_confirmed_with_a_button(bot: Harness, fake: FakeDiscord) -> None:
+    await season_with_players(bot)
+    # a player's /publiceer is refused by the commands layer
+    refused = await bot.command("publiceer", "Anna")
+    assert flags(refused) & EPHEMERAL and fake.channel_posts(ANNOUNCE) == []
+    question = await bot.command("publiceer", "Leider", director=True)
+    assert flags(question) & EPHEMERAL and fake.channel_posts(ANNOUNCE) == []
+    cancelled = await bot.press(question, "Annuleren", "Leider", director=True)
+    assert cancelled.json["type"] == 7 and cancelled.json["data"]["components"] == []
+    assert fake.channel_posts(ANNOUNCE) == []
+    question = await bot.command("publiceer", "Leider", director=True)
+    done = await bot.press(question, "Publiceren", "Leider", director=True)
+    assert done.json["type"] == 7 and "1" in content(done)
+    (post,) = fake.channel_posts(ANNOUNCE)
+    assert post.json["content"].startswith("Indeling ronde 1")
+
+
+async def test_export_hands_over_a_file_and_import_takes_one(bot: Harness, fake: FakeDiscord) -> None:
+    await season_with_players(bot)
+    exported = await bot.command("exporteer", "Leider", director=True)
+    ((name, data, _),) = exported.files.values()
+    assert name == "S.json" and json.loads(data)["players"]
+    url = fake.add_file("S.json", data)
+    payload = bot.slash("importeer", "Leider", {"start": "2027-01-07", "naam": "S2"}, director=True)
+    payload["data"]["options"].append({"name": "bestand", "type": 11, "value": "990"})
+    payload["data"]["resolved"] = {"attachments": {"990": {
+        "id": "990", "filename": "S.json", "size": len(data), "url": url, "proxy_url": url,
+        "content_type": "application/json",
+    }}}  # fmt: skip
+    interaction = discord.Interaction(data=payload, state=bot.client._connection)
+    await bot.client.tree._call(interaction)
+    (answer,) = fake.callbacks(payload["id"])
+    assert not flags(answer) & EPHEMERAL and "S2" in content(answer), content(answer)
+
+
+async def test_a_slow_command_is_deferred_and_answered_later(bot: Harness, fake: FakeDiscord) -> None:
+    async def traag(commands: Commands, ctx: Context) -> Reply:
+        await asyncio.sleep(0.3)
+        return Reply(lines=("eindelijk",))
+
+    bot.commands._handlers["traag"] = (traag, False)  # a command the tree does not know: run it directly
+    bot.adapter.defer_after = 0.05
+    payload = bot.slash("stand", "Anna")
+    interaction = discord.Interaction(data=payload, state=bot.client._connection)
+    await bot.adapter.run(interaction, "traag", [])
+    (deferred,) = fake.callbacks(payload["id"])
+    assert deferred.json["type"] == 5 and deferred.json["data"]["flags"] & EPHEMERAL
+    (edit,) = fake.of("PATCH", "/api/v10/webhooks/")
+    (public,) = fake.of("POST", "/api/v10/webhooks/")
+    assert edit.json["content"] == "Klaar." and public.json["content"] == "eindelijk"
+    assert not (public.json.get("flags") or 0) & EPHEMERAL
+
+
+async def test_a_long_reply_is_cut_with_the_whole_text_attached(bot: Harness, fake: FakeDiscord) -> None:
+    async def lang(commands: Commands, ctx: Context) -> Reply:
+        return Reply(lines=tuple(f"regel {i} " + "x" * 60 for i in range(100)))
+
+    bot.commands._handlers["lang"] = (lang, False)
+    payload = bot.slash("stand", "Anna")
+    await bot.adapter.run(discord.Interaction(data=payload, state=bot.client._connection), "lang", [])
+    (answer,) = fake.callbacks(payload["id"])
+    assert len(content(answer)) <= 2000 and "bijlage" in content(answer)
+    ((name, data, _),) = answer.files.values()
+    assert name == "clubbot.txt" and data.decode().count("regel") == 100
+
+
+async def test_nothing_is_left_running_after_stop(config: Config, fake: FakeDiscord) -> None:
+    h = await harness(config, fake, retry_after=timedelta(seconds=1))
+    await h.adapter.stop()
+    assert h.client.is_closed()
+    h.alarm.shutdown()
+    await h.store.close()
+
+
+async def test_run_platforms_starts_discord_with_the_scheduler_and_stops_cleanly(config: Config, fake: FakeDiscord) -> None:
+    """app.run_platforms with a Discord token: the adapter logs in and registers its commands, the
+    gateway connection is tried in the background (at the fake, which refuses it), and a stop ends it."""
+    import yarl
+    from discord.gateway import DiscordWebSocket
+
+    from bot.app import run_platforms
+
+    config = Config(**{**config.__dict__, "discord_token": "test-token"})
+    old = DiscordWebSocket.DEFAULT_GATEWAY
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{fake.port}/gateway")
+    try:
+        stop = asyncio.Event()
+        task = asyncio.create_task(run_platforms(config, stop))
+        await fake.wait_for(lambda: fake.of("PUT", "/api/v10/applications/"), timeout=10)
+        await fake.wait_for(lambda: fake.of("GET", "/gateway"), timeout=10)
+        stop.set()
+        assert await asyncio.wait_for(task, 10) == 0
+    finally:
+        DiscordWebSocket.DEFAULT_GATEWAY = old
