@@ -94,7 +94,7 @@ class ClubTranslator(app_commands.Translator):
 
 
 # ---------------------------------------------------------------------------------------------- buttons
-class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"clubbot:(?P<command>/.*|cancel)"):  # type: ignore[type-arg,call-arg]
+class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"clubbot:(?P<command>/.*|cancel)"):  # type: ignore[type-arg]
     """A button that runs a command for whoever presses it; the command is in the ``custom_id``."""
 
     def __init__(self, label: str, command: str, style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
@@ -351,8 +351,8 @@ class DiscordAdapter:
         if reply.image is not None:
             files.append(discord.File(io.BytesIO(reply.image), filename="clubbot.png"))
         if reply.attachment is not None:
-            name, content = reply.attachment
-            files.append(discord.File(io.BytesIO(content), filename=name))
+            name, data = reply.attachment
+            files.append(discord.File(io.BytesIO(data), filename=name))
         parts = list(reply.lines)
         if reply.table is not None:
             parts.append("```\n" + reply.table.as_text().replace("```", "'''") + "\n```")
@@ -523,6 +523,11 @@ def _opt(*pairs: tuple[bool, str]) -> list[str]:
     return [text for present, text in pairs if present]
 
 
+def _keyed(**values: object) -> list[str]:
+    """``key=value`` arguments (``/seizoen naam=... start=...``) of the options that were given."""
+    return [f"{key}={value}" for key, value in values.items() if value is not None and value != ""]
+
+
 def build_commands(adapter: DiscordAdapter) -> list[app_commands.Command[Any, ..., None]]:
     """One slash command per command of the commands layer; the callbacks only assemble the command
     line from the options."""
@@ -618,14 +623,10 @@ def build_commands(adapter: DiscordAdapter) -> list[app_commands.Command[Any, ..
         soort: Optional[str] = None,
         startvolgorde: Optional[str] = None,
     ) -> None:
-        args = [f"naam={naam}", f"start={start}"] + _opt(
-            (rondes is not None, f"rondes={rondes}"),
-            (bool(deadline), f"deadline={deadline}"),
-            (bool(publicatie), f"publicatie={publicatie}"),
-            (bool(tijdzone), f"tijdzone={tijdzone}"),
-            (bool(soort), f"soort={soort}"),
-            (bool(startvolgorde), f"startvolgorde={startvolgorde}"),
-        )
+        args = _keyed(
+            naam=naam, start=start, rondes=rondes, deadline=deadline, publicatie=publicatie, tijdzone=tijdzone,
+            soort=soort, startvolgorde=startvolgorde,
+        )  # fmt: skip
         await a.run(interaction, "seizoen", args)
 
     async def speler(
@@ -663,14 +664,10 @@ def build_commands(adapter: DiscordAdapter) -> list[app_commands.Command[Any, ..
             await a.answer(interaction, reply, lang)
             return
         content = await bestand.read()
-        args = [f"start={start}"] + _opt(
-            (bool(naam), f"naam={naam}"),
-            (rondes is not None, f"rondes={rondes}"),
-            (bool(deadline), f"deadline={deadline}"),
-            (bool(publicatie), f"publicatie={publicatie}"),
-            (bool(tijdzone), f"tijdzone={tijdzone}"),
-            (bool(soort), f"soort={soort}"),
-        )
+        args = _keyed(
+            start=start, naam=naam, rondes=rondes, deadline=deadline, publicatie=publicatie, tijdzone=tijdzone,
+            soort=soort,
+        )  # fmt: skip
         await a.run(interaction, "importeer", args, attachment=content)
 
     async def taal(interaction: discord.Interaction, taal: Literal["nl", "en"]) -> None:

@@ -392,6 +392,7 @@ async def harness(config: Config, fake: FakeDiscord, retry_after: timedelta = ti
     box.append(adapter)
     await adapter.start(connect=False)  # logs in over REST and syncs the commands; no gateway
     adapter.client._connection._add_guild_from_data(guild_payload())  # type: ignore[attr-defined]
+    await alarm.start()  # the real APScheduler: it wakes the bot when something falls due
     return Harness(fake, store, clock, commands, alarm, adapter)
 
 

@@ -6,23 +6,14 @@ client to the fake. The expected pairings and scores are the console week's (wor
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from bot.config import Config
-from tests.bot.fake_discord import (  # noqa: F401 - fixtures
-    ANNOUNCE,
-    EPHEMERAL,
-    FakeDiscord,
-    Harness,
-    bot,
-    content,
-    fake,
-    flags,
-)
+from tests.bot.fake_discord import ANNOUNCE, EPHEMERAL, FakeDiscord, Harness, bot, content, fake, flags  # noqa: F401
 
 PNG = b"\x89PNG\r\n\x1a\n"
 AMS_17_30 = datetime(2026, 12, 3, 16, 30, tzinfo=timezone.utc)  # 17:30 in Amsterdam: after the deadline
-AMS_18_05 = datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc)  # after the publication
+PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)  # 18:00 in Amsterdam
 
 
 async def test_a_week_on_discord(bot: Harness, fake: FakeDiscord, config: Config) -> None:
@@ -62,9 +53,14 @@ async def test_a_week_on_discord(bot: Harness, fake: FakeDiscord, config: Config
     late = await bot.command("afmelden", "Eva")
     assert flags(late) & EPHEMERAL and "2026-12-03 17:00" in content(late)
 
-    # the publication passes: the alarm pairs the round and it is announced exactly once, with a picture
-    bot.clock.set(AMS_18_05)
-    await bot.alarm.run_due()
+    # just before the publication the pairing is not there yet; the command's follow-up work sets the alarm
+    bot.clock.set(PUBLISH - timedelta(seconds=0.5))
+    early = await bot.command("indeling", "Daan")
+    assert flags(early) & EPHEMERAL and "18:00" in content(early)
+    # the publication passes: APScheduler wakes the bot, the round is paired and announced exactly once,
+    # with a picture; later wake-ups and commands do not repeat it
+    await fake.wait_for(lambda: fake.channel_posts(ANNOUNCE), timeout=10)
+    assert bot.alarm.wakeups >= 1
     await bot.alarm.run_due()
     (post,) = fake.channel_posts(ANNOUNCE)
     text = post.json["content"]
