@@ -103,10 +103,11 @@ async def test_a_feature_modules_command_becomes_a_slash_command(config: Config,
         await h.store.close()
 
 
-async def test_manage_server_makes_a_director_and_english_locale_has_no_effect_on_replies(bot: Harness) -> None:
+async def test_manage_server_makes_a_director_and_the_club_language_sets_the_replies(bot: Harness) -> None:
+    """Without the role, Manage Server makes a director; replies follow /taal, not the member's locale."""
     answer = await bot.command("seizoen", "Anna", {"naam": "S", "start": "2026-12-03"}, manage_guild=True, locale="en-US")
-    assert not flags(answer) & EPHEMERAL and "S" in content(answer)
-    answer = await bot.command("taal", "Anna", {"taal": "en"}, manage_guild=True)
+    assert not flags(answer) & EPHEMERAL and "Seizoen" in content(answer), content(answer)
+    await bot.command("taal", "Anna", {"taal": "en"}, manage_guild=True)
     answer = await bot.command("help", "Bert")
     assert flags(answer) & EPHEMERAL and "/join" in content(answer)
 
@@ -277,3 +278,17 @@ async def test_run_platforms_starts_discord_with_the_scheduler_and_stops_cleanly
         assert await asyncio.wait_for(task, 10) == 0
     finally:
         DiscordWebSocket.DEFAULT_GATEWAY = old
+
+
+async def test_kanaal_can_name_another_channel(bot: Harness, fake: FakeDiscord, config: Config) -> None:
+    payload = bot.slash("kanaal", "Leider", director=True, channel=GENERAL)
+    payload["data"]["options"] = [{"name": "kanaal", "type": 7, "value": str(ANNOUNCE)}]
+    payload["data"]["resolved"] = {"channels": {str(ANNOUNCE): {
+        "id": str(ANNOUNCE), "name": "competitie", "type": 0, "permissions": "0", "parent_id": None,
+    }}}  # fmt: skip
+    await bot.client.tree._call(discord.Interaction(data=payload, state=bot.client._connection))
+    (answer,) = fake.callbacks(payload["id"])
+    assert answer.json["type"] == 4 and not flags(answer) & EPHEMERAL
+    db = sqlite3.connect(config.db_path)
+    assert db.execute("SELECT channel_id FROM clubs WHERE platform = 'discord'").fetchone()[0] == str(ANNOUNCE)
+    db.close()
