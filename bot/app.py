@@ -111,7 +111,11 @@ async def run_platforms(config: Config, stop: asyncio.Event | None = None) -> in
     started: list[PlatformAdapter] = []
     try:
         for adapter in build_platform_adapters(config, commands, alarm.run_due):
-            await adapter.start()
+            try:
+                await adapter.start()
+            except Exception:  # a bad token on one platform must not stop the other
+                log.exception("the %s adapter did not start; its announcements stay pending", adapter.platform)
+                continue
             started.append(adapter)
             by_platform[adapter.platform] = adapter
         await alarm.start()

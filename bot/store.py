@@ -272,6 +272,15 @@ class Store:
         row = await self._one("SELECT * FROM clubs WHERE platform = ? AND external_id = ?", (platform, external_id))
         return _club(row) if row else None
 
+    async def clubs_of_identity(self, platform: str, user_id: str) -> list[Club]:
+        """The clubs on a platform in which this chat user is a member (for private messages)."""
+        rows = await self._all(
+            "SELECT c.* FROM clubs c JOIN identities i ON i.club_id = c.id WHERE c.platform = ? AND i.user_id = ?"
+            " ORDER BY c.id",
+            (platform, user_id),
+        )
+        return [_club(r) for r in rows]
+
     async def club(self, club_id: int) -> Club | None:
         row = await self._one("SELECT * FROM clubs WHERE id = ?", (club_id,))
         return _club(row) if row else None

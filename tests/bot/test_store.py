@@ -156,3 +156,19 @@ async def test_every_earlier_schema_level_migrates_forward_keeping_its_data(tmp_
             assert await store.integrity_check() == "ok"
         finally:
             await store.close()
+
+
+async def test_clubs_of_an_identity(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "i.sqlite3")
+    try:
+        a = await store.get_or_create_club("discord", "g1", "A", "nl", "Europe/Amsterdam", NOW)
+        b = await store.get_or_create_club("discord", "g2", "B", "nl", "Europe/Amsterdam", NOW)
+        t = await store.get_or_create_club("telegram", "g1", "T", "nl", "Europe/Amsterdam", NOW)
+        for club in (a, b, t):
+            member = await store.add_member(club.id, "Anna", 1800, NOW)
+            await store.link_identity(club.id, "u1", member.id)
+        assert [c.name for c in await store.clubs_of_identity("discord", "u1")] == ["A", "B"]
+        assert [c.name for c in await store.clubs_of_identity("telegram", "u1")] == ["T"]
+        assert await store.clubs_of_identity("discord", "u2") == []
+    finally:
+        await store.close()
