@@ -1,0 +1,705 @@
+"""The Telegram adapter (python-telegram-bot 22.x): messages in, replies and announcements out. No rules here.
+
+A Telegram group (or supergroup) is a club. Every command of the commands layer, Dutch names and English
+aliases, is a ``CommandHandler``; the message text goes as typed to ``Commands.handle`` (which understands
+``/afmelden@clubbot 3``) as the user who sent it. The command menu is registered per language: Dutch
+names for everyone (and explicitly for ``nl``), English names for ``en`` users, with the director commands
+added in the group administrators' scope.
+
+Directors are the group's administrators (``getChatAdministrators``, cached for a minute) and the users a
+group administrator allow-lists by answering one of their messages with ``/wedstrijdleider``
+(``/director``; table ``telegram_directors``). A private message to the bot works for a member of exactly
+one club; the command then runs in that club.
+
+A ``Reply`` comes back in the chat where the command was typed, as an answer to the command message (in
+the same forum topic): HTML with the table in a ``<pre>`` block, split at 4096 characters; a picture with
+``sendPhoto`` (the text as its caption when it fits in 1024 characters, else the text after it); files
+with ``sendDocument``; buttons as an inline keyboard whose ``callback_data`` is the command the button
+runs (a token kept in memory when the command is longer than 64 bytes). Pressing a button runs its
+command as the presser: a refusal or a short private answer shows only to them (``answerCallbackQuery``),
+a public answer goes to the chat and the keyboard is removed.
+
+Announcements go to the club's channel (``/kanaal``: the group itself, a forum topic, or a channel the bot
+may post in). A failure (a rate limit longer than ``max_retry_wait``, the bot removed or muted, a deleted
+chat) is logged and raised, so the announcement stays pending and the alarm retries it; the next director
+who uses a command in the group is told what is wrong. An announcement of several messages remembers which
+of them went out, so a retry sends only the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import html
+import logging
+import re
+import time
+from datetime import timedelta
+from typing import Any, Awaitable, Callable, Sequence
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeDefault,
+    Chat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    Message,
+    ReplyParameters,
+    Update,
+    User,
+)
+from telegram.constants import ChatType, ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from bot.commands import Actor, Commands
+from bot.config import Config
+from bot.i18n import DEFAULT_LANGUAGE, catalogue, t
+from bot.pictures import table_png
+from bot.replies import Button, Reply
+from bot.store import Announcement, Club
+from bot.store_telegram import TelegramStore
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+MAX_TEXT = 4096  # characters (UTF-16 code units) of a message, after the HTML is parsed
+MAX_CAPTION = 1024
+MAX_CALLBACK_DATA = 64  # bytes
+MAX_ALERT = 200  # characters of an answerCallbackQuery text
+MAX_MENU_DESCRIPTION = 256
+MAX_MENU_COMMANDS = 100
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
+TOKEN_PREFIX = "#"
+ADMIN_CACHE_SECONDS = 60.0
+MAX_RETRY_WAIT = 5.0  # a rate limit up to this long is waited out once; a longer one leaves it for the alarm
+ANNOUNCER_ID = "telegram:clubbot"  # the bot's own identity when it asks for the picture of an announcement
+DIRECTOR_COMMAND = "wedstrijdleider"  # the allow-list, kept by the group's administrators
+DIRECTOR_ALIAS = "director"
+REMOVE_WORDS = {"weg", "uit", "verwijder", "remove", "off", "delete"}
+ENGLISH_MENU_NAMES = {"help": "help"}  # the English menu name where the first English alias is not English
+
+AfterCommand = Callable[[], Awaitable[None]]
+
+
+# ---------------------------------------------------------------------------------------------- text
+def units(text: str) -> int:
+    """Length as Telegram counts it: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _segments(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+def html_chunks(lines: Sequence[str], table_rows: Sequence[str] = (), limit: int = MAX_TEXT) -> list[str]:
+    """HTML messages within ``limit``: the lines escaped, the table rows in ``<pre>`` blocks that are
+    closed at the end of each message and opened again in the next."""
+    pieces = [(False, s) for line in lines for s in _segments(line, limit // 6)]
+    pieces += [(True, s) for row in table_rows for s in _segments(row, limit // 6)]
+    chunks: list[str] = []
+    current, in_pre = "", False
+    for is_pre, raw in pieces:
+        text = html.escape(raw, quote=False)
+        while True:
+            if not current:
+                glue = "<pre>" if is_pre else ""
+            elif is_pre == in_pre:
+                glue = "\n"
+            else:
+                glue = "\n<pre>" if is_pre else "</pre>\n"
+            candidate = current + glue + text
+            if not current or units(candidate + ("</pre>" if is_pre else "")) <= limit:
+                current, in_pre = candidate, is_pre
+                break
+            chunks.append(current + ("</pre>" if in_pre else ""))
+            current, in_pre = "", False
+    if current:
+        chunks.append(current + ("</pre>" if in_pre else ""))
+    return [c for c in chunks if c.strip()]
+
+
+def reply_chunks(reply: Reply, limit: int = MAX_TEXT) -> list[str]:
+    rows = reply.table.as_text().splitlines() if reply.table is not None else []
+    return html_chunks(reply.lines, rows, limit)
+
+
+def announcement_chunks(announcement: Announcement, limit: int = MAX_TEXT) -> list[str]:
+    """A standings announcement is a title and a table; every other one is lines of text."""
+    lines = announcement.body.splitlines()
+    if announcement.kind == "standings" and len(lines) > 1:
+        return html_chunks(lines[:1], lines[1:], limit)
+    return html_chunks(lines, (), limit)
+
+
+def channel_target(channel: str) -> tuple[int | str, int | None]:
+    """``-100123`` (a group or channel), ``-100123/45`` (a forum topic), ``@name`` (a public channel)."""
+    chat, _, topic = channel.strip().partition("/")
+    try:
+        chat_id: int | str = int(chat)
+    except ValueError:
+        chat_id = chat
+    try:
+        thread = int(topic) if topic else None
+    except ValueError:
+        thread = None
+    return chat_id, thread
+
+
+def _language_of(user: User | None, default: str) -> str:
+    code = (user.language_code or "") if user is not None else ""
+    return "en" if code.startswith("en") else "nl" if code.startswith("nl") else default
+
+
+def _seconds(err: RetryAfter) -> float:
+    value = getattr(err, "_retry_after", None)
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    return float(value) if isinstance(value, (int, float)) else 60.0
+
+
+# ---------------------------------------------------------------------------------------------- the adapter
+class TelegramAdapter:
+    platform = PLATFORM
+
+    def __init__(
+        self,
+        commands: Commands,
+        config: Config,
+        after_command: AfterCommand,
+        *,
+        base_url: str | None = None,
+        base_file_url: str | None = None,
+        poll_timeout: float = 30.0,
+        max_retry_wait: float = MAX_RETRY_WAIT,
+        admin_cache_seconds: float = ADMIN_CACHE_SECONDS,
+    ) -> None:
+        if not config.telegram_token:
+            raise RuntimeError("no Telegram token configured")
+        self.commands = commands
+        self.config = config
+        self.after_command = after_command
+        self.poll_timeout = poll_timeout
+        self.max_retry_wait = max_retry_wait
+        self.admin_cache_seconds = admin_cache_seconds
+        self.tg_store = TelegramStore(commands.store)
+        builder = Application.builder().token(config.telegram_token).job_queue(None)
+        if base_url:
+            builder = builder.base_url(base_url)
+        if base_file_url:
+            builder = builder.base_file_url(base_file_url)
+        self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        self._admins: dict[int, tuple[float, frozenset[int]]] = {}
+        self._tokens: dict[str, str] = {}  # callback_data token -> command, for commands over 64 bytes
+        self._progress: dict[int, int] = {}  # announcement id -> how many of its messages went out
+        # club id -> (message key, values, told a director already): why its announcements are not posted
+        self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
+        self._running = 0
+        self.handled = 0  # updates handled so far (tests wait on it)
+        self.director_command = self._director_command_names()
+        self._add_handlers()
+
+    # ------------------------------------------------------------------ lifecycle
+    def command_names(self) -> list[str]:
+        """Every name the commands layer answers to (Dutch names and English aliases) that Telegram
+        allows as a command."""
+        names = list(self.commands._handlers) + list(self.commands.aliases)
+        valid = [n for n in names if COMMAND_NAME.fullmatch(n)]
+        for name in sorted(set(names) - set(valid)):
+            log.warning("/%s cannot be a Telegram command; left out", name)
+        return valid
+
+    def _director_command_names(self) -> list[str]:
+        taken = set(self.commands._handlers) | set(self.commands.aliases)
+        names = [n for n in (DIRECTOR_COMMAND, DIRECTOR_ALIAS) if n not in taken]
+        if len(names) < 2:
+            log.warning("the commands layer has /%s or /%s itself; the Telegram allow-list command yields", DIRECTOR_COMMAND, DIRECTOR_ALIAS)
+        return names
+
+    def _add_handlers(self) -> None:
+        only_new = filters.UpdateType.MESSAGE  # an edited command is not run again
+        self.app.add_handler(CommandHandler(self.command_names(), self.on_command, filters=only_new))
+        if self.director_command:
+            self.app.add_handler(CommandHandler(self.director_command, self.on_director_command, filters=only_new))
+        self.app.add_handler(
+            MessageHandler(filters.Document.ALL & filters.CaptionRegex(r"^/") & only_new, self.on_document)
+        )
+        self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
+        self.app.add_handler(CallbackQueryHandler(self.on_callback))
+        self.app.add_error_handler(self.on_error)
+
+    async def start(self) -> None:
+        """Log in (getMe), register the command menus, and poll for updates in the background."""
+        await self.app.initialize()
+        try:
+            await self.register_menus()
+        except TelegramError:
+            log.exception("registering the command menus with Telegram failed; the old ones stay")
+        await self.app.start()
+        assert self.app.updater is not None
+        await self.app.updater.start_polling(
+            timeout=self.poll_timeout,
+            allowed_updates=["message", "callback_query"],
+            error_callback=self._polling_error,
+        )
+
+    def _polling_error(self, error: TelegramError) -> None:
+        log.warning("fetching updates from Telegram failed (PTB retries): %s", error)
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        """Wait until no update is being handled."""
+        async with asyncio.timeout(timeout):
+            while self._running:
+                await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        try:
+            await self.idle()
+        except TimeoutError:
+            log.warning("stopping with commands still running")
+        if self.app.updater is not None and self.app.updater.running:
+            await self.app.updater.stop()
+        if self.app.running:
+            await self.app.stop()
+        await self.app.shutdown()
+
+    # ------------------------------------------------------------------ the command menus
+    def _menu(self, names: Sequence[str], lang: str) -> list[BotCommand]:
+        english = {v: k for k, v in reversed(list(self.commands.aliases.items()))}
+        texts = catalogue(lang)
+        menu = []
+        for name in names:
+            shown = name
+            if lang == "en":
+                shown = ENGLISH_MENU_NAMES.get(name) or english.get(name, name)
+            if not COMMAND_NAME.fullmatch(shown):
+                shown = name
+            if not COMMAND_NAME.fullmatch(shown):
+                continue
+            description = texts.get(f"help_{name}") or texts.get(f"telegram_menu_{name}") or name
+            menu.append(BotCommand(shown, _clip(description, MAX_MENU_DESCRIPTION)))
+        return menu[:MAX_MENU_COMMANDS]
+
+    async def register_menus(self) -> None:
+        """Players' commands for everyone; with the director commands for the groups' administrators.
+        Dutch by default and for ``nl``, English names for ``en``."""
+        players = list(self.commands.player_commands)
+        directors = players + list(self.commands.director_commands) + self.director_command[:1]
+        bot = self.app.bot
+        default = self.config.default_language or DEFAULT_LANGUAGE
+        for scope, names in ((BotCommandScopeDefault(), players), (BotCommandScopeAllChatAdministrators(), directors)):
+            await bot.set_my_commands(self._menu(names, default), scope=scope)
+            for lang in ("nl", "en"):
+                await bot.set_my_commands(self._menu(names, lang), scope=scope, language_code=lang)
+
+    # ------------------------------------------------------------------ who and where
+    async def admins(self, chat_id: int) -> frozenset[int]:
+        """The user ids of a group's administrators (and creator), cached briefly."""
+        now = time.monotonic()
+        cached = self._admins.get(chat_id)
+        if cached is not None and cached[0] > now:
+            return cached[1]
+        try:
+            members = await self.app.bot.get_chat_administrators(chat_id)
+        except TelegramError as err:
+            log.warning("could not read the administrators of chat %s: %s", chat_id, err)
+            return cached[1] if cached is not None else frozenset()
+        ids = frozenset(m.user.id for m in members)
+        self._admins[chat_id] = (now + self.admin_cache_seconds, ids)
+        return ids
+
+    async def is_director(self, club_chat_id: str, user_id: int, club: Club | None = None) -> bool:
+        """An administrator of the club's group, or on the club's allow-list."""
+        try:
+            if user_id in await self.admins(int(club_chat_id)):
+                return True
+        except ValueError:
+            pass
+        club = club or await self.commands.store.club_by_external(PLATFORM, club_chat_id)
+        return club is not None and await self.tg_store.is_listed_director(club.id, str(user_id))
+
+    async def actor_for(self, chat: Chat, user: User | None, sender_chat: Chat | None = None) -> Actor | str:
+        """Who is asking, in which club; or the key of the reason there is no club (a private message
+        from someone who is not a member of exactly one club)."""
+        if chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
+            title = chat.title or str(chat.id)
+            if sender_chat is not None and sender_chat.id == chat.id:  # an anonymous administrator
+                return Actor(PLATFORM, str(chat.id), title, f"anonymous:{chat.id}", title, True)
+            if user is None:
+                return "telegram_dm_unknown"
+            director = await self.is_director(str(chat.id), user.id)
+            return Actor(PLATFORM, str(chat.id), title, str(user.id), user.full_name, director)
+        if chat.type != ChatType.PRIVATE or user is None:
+            return "telegram_dm_unknown"
+        clubs = await self.tg_store.clubs_of_user(str(user.id))
+        if not clubs:
+            return "telegram_dm_unknown"
+        if len(clubs) > 1:
+            return "telegram_dm_several"
+        club = clubs[0]
+        director = await self.is_director(club.external_id, user.id, club)
+        return Actor(PLATFORM, club.external_id, club.name, str(user.id), user.full_name, director)
+
+    def fallback_language(self, user: User | None) -> str:
+        return _language_of(user, self.config.default_language or DEFAULT_LANGUAGE)
+
+    # ------------------------------------------------------------------ updates in
+    async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        if message is None or message.text is None:
+            return
+        await self._counted(self._run_message(message, message.text, None))
+
+    async def on_document(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A command with a file, typed as the file's caption (``/importeer start=...``)."""
+        message = update.effective_message
+        if message is None or message.document is None or not message.caption:
+            return
+        await self._counted(self._run_document(message))
+
+    async def _run_document(self, message: Message) -> None:
+        document = message.document
+        assert document is not None and message.caption is not None
+        lang = await self._chat_language(message.chat, message.from_user)
+        if (document.file_size or 0) > MAX_IMPORT_BYTES:
+            reply = Reply(lines=(t(lang, "telegram_file_too_large", limit=MAX_IMPORT_BYTES // (1024 * 1024)),), ok=False)
+            await self.send_reply(message.chat.id, reply, reply_to=message)
+            return
+        try:
+            file = await document.get_file()
+            content = bytes(await file.download_as_bytearray())
+        except TelegramError as err:
+            log.warning("downloading a file failed: %s", err)
+            await self.send_reply(message.chat.id, Reply(lines=(t(lang, "telegram_file_unreadable"),), ok=False), reply_to=message)
+            return
+        await self._run_message(message, message.caption, content)
+
+    async def _chat_language(self, chat: Chat, user: User | None) -> str:
+        club = await self.commands.store.club_by_external(PLATFORM, str(chat.id))
+        return club.language if club is not None else self.fallback_language(user)
+
+    async def _counted(self, work: Awaitable[None]) -> None:
+        self._running += 1
+        try:
+            await work
+        finally:
+            self._running -= 1
+            self.handled += 1
+
+    async def _run_message(self, message: Message, text: str, attachment: bytes | None) -> None:
+        actor = await self.actor_for(message.chat, message.from_user, message.sender_chat)
+        if isinstance(actor, str):
+            lang = self.fallback_language(message.from_user)
+            await self.send_reply(message.chat.id, Reply(lines=(t(lang, actor),), ok=False, private=True), reply_to=message)
+            return
+        text = self._with_channel(text, message)
+        reply = await self.commands.handle(actor, text, attachment=attachment)
+        await self.send_reply(message.chat.id, reply, reply_to=message)
+        if actor.is_director:
+            club = await self.commands.club_for(actor)
+            await self.tell_problem(message.chat.id, club, message)
+        await self.after()
+
+    def _with_channel(self, text: str, message: Message) -> str:
+        """``/kanaal`` typed without an argument in a group means this group, or this forum topic."""
+        head, _, rest = text.strip().partition(" ")
+        name = head[1:].split("@", 1)[0].lower()
+        if self.commands.aliases.get(name, name) != "kanaal" or rest.strip() or message.chat.type == ChatType.PRIVATE:
+            return text
+        here = str(message.chat.id)
+        if message.is_topic_message and message.message_thread_id:
+            here += f"/{message.message_thread_id}"
+        return f"{text.strip()} {here}"
+
+    async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._counted(self._run_callback(update))
+
+    async def _run_callback(self, update: Update) -> None:
+        """A button: run its command as whoever pressed it."""
+        query = update.callback_query
+        if query is None:
+            return
+        data = query.data or ""
+        command = data if data.startswith("/") else self._tokens.get(data)
+        message = query.message
+        lang = self.fallback_language(query.from_user)
+        if command is None or message is None:
+            await self._answer_callback(query, t(lang, "telegram_button_expired"))
+            return
+        actor = await self.actor_for(message.chat, query.from_user)
+        if isinstance(actor, str):
+            await self._answer_callback(query, t(lang, actor))
+            return
+        reply = await self.commands.handle(actor, command)
+        text = reply.text
+        quiet = not reply.ok or (
+            reply.private and units(text) <= MAX_ALERT and reply.image is None and reply.attachment is None and not reply.buttons
+        )
+        if quiet:  # only the presser sees it
+            await self._answer_callback(query, _clip(text, MAX_ALERT))
+        else:
+            await self._answer_callback(query, None)
+            if not reply.private and isinstance(message, Message):
+                try:  # the button has done its work
+                    await message.edit_reply_markup(reply_markup=None)
+                except TelegramError as err:
+                    log.info("removing the buttons of a message failed: %s", err)
+            thread = message.message_thread_id if isinstance(message, Message) and message.is_topic_message else None
+            await self.send_reply(message.chat.id, reply, thread=thread)
+        await self.after()
+
+    async def _answer_callback(self, query: Any, text: str | None) -> None:
+        try:
+            if text:
+                await query.answer(text=text, show_alert=True)
+            else:
+                await query.answer()
+        except TelegramError as err:
+            log.info("answering a button press failed: %s", err)
+
+    async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group became a supergroup: its club moves to the new chat id."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            old, new = message.chat.id, message.migrate_to_chat_id
+        elif message.migrate_from_chat_id:
+            old, new = message.migrate_from_chat_id, message.chat.id
+        else:
+            return
+        if await self.tg_store.migrate_chat(str(old), str(new)):
+            log.info("club of group %s moved to supergroup %s", old, new)
+
+    async def on_director_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        if message is None:
+            return
+        await self._counted(self._run_director_command(message))
+
+    async def _run_director_command(self, message: Message) -> None:
+        """The allow-list of directors besides the administrators: an administrator answers a member's
+        message with ``/wedstrijdleider`` (add) or ``/wedstrijdleider weg`` (remove); without an answer it
+        lists who is on it."""
+        chat, user = message.chat, message.from_user
+        if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP) or user is None:
+            lang = self.fallback_language(user)
+            await self.send_reply(chat.id, Reply(lines=(t(lang, "telegram_director_group_only"),), ok=False), reply_to=message)
+            return
+        club = await self.commands.store.get_or_create_club(
+            PLATFORM, str(chat.id), chat.title or str(chat.id), self.config.default_language,
+            self.config.default_timezone, self.commands.clock.now(),
+        )  # fmt: skip
+        lang = club.language
+        anonymous = message.sender_chat is not None and message.sender_chat.id == chat.id
+        if not anonymous and user.id not in await self.admins(chat.id):
+            await self.send_reply(chat.id, Reply(lines=(t(lang, "telegram_director_admins_only"),), ok=False), reply_to=message)
+            return
+        words = (message.text or "").split()[1:]
+        target = message.reply_to_message.from_user if message.reply_to_message is not None else None
+        if target is None:
+            listed = await self.tg_store.listed_directors(club.id)
+            lines = [t(lang, "telegram_director_list" if listed else "telegram_director_list_empty")]
+            lines += [f"- {name}" for _, name in listed]
+            await self.send_reply(chat.id, Reply(lines=tuple(lines)), reply_to=message)
+            return
+        if target.is_bot:
+            await self.send_reply(chat.id, Reply(lines=(t(lang, "telegram_director_is_bot"),), ok=False), reply_to=message)
+            return
+        if words and words[0].lower() in REMOVE_WORDS:
+            removed = await self.tg_store.remove_director(club.id, str(target.id))
+            key = "telegram_director_removed" if removed else "telegram_director_not_listed"
+        else:
+            by = str(user.id) if not anonymous else f"anonymous:{chat.id}"
+            await self.tg_store.add_director(club.id, str(target.id), target.full_name, by, self.commands.clock.now())
+            key = "telegram_director_added"
+        await self.send_reply(chat.id, Reply(lines=(t(lang, key, name=target.full_name),)), reply_to=message)
+
+    async def after(self) -> None:
+        try:
+            await self.after_command()
+        except Exception:
+            log.exception("the work after a command failed")
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("handling a Telegram update failed", exc_info=context.error)
+
+    # ------------------------------------------------------------------ replies out
+    def keyboard(self, buttons: Sequence[Button]) -> InlineKeyboardMarkup | None:
+        """One button a row; the callback_data is the command, or a token for a command over 64 bytes."""
+        rows = []
+        for button in buttons:
+            data = button.command
+            if len(data.encode("utf-8")) > MAX_CALLBACK_DATA:
+                data = TOKEN_PREFIX + hashlib.sha256(button.command.encode("utf-8")).hexdigest()[:32]
+                self._tokens[data] = button.command
+            rows.append([InlineKeyboardButton(_clip(button.label, 64), callback_data=data)])
+        return InlineKeyboardMarkup(rows) if rows else None
+
+    async def send_reply(
+        self, chat_id: int, reply: Reply, reply_to: Message | None = None, thread: int | None = None
+    ) -> None:
+        """A reply as messages in a chat. Failures are logged: a reply is not kept for later."""
+        if reply_to is not None and reply_to.is_topic_message:
+            thread = reply_to.message_thread_id
+        extra: dict[str, Any] = {}
+        if thread:
+            extra["message_thread_id"] = thread
+        if reply_to is not None:
+            extra["reply_parameters"] = ReplyParameters(reply_to.message_id, allow_sending_without_reply=True)
+        try:
+            await self._send_parts(chat_id, self.reply_parts(reply), extra)
+        except TelegramError:
+            log.exception("answering in chat %s failed", chat_id)
+
+    def reply_parts(self, reply: Reply) -> list[tuple[str, dict[str, Any]]]:
+        """The API calls that show a reply: (method, arguments); the buttons go with the last."""
+        chunks = reply_chunks(reply)
+        parts = self._picture_and_text(reply.image, chunks, "clubbot.png")
+        if reply.attachment is not None:
+            name, content = reply.attachment
+            parts.append(("send_document", {"document": InputFile(content, filename=name)}))
+        markup = self.keyboard(reply.buttons)
+        if markup is not None and parts:
+            parts[-1][1]["reply_markup"] = markup
+        return parts
+
+    def _picture_and_text(
+        self, image: bytes | None, chunks: list[str], filename: str
+    ) -> list[tuple[str, dict[str, Any]]]:
+        parts: list[tuple[str, dict[str, Any]]] = []
+        if image is not None:
+            photo = InputFile(image, filename=filename)
+            if len(chunks) == 1 and units(chunks[0]) <= MAX_CAPTION:
+                return [("send_photo", {"photo": photo, "caption": chunks[0], "parse_mode": ParseMode.HTML})]
+            parts.append(("send_photo", {"photo": photo}))
+        parts += [("send_message", {"text": c, "parse_mode": ParseMode.HTML}) for c in chunks]
+        return parts
+
+    async def _send_parts(self, chat_id: int | str, parts: list[tuple[str, dict[str, Any]]], extra: dict[str, Any]) -> None:
+        for index, (method, kwargs) in enumerate(parts):
+            args = {**kwargs, **extra} if index == 0 else {**kwargs, **{k: v for k, v in extra.items() if k != "reply_parameters"}}
+            await self._call(method, chat_id, args)
+
+    async def _call(self, method: str, chat_id: int | str, kwargs: dict[str, Any]) -> Message:
+        """One Bot API call; a short rate limit is waited out once."""
+        func = getattr(self.app.bot, method)
+        try:
+            return await func(chat_id=chat_id, **kwargs)  # type: ignore[no-any-return]
+        except RetryAfter as err:
+            wait = _seconds(err)
+            if wait > self.max_retry_wait:
+                raise
+            log.info("rate limited by Telegram; waiting %.1f s", wait)
+            await asyncio.sleep(wait)
+            return await func(chat_id=chat_id, **kwargs)  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------------ announcements out
+    async def send_announcement(self, club: Club, announcement: Announcement) -> None:
+        """Post to the club's channel; raise if it was not (all) posted: it stays pending and is retried,
+        and only the messages that did not go out are sent again."""
+        chat_id, thread = channel_target(club.channel_id or club.external_id)
+        picture = await self.announcement_picture(club, announcement)
+        parts = self._picture_and_text(picture, announcement_chunks(announcement), f"{announcement.kind}.png")
+        extra: dict[str, Any] = {"message_thread_id": thread} if thread else {}
+        done = self._progress.get(announcement.id, 0)
+        for index, (method, kwargs) in enumerate(parts):
+            if index < done:
+                continue
+            try:
+                chat_id = await self._post(club, chat_id, method, {**kwargs, **extra})
+            except BadRequest as err:
+                if method == "send_photo" and "caption" in kwargs and "chat not found" not in str(err).lower():
+                    # the group does not allow pictures (or this one): the text alone
+                    log.warning("picture of announcement %s refused (%s); sending the text", announcement.id, err)
+                    text = {"text": kwargs["caption"], "parse_mode": ParseMode.HTML, **extra}
+                    chat_id = await self._post(club, chat_id, "send_message", text)
+                elif method == "send_photo":
+                    log.warning("picture of announcement %s refused (%s); the text goes alone", announcement.id, err)
+                else:
+                    raise
+            self._progress[announcement.id] = index + 1
+        self._progress.pop(announcement.id, None)
+        self._problems.pop(club.id, None)
+
+    async def _post(self, club: Club, chat_id: int | str, method: str, kwargs: dict[str, Any]) -> int | str:
+        """One message of an announcement; returns the chat id it went to (a group may have become a
+        supergroup on the way). Raises, after noting the problem for the directors, when it did not go."""
+        try:
+            try:
+                await self._call(method, chat_id, kwargs)
+            except ChatMigrated as err:
+                new_id = err.new_chat_id
+                await self.tg_store.migrate_chat(str(chat_id), str(new_id))
+                await self._call(method, new_id, kwargs)
+                return new_id
+        except Forbidden as err:
+            self._problem(club, "telegram_problem_forbidden", {"chat": chat_id})
+            log.warning("no permission to post in chat %s: %s", chat_id, err)
+            raise
+        except BadRequest as err:
+            if "chat not found" in str(err).lower():
+                self._problem(club, "telegram_problem_not_found", {"chat": chat_id})
+            elif method != "send_photo":
+                self._problem(club, "telegram_problem_other", {"error": str(err)[:200]})
+            log.warning("announcement not posted in chat %s: %s", chat_id, err)
+            raise
+        except TelegramError as err:
+            self._problem(club, "telegram_problem_other", {"error": str(err)[:200]})
+            log.warning("announcement not posted in chat %s: %s", chat_id, err)
+            raise
+        return chat_id
+
+    async def announcement_picture(self, club: Club, announcement: Announcement) -> bytes | None:
+        """The pairing or standings of an announced round as a PNG, from the commands layer (``/indeling
+        N``, ``/stand N``); None for other announcements or when there is nothing to draw."""
+        if announcement.kind not in ("pairing", "standings") or announcement.round_id is None:
+            return None
+        try:
+            store = self.commands.store
+            row = await store.round(announcement.round_id)
+            season = await store.season(row.season_id) if row is not None else None
+            if row is None or season is None:
+                return None
+            if announcement.kind == "pairing":
+                if season.kind != "main":
+                    return None
+                text = f"/indeling {row.number}"
+            else:
+                text = f"/stand {'rapid ' if season.kind == 'rapid' else ''}{row.number}"
+            actor = Actor(PLATFORM, club.external_id, club.name, ANNOUNCER_ID, "clubbot")
+            reply = await self.commands.handle(actor, text)
+            if not reply.ok or reply.table is None:
+                return None
+            return reply.image or table_png(reply.lines[0] if reply.lines else "", reply.table, reply.lines[1:])
+        except Exception:
+            log.exception("drawing the picture of announcement %s failed; the text goes alone", announcement.id)
+            return None
+
+    def _problem(self, club: Club, key: str, values: dict[str, object]) -> None:
+        old = self._problems.get(club.id)
+        told = old is not None and old[0] == key and old[1] == values and old[2]
+        self._problems[club.id] = (key, values, told)
+
+    async def tell_problem(self, chat_id: int, club: Club, message: Message | None = None) -> None:
+        """Tell a director (once per problem) why the club's announcements are not being posted."""
+        problem = self._problems.get(club.id)
+        if problem is None or problem[2]:
+            return
+        key, values, _ = problem
+        self._problems[club.id] = (key, values, True)
+        await self.send_reply(chat_id, Reply(lines=(t(club.language, key, **values),), ok=False), reply_to=message)

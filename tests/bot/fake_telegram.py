@@ -1,0 +1,369 @@
+"""A local fake of the Telegram Bot API, enough for python-telegram-bot: aiohttp.web on 127.0.0.1 at a random
+port. It records every call (method, parameters, uploaded files) and answers like Telegram does: getMe,
+deleteWebhook, setMyCommands, getUpdates (a long poll that returns as soon as an update is queued, and
+confirms updates by the offset), getChatAdministrators, sendMessage / sendPhoto / sendDocument (each makes
+a message with a new id), answerCallbackQuery, editMessageReplyMarkup, getFile and the file download.
+Failures can be queued per chat: 403 (the bot was removed), 400 (chat not found) or 429 (too many
+requests, with ``retry_after``).
+
+Point PTB at it with ``base_url=fake.base_url`` and ``base_file_url=fake.base_file_url``. Below the fake:
+a harness with the real ``TelegramAdapter`` polling it, the real commands layer on a SQLite file, the real
+``Alarm`` on a shifted clock, and builders of the updates users' messages and button presses make.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator
+
+import pytest
+from aiohttp import web
+
+from bot.adapters.telegram import TelegramAdapter
+from bot.clock import ShiftedClock
+from bot.commands import Commands
+from bot.config import Config
+from bot.scheduler import Alarm
+from bot.store import Announcement, Club, Store
+from tests.bot.conftest import START
+
+TOKEN = "123456:TEST-token"
+BOT_ID = 123456
+BOT_USERNAME = "clubbot"
+GROUP = -1001000000001  # the club's supergroup
+GROUP_TITLE = "Schaakclub De Toren"
+NOW = 1796131200  # a Unix time for the messages' dates
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    files: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # field -> (filename, content)
+    status: int = 200
+    result: Any = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+    @property
+    def chat_id(self) -> str:
+        return str(self.params.get("chat_id"))
+
+    @property
+    def text(self) -> str:
+        return str(self.params.get("text") or self.params.get("caption") or "")
+
+
+def _value(raw: str) -> Any:
+    """PTB sends every parameter as a form field; objects and lists JSON-encoded, plain strings as-is."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+class FakeTelegram:
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.updates: list[dict[str, Any]] = []
+        self.confirmed = 0  # the highest update_id the bot has confirmed (by asking for a later offset)
+        self.admins: dict[str, list[int]] = {}
+        self.files: dict[str, bytes] = {}
+        self._failures: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        self._message_ids = itertools.count(5000)
+        self._update_ids = itertools.count(1)
+        self._new_update = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.max_poll_wait = 1.0
+        self._closing = False
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> "FakeTelegram":
+        app = web.Application(client_max_size=50 * 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._api)
+        app.router.add_route("GET", "/file/bot{token}/{path:.*}", self._file)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        return self
+
+    async def close(self) -> None:
+        self._closing = True
+        self._new_update.set()  # wake a long poll still waiting
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/file/bot"
+
+    # ------------------------------------------------------------------ test controls
+    def push(self, update: dict[str, Any]) -> int:
+        """Queue an update for the bot's next getUpdates; returns its update_id."""
+        update = {"update_id": next(self._update_ids), **update}
+        self.updates.append(update)
+        self._new_update.set()
+        return int(update["update_id"])
+
+    def fail_chat(self, chat_id: int | str, status: int, times: int = 1, retry_after: int = 30) -> None:
+        """The next ``times`` messages to the chat fail with ``status``."""
+        body: dict[str, Any] = {
+            403: {"ok": False, "error_code": 403, "description": "Forbidden: bot was kicked from the supergroup chat"},
+            400: {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"},
+            429: {
+                "ok": False, "error_code": 429, "description": f"Too Many Requests: retry after {retry_after}",
+                "parameters": {"retry_after": retry_after},
+            },
+        }[status]  # fmt: skip
+        self._failures.setdefault(str(chat_id), []).extend([(status, body)] * times)
+
+    def of(self, *methods: str) -> list[Call]:
+        return [c for c in self.calls if c.method in methods]
+
+    def sent(self, chat_id: int | str | None = None, ok_only: bool = True) -> list[Call]:
+        """The messages sent (text, photo, document), optionally to one chat; by default only those that
+        went out."""
+        return [
+            c
+            for c in self.of("sendMessage", "sendPhoto", "sendDocument")
+            if (chat_id is None or c.chat_id == str(chat_id)) and (c.ok or not ok_only)
+        ]
+
+    # ------------------------------------------------------------------ the API
+    async def _file(self, request: web.Request) -> web.StreamResponse:
+        content = self.files.get(request.match_info["path"])
+        if content is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=content)
+
+    async def _api(self, request: web.Request) -> web.StreamResponse:
+        if request.match_info["token"] != TOKEN:
+            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+        method = request.match_info["method"]
+        params: dict[str, Any] = {}
+        files: dict[str, tuple[str, bytes]] = {}
+        if request.content_type == "application/json":
+            params = await request.json()
+        elif request.can_read_body:
+            form = await request.post()
+            for key, value in form.items():
+                if isinstance(value, web.FileField):
+                    files[key] = (value.filename, value.file.read())
+                else:
+                    params[key] = _value(str(value))
+        call = Call(method, params, files)
+        handler = getattr(self, "api_" + method, None)
+        if handler is None:
+            call.status = 404
+            self.calls.append(call)
+            return web.json_response({"ok": False, "error_code": 404, "description": "Not Found"}, status=404)
+        if method != "getUpdates":
+            self.calls.append(call)
+        failures = self._failures.get(str(params.get("chat_id")))
+        if method.startswith("send") and failures:
+            status, body = failures.pop(0)
+            call.status = status
+            return web.json_response(body, status=status)
+        result = await handler(params, files)
+        call.result = result
+        return web.json_response({"ok": True, "result": result})
+
+    def _bot_user(self) -> dict[str, Any]:
+        return {
+            "id": BOT_ID, "is_bot": True, "first_name": "Clubbot", "username": BOT_USERNAME,
+            "can_join_groups": True, "can_read_all_group_messages": False, "supports_inline_queries": False,
+        }  # fmt: skip
+
+    async def api_getMe(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        return self._bot_user()
+
+    async def api_deleteWebhook(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        return True
+
+    async def api_setMyCommands(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        return True
+
+    async def api_getUpdates(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        offset = int(params.get("offset") or 0)
+        if offset:
+            self.confirmed = max(self.confirmed, offset - 1)
+        timeout = float(params.get("timeout") or 0)
+        deadline = time.monotonic() + min(timeout, self.max_poll_wait)
+        while True:
+            ready = [u for u in self.updates if u["update_id"] >= offset]
+            remaining = deadline - time.monotonic()
+            if ready or remaining <= 0 or self._closing:
+                return ready[: int(params.get("limit") or 100)]
+            self._new_update.clear()
+            try:
+                await asyncio.wait_for(self._new_update.wait(), remaining)
+            except TimeoutError:
+                pass
+
+    async def api_getChatAdministrators(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        ids = self.admins.get(str(params.get("chat_id")), [])
+        return [
+            {"status": "creator" if i == 0 else "administrator", "user": user(uid, f"Admin {uid}"), "is_anonymous": False,
+             **({} if i == 0 else ADMIN_RIGHTS)}
+            for i, uid in enumerate(ids)
+        ]  # fmt: skip
+
+    def _message(self, params: dict[str, Any], **content: Any) -> dict[str, Any]:
+        chat_id = params.get("chat_id")
+        chat: dict[str, Any] = {"id": int(chat_id), "type": "supergroup", "title": GROUP_TITLE}
+        if int(chat_id) > 0:
+            chat = {"id": int(chat_id), "type": "private", "first_name": "someone"}
+        message = {"message_id": next(self._message_ids), "date": NOW, "chat": chat, "from": self._bot_user(), **content}
+        if "reply_markup" in params:
+            message["reply_markup"] = params["reply_markup"]
+        if params.get("message_thread_id"):
+            message["message_thread_id"] = int(params["message_thread_id"])
+            message["is_topic_message"] = True
+        return message
+
+    async def api_sendMessage(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        return self._message(params, text=params["text"])
+
+    async def api_sendPhoto(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        photo = [{"file_id": "photo-1", "file_unique_id": "p1", "width": 800, "height": 600}]
+        extra = {"caption": params["caption"]} if params.get("caption") else {}
+        return self._message(params, photo=photo, **extra)
+
+    async def api_sendDocument(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        name = files["document"][0] if "document" in files else "file"
+        return self._message(params, document={"file_id": "doc-1", "file_unique_id": "d1", "file_name": name})
+
+    async def api_answerCallbackQuery(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        return True
+
+    async def api_editMessageReplyMarkup(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        return True
+
+    async def api_getFile(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        file_id = str(params["file_id"])
+        path = f"documents/{file_id}"
+        return {"file_id": file_id, "file_unique_id": file_id, "file_size": len(self.files[path]), "file_path": path}
+
+
+ADMIN_RIGHTS = {
+    "can_be_edited": False, "can_manage_chat": True, "can_change_info": True, "can_delete_messages": True,
+    "can_invite_users": True, "can_restrict_members": True, "can_pin_messages": True, "can_promote_members": False,
+    "can_manage_video_chats": True, "can_post_stories": False, "can_edit_stories": False, "can_delete_stories": False,
+}  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------- updates
+def user(user_id: int, name: str, language: str = "nl") -> dict[str, Any]:
+    first, _, last = name.partition(" ")
+    data: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first, "language_code": language}
+    if last:
+        data["last_name"] = last
+    return data
+
+
+GROUP_CHAT = {"id": GROUP, "type": "supergroup", "title": GROUP_TITLE}
+
+
+def message(
+    sender: dict[str, Any], text: str, chat: dict[str, Any] | None = None, message_id: int = 1, **extra: Any
+) -> dict[str, Any]:
+    """A user's message; a leading /command gets its bot_command entity, as Telegram does."""
+    chat = chat or GROUP_CHAT
+    body: dict[str, Any] = {"message_id": message_id, "date": NOW, "chat": chat, "from": sender, "text": text, **extra}
+    if text.startswith("/"):
+        body["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+    return {"message": body}
+
+
+def private_chat(sender: dict[str, Any]) -> dict[str, Any]:
+    return {"id": sender["id"], "type": "private", "first_name": sender["first_name"]}
+
+
+def callback(sender: dict[str, Any], on: dict[str, Any], data: str) -> dict[str, Any]:
+    """A press of the button with ``data`` under the bot's message ``on`` (a recorded call's result)."""
+    return {"callback_query": {"id": f"cq-{sender['id']}-{on['message_id']}", "from": sender,
+                               "chat_instance": "ci-1", "message": on, "data": data}}  # fmt: skip
+
+
+def buttons(call: Call) -> list[dict[str, Any]]:
+    markup = call.params.get("reply_markup") or {}
+    return [b for row in markup.get("inline_keyboard", []) for b in row]
+
+
+# ---------------------------------------------------------------------------------------------- harness
+class Harness:
+    """The real adapter polling the fake, with the real commands layer, store and alarm."""
+
+    def __init__(self, fake: FakeTelegram, store: Store, config: Config) -> None:
+        self.fake = fake
+        self.store = store
+        self.clock = ShiftedClock(START)
+        self.commands = Commands(store, config, self.clock)
+        self.sent_announcements: list[int] = []
+        self.adapter: TelegramAdapter | None = None
+
+        async def send(club: Club, announcement: Announcement) -> None:
+            assert self.adapter is not None and club.platform == "telegram"
+            await self.adapter.send_announcement(club, announcement)
+            self.sent_announcements.append(announcement.id)
+
+        self.alarm = Alarm(store, self.commands, self.clock, send)
+        config = Config(**{**config.__dict__, "telegram_token": TOKEN})
+        self.adapter = TelegramAdapter(
+            self.commands, config, self.alarm.run_due,
+            base_url=fake.base_url, base_file_url=fake.base_file_url, poll_timeout=10, max_retry_wait=0.5,
+        )  # fmt: skip
+
+    async def start(self) -> None:
+        assert self.adapter is not None
+        await self.adapter.start()
+        await self.alarm.start()
+
+    async def stop(self) -> None:
+        assert self.adapter is not None
+        self.alarm.shutdown()
+        await self.adapter.stop()
+
+    async def send(self, update: dict[str, Any], timeout: float = 10.0) -> list[Call]:
+        """Push an update, wait until the adapter has handled it; the calls it made."""
+        assert self.adapter is not None
+        before_calls = len(self.fake.calls)
+        before = self.adapter.handled
+        self.fake.push(update)
+        async with asyncio.timeout(timeout):
+            while self.adapter.handled == before:
+                await asyncio.sleep(0.005)
+        return self.fake.calls[before_calls:]
+
+    async def say(self, sender: dict[str, Any], text: str, chat: dict[str, Any] | None = None, **extra: Any) -> list[Call]:
+        return await self.send(message(sender, text, chat, **extra))
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    server = await FakeTelegram().start()
+    yield server
+    await server.close()
+
+
+@pytest.fixture
+async def tg(fake: FakeTelegram, store: Store, config: Config) -> AsyncIterator[Harness]:
+    harness = Harness(fake, store, config)
+    await harness.start()
+    yield harness
+    await harness.stop()
