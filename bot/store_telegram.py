@@ -1,38 +1,21 @@
 """SQL the Telegram adapter needs (``migrations/0007_telegram.sql``): a ``TelegramStore`` wraps the club
-``Store``. Which Telegram groups (clubs) a user is a member of (for private messages), the directors'
-allow-list, and moving a club to its new chat id when a group becomes a supergroup."""
+``Store``: the directors' allow-list, and moving a club to its new chat id when a group becomes a supergroup."""
 
 from __future__ import annotations
 
 import logging
-import sqlite3
 from datetime import datetime
 
-from bot.store import Club, Store, iso
+from bot.store import Store, iso
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 
 
-def _club(row: sqlite3.Row) -> Club:
-    return Club(
-        row["id"], row["platform"], row["external_id"], row["name"], row["language"], row["timezone"], row["channel_id"]
-    )
-
-
 class TelegramStore:
     def __init__(self, store: Store) -> None:
         self.store = store
-
-    async def clubs_of_user(self, user_id: str) -> list[Club]:
-        """The Telegram clubs where this user's identity is linked to a member."""
-        rows = await self.store._all(
-            "SELECT c.* FROM clubs c JOIN identities i ON i.club_id = c.id"
-            " WHERE c.platform = ? AND i.user_id = ? ORDER BY c.id",
-            (PLATFORM, user_id),
-        )
-        return [_club(r) for r in rows]
 
     async def is_listed_director(self, club_id: int, user_id: str) -> bool:
         row = await self.store._one(

@@ -246,16 +246,20 @@ class TelegramAdapter:
         """Log in (getMe), register the command menus, and poll for updates in the background."""
         await self.app.initialize()
         try:
-            await self.register_menus()
-        except TelegramError:
-            log.exception("registering the command menus with Telegram failed; the old ones stay")
-        await self.app.start()
-        assert self.app.updater is not None
-        await self.app.updater.start_polling(
-            timeout=self.poll_timeout,
-            allowed_updates=["message", "callback_query"],
-            error_callback=self._polling_error,
-        )
+            try:
+                await self.register_menus()
+            except TelegramError:
+                log.exception("registering the command menus with Telegram failed; the old ones stay")
+            await self.app.start()
+            assert self.app.updater is not None
+            await self.app.updater.start_polling(
+                timeout=self.poll_timeout,
+                allowed_updates=["message", "callback_query"],
+                error_callback=self._polling_error,
+            )
+        except BaseException:
+            await self.stop()
+            raise
 
     def _polling_error(self, error: TelegramError) -> None:
         log.warning("fetching updates from Telegram failed (PTB retries): %s", error)
@@ -345,7 +349,7 @@ class TelegramAdapter:
             return Actor(PLATFORM, str(chat.id), title, str(user.id), user.full_name, director)
         if chat.type != ChatType.PRIVATE or user is None:
             return "telegram_dm_unknown"
-        clubs = await self.tg_store.clubs_of_user(str(user.id))
+        clubs = await self.commands.store.clubs_of_identity(PLATFORM, str(user.id))
         if not clubs:
             return "telegram_dm_unknown"
         if len(clubs) > 1:
@@ -561,8 +565,14 @@ class TelegramAdapter:
             extra["message_thread_id"] = thread
         if reply_to is not None:
             extra["reply_parameters"] = ReplyParameters(reply_to.message_id, allow_sending_without_reply=True)
+        parts = self.reply_parts(reply)
         try:
-            await self._send_parts(chat_id, self.reply_parts(reply), extra)
+            try:
+                await self._send_parts(chat_id, parts, extra)
+            except ChatMigrated as err:  # the group became a supergroup: its club moves with it
+                await self.tg_store.migrate_chat(str(chat_id), str(err.new_chat_id))
+                extra.pop("reply_parameters", None)
+                await self._send_parts(err.new_chat_id, parts, extra)
         except TelegramError:
             log.exception("answering in chat %s failed", chat_id)
 

@@ -120,8 +120,13 @@ class FakeTelegram:
         self._new_update.set()
         return int(update["update_id"])
 
-    def fail_chat(self, chat_id: int | str, status: int, times: int = 1, retry_after: int = 30) -> None:
-        """The next ``times`` messages to the chat fail with ``status``."""
+    def fail_chat(
+        self, chat_id: int | str, status: int, times: int = 1, retry_after: int = 30, after: int = 0,
+        migrate_to: int | None = None,
+    ) -> None:
+        """The next ``times`` messages to the chat fail with ``status`` (after ``after`` that succeed):
+        403 (the bot was removed), 400 (chat not found; with ``migrate_to``: the group became that
+        supergroup) or 429 (too many requests)."""
         body: dict[str, Any] = {
             403: {"ok": False, "error_code": 403, "description": "Forbidden: bot was kicked from the supergroup chat"},
             400: {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"},
@@ -130,7 +135,15 @@ class FakeTelegram:
                 "parameters": {"retry_after": retry_after},
             },
         }[status]  # fmt: skip
-        self._failures.setdefault(str(chat_id), []).extend([(status, body)] * times)
+        if migrate_to is not None:
+            body = {"ok": False, "error_code": 400, "description": "Bad Request: group chat was upgraded to a supergroup chat",
+                    "parameters": {"migrate_to_chat_id": migrate_to}}  # fmt: skip
+        queue = self._failures.setdefault(str(chat_id), [])
+        queue.extend([(200, {})] * after + [(status, body)] * times)
+
+    def allow(self, chat_id: int | str) -> None:
+        """No more failures for the chat."""
+        self._failures.pop(str(chat_id), None)
 
     def of(self, *methods: str) -> list[Call]:
         return [c for c in self.calls if c.method in methods]
@@ -177,8 +190,9 @@ class FakeTelegram:
         failures = self._failures.get(str(params.get("chat_id")))
         if method.startswith("send") and failures:
             status, body = failures.pop(0)
-            call.status = status
-            return web.json_response(body, status=status)
+            if status != 200:
+                call.status = status
+                return web.json_response(body, status=status)
         result = await handler(params, files)
         call.result = result
         return web.json_response({"ok": True, "result": result})
@@ -326,7 +340,7 @@ class Harness:
         config = Config(**{**config.__dict__, "telegram_token": TOKEN})
         self.adapter = TelegramAdapter(
             self.commands, config, self.alarm.run_due,
-            base_url=fake.base_url, base_file_url=fake.base_file_url, poll_timeout=10, max_retry_wait=0.5,
+            base_url=fake.base_url, base_file_url=fake.base_file_url, poll_timeout=10, max_retry_wait=1.0,
         )  # fmt: skip
 
     async def start(self) -> None:

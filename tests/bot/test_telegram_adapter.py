@@ -1,0 +1,310 @@
+"""The Telegram adapter against the local fake Bot API: the command menus, announcements that fail and are
+sent exactly once later, channels and forum topics, the directors' allow-list, button tokens, a group
+that becomes a supergroup, files both ways, and the HTML rendering within Telegram's limits."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from bot.adapters.telegram import MAX_CALLBACK_DATA, MAX_TEXT, TelegramAdapter, html_chunks, units
+from bot.config import Config
+from bot.replies import Button
+from tests.bot.fake_telegram import (  # noqa: F401 - fixtures
+    GROUP,
+    GROUP_CHAT,
+    FakeTelegram,
+    Harness,
+    buttons,
+    callback,
+    fake,
+    message,
+    private_chat,
+    tg,
+    user,
+)
+
+# PTB itself reads RetryAfter.retry_after when it makes one, which warns about its coming type change
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+LEIDER = user(1, "Leider")
+ANNA = user(11, "Anna")
+BERT = user(12, "Bert")
+OTHER_CHAT = -1002000000002  # a channel for announcements, besides the group
+
+
+async def setup_club(tg: Harness, fake: FakeTelegram, channel: str = "") -> None:
+    """A club with a season, two players and a channel; the announcements so far sent."""
+    fake.admins[str(GROUP)] = [LEIDER["id"]]
+    await tg.say(LEIDER, f"/kanaal {channel}".strip())
+    await tg.say(LEIDER, "/seizoen naam=2026-27 start=2026-12-03")
+    await tg.say(LEIDER, "/speler Anna 2100")
+    await tg.say(LEIDER, "/speler Bert 1900")
+
+
+def pending(config: Config) -> list[tuple[str, str | None]]:
+    db = sqlite3.connect(config.db_path)
+    try:
+        return db.execute("SELECT kind, sent_at FROM announcements ORDER BY id").fetchall()
+    finally:
+        db.close()
+
+
+def pairing_posts(fake: FakeTelegram, chat: int | str, ok_only: bool = True) -> list:
+    return [c for c in fake.sent(chat, ok_only=ok_only) if "Indeling ronde 1" in c.text]
+
+
+# ------------------------------------------------------------------------------------------------ menus
+async def test_command_menus_per_language_and_director_scope(tg: Harness, fake: FakeTelegram) -> None:
+    calls = fake.of("setMyCommands")
+    menus = {(c.params["scope"]["type"], c.params.get("language_code")): c.params["commands"] for c in calls}
+    assert set(menus) == {
+        ("default", None), ("default", "nl"), ("default", "en"),
+        ("all_chat_administrators", None), ("all_chat_administrators", "nl"), ("all_chat_administrators", "en"),
+    }  # fmt: skip
+    names = {key: [c["command"] for c in commands] for key, commands in menus.items()}
+    assert names[("default", None)] == names[("default", "nl")]
+    assert names[("default", "nl")][:4] == ["aanmelden", "afmelden", "stand", "indeling"]
+    assert names[("default", "en")][:4] == ["join", "withdraw", "standings", "pairings"]
+    assert "help" in names[("default", "en")] and "hulp" not in names[("default", "en")]
+    # director commands only in the administrators' scope
+    assert "seizoen" not in names[("default", "nl")] and "publiceer" not in names[("default", "nl")]
+    assert {"seizoen", "publiceer", "kanaal", "wedstrijdleider"} <= set(names[("all_chat_administrators", "nl")])
+    assert {"season", "publish", "channel"} <= set(names[("all_chat_administrators", "en")])
+    english = {c["command"]: c["description"] for c in menus[("default", "en")]}
+    assert english["join"].startswith("join")
+    for commands in menus.values():
+        assert len(commands) <= 100
+        for c in commands:
+            assert 1 <= len(c["command"]) <= 32 and c["command"].islower()
+            assert 1 <= len(c["description"]) <= 256
+
+
+async def test_english_alias_and_botname_work(tg: Harness, fake: FakeTelegram) -> None:
+    fake.admins[str(GROUP)] = [LEIDER["id"]]
+    calls = await tg.say(LEIDER, "/language@clubbot en")
+    assert [c.text for c in calls if c.method == "sendMessage"] == ["I will speak English in this club from now on."]
+
+
+# ------------------------------------------------------------------------------------------------ failures
+async def test_a_long_rate_limit_leaves_the_pairing_pending_until_it_is_sent_once(
+    tg: Harness, fake: FakeTelegram, config: Config
+) -> None:
+    await setup_club(tg, fake, str(OTHER_CHAT))
+    fake.fail_chat(OTHER_CHAT, 429, retry_after=30)
+    calls = await tg.say(LEIDER, "/publiceer")
+    assert any("Ronde 1" in c.text or "ronde 1" in c.text for c in calls if c.chat_id == str(GROUP))
+    (refused,) = pairing_posts(fake, OTHER_CHAT, ok_only=False)
+    assert refused.status == 429
+    assert pending(config)[-1] == ("pairing", None)
+
+    # the alarm's retry: sent, and only once however often the alarm runs
+    await tg.alarm.run_due()
+    await tg.alarm.run_due()
+    (post,) = pairing_posts(fake, OTHER_CHAT)
+    assert post.method == "sendPhoto"
+    assert pending(config)[-1][1] is not None
+    assert len(pairing_posts(fake, OTHER_CHAT, ok_only=False)) == 2
+
+
+async def test_a_short_rate_limit_is_waited_out(tg: Harness, fake: FakeTelegram, config: Config) -> None:
+    await setup_club(tg, fake, str(OTHER_CHAT))
+    fake.fail_chat(OTHER_CHAT, 429, retry_after=1)
+    await tg.say(LEIDER, "/publiceer")
+    assert [c.status for c in pairing_posts(fake, OTHER_CHAT, ok_only=False)] == [429, 200]
+    assert pending(config)[-1][1] is not None
+
+
+async def test_a_kicked_bot_keeps_the_announcement_and_tells_a_director_once(
+    tg: Harness, fake: FakeTelegram, config: Config
+) -> None:
+    await setup_club(tg, fake, str(OTHER_CHAT))
+    fake.fail_chat(OTHER_CHAT, 403, times=100)
+    await tg.say(LEIDER, "/publiceer")
+    await tg.alarm.run_due()
+    assert pairing_posts(fake, OTHER_CHAT) == [] and pending(config)[-1] == ("pairing", None)
+
+    # the next director command in the group is followed by the reason, once; a member is not told
+    calls = await tg.say(ANNA, "/help")
+    assert not any("Let op" in c.text for c in calls)
+    calls = await tg.say(LEIDER, "/indeling")
+    (note,) = [c for c in calls if c.text.startswith("Let op")]
+    assert note.chat_id == str(GROUP) and str(OTHER_CHAT) in note.text
+    calls = await tg.say(LEIDER, "/indeling")
+    assert not any(c.text.startswith("Let op") for c in calls)
+
+    # the bot may post again: the pairing goes out once
+    fake.allow(OTHER_CHAT)
+    await tg.alarm.run_due()
+    await tg.alarm.run_due()
+    assert len(pairing_posts(fake, OTHER_CHAT)) == 1
+    assert [k for k, sent in pending(config) if sent is None] == []
+
+
+async def test_a_long_announcement_resumes_where_it_failed(tg: Harness, fake: FakeTelegram, config: Config) -> None:
+    """An announcement of several messages: when the second fails, the retry sends only the rest."""
+    await setup_club(tg, fake)
+    club = await tg.store.club_by_external("telegram", str(GROUP))
+    assert club is not None
+    body = "\n".join(f"Regel {i:03d} " + "x" * 60 for i in range(150))  # about 11000 characters: three messages
+    await tg.store.queue_announcement(club.id, None, "notice", body, tg.clock.now())
+    fake.fail_chat(GROUP, 429, after=1, retry_after=30)
+    await tg.alarm.run_due()
+    first = [c for c in fake.sent(GROUP, ok_only=False) if "Regel" in c.text]
+    assert [c.status for c in first] == [200, 429]
+    assert pending(config)[-1] == ("notice", None)
+    await tg.alarm.run_due()
+    posts = [c for c in fake.sent(GROUP) if "Regel" in c.text]
+    assert len(posts) == 3 and all(units(c.text) <= MAX_TEXT for c in posts)
+    lines = "\n".join(c.text for c in posts).splitlines()
+    assert lines == body.splitlines()  # every line once, in order
+    assert pending(config)[-1][1] is not None
+
+
+async def test_a_group_that_became_a_supergroup_keeps_its_club(tg: Harness, fake: FakeTelegram, config: Config) -> None:
+    old_group = {"id": -4000001, "type": "group", "title": "Damclub"}
+    new_id = -1004000001
+    fake.admins[str(old_group["id"])] = [LEIDER["id"]]
+    await tg.say(LEIDER, "/kanaal", chat=old_group)
+    await tg.say(LEIDER, "/seizoen naam=2026-27 start=2026-12-03", chat=old_group)
+    await tg.say(LEIDER, "/speler Anna 2100", chat=old_group)
+    await tg.say(LEIDER, "/speler Bert 1900", chat=old_group)
+    # an announcement finds the group moved: it follows to the new chat and the club moves with it
+    fake.fail_chat(old_group["id"], 400, after=1, migrate_to=new_id)  # the reply to /publiceer goes first
+    fake.admins[str(new_id)] = [LEIDER["id"]]
+    await tg.say(LEIDER, "/publiceer", chat=old_group)
+    assert len(pairing_posts(fake, new_id)) == 1 and pairing_posts(fake, old_group["id"]) == []
+    db = sqlite3.connect(config.db_path)
+    assert db.execute("SELECT external_id, channel_id FROM clubs").fetchall() == [(str(new_id), str(new_id))]
+    db.close()
+    # the service message of a later migration moves a club too
+    await tg.say(LEIDER, "/kanaal", chat={"id": -4000002, "type": "group", "title": "Goclub"})
+    fake.push({"message": {"message_id": 9, "date": 0, "chat": {"id": -4000002, "type": "group", "title": "Goclub"},
+                           "from": LEIDER, "migrate_to_chat_id": -1004000002}})  # fmt: skip
+    await tg.say(LEIDER, "/help", chat={"id": -1004000002, "type": "supergroup", "title": "Goclub"})
+    db = sqlite3.connect(config.db_path)
+    assert ("-1004000002", "Goclub") in db.execute("SELECT external_id, name FROM clubs").fetchall()
+    assert db.execute("SELECT COUNT(*) FROM clubs").fetchone()[0] == 2
+    db.close()
+
+
+# ------------------------------------------------------------------------------------------------ channels
+async def test_kanaal_in_a_forum_topic_announces_in_that_topic(tg: Harness, fake: FakeTelegram, config: Config) -> None:
+    fake.admins[str(GROUP)] = [LEIDER["id"]]
+    forum = {**GROUP_CHAT, "is_forum": True}
+    calls = await tg.say(LEIDER, "/kanaal", chat=forum, message_thread_id=77, is_topic_message=True)
+    (answer,) = [c for c in calls if c.method == "sendMessage"]
+    assert answer.params["message_thread_id"] == 77
+    await tg.say(LEIDER, "/seizoen naam=2026-27 start=2026-12-03", chat=forum)
+    await tg.say(LEIDER, "/speler Anna 2100", chat=forum)
+    await tg.say(LEIDER, "/speler Bert 1900", chat=forum)
+    await tg.say(LEIDER, "/publiceer", chat=forum)
+    (post,) = pairing_posts(fake, GROUP)
+    assert post.params["message_thread_id"] == 77 and "reply_parameters" not in post.params
+    db = sqlite3.connect(config.db_path)
+    assert db.execute("SELECT channel_id FROM clubs").fetchone()[0] == f"{GROUP}/77"
+    db.close()
+
+
+async def test_kanaal_naming_a_public_channel(tg: Harness, fake: FakeTelegram) -> None:
+    await setup_club(tg, fake, "@clubnieuws")
+    await tg.say(LEIDER, "/publiceer")
+    assert len(pairing_posts(fake, "@clubnieuws")) == 1 and pairing_posts(fake, GROUP) == []
+
+
+# ------------------------------------------------------------------------------------------------ directors
+async def test_administrators_allow_list_directors(tg: Harness, fake: FakeTelegram, config: Config) -> None:
+    fake.admins[str(GROUP)] = [LEIDER["id"]]
+    await tg.say(BERT, "/aanmelden", message_id=40)
+    bert_message = message(BERT, "/aanmelden", message_id=40)["message"]
+
+    # a member who is not an administrator cannot appoint; Bert is no director yet
+    calls = await tg.say(ANNA, "/wedstrijdleider", reply_to_message=bert_message)
+    assert any("Alleen beheerders" in c.text for c in calls)
+    calls = await tg.say(BERT, "/speler Zoë 1500")
+    assert any("alleen voor de wedstrijdleider" in c.text for c in calls)
+
+    # the administrator answers Bert's message: Bert is a director, in the group and in a private chat
+    calls = await tg.say(LEIDER, "/wedstrijdleider", reply_to_message=bert_message)
+    assert any("Bert is nu wedstrijdleider" in c.text for c in calls)
+    calls = await tg.say(BERT, "/speler Zoë 1500")
+    assert any("Zoë" in c.text and "alleen" not in c.text for c in calls)
+    calls = await tg.say(BERT, "/speler Xander 1400", chat=private_chat(BERT))
+    assert any("Xander" in c.text and "alleen" not in c.text for c in calls)
+    calls = await tg.say(LEIDER, "/director")
+    assert any("- Bert" in c.text for c in calls)
+
+    # and takes it back
+    calls = await tg.say(LEIDER, "/wedstrijdleider weg", reply_to_message=bert_message)
+    assert any("Bert is geen wedstrijdleider meer" in c.text for c in calls)
+    calls = await tg.say(BERT, "/speler Yara 1300")
+    assert any("alleen voor de wedstrijdleider" in c.text for c in calls)
+    db = sqlite3.connect(config.db_path)
+    assert db.execute("SELECT COUNT(*) FROM telegram_directors").fetchone()[0] == 0
+    assert {r[0] for r in db.execute("SELECT name FROM members")} == {"Bert", "Zoë", "Xander"}
+    db.close()
+
+
+async def test_administrators_are_read_once_a_minute(tg: Harness, fake: FakeTelegram) -> None:
+    fake.admins[str(GROUP)] = [LEIDER["id"]]
+    for _ in range(3):
+        await tg.say(LEIDER, "/help")
+    assert len(fake.of("getChatAdministrators")) == 1
+
+
+# ------------------------------------------------------------------------------------------------ buttons
+async def test_a_long_button_command_goes_by_token(tg: Harness, fake: FakeTelegram) -> None:
+    adapter = tg.adapter
+    assert isinstance(adapter, TelegramAdapter)
+    command = "/help" + " " * 80
+    markup = adapter.keyboard([Button("Hulp", command), Button("Stand", "/stand")])
+    assert markup is not None
+    (long_button,), (short_button,) = markup.inline_keyboard
+    assert short_button.callback_data == "/stand"
+    assert isinstance(long_button.callback_data, str) and len(long_button.callback_data.encode()) <= MAX_CALLBACK_DATA
+    on = {"message_id": 3, "date": 0, "chat": GROUP_CHAT, "text": "knoppen"}
+    calls = await tg.send(callback(ANNA, on, long_button.callback_data))
+    assert any(c.text.startswith("Opdrachten") for c in calls if c.method == "sendMessage")
+    # a token the bot does not know (after a restart) is answered, to the presser only
+    calls = await tg.send(callback(ANNA, on, "#0123456789abcdef"))
+    (alert,) = [c for c in calls if c.method == "answerCallbackQuery"]
+    assert "werkt niet meer" in alert.params["text"] and not fake.sent(GROUP)[-1].text.startswith("Deze knop")
+
+
+# ------------------------------------------------------------------------------------------------ files
+async def test_export_is_a_document_and_import_takes_one(tg: Harness, fake: FakeTelegram, config: Config) -> None:
+    await setup_club(tg, fake)
+    calls = await tg.say(LEIDER, "/exporteer")
+    (document,) = [c for c in calls if c.method == "sendDocument"]
+    name, content = document.files["document"]
+    assert name.endswith(".json") and json.loads(content)
+    # the file comes back as a document with the command as its caption
+    fake.files["documents/file-1"] = content
+    update = message(LEIDER, "", message_id=50)
+    del update["message"]["text"]
+    update["message"].update(
+        caption="/importeer naam=2027-28 start=2027-01-07",
+        document={"file_id": "file-1", "file_unique_id": "u1", "file_name": name, "file_size": len(content)},
+    )
+    calls = await tg.send(update)
+    assert any("2027-28" in c.text for c in calls if c.method == "sendMessage"), [c.text for c in calls]
+    db = sqlite3.connect(config.db_path)
+    assert db.execute("SELECT COUNT(*) FROM seasons WHERE name = '2027-28'").fetchone()[0] == 1
+    db.close()
+
+
+# ------------------------------------------------------------------------------------------------ rendering
+def test_html_chunks_escape_and_close_pre_blocks() -> None:
+    (chunk,) = html_chunks(["Stand <A> & B"], ["1  Anna <3>", "2  Bert"])
+    assert chunk == "Stand &lt;A&gt; &amp; B\n<pre>1  Anna &lt;3&gt;\n2  Bert</pre>"
+    rows = [f"{i:3d}  Speler {i:03d}  {'9' * 20}" for i in range(300)]
+    chunks = html_chunks(["Titel"], rows)
+    assert len(chunks) > 1
+    for chunk in chunks:
+        assert units(chunk) <= MAX_TEXT
+        assert chunk.count("<pre>") == chunk.count("</pre>") == (0 if "<pre>" not in chunk else 1)
+    assert chunks[0].startswith("Titel\n<pre>") and chunks[1].startswith("<pre>")
+    # emoji count double, as Telegram counts them
+    assert all(units(c) <= 100 for c in html_chunks(["😀" * 40] * 5, limit=100))
