@@ -197,6 +197,9 @@ class TelegramAdapter:
         self.max_retry_wait = max_retry_wait
         self.admin_cache_seconds = admin_cache_seconds
         self.tg_store = TelegramStore(commands.store)
+        # a local Bot API server (or the tests' fake): the keyword, else the config's telegram_base_url if any
+        base_url = base_url or getattr(config, "telegram_base_url", None)
+        base_file_url = base_file_url or getattr(config, "telegram_base_file_url", None)
         builder = Application.builder().token(config.telegram_token).job_queue(None)
         if base_url:
             builder = builder.base_url(base_url)

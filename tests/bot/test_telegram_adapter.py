@@ -308,3 +308,25 @@ def test_html_chunks_escape_and_close_pre_blocks() -> None:
     assert chunks[0].startswith("Titel\n<pre>") and chunks[1].startswith("<pre>")
     # emoji count double, as Telegram counts them
     assert all(units(c) <= 100 for c in html_chunks(["😀" * 40] * 5, limit=100))
+
+
+async def test_a_wrong_token_fails_the_start_and_leaves_nothing_running(fake: FakeTelegram, config: Config) -> None:
+    from telegram.error import InvalidToken
+
+    from bot.clock import ShiftedClock
+    from bot.commands import Commands
+    from bot.store import Store
+
+    store = await Store.open(config.db_path)
+    try:
+        wrong = Config(**{**config.__dict__, "telegram_token": "999:wrong"})
+
+        async def nothing() -> None:
+            return None
+
+        adapter = TelegramAdapter(Commands(store, wrong, ShiftedClock()), wrong, nothing, base_url=fake.base_url)
+        with pytest.raises(InvalidToken):
+            await adapter.start()
+        assert not adapter.app.running and fake.of("getUpdates", "setMyCommands") == []
+    finally:
+        await store.close()
