@@ -229,8 +229,9 @@ class TelegramAdapter:
     def _director_command_names(self) -> list[str]:
         taken = set(self.commands._handlers) | set(self.commands.aliases)
         names = [n for n in (DIRECTOR_COMMAND, DIRECTOR_ALIAS) if n not in taken]
+        taken_names = (DIRECTOR_COMMAND, DIRECTOR_ALIAS)
         if len(names) < 2:
-            log.warning("the commands layer has /%s or /%s itself; the Telegram allow-list command yields", DIRECTOR_COMMAND, DIRECTOR_ALIAS)
+            log.warning("the commands layer has /%s or /%s itself; the allow-list command yields", *taken_names)
         return names
 
     def _add_handlers(self) -> None:
@@ -247,7 +248,11 @@ class TelegramAdapter:
 
     async def start(self) -> None:
         """Log in (getMe), register the command menus, and poll for updates in the background."""
-        await self.app.initialize()
+        try:
+            await self.app.initialize()
+        except BaseException:
+            await self.app.bot.shutdown()  # close its HTTP clients: a half-done initialize leaves them open
+            raise
         try:
             try:
                 await self.register_menus()
@@ -256,7 +261,7 @@ class TelegramAdapter:
             await self.app.start()
             assert self.app.updater is not None
             await self.app.updater.start_polling(
-                timeout=self.poll_timeout,
+                timeout=timedelta(seconds=self.poll_timeout),
                 allowed_updates=["message", "callback_query"],
                 error_callback=self._polling_error,
             )
@@ -308,7 +313,8 @@ class TelegramAdapter:
         directors = players + list(self.commands.director_commands) + self.director_command[:1]
         bot = self.app.bot
         default = self.config.default_language or DEFAULT_LANGUAGE
-        for scope, names in ((BotCommandScopeDefault(), players), (BotCommandScopeAllChatAdministrators(), directors)):
+        scopes = ((BotCommandScopeDefault(), players), (BotCommandScopeAllChatAdministrators(), directors))
+        for scope, names in scopes:
             await bot.set_my_commands(self._menu(names, default), scope=scope)
             for lang in ("nl", "en"):
                 await bot.set_my_commands(self._menu(names, lang), scope=scope, language_code=lang)
@@ -383,15 +389,14 @@ class TelegramAdapter:
         assert document is not None and message.caption is not None
         lang = await self._chat_language(message.chat, message.from_user)
         if (document.file_size or 0) > MAX_IMPORT_BYTES:
-            reply = Reply(lines=(t(lang, "telegram_file_too_large", limit=MAX_IMPORT_BYTES // (1024 * 1024)),), ok=False)
-            await self.send_reply(message.chat.id, reply, reply_to=message)
+            await self._refuse(message, lang, "telegram_file_too_large", limit=MAX_IMPORT_BYTES // (1024 * 1024))
             return
         try:
             file = await document.get_file()
             content = bytes(await file.download_as_bytearray())
         except TelegramError as err:
             log.warning("downloading a file failed: %s", err)
-            await self.send_reply(message.chat.id, Reply(lines=(t(lang, "telegram_file_unreadable"),), ok=False), reply_to=message)
+            await self._refuse(message, lang, "telegram_file_unreadable")
             return
         await self._run_message(message, message.caption, content)
 
@@ -411,7 +416,7 @@ class TelegramAdapter:
         actor = await self.actor_for(message.chat, message.from_user, message.sender_chat)
         if isinstance(actor, str):
             lang = self.fallback_language(message.from_user)
-            await self.send_reply(message.chat.id, Reply(lines=(t(lang, actor),), ok=False, private=True), reply_to=message)
+            await self._refuse(message, lang, actor)
             return
         text = self._with_channel(text, message)
         reply = await self.commands.handle(actor, text, attachment=attachment)
@@ -420,6 +425,9 @@ class TelegramAdapter:
             club = await self.commands.club_for(actor)
             await self.tell_problem(message.chat.id, club, message)
         await self.after()
+
+    async def _refuse(self, message: Message, lang: str, key: str, **values: object) -> None:
+        await self.send_reply(message.chat.id, Reply(lines=(t(lang, key, **values),), ok=False), reply_to=message)
 
     def _with_channel(self, text: str, message: Message) -> str:
         """``/kanaal`` typed without an argument in a group means this group, or this forum topic."""
@@ -505,7 +513,7 @@ class TelegramAdapter:
         chat, user = message.chat, message.from_user
         if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP) or user is None:
             lang = self.fallback_language(user)
-            await self.send_reply(chat.id, Reply(lines=(t(lang, "telegram_director_group_only"),), ok=False), reply_to=message)
+            await self._refuse(message, lang, "telegram_director_group_only")
             return
         club = await self.commands.store.get_or_create_club(
             PLATFORM, str(chat.id), chat.title or str(chat.id), self.config.default_language,
@@ -514,7 +522,7 @@ class TelegramAdapter:
         lang = club.language
         anonymous = message.sender_chat is not None and message.sender_chat.id == chat.id
         if not anonymous and user.id not in await self.admins(chat.id):
-            await self.send_reply(chat.id, Reply(lines=(t(lang, "telegram_director_admins_only"),), ok=False), reply_to=message)
+            await self._refuse(message, lang, "telegram_director_admins_only")
             return
         words = (message.text or "").split()[1:]
         target = message.reply_to_message.from_user if message.reply_to_message is not None else None
@@ -525,7 +533,7 @@ class TelegramAdapter:
             await self.send_reply(chat.id, Reply(lines=tuple(lines)), reply_to=message)
             return
         if target.is_bot:
-            await self.send_reply(chat.id, Reply(lines=(t(lang, "telegram_director_is_bot"),), ok=False), reply_to=message)
+            await self._refuse(message, lang, "telegram_director_is_bot")
             return
         if words and words[0].lower() in REMOVE_WORDS:
             removed = await self.tg_store.remove_director(club.id, str(target.id))
@@ -603,10 +611,13 @@ class TelegramAdapter:
         parts += [("send_message", {"text": c, "parse_mode": ParseMode.HTML}) for c in chunks]
         return parts
 
-    async def _send_parts(self, chat_id: int | str, parts: list[tuple[str, dict[str, Any]]], extra: dict[str, Any]) -> None:
+    async def _send_parts(
+        self, chat_id: int | str, parts: list[tuple[str, dict[str, Any]]], extra: dict[str, Any]
+    ) -> None:
+        """The messages of a reply; only the first answers the command message."""
+        later = {k: v for k, v in extra.items() if k != "reply_parameters"}
         for index, (method, kwargs) in enumerate(parts):
-            args = {**kwargs, **extra} if index == 0 else {**kwargs, **{k: v for k, v in extra.items() if k != "reply_parameters"}}
-            await self._call(method, chat_id, args)
+            await self._call(method, chat_id, {**kwargs, **(extra if index == 0 else later)})
 
     async def _call(self, method: str, chat_id: int | str, kwargs: dict[str, Any]) -> Message:
         """One Bot API call; a short rate limit is waited out once."""

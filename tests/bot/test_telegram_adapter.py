@@ -330,3 +330,32 @@ async def test_a_wrong_token_fails_the_start_and_leaves_nothing_running(fake: Fa
         assert not adapter.app.running and fake.of("getUpdates", "setMyCommands") == []
     finally:
         await store.close()
+
+
+async def test_a_picture_with_a_long_text_comes_first_and_the_text_after(tg: Harness) -> None:
+    from bot.replies import Reply, Table
+
+    assert tg.adapter is not None
+    table = Table(("#", "Naam"), tuple((str(i), f"Speler {i:03d}") for i in range(1, 120)))
+    parts = tg.adapter.reply_parts(Reply(lines=("Stand",), table=table, image=b"\x89PNG", buttons=(Button("Ok", "/help"),)))
+    assert [method for method, _ in parts] == ["send_photo", "send_message"]
+    assert "caption" not in parts[0][1] and parts[1][1]["text"].startswith("Stand\n<pre>")
+    assert "reply_markup" in parts[-1][1] and "reply_markup" not in parts[0][1]
+    short = tg.adapter.reply_parts(Reply(lines=("Stand",), table=Table(("#",), (("1",),)), image=b"\x89PNG"))
+    assert [method for method, _ in short] == ["send_photo"] and short[0][1]["caption"] == "Stand\n<pre>#\n-\n1</pre>"
+
+
+async def test_an_anonymous_administrator_is_a_director(tg: Harness, fake: FakeTelegram, config: Config) -> None:
+    anonymous = user(1087968824, "Group")
+    anonymous["is_bot"] = True
+    calls = await tg.say(anonymous, "/speler Anna 2100", sender_chat=GROUP_CHAT)
+    assert any("Anna" in c.text and "alleen" not in c.text for c in calls)
+
+
+async def test_a_member_of_two_clubs_is_sent_to_the_group(tg: Harness, fake: FakeTelegram) -> None:
+    other = {"id": -1003000000003, "type": "supergroup", "title": "Damclub"}
+    await tg.say(ANNA, "/aanmelden")
+    await tg.say(ANNA, "/aanmelden", chat=other)
+    calls = await tg.say(ANNA, "/stand", chat=private_chat(ANNA))
+    (answer,) = [c for c in calls if c.method == "sendMessage"]
+    assert "meer dan één club" in answer.text and answer.chat_id == str(ANNA["id"])
