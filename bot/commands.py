@@ -572,7 +572,7 @@ class Commands:
         if games and all(g.result is not None for g in games):
             data = await competition.load(self.store, season)
             reply = await self.cmd_stand_for(ctx, data, row.number)
-            await self.store.queue_announcement(ctx.club.id, row.id, "standings", reply.text, ctx.now)
+            await self.store.queue_announcement(ctx.club.id, row.id, "standings", reply.text, ctx.now, reply.image)
 
     async def cmd_stand_for(self, ctx: Context, data: competition.SeasonData, after: int) -> Reply:
         sub = Context(ctx.actor, ctx.club, ctx.member, ctx.now, [str(after)])
@@ -831,17 +831,27 @@ class Commands:
         club = await self.store.club(season.club_id)
         assert club is not None
 
-        def render(data: competition.SeasonData, result: pairing.Pairing) -> str:
+        def render(data: competition.SeasonData, result: pairing.Pairing) -> tuple[str, bytes | None]:
             names = {p.id: p.name for p in data.players}
             lang = club.language
-            lines = [t(lang, "pairing_title", round=row.number, date=row.play_date)]
+            title = t(lang, "pairing_title", round=row.number, date=row.play_date)
+            lines = [title]
             for board, game in enumerate(result.games, start=1):
                 lines.append(t(lang, "pairing_line", board=board, white=names[game.white], black=names[game.black]))
+            notes: tuple[str, ...] = ()
             if result.bye is not None:
-                lines.append(t(lang, "bye_line", name=names[result.bye]))
+                notes = (t(lang, "bye_line", name=names[result.bye]),)
+                lines.extend(notes)
             if not result.games and result.bye is None:
                 lines.append(t(lang, "pairing_empty"))
-            return "\n".join(lines)
+                return "\n".join(lines), None
+            table = Table(
+                headers=(t(lang, "col_board"), t(lang, "col_white"), t(lang, "col_black")),
+                rows=tuple(
+                    (str(board), names[g.white], names[g.black]) for board, g in enumerate(result.games, start=1)
+                ),
+            )
+            return "\n".join(lines), table_png(title, table, notes)
 
         return await competition.pair(self.store, season, row, now, render)
 

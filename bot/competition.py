@@ -113,11 +113,11 @@ async def pair(
     season: Season,
     round_row: RoundRow,
     now: datetime,
-    render: Callable[[SeasonData, pairing.Pairing], str],
+    render: Callable[[SeasonData, pairing.Pairing], tuple[str, bytes | None]],
 ) -> pairing.Pairing | None:
     """Pair ``round_row`` with the Keizer engine and store it; None when it was already paired.
 
-    The announcement ``render`` makes is queued in the same transaction, so a paired round always has
+    The announcement ``render`` makes (text and picture) is queued in the same transaction, so a paired round always has
     exactly one pairing announcement. Players signed off automatically (seed 004 rule j) get a sign-off
     for this round, so the round's record says why they were not paired.
     """
@@ -134,8 +134,10 @@ async def pair(
         result = pairing.pair_round(data.players, data.rounds, present, data.settings, round_row.number)
         games = [(board, int(g.white), int(g.black)) for board, g in enumerate(result.games, start=1)]
         bye = int(result.bye) if result.bye is not None else None
-        body = render(data, result)
-        saved = await store.save_pairing(round_row.id, games, bye, now, announcement=(season.club_id, "pairing", body))
+        body, image = render(data, result)
+        saved = await store.save_pairing(
+            round_row.id, games, bye, now, announcement=(season.club_id, "pairing", body, image)
+        )
         if not saved:
             return None
     return result

@@ -23,6 +23,8 @@ class Config:
     discord_token: str | None = None
     discord_director_role: str = "wedstrijdleider"
     telegram_token: str | None = None
+    telegram_base_url: str | None = None  # a self-hosted Bot API server, e.g. http://127.0.0.1:8081/bot
+    telegram_base_file_url: str | None = None
     console_director_name: str = "Wedstrijdleider"
     console_club_name: str = "Console club"
 
@@ -65,6 +67,8 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         discord_token=token(discord),
         discord_director_role=discord.get("director_role", "wedstrijdleider"),
         telegram_token=token(telegram),
+        telegram_base_url=telegram.get("base_url") or None,
+        telegram_base_file_url=telegram.get("base_file_url") or None,
         console_director_name=console.get("director_name", "Wedstrijdleider"),
         console_club_name=console.get("club_name", "Console club"),
     )

@@ -122,6 +122,7 @@ class Announcement:
     round_id: int | None
     kind: str
     body: str
+    image: bytes | None = None  # a PNG of what the body says (pairing, standings)
 
 
 def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
@@ -519,7 +520,7 @@ class Store:
         games: list[tuple[int, int, int]],
         bye: int | None,
         now: datetime,
-        announcement: tuple[int, str, str] | None,
+        announcement: tuple[int, str, str, bytes | None] | None,
     ) -> bool:
         """Store a round's games (board, white, black) and bye, mark it paired, queue its announcement.
 
@@ -539,8 +540,8 @@ class Store:
             if bye is not None:
                 await self._conn.execute("INSERT INTO byes (round_id, member_id) VALUES (?, ?)", (round_id, bye))
             if announcement is not None:
-                club_id, kind, body = announcement
-                await self.queue_announcement(club_id, round_id, kind, body, now)
+                club_id, kind, body, image = announcement
+                await self.queue_announcement(club_id, round_id, kind, body, now, image)
         return True
 
     async def store_played_round(
@@ -652,15 +653,18 @@ class Store:
             await self.set_signoff(round_id, absent_id, "unexcused", None, now)
 
     # ------------------------------------------------------------------ announcements
-    async def queue_announcement(self, club_id: int, round_id: int | None, kind: str, body: str, now: datetime) -> None:
+    async def queue_announcement(
+        self, club_id: int, round_id: int | None, kind: str, body: str, now: datetime, image: bytes | None = None
+    ) -> None:
         await self._write(
-            "INSERT OR IGNORE INTO announcements (club_id, round_id, kind, body, created_at) VALUES (?, ?, ?, ?, ?)",
-            (club_id, round_id, kind, body, iso(now)),
+            "INSERT OR IGNORE INTO announcements (club_id, round_id, kind, body, created_at, image)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (club_id, round_id, kind, body, iso(now), image),
         )
 
     async def pending_announcements(self) -> list[Announcement]:
         rows = await self._all("SELECT * FROM announcements WHERE sent_at IS NULL ORDER BY id")
-        return [Announcement(r["id"], r["club_id"], r["round_id"], r["kind"], r["body"]) for r in rows]
+        return [_announcement(r) for r in rows]
 
     async def mark_announcement_sent(self, announcement_id: int, now: datetime) -> bool:
         async with self.transaction():
@@ -671,7 +675,11 @@ class Store:
 
     async def announcements(self, club_id: int) -> list[tuple[Announcement, str | None]]:
         rows = await self._all("SELECT * FROM announcements WHERE club_id = ? ORDER BY id", (club_id,))
-        return [(Announcement(r["id"], r["club_id"], r["round_id"], r["kind"], r["body"]), r["sent_at"]) for r in rows]
+        return [(_announcement(r), r["sent_at"]) for r in rows]
+
+
+def _announcement(row: sqlite3.Row) -> Announcement:
+    return Announcement(row["id"], row["club_id"], row["round_id"], row["kind"], row["body"], row["image"])
 
 
 def _club(row: sqlite3.Row) -> Club:

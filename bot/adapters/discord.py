@@ -36,7 +36,6 @@ from discord.app_commands import Choice, Range, locale_str
 from bot.commands import Actor, Commands
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, catalogue, t
-from bot.pictures import table_png
 from bot.replies import Button, Reply
 from bot.store import Announcement, Club
 
@@ -53,7 +52,6 @@ BUTTON_PREFIX = "clubbot:"
 CANCEL = "cancel"
 ENGLISH = (discord.Locale.american_english, discord.Locale.british_english)
 # the bot's own identity when it asks the commands layer for the picture of an announcement
-ANNOUNCER_ID = "discord:clubbot"
 # slow commands: after this many seconds the interaction is deferred (Discord wants an answer within 3)
 DEFER_AFTER = 2.0
 # a rate limit longer than this is not waited out: the announcement stays pending and is retried
@@ -404,7 +402,7 @@ class DiscordAdapter:
             title, _, table = body.partition("\n")
             body = title + "\n```\n" + table.replace("```", "'''") + "\n```"
         content, files = fit(body, announcement.body, club.language)
-        picture = await self.announcement_picture(club, announcement)
+        picture = announcement.image
         if picture is not None:
             files.insert(0, discord.File(io.BytesIO(picture), filename=f"{announcement.kind}.png"))
         channel = self.client.get_partial_messageable(channel_id)
@@ -423,32 +421,6 @@ class DiscordAdapter:
             log.warning("announcement %s not posted: %s", announcement.id, err)
             raise
         self._problems.pop(club.id, None)
-
-    async def announcement_picture(self, club: Club, announcement: Announcement) -> bytes | None:
-        """The pairing or standings of an announced round as a PNG, from the commands layer (``/indeling
-        N``, ``/stand N``); None for other announcements or when there is nothing to draw."""
-        if announcement.kind not in ("pairing", "standings") or announcement.round_id is None:
-            return None
-        try:
-            store = self.commands.store
-            row = await store.round(announcement.round_id)
-            season = await store.season(row.season_id) if row is not None else None
-            if row is None or season is None:
-                return None
-            if announcement.kind == "pairing":
-                if season.kind != "main":
-                    return None
-                text = f"/indeling {row.number}"
-            else:
-                text = f"/stand {'rapid ' if season.kind == 'rapid' else ''}{row.number}"
-            actor = Actor(PLATFORM, club.external_id, club.name, ANNOUNCER_ID, "clubbot")
-            reply = await self.commands.handle(actor, text)
-            if not reply.ok or reply.table is None:
-                return None
-            return reply.image or table_png(reply.lines[0] if reply.lines else "", reply.table, reply.lines[1:])
-        except Exception:
-            log.exception("drawing the picture of announcement %s failed; the text goes alone", announcement.id)
-            return None
 
     def _problem(self, club: Club, key: str, values: dict[str, object]) -> None:
         old = self._problems.get(club.id)

@@ -64,7 +64,6 @@ from telegram.ext import (
 from bot.commands import Actor, Commands
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, catalogue, t
-from bot.pictures import table_png
 from bot.replies import Button, Reply
 from bot.store import Announcement, Club
 from bot.store_telegram import TelegramStore
@@ -83,7 +82,6 @@ COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
 TOKEN_PREFIX = "#"
 ADMIN_CACHE_SECONDS = 60.0
 MAX_RETRY_WAIT = 5.0  # a rate limit up to this long is waited out once; a longer one leaves it for the alarm
-ANNOUNCER_ID = "telegram:clubbot"  # the bot's own identity when it asks for the picture of an announcement
 DIRECTOR_COMMAND = "wedstrijdleider"  # the allow-list, kept by the group's administrators
 DIRECTOR_ALIAS = "director"
 REMOVE_WORDS = {"weg", "uit", "verwijder", "remove", "off", "delete"}
@@ -198,8 +196,8 @@ class TelegramAdapter:
         self.admin_cache_seconds = admin_cache_seconds
         self.tg_store = TelegramStore(commands.store)
         # a local Bot API server (or the tests' fake): the keyword, else the config's telegram_base_url if any
-        base_url = base_url or getattr(config, "telegram_base_url", None)
-        base_file_url = base_file_url or getattr(config, "telegram_base_file_url", None)
+        base_url = base_url or config.telegram_base_url
+        base_file_url = base_file_url or config.telegram_base_file_url
         builder = Application.builder().token(config.telegram_token).job_queue(None)
         if base_url:
             builder = builder.base_url(base_url)
@@ -637,7 +635,7 @@ class TelegramAdapter:
         """Post to the club's channel; raise if it was not (all) posted: it stays pending and is retried,
         and only the messages that did not go out are sent again."""
         chat_id, thread = channel_target(club.channel_id or club.external_id)
-        picture = await self.announcement_picture(club, announcement)
+        picture = announcement.image
         parts = self._picture_and_text(picture, announcement_chunks(announcement), f"{announcement.kind}.png")
         extra: dict[str, Any] = {"message_thread_id": thread} if thread else {}
         done = self._progress.get(announcement.id, 0)
@@ -687,32 +685,6 @@ class TelegramAdapter:
             log.warning("announcement not posted in chat %s: %s", chat_id, err)
             raise
         return chat_id
-
-    async def announcement_picture(self, club: Club, announcement: Announcement) -> bytes | None:
-        """The pairing or standings of an announced round as a PNG, from the commands layer (``/indeling
-        N``, ``/stand N``); None for other announcements or when there is nothing to draw."""
-        if announcement.kind not in ("pairing", "standings") or announcement.round_id is None:
-            return None
-        try:
-            store = self.commands.store
-            row = await store.round(announcement.round_id)
-            season = await store.season(row.season_id) if row is not None else None
-            if row is None or season is None:
-                return None
-            if announcement.kind == "pairing":
-                if season.kind != "main":
-                    return None
-                text = f"/indeling {row.number}"
-            else:
-                text = f"/stand {'rapid ' if season.kind == 'rapid' else ''}{row.number}"
-            actor = Actor(PLATFORM, club.external_id, club.name, ANNOUNCER_ID, "clubbot")
-            reply = await self.commands.handle(actor, text)
-            if not reply.ok or reply.table is None:
-                return None
-            return reply.image or table_png(reply.lines[0] if reply.lines else "", reply.table, reply.lines[1:])
-        except Exception:
-            log.exception("drawing the picture of announcement %s failed; the text goes alone", announcement.id)
-            return None
 
     def _problem(self, club: Club, key: str, values: dict[str, object]) -> None:
         old = self._problems.get(club.id)
