@@ -33,6 +33,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, Range, locale_str
 
+from bot.adapters.inflight import InFlight
 from bot.commands import Actor, Commands
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, catalogue, t
@@ -164,7 +165,7 @@ class DiscordAdapter:
         self.defer_after = DEFER_AFTER
         self.client = ClubClient(self, sync_commands)
         self._gateway: asyncio.Task[None] | None = None
-        self._running = 0  # commands being handled now
+        self.in_flight = InFlight()
         # club id -> (message key, values, told a director already): why its announcements are not posted
         self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
 
@@ -185,9 +186,7 @@ class DiscordAdapter:
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until no command is being handled (before stopping; tests wait for button presses)."""
-        async with asyncio.timeout(timeout):
-            while self._running:
-                await asyncio.sleep(0.01)
+        await self.in_flight.idle(timeout)
 
     async def stop(self) -> None:
         try:
@@ -301,11 +300,7 @@ class DiscordAdapter:
     async def _run_as(
         self, interaction: discord.Interaction, actor: Actor, text: str, attachment: bytes | None, update: bool
     ) -> None:
-        self._running += 1
-        try:
-            await self._run_counted(interaction, actor, text, attachment, update)
-        finally:
-            self._running -= 1
+        await self.in_flight.run(self._run_counted(interaction, actor, text, attachment, update))
 
     async def _run_counted(
         self, interaction: discord.Interaction, actor: Actor, text: str, attachment: bytes | None, update: bool

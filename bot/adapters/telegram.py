@@ -61,6 +61,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.adapters.inflight import InFlight
 from bot.commands import Actor, Commands
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, catalogue, t
@@ -209,8 +210,7 @@ class TelegramAdapter:
         self._progress: dict[int, int] = {}  # announcement id -> how many of its messages went out
         # club id -> (message key, values, told a director already): why its announcements are not posted
         self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
-        self._running = 0
-        self.handled = 0  # updates handled so far (tests wait on it)
+        self.in_flight = InFlight()
         self.director_command = self._director_command_names()
         self._add_handlers()
 
@@ -272,9 +272,12 @@ class TelegramAdapter:
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until no update is being handled."""
-        async with asyncio.timeout(timeout):
-            while self._running:
-                await asyncio.sleep(0.01)
+        await self.in_flight.idle(timeout)
+
+    @property
+    def handled(self) -> int:
+        """Updates handled so far (tests wait on it)."""
+        return self.in_flight.handled
 
     async def stop(self) -> None:
         try:
@@ -403,12 +406,7 @@ class TelegramAdapter:
         return club.language if club is not None else self.fallback_language(user)
 
     async def _counted(self, work: Awaitable[None]) -> None:
-        self._running += 1
-        try:
-            await work
-        finally:
-            self._running -= 1
-            self.handled += 1
+        await self.in_flight.run(work)
 
     async def _run_message(self, message: Message, text: str, attachment: bytes | None) -> None:
         actor = await self.actor_for(message.chat, message.from_user, message.sender_chat)
