@@ -1,0 +1,272 @@
+"""Grades (seed 002) through the commands layer on a real SQLite file: entering games, the grade card, a
+promotion recorded and announced once, corrections, the CSV import, competition games, refusals."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from bot.clock import ShiftedClock
+from bot.commands import Commands
+from bot.features import grades
+from tests.bot.conftest import DIRECTOR, actor, dump
+
+ANNA, BERT = actor("Anna"), actor("Bert")
+JUNE = datetime(2027, 6, 1, 10, 0, tzinfo=timezone.utc)
+ROOT = Path(__file__).resolve().parents[2]
+GAME = "minuten=90 byoyomi=30 toernooi=Regio"
+
+
+async def ok(commands: Commands, who, text: str, attachment: bytes | None = None) -> str:
+    reply = await commands.handle(who, text, attachment)
+    assert reply.ok, f"{text!r} was refused: {reply.text}"
+    return reply.text
+
+
+async def refused(commands: Commands, who, text: str, config, attachment: bytes | None = None) -> str:
+    before = dump(config.db_path)
+    reply = await commands.handle(who, text, attachment)
+    assert not reply.ok, f"{text!r} was accepted: {reply.text}"
+    assert dump(config.db_path) == before, f"{text!r} was refused but changed the database"
+    return reply.text
+
+
+def rows(config, sql: str) -> list[tuple]:
+    conn = sqlite3.connect(config.db_path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+async def anna_at_1_dan(commands: Commands, clock: ShiftedClock) -> None:
+    clock.set(JUNE)
+    await ok(commands, DIRECTOR, "/speler Anna 2100")
+    await ok(commands, DIRECTOR, "/speler Bert 1900")
+    await ok(commands, ANNA, "/aanmelden")
+    text = await ok(commands, DIRECTOR, "/graadzetten Anna 1d vanaf=2027-01-01")
+    assert "1d" in text and "2027-01-01" in text
+
+
+async def enter(commands: Commands, day: str, kind: str) -> str:
+    """W25: a win against a 1 dan (equal); L10: a loss against a 3 dan (2 stronger)."""
+    opponent, grade, result = {"W25": ("Piet", "1d", "gewonnen"), "L10": ("Karel", "3d", "verloren")}[kind]
+    return await ok(commands, DIRECTOR, f"/partij Anna datum={day} tegen={opponent} graad={grade} uitslag={result} {GAME}")
+
+
+async def test_a_promotion_earned_with_entered_games(commands: Commands, clock: ShiftedClock, config) -> None:
+    await anna_at_1_dan(commands, clock)
+    day = datetime(2027, 1, 4)
+    for i, kind in enumerate(["W25", "L10"] * 5 + ["W25"]):
+        text = await enter(commands, (day + timedelta(weeks=i)).date().isoformat(), kind)
+        assert text.endswith("+25." if kind == "W25" else "-10.")
+    # A handicap game and a too-short game: entered, shown as not counting, part of no series.
+    handicap = await ok(commands, DIRECTOR, f"/partij Anna datum=2027-02-02 tegen=Piet graad=1d uitslag=verloren handicap=2 {GAME}")
+    assert "telt niet (handicap)" in handicap
+    short = await ok(commands, DIRECTOR, "/partij Anna datum=2027-02-03 tegen=Piet graad=1d uitslag=verloren minuten=30 byoyomi=30")
+    assert "telt niet (minder dan 45 minuten)" in short
+    card = await ok(commands, ANNA, "/graad")
+    # 6 x 25 - 5 x 10 = 100 from 11 counted games: 25 short, one game short of 12.
+    assert "Anna: 1d" in card
+    assert "Lopende reeks: 100 punten uit 11 partijen" in card
+    assert "Nog 25 punten nodig voor 2d" in card and "nog minstens 1 partijen" in card
+    assert rows(config, "SELECT COUNT(*) FROM announcements")[0][0] == 0
+
+    promoted = await enter(commands, "2027-03-22", "W25")  # the 12th counted game: 125
+    assert "Anna is gepromoveerd naar 2d (125 punten uit 12 partijen)" in promoted
+    announced = rows(config, "SELECT kind, body, round_id FROM announcements")
+    assert len(announced) == 1 and announced[0][0].startswith("promotion:") and announced[0][2] is None
+    assert "van 1d naar 2d" in announced[0][1] and "2027-01-04 tot 2027-03-22" in announced[0][1]
+    (games_json, points), = rows(config, "SELECT games_json, points FROM grade_events WHERE kind = 'promotion'")
+    earned = json.loads(games_json)
+    assert points == 125 and len(earned) == 12
+    assert "2027-02-02" not in {g["date"] for g in earned} and sum(g["points"] for g in earned) == 125
+
+    card = await ok(commands, BERT, "/graad Anna")  # anyone may look
+    assert "Anna: 2d" in card and "Laatste promotie: naar 2d op 2027-03-22" in card
+    assert "Lopende reeks: 0 punten uit 0 partijen" in card and "Nog 125 punten nodig voor 3d" in card
+    await ok(commands, ANNA, "/graad")  # looking again records and announces nothing new
+    assert rows(config, "SELECT COUNT(*) FROM announcements")[0][0] == 1
+    assert rows(config, "SELECT COUNT(*) FROM grade_events WHERE kind = 'promotion'")[0][0] == 1
+
+    everyone = await ok(commands, DIRECTOR, "/graden alle")
+    assert "Anna" in everyone and "125" in everyone
+    close = await ok(commands, DIRECTOR, "/graden")
+    assert "Niemand." in close
+
+
+async def test_the_committee_list_shows_players_close_to_promotion(commands: Commands, clock: ShiftedClock) -> None:
+    await anna_at_1_dan(commands, clock)
+    await ok(commands, DIRECTOR, "/graadzetten Bert 1d vanaf=2027-01-01")
+    for i, kind in enumerate(["W25", "L10"] * 4 + ["W25", "W25"]):  # 4 x 15 + 50 = 110 from 10 games
+        await enter(commands, f"2027-02-{i + 1:02d}", kind)
+    text = await ok(commands, DIRECTOR, "/graden")
+    assert "Anna" in text and "Bert" not in text
+    line = next(x for x in text.splitlines() if x.strip().startswith("Anna"))
+    assert line.split()[1:] == ["1d", "10", "110", "15"]
+
+
+async def test_correcting_deleting_and_listing_games(commands: Commands, clock: ShiftedClock, config) -> None:
+    await anna_at_1_dan(commands, clock)
+    await enter(commands, "2027-02-01", "W25")
+    (number,), = rows(config, "SELECT id FROM grade_games")
+    text = await ok(commands, DIRECTOR, f"/partij wijzig {number} uitslag=verloren")
+    assert f"#{number}" in text and "-45" in text  # a loss against an equal grade
+    text = await ok(commands, DIRECTOR, f"/game correct #{number} grade=4d")
+    assert "telt niet (tabel)" in text  # a loss against 3 stronger does not count
+    listing = await ok(commands, DIRECTOR, "/partij lijst Anna")
+    assert f"#{number}" in listing and "4d" in listing and "verloren" in listing
+    await ok(commands, DIRECTOR, f"/partij verwijder {number}")
+    assert rows(config, "SELECT COUNT(*) FROM grade_games") == [(0,)]
+    assert "Er zijn geen partijen van Anna." in await ok(commands, DIRECTOR, "/partij lijst Anna")
+
+
+async def test_a_member_opponent_with_an_unreliable_grade(commands: Commands, clock: ShiftedClock) -> None:
+    await anna_at_1_dan(commands, clock)
+    await ok(commands, DIRECTOR, "/graadzetten Bert 2d vanaf=2026-01-01")
+    text = await ok(commands, DIRECTOR, f"/partij Anna datum=2027-02-01 tegen=Bert uitslag=gewonnen {GAME}")
+    assert text.endswith("+45.")  # Bert's grade that day: 2 dan, one stronger
+    marked = await ok(commands, DIRECTOR, "/graadzetten Bert onbetrouwbaar")
+    assert "onbetrouwbaar" in marked
+    assert "Lopende reeks: 0 punten uit 0 partijen" in await ok(commands, ANNA, "/graad")
+    await ok(commands, DIRECTOR, "/graadzetten Bert betrouwbaar geschat")
+    card = await ok(commands, BERT, "/graad Bert")
+    assert "(geschat)" in card
+    assert "Lopende reeks: 45 punten uit 1 partijen" in await ok(commands, ANNA, "/graad")
+
+
+async def test_below_2_kyu_there_are_no_points(commands: Commands, clock: ShiftedClock) -> None:
+    await anna_at_1_dan(commands, clock)
+    await ok(commands, DIRECTOR, "/graadzetten Bert 5 kyu")
+    card = await ok(commands, BERT, "/graad Bert")
+    assert "Bert: 5k" in card and "vanaf 2 kyu" in card
+    text = await ok(commands, DIRECTOR, f"/partij Bert datum=2027-02-01 tegen=Piet graad=5k uitslag=gewonnen {GAME}")
+    assert "telt niet (onder 2 kyu)" in text
+    await ok(commands, DIRECTOR, "/speler Carla 1800")
+    assert "Carla heeft nog geen graad" in await ok(commands, DIRECTOR, "/graad Carla")
+
+
+async def test_the_example_csv_file(commands: Commands, clock: ShiftedClock, config) -> None:
+    await ok(commands, DIRECTOR, "/speler Anna 2100")
+    await ok(commands, DIRECTOR, "/speler Bert 1900")
+    await ok(commands, DIRECTOR, "/graadzetten Anna 1d vanaf=2026-01-01")
+    await ok(commands, DIRECTOR, "/graadzetten Bert 2k vanaf=2026-01-01")
+    data = (ROOT / "examples" / "grades.csv").read_bytes()
+    assert "8 partijen ingelezen (0 stonden er al in)" in await ok(commands, DIRECTOR, "/partijenimport", data)
+    # Anna (1d): +45 (2d), +25 (1d), -10 (3d), +10 (1k), -25 (2d); the draw and the 30-minute game do not count.
+    card = await ok(commands, DIRECTOR, "/graad Anna")
+    assert "Lopende reeks: 45 punten uit 5 partijen" in card
+    assert "Lopende reeks: 0 punten uit 0 partijen" in await ok(commands, DIRECTOR, "/graad Bert")  # handicap
+    assert "0 partijen ingelezen (8 stonden er al in)" in await ok(commands, DIRECTOR, "/importgames", data)
+
+
+async def test_a_bad_csv_line_refuses_the_whole_file(commands: Commands, clock: ShiftedClock, config) -> None:
+    await anna_at_1_dan(commands, clock)
+    header = "player;date;opponent;grade;result;minutes;byoyomi\n"
+    good = "Anna;2027-02-01;Piet;1d;won;90;30\n"
+    text = await refused(commands, DIRECTOR, "/partijenimport", config, (header + good + "Anna;2027-02-31;Piet;1d;won;90;30\n").encode())
+    assert "Regel 3" in text and "2027-02-31" in text
+    text = await refused(commands, DIRECTOR, "/partijenimport", config, (header + good + "Nobody;2027-02-01;Piet;1d;won;90;30\n").encode())
+    assert "Regel 3" in text and "Nobody" in text
+    text = await refused(commands, DIRECTOR, "/partijenimport", config, (header + "Anna;2027-02-01;Piet;;won;90;30\n").encode())
+    assert "Regel 2" in text and "graad" in text
+    await refused(commands, DIRECTOR, "/partijenimport", config, b"speler,datum,kleur\nAnna,2027-02-01,zwart\n")
+    await refused(commands, DIRECTOR, "/partijenimport", config, b"\xff\xfe")
+    await refused(commands, DIRECTOR, "/partijenimport", config)
+    await refused(commands, ANNA, "/partijenimport", config, (header + good).encode())
+
+
+async def test_refused_commands_change_nothing(commands: Commands, clock: ShiftedClock, config) -> None:
+    await anna_at_1_dan(commands, clock)
+    await enter(commands, "2027-02-01", "W25")
+    bad = [
+        (ANNA, f"/partij Anna datum=2027-02-01 tegen=Piet graad=1d uitslag=gewonnen {GAME}"),  # not a director
+        (ANNA, "/graadzetten Anna 9d"),
+        (ANNA, "/graden"),
+        (DIRECTOR, "/graad Nobody"),
+        (DIRECTOR, f"/partij Nobody datum=2027-02-01 tegen=Piet graad=1d uitslag=gewonnen {GAME}"),
+        (DIRECTOR, f"/partij Anna datum=2027-13-01 tegen=Piet graad=1d uitslag=gewonnen {GAME}"),
+        (DIRECTOR, f"/partij Anna datum=2027-07-01 tegen=Piet graad=1d uitslag=gewonnen {GAME}"),  # future
+        (DIRECTOR, f"/partij Anna datum=2027-02-01 tegen=Piet graad=10d uitslag=gewonnen {GAME}"),
+        (DIRECTOR, f"/partij Anna datum=2027-02-01 tegen=Piet uitslag=gewonnen {GAME}"),  # no grade
+        (DIRECTOR, f"/partij Anna datum=2027-02-01 tegen=Anna uitslag=gewonnen {GAME}"),
+        (DIRECTOR, f"/partij Anna datum=2027-02-01 tegen=Piet graad=1d uitslag=misschien {GAME}"),
+        (DIRECTOR, "/partij Anna datum=2027-02-01 tegen=Piet graad=1d uitslag=gewonnen"),  # no time control
+        (DIRECTOR, f"/partij Anna datum=2027-02-01 tegen=Piet graad=1d uitslag=gewonnen handicap=12 {GAME}"),
+        (DIRECTOR, f"/partij Anna datum=2027-02-01 tegen=Piet graad=1d uitslag=gewonnen officieel=soms {GAME}"),
+        (DIRECTOR, f"/partij Anna kleur=zwart datum=2027-02-01 tegen=Piet graad=1d uitslag=gewonnen {GAME}"),
+        (DIRECTOR, "/partij wijzig 999 uitslag=verloren"),
+        (DIRECTOR, "/partij wijzig 1 kleur=zwart"),
+        (DIRECTOR, "/partij verwijder abc"),
+        (DIRECTOR, "/partij"),
+        (DIRECTOR, "/graadzetten Anna"),
+        (DIRECTOR, "/graadzetten Anna 12d"),
+        (DIRECTOR, "/graadzetten Anna vanaf=2027-01-01"),
+        (DIRECTOR, "/graadzetten Nobody 1d"),
+        (DIRECTOR, "/graden misschien"),
+        (DIRECTOR, "/speeltempo minuten=90"),
+        (DIRECTOR, "/speeltempo minuten=90 byoyomi=30"),  # no season running
+        (DIRECTOR, "/speeltempo nk=Onbekend minuten=90 byoyomi=30"),
+        (DIRECTOR, "/speeltempo seizoen=Onbekend minuten=90 byoyomi=30"),
+    ]
+    for who, text in bad:
+        await refused(commands, who, text, config)
+
+
+async def test_english_replies(commands: Commands, clock: ShiftedClock, config) -> None:
+    await anna_at_1_dan(commands, clock)
+    await ok(commands, DIRECTOR, "/language en")
+    text = await ok(commands, DIRECTOR, "/game Anna date=2027-02-01 opponent=Piet grade=2d result=won minutes=60 byoyomi=30")
+    assert text.endswith("+45.")
+    card = await ok(commands, ANNA, "/grade")
+    assert "Current series: 45 points from 1 games" in card and "80 more points needed for 2d" in card
+    assert "not a date" in await refused(commands, DIRECTOR, "/setgrade Anna 2d from=yesterday", config)
+
+
+async def season_with_two_1_dans(commands: Commands) -> None:
+    """A Keizer season from 3 December 2026 with Anna and Bert, both 1 dan since 1 January 2026."""
+    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=28")
+    await ok(commands, DIRECTOR, "/speler Anna 2100")
+    await ok(commands, DIRECTOR, "/speler Bert 1950")
+    for who in (ANNA, BERT):
+        await ok(commands, who, "/aanmelden")
+    await ok(commands, DIRECTOR, "/graadzetten Anna 1d vanaf=2026-01-01")
+    await ok(commands, DIRECTOR, "/graadzetten Bert 1d vanaf=2026-01-01")
+
+
+async def test_competition_games_count_once_a_time_control_is_set(commands: Commands, clock: ShiftedClock, config) -> None:
+    # Anna (1d) has 11 entered games worth 100 points; her Keizer win against Bert (1d) on 3 December makes 125.
+    await season_with_two_1_dans(commands)
+    for i, kind in enumerate(["W25", "L10"] * 5 + ["W25"]):
+        await enter(commands, f"2026-{i + 1:02d}-10", kind)
+    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer")
+    await ok(commands, ANNA, "/uitslag gewonnen")
+    await ok(commands, BERT, "/bevestig")
+    await grades.run_due(commands, clock.now())  # no time control yet: the game does not count
+    assert "Lopende reeks: 100 punten uit 11 partijen" in await ok(commands, ANNA, "/graad")
+    text = await ok(commands, DIRECTOR, "/speeltempo minuten=90 byoyomi=30 officieel=ja")
+    assert "2026-27" in text and "90 minuten" in text
+    # The next /graadzetten, /partij, /graad or scheduler wake finds the promotion; here the scheduler's.
+    await grades.run_due(commands, clock.now())
+    announced = rows(config, "SELECT kind, body FROM announcements WHERE kind LIKE 'promotion:%'")
+    assert len(announced) == 1 and "van 1d naar 2d" in announced[0][1]
+    await grades.run_due(commands, clock.now())
+    assert len(rows(config, "SELECT kind FROM announcements WHERE kind LIKE 'promotion:%'")) == 1
+    card = await ok(commands, BERT, "/graad Bert")
+    assert "Lopende reeks: -45 punten uit 1 partijen" in card  # Bert lost to an equal grade
+    assert "Anna" in card and "2026-27" in card
+    listing = await ok(commands, DIRECTOR, "/speeltempo")
+    assert "seizoen 2026-27: 90 minuten, 30 s byoyomi, officieel: ja" in listing
+
+
+async def test_a_season_is_not_official_unless_the_director_says_so(commands: Commands, clock: ShiftedClock) -> None:
+    await season_with_two_1_dans(commands)
+    await ok(commands, DIRECTOR, "/speeltempo seizoen=2026-27 minuten=90 byoyomi=30")
+    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer")
+    await ok(commands, DIRECTOR, "/uitslag Anna 1-0")
+    listing = await ok(commands, DIRECTOR, "/partij lijst Anna")
+    assert "telt niet (niet officieel)" in listing and "Bert" in listing
