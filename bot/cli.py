@@ -21,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     if cli_keizer is not None:
         cli_keizer.register(sub)
     __import__("bot.cli_mcmahon", fromlist=["register"]).register(sub)  # clubbot mcmahon ...
+    __import__("bot.cli_restore", fromlist=["register"]).register(sub)  # clubbot restore BACKUP
     args = parser.parse_args(argv)
     if args.command == "run":
         from bot.app import run_from_cli

@@ -1,0 +1,260 @@
+"""Who may do what: every command against every role, on two clubs in one real SQLite file.
+
+Roles in club 1: the member the command is about (Anna: paired in round 1 against Bert, Bert reported
+that he lost, Anna is to move in her go game with Bert, registered for the club's NK), another member
+(Eva: a member with the bye, no game, nothing pending), the director (a director by the platform, not a
+member), and a stranger (in the club's chat, never joined). The fifth role is club 2's director: club 2
+has its own season, players and NK.
+
+The expectations are written by hand from the README's command tables ("who"): ``W`` the command is
+accepted and changes the database, ``R`` accepted and changes nothing (a read), ``X`` refused, and then
+nothing changed. For club 2's director the rule is the same for every command: club 1's rows are
+unchanged and no reply names anything of club 1.
+
+Every command the commands layer knows (Keizer, the feature modules, their English aliases) must have
+a row here, so a new command cannot arrive without its rights being stated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ShiftedClock
+from bot.commands import Actor, Commands
+from bot.config import Config, load_config
+from bot.store import Store
+from tests.bot.conftest import START, actor, dump
+
+REPO = Path(__file__).resolve().parents[2]
+PAIRED = datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc)  # 18:05 in Amsterdam on the first playing day
+
+DIRECTOR = actor("Leider", director=True)
+ANNA, BERT, CARLA, DAAN, EVA = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan", "Eva"))
+STRANGER = actor("Vreemde")
+OTHER_DIRECTOR = actor("Baas", director=True, club="club-2")
+CLUB2 = [actor(n, club="club-2") for n in ("Xander", "Yara", "Zoe")]
+ROLES = {"member": ANNA, "other": EVA, "director": DIRECTOR, "stranger": STRANGER}
+CLUB1_WORDS = ("Anna", "Bert", "Carla", "Daan", "Eva", "Seizoen-Een", "Clubkampioenschap-Een")
+
+SEASON_FILE = (REPO / "examples" / "season.json").read_bytes()
+
+
+def _config(path: Path) -> Config:
+    base = load_config(REPO / "config.example.toml", env={})
+    return Config(**{**base.__dict__, "db_path": path})
+
+
+async def _ok(commands: Commands, who: Actor, text: str) -> None:
+    reply = await commands.handle(who, text)
+    assert reply.ok, f"world set-up: {text!r} by {who.display_name} was refused: {reply.text}"
+
+
+async def _build(path: Path) -> None:
+    store = await Store.open(path)
+    clock = ShiftedClock(START)
+    commands = Commands(store, _config(path), clock)
+    try:
+        # club 2 first, so that its ids are the low ones: an id mix-up would show as club 1 touching them
+        await _ok(commands, OTHER_DIRECTOR, "/seizoen naam=Seizoen-Twee start=2026-12-03 rondes=5")
+        for line in ("Xander 2000", "Yara 1900", "Zoe 1800"):
+            await _ok(commands, OTHER_DIRECTOR, f"/speler {line}")
+        for who in CLUB2:
+            await _ok(commands, who, "/aanmelden")
+        await _ok(commands, OTHER_DIRECTOR, "/nk nieuw Clubkampioenschap-Twee")
+        await _ok(commands, OTHER_DIRECTOR, "/nk inschrijven Xander 2000")
+
+        await _ok(commands, DIRECTOR, "/seizoen naam=Seizoen-Een start=2026-12-03 rondes=5")
+        for line in ("Anna 2100", "Bert 1950", "Carla 1800", "Daan 1700", "Eva 1600"):
+            await _ok(commands, DIRECTOR, f"/speler {line}")
+        for who in (ANNA, BERT, CARLA, DAAN, EVA):
+            await _ok(commands, who, "/aanmelden")
+        await _ok(commands, DIRECTOR, "/nk nieuw Clubkampioenschap-Een")
+        await _ok(commands, DIRECTOR, "/nk inschrijven Bert 1950")
+        await _ok(commands, ANNA, "/nk inschrijven 2100")
+        await _ok(commands, DIRECTOR, "/nk inschrijven Carla 1800")
+        await _ok(commands, ANNA, "/go uitdagen Bert 9 vrij")
+        await _ok(commands, BERT, "/go accepteren")
+        await _ok(commands, DAAN, "/go uitdagen Anna 13 vrij")  # waits for Anna's answer
+        clock.set(PAIRED)
+        await _ok(commands, DIRECTOR, "/publiceer")
+        await _ok(commands, OTHER_DIRECTOR, "/publiceer")
+        await _ok(commands, BERT, "/uitslag verloren")
+    finally:
+        await store.close()
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("rights") / "template.sqlite3"
+    asyncio.run(_build(path))
+    return path
+
+
+def _copy(template: Path, target: Path) -> None:
+    """A consistent copy of the template (its WAL included) through SQLite's online backup."""
+    src = sqlite3.connect(template)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+
+
+GRADES_CSV = REPO / "examples" / "grades.csv"
+
+# (command line, attachment, expected for member / other member / director / stranger)
+# W accepted and changed something, R accepted and changed nothing, X refused and changed nothing.
+TABLE: list[tuple[str, bytes | None, str]] = [
+    # Keizer: members for themselves; naming another player is the director's
+    ("/aanmelden", None, "RRWW"),  # already in: nothing to do; the director and a stranger join the club by it
+    ("/afmelden", None, "WWXX"),
+    ("/afmelden Anna 3 teamwedstrijd", None, "XXWX"),
+    ("/stand", None, "RRRR"),
+    ("/indeling", None, "RRRR"),
+    ("/prijzen", None, "RRRR"),
+    ("/help", None, "RRRR"),
+    ("/uitslag gewonnen", None, "WXXX"),  # Anna confirms Bert's report; Eva has no game
+    ("/uitslag Anna 1-0", None, "XXWX"),
+    ("/bevestig", None, "WXXX"),
+    ("/seizoen naam=Nieuw start=2027-09-02", None, "XXWX"),
+    ("/speler Anna 2200", None, "XXWX"),
+    ("/nietverschenen Daan", None, "XXWX"),
+    ("/invaller Daan", None, "XXWX"),
+    ("/publiceer", None, "XXWX"),
+    ("/exporteer", None, "XXRX"),
+    ("/importeer start=2027-09-02 naam=Import", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
+    ("/taal en", None, "XXWX"),
+    ("/kanaal elders", None, "XXWX"),
+    # go: a member's own games; the settings are the director's
+    ("/go uitdagen Carla 9", None, "WWXX"),
+    ("/go accepteren", None, "WXXX"),
+    ("/go weigeren", None, "WXXX"),
+    ("/go lijst", None, "RRXX"),
+    ("/go sgf #1", None, "RRRR"),  # any game of the club by number, like /stand: the chat sees the games
+    ("/go bedenktijd 3d", None, "XXWX"),
+    ("/go instellingen", None, "RRRR"),
+    ("/zet E5 Bert", None, "WXXX"),
+    ("/pas Bert", None, "WXXX"),
+    ("/opgeven Bert", None, "WXXX"),
+    ("/dood E5", None, "XXXX"),  # no game is being counted
+    ("/akkoord", None, "XXXX"),
+    ("/afwijzen", None, "XXXX"),
+    ("/bord #1", None, "RRRR"),  # docs/go.md: "or of any game of the club by number"
+    # NK: anyone in the chat may register (and so joins, like /aanmelden); the director admits and pairs
+    ("/nk inschrijven 1600", None, "WWWW"),
+    ("/nk inschrijven Eva 1600", None, "XXWX"),
+    ("/nk goedkeuren Anna", None, "XXWX"),
+    ("/nk ronde", None, "XXWX"),
+    ("/nk stand", None, "RRRR"),
+    ("/nk indeling", None, "XXXX"),  # no round yet
+    ("/nk uitslag gewonnen", None, "XXXX"),
+    ("/nk bevestig", None, "XXXX"),
+    ("/nk egf", None, "XXXX"),
+    ("/nk nieuw Ander", None, "XXXX"),  # one tournament at a time
+    # grades: anyone may look; only the director enters
+    ("/graad Anna", None, "RRRR"),
+    ("/graden", None, "XXRX"),
+    ("/graadzetten Anna 2k", None, "XXWX"),
+    ("/partij Anna datum=2026-11-01 tegen=Bert uitslag=gewonnen minuten=90 byoyomi=30", None, "XXWX"),
+    ("/partijenimport", GRADES_CSV.read_bytes() if GRADES_CSV.exists() else None, "XXWX"),
+    ("/speeltempo seizoen=Seizoen-Een minuten=90 byoyomi=30", None, "XXWX"),
+    # data safety
+    ("/backup", None, "XXRX"),
+]  # fmt: skip
+
+
+def _owned_rows(path: Path) -> dict[int, dict[str, set[tuple]]]:
+    """For each club, the rows that belong to it: found by following every foreign key up to ``clubs``."""
+    conn = sqlite3.connect(path)
+    try:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        columns = {t: [r[1] for r in conn.execute(f"PRAGMA table_info({t})")] for t in tables}
+        fks = {t: [(r[3], r[2], r[4]) for r in conn.execute(f"PRAGMA foreign_key_list({t})")] for t in tables}
+        rows = {t: conn.execute(f"SELECT * FROM {t}").fetchall() for t in tables}
+    finally:
+        conn.close()
+    result: dict[int, dict[str, set[tuple]]] = {}
+    for (club_id,) in {(r[0],) for r in rows["clubs"]}:
+        owned: dict[str, set[tuple]] = {"clubs": {r for r in rows["clubs"] if r[0] == club_id}}
+        for _ in range(len(tables)):
+            for table in tables:
+                for row in rows[table]:
+                    for column, parent, to in fks[table]:
+                        value = row[columns[table].index(column)]
+                        if value is None or parent not in owned:
+                            continue
+                        index = columns[parent].index(to)
+                        if any(p[index] == value for p in owned[parent]):
+                            owned.setdefault(table, set()).add(row)
+        result[club_id] = owned
+    return result
+
+
+async def _run(template: Path, tmp_path: Path, who: Actor, text: str, attachment: bytes | None):
+    path = tmp_path / "club.sqlite3"
+    _copy(template, path)
+    before = dump(path)
+    owned_before = _owned_rows(path)
+    store = await Store.open(path)
+    try:
+        reply = await Commands(store, _config(path), ShiftedClock(PAIRED)).handle(who, text, attachment)
+    finally:
+        await store.close()
+    return reply, before, dump(path), owned_before, _owned_rows(path)
+
+
+def _club_ids(path: Path) -> dict[str, int]:
+    conn = sqlite3.connect(path)
+    try:
+        return {ext: cid for cid, ext in conn.execute("SELECT id, external_id FROM clubs")}
+    finally:
+        conn.close()
+
+
+def test_every_command_has_a_row() -> None:
+    probe = Commands(None, None, None)  # type: ignore[arg-type]  # building Commands touches no store
+    covered = {line.split()[0][1:] for line, _, _ in TABLE}
+    assert set(probe._handlers) - covered == set()
+    assert {probe.aliases[a] for a in probe.aliases} <= set(probe._handlers)
+
+
+@pytest.mark.parametrize("role", list(ROLES))
+@pytest.mark.parametrize(("text", "attachment", "expected"), TABLE, ids=[row[0][:40] for row in TABLE])
+async def test_rights(template: Path, tmp_path: Path, role: str, text: str, attachment: bytes | None, expected: str) -> None:
+    want = expected[list(ROLES).index(role)]
+    reply, before, after, owned_before, owned_after = await _run(template, tmp_path, ROLES[role], text, attachment)
+    got = ("W" if after != before else "R") if reply.ok else "X"
+    assert got == want, f"{text!r} by {role}: expected {want}, got {got}: {reply.text[:200]}"
+    if not reply.ok:
+        assert after == before
+    clubs = _club_ids(template)
+    club2 = clubs["club-2"]
+    assert owned_after[club2] == owned_before[club2], f"{text!r} by {role} in club 1 changed club 2"
+
+
+@pytest.mark.parametrize(("text", "attachment"), [(row[0], row[1]) for row in TABLE], ids=[row[0][:40] for row in TABLE])
+async def test_another_clubs_director_never_sees_or_changes_this_club(
+    template: Path, tmp_path: Path, text: str, attachment: bytes | None
+) -> None:
+    reply, before, after, owned_before, owned_after = await _run(template, tmp_path, OTHER_DIRECTOR, text, attachment)
+    club1 = _club_ids(template)["club-1"]
+    assert owned_after[club1] == owned_before[club1], f"{text!r} by club 2's director changed club 1"
+    given = text + (attachment or b"").decode("utf-8", "replace")  # what club 2 itself typed or sent
+    seen = [w for w in CLUB1_WORDS if w in reply.text and w not in given]
+    assert not seen, f"{text!r} by club 2's director shows club 1's {seen}: {reply.text[:300]}"
+    if reply.attachment is not None:
+        content = reply.attachment[1]
+        leaked = [w for w in CLUB1_WORDS if w.encode() in content and w not in given]
+        assert not leaked, f"{text!r}: the file handed to club 2 holds club 1's {leaked}"
+    for club_id, owned in owned_after.items():  # no row belongs to two clubs at once
+        for other_id, other in owned_after.items():
+            if club_id < other_id:
+                for table in set(owned) & set(other):
+                    assert not (owned[table] & other[table]), f"{text!r}: a row of {table} belongs to both clubs"
