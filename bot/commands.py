@@ -228,7 +228,12 @@ class Commands:
             # One transaction per command: commands run one at a time, see no one else's half-done
             # work, and whatever goes wrong (a refusal or a bug) rolls back everything they wrote.
             async with self.store.transaction():
-                return await handler(self, ctx)
+                reply = await handler(self, ctx)
+                if reply.ok:
+                    for feature in self.features:  # e.g. grades: a confirmed result may earn a promotion
+                        if hasattr(feature, "after_command"):
+                            await feature.after_command(self, ctx, name)
+                return reply
         except UserError as err:
             return Reply(lines=(t(club.language, err.key, **err.values),), ok=False, private=True)
         except Exception:  # a bug must not crash the bot; the transaction has rolled back

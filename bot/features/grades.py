@@ -227,6 +227,19 @@ async def next_due_moment(commands: Commands) -> datetime | None:
     return None
 
 
+# Commands after which a competition game may have got its result.
+RESULT_COMMANDS = frozenset({"uitslag", "bevestig", "nietverschenen", "nk", "zet", "pas", "opgeven", "akkoord"})
+
+
+async def after_command(commands: Commands, ctx: Context, name: str) -> None:
+    """A confirmed competition result can complete a promotion: record and announce it at once, in the
+    command's transaction (the scheduler's ``run_due`` catches anything else)."""
+    if name not in RESULT_COMMANDS:
+        return
+    if ctx.club.id in await GradeStore(commands.store).clubs_with_grades():
+        await record_promotions(commands, ctx.club, ctx.now)
+
+
 async def run_due(commands: Commands, now: datetime) -> None:
     """Record and announce promotions earned in competition games confirmed since the last look."""
     gs = GradeStore(commands.store)

@@ -270,3 +270,19 @@ async def test_a_season_is_not_official_unless_the_director_says_so(commands: Co
     await ok(commands, DIRECTOR, "/uitslag Anna 1-0")
     listing = await ok(commands, DIRECTOR, "/partij lijst Anna")
     assert "telt niet (niet officieel)" in listing and "Bert" in listing
+
+
+async def test_the_confirmation_that_completes_a_promotion_announces_it_at_once(
+    commands: Commands, clock: ShiftedClock, config
+) -> None:
+    await season_with_two_1_dans(commands)
+    await ok(commands, DIRECTOR, "/speeltempo minuten=90 byoyomi=30 officieel=ja")
+    for i, kind in enumerate(["W25", "L10"] * 5 + ["W25"]):
+        await enter(commands, f"2026-{i + 1:02d}-10", kind)
+    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer")
+    await ok(commands, ANNA, "/uitslag gewonnen")
+    assert rows(config, "SELECT kind FROM announcements WHERE kind LIKE 'promotion:%'") == []
+    await ok(commands, BERT, "/bevestig")  # no scheduler wake, no grades command: the confirmation itself
+    announced = rows(config, "SELECT body FROM announcements WHERE kind LIKE 'promotion:%'")
+    assert len(announced) == 1 and "van 1d naar 2d" in announced[0][0]
