@@ -383,6 +383,13 @@ class Commands:
         kind = "main"
         group: str | None = None
         after: int | None = None
+        if ctx.args and ctx.args[0].lower() in ("nk", "championship") and "nk" in self._handlers:
+            return await self._nk_standings(ctx, ctx.args[1:])
+        if not ctx.args and "nk" in self._handlers and await self.store.active_season(ctx.club.id) is None:
+            try:  # a club that runs only an NK tournament: /stand is its table
+                return await self._nk_standings(ctx, [])
+            except UserError:
+                pass
         for arg in ctx.args:
             if arg.lower() == "rapid":
                 kind = "rapid"
@@ -445,6 +452,11 @@ class Commands:
         if prizes.rapid_champion is not None:
             lines.append(line(ctx.t("prize_rapid"), prizes.rapid_champion))
         return Reply(lines=tuple(lines))
+
+    async def _nk_standings(self, ctx: Context, rest: list[str]) -> Reply:
+        """``/stand nk``: the NK tournament's table (the mcmahon feature's ``/nk stand``)."""
+        handler, _ = self._handlers["nk"]
+        return await handler(self, Context(ctx.actor, ctx.club, ctx.member, ctx.now, ["stand", *rest], ctx.attachment))
 
     # ------------------------------------------------------------------ /indeling
     async def cmd_indeling(self, ctx: Context) -> Reply:

@@ -120,3 +120,21 @@ async def test_results_are_reported_and_confirmed(commands: Commands, config) ->
     assert "kan winnen" in stand or "kampioen" in stand
     for text in ("/nk", "/nk onzin", "/nk indeling 9", "/nk uitslag", "/nk uitslag Anna gewonnen", "/nk egf"):
         await refused(commands, ANNA, text, config)
+
+
+async def test_stand_shows_the_nk_table(commands: Commands, config) -> None:
+    """/stand nk is the tournament table; a club with only an NK running gets it from plain /stand."""
+    await ok(commands, DIRECTOR, "/nk nieuw NK")
+    await ok(commands, ANNA, "/nk inschrijven 2100")
+    await ok(commands, BERT, "/nk inschrijven 2000")
+    await ok(commands, DIRECTOR, "/nk goedkeuren alle")
+    await ok(commands, DIRECTOR, "/nk ronde")
+    await ok(commands, ANNA, "/nk uitslag gewonnen")
+    await ok(commands, BERT, "/nk bevestig")
+    table = await ok(commands, ANNA, "/nk stand")
+    assert await ok(commands, ANNA, "/stand nk") == table
+    assert await ok(commands, ANNA, "/standings nk") == table
+    assert await ok(commands, ANNA, "/stand") == table  # no Keizer season: the NK's table
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2030-01-03")
+    assert await ok(commands, ANNA, "/stand") != table  # with a season, /stand is the competition's
+    assert await ok(commands, ANNA, "/stand nk") == table
