@@ -1,0 +1,153 @@
+"""Load benchmark of the commands layer on the real SQLite store; prints figures (not a test).
+
+    .venv/bin/python benchmarks/load_bench.py [--clubs 50] [--members 40] [--due-clubs 100] [--concurrency 50]
+
+- 50 clubs of 40 members in one database file (WAL, the bot's settings). Every member signs off
+  (``/afmelden``) and signs on again (``/aanmelden``, taking the sign-off back), first one command at a
+  time, then ``--concurrency`` commands in flight at once through ``Commands.handle`` (what the adapters
+  do when many members type at the same moment); then ``/stand`` the same way. Per command: commands
+  per second and p50/p99 latency (from the call to the reply, waiting for the one writer included).
+  Targets: >= 1,000 sign-offs per second with p99 < 20 ms.
+- 100 clubs of 40 members whose round is published at the same minute: the time for one
+  ``Alarm.run_due()`` to pair all 100 rounds, queue and send the 100 announcements. Target < 5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.clock import ShiftedClock  # noqa: E402
+from bot.commands import Actor, Commands  # noqa: E402
+from bot.config import Config, load_config  # noqa: E402
+from bot.scheduler import Alarm  # noqa: E402
+from bot.store import Announcement, Club, Store  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+START = datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)  # Tuesday; the first round is on Thursday
+PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)  # 18:00 in Amsterdam
+
+
+def director(club: int) -> Actor:
+    return Actor("bench", f"club-{club}", f"Club {club}", f"director-{club}", "Leider", is_director=True)
+
+
+def member(club: int, i: int) -> Actor:
+    return Actor("bench", f"club-{club}", f"Club {club}", f"m-{club}-{i}", f"Lid {i:02d}")
+
+
+async def must(commands: Commands, who: Actor, text: str) -> None:
+    reply = await commands.handle(who, text)
+    if not reply.ok:
+        raise SystemExit(f"set-up failed: {text!r}: {reply.text}")
+
+
+async def world(path: Path, clubs: int, members: int) -> tuple[Store, Commands, ShiftedClock]:
+    base = load_config(REPO / "config.example.toml", env={})
+    config = Config(**{**base.__dict__, "db_path": path})
+    store = await Store.open(path)
+    clock = ShiftedClock(START)
+    commands = Commands(store, config, clock)
+    for c in range(clubs):
+        await must(commands, director(c), "/seizoen naam=S start=2026-12-03 rondes=28")
+        for i in range(members):
+            await must(commands, director(c), f'/speler "Lid {i:02d}" {1000 + 20 * i}')
+        for i in range(members):
+            await must(commands, member(c, i), "/aanmelden")
+    return store, commands, clock
+
+
+def figures(name: str, latencies: list[float], wall: float) -> str:
+    ms = sorted(x * 1000 for x in latencies)
+    p99 = ms[min(len(ms) - 1, int(round(0.99 * (len(ms) - 1))))]
+    return (
+        f"{name:<34} {len(ms):>6} commands  {len(ms) / wall:>8.0f}/s  "
+        f"p50 {statistics.median(ms):6.2f} ms  p99 {p99:6.2f} ms  max {ms[-1]:6.2f} ms"
+    )
+
+
+async def timed(commands: Commands, who: Actor, text: str, latencies: list[float]) -> None:
+    t0 = time.perf_counter()
+    reply = await commands.handle(who, text)
+    latencies.append(time.perf_counter() - t0)
+    if not reply.ok:
+        raise SystemExit(f"{text!r} refused: {reply.text}")
+
+
+async def run_batch(commands: Commands, jobs: list[tuple[Actor, str]], concurrency: int) -> tuple[list[float], float]:
+    latencies: list[float] = []
+    t0 = time.perf_counter()
+    if concurrency <= 1:
+        for who, text in jobs:
+            await timed(commands, who, text, latencies)
+    else:
+        for start in range(0, len(jobs), concurrency):
+            await asyncio.gather(*(timed(commands, w, t, latencies) for w, t in jobs[start : start + concurrency]))
+    return latencies, time.perf_counter() - t0
+
+
+async def commands_bench(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        store, commands, _ = await world(Path(tmp) / "load.sqlite3", args.clubs, args.members)
+        print(f"set-up: {args.clubs} clubs x {args.members} members in {time.perf_counter() - t0:.1f} s")
+        people = [member(c, i) for i in range(args.members) for c in range(args.clubs)]  # clubs interleaved
+        try:
+            for concurrency in (1, args.concurrency):
+                mode = "one at a time" if concurrency == 1 else f"{concurrency} at once"
+                lat, wall = await run_batch(commands, [(p, "/afmelden") for p in people], concurrency)
+                print(figures(f"/afmelden ({mode})", lat, wall))
+                lat2, wall2 = await run_batch(commands, [(p, "/aanmelden") for p in people], concurrency)
+                print(figures(f"/aanmelden, taking it back ({mode})", lat2, wall2))
+                lat3, wall3 = await run_batch(commands, [(p, "/stand") for p in people], concurrency)
+                print(figures(f"/stand ({mode})", lat3, wall3))
+            assert await store.integrity_check() == "ok"
+        finally:
+            await store.close()
+
+
+async def publish_bench(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        store, commands, clock = await world(Path(tmp) / "due.sqlite3", args.due_clubs, args.members)
+        sent: list[Announcement] = []
+
+        async def send(club: Club, announcement: Announcement) -> None:
+            sent.append(announcement)
+
+        alarm = Alarm(store, commands, clock, send)
+        try:
+            clock.set(PUBLISH + timedelta(seconds=30))
+            t0 = time.perf_counter()
+            await alarm.run_due()
+            wall = time.perf_counter() - t0
+            pairings = [a for a in sent if a.kind == "pairing"]
+            print(
+                f"publication minute: {args.due_clubs} clubs x {args.members} members paired, queued and announced "
+                f"in {wall:.2f} s ({len(pairings)} pairing announcements, {len(sent)} sent in all)"
+            )
+            alarm.shutdown()
+        finally:
+            await store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clubs", type=int, default=50)
+    parser.add_argument("--members", type=int, default=40)
+    parser.add_argument("--due-clubs", type=int, default=100)
+    parser.add_argument("--concurrency", type=int, default=50)
+    args = parser.parse_args()
+    asyncio.run(commands_bench(args))
+    asyncio.run(publish_bench(args))
+
+
+if __name__ == "__main__":
+    main()
