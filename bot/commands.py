@@ -281,9 +281,10 @@ class Commands:
         season = await self.store.active_season(ctx.club.id)
         target: RoundRow | None = None
         if season is not None:
-            data = await competition.load(self.store, season)
             target = (
-                await self._round_by_number(ctx, season, round_arg[0]) if round_arg else competition.coming_round(data)
+                await self._round_by_number(ctx, season, round_arg[0])
+                if round_arg
+                else await self.store.coming_round(season.id)
             )
             if target is not None and target.status == "paired":
                 raise UserError("error_round_paired", round=target.number)
@@ -360,8 +361,11 @@ class Commands:
             member = await self._find_member(ctx, " ".join(name_parts))
         else:
             member = self._require_member(ctx)
-        data = await competition.load(self.store, season)
-        target = await self._round_by_number(ctx, season, round_text) if round_text else competition.coming_round(data)
+        target = (
+            await self._round_by_number(ctx, season, round_text)
+            if round_text
+            else await self.store.coming_round(season.id)
+        )
         if target is None:
             raise UserError("error_season_over")
         if target.status == "paired":

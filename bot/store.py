@@ -240,12 +240,11 @@ class Store:
 
     # ------------------------------------------------------------------ helpers
     async def _one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
-        async with self._conn.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
+        rows = await self._conn.execute_fetchall(sql, tuple(params))  # one trip to the database thread
+        return next(iter(rows), None)
 
     async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        async with self._conn.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+        return list(await self._conn.execute_fetchall(sql, tuple(params)))
 
     async def _write(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one change; outside a transaction it gets a transaction of its own. Returns lastrowid."""
@@ -391,24 +390,15 @@ class Store:
             " WHERE sp.season_id = ? ORDER BY sp.position IS NULL, sp.position, sp.rating DESC, m.name COLLATE NOCASE",
             (season_id,),
         )
-        return [
-            SeasonPlayer(
-                member_id=r["member_id"],
-                name=r["name"],
-                rating=r["rating"],
-                group_name=r["group_name"],
-                joined_round=r["joined_round"],
-                start_points=r["start_points"],
-                auto_signed_off=bool(r["auto_signed_off"]),
-            )
-            for r in rows
-        ]
+        return [_season_player(r) for r in rows]
 
     async def season_player(self, season_id: int, member_id: int) -> SeasonPlayer | None:
-        for player in await self.season_players(season_id):
-            if player.member_id == member_id:
-                return player
-        return None
+        row = await self._one(
+            "SELECT sp.*, m.name FROM season_players sp JOIN members m ON m.id = sp.member_id"
+            " WHERE sp.season_id = ? AND sp.member_id = ?",
+            (season_id, member_id),
+        )
+        return _season_player(row) if row else None
 
     async def upsert_season_player(
         self,
@@ -450,6 +440,13 @@ class Store:
 
     async def round(self, round_id: int) -> RoundRow | None:
         row = await self._one("SELECT * FROM rounds WHERE id = ?", (round_id,))
+        return _round(row) if row else None
+
+    async def coming_round(self, season_id: int) -> RoundRow | None:
+        """The first round of the season that is not paired yet."""
+        row = await self._one(
+            "SELECT * FROM rounds WHERE season_id = ? AND status != 'paired' ORDER BY number LIMIT 1", (season_id,)
+        )
         return _round(row) if row else None
 
     async def round_by_number(self, season_id: int, number: int) -> RoundRow | None:
@@ -676,6 +673,18 @@ class Store:
     async def announcements(self, club_id: int) -> list[tuple[Announcement, str | None]]:
         rows = await self._all("SELECT * FROM announcements WHERE club_id = ? ORDER BY id", (club_id,))
         return [(_announcement(r), r["sent_at"]) for r in rows]
+
+
+def _season_player(r: sqlite3.Row) -> SeasonPlayer:
+    return SeasonPlayer(
+        member_id=r["member_id"],
+        name=r["name"],
+        rating=r["rating"],
+        group_name=r["group_name"],
+        joined_round=r["joined_round"],
+        start_points=r["start_points"],
+        auto_signed_off=bool(r["auto_signed_off"]),
+    )
 
 
 def _announcement(row: sqlite3.Row) -> Announcement:

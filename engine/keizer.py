@@ -244,23 +244,33 @@ class _Season:
         seen: list[int] = []
         rev_players, rev_coefs, total, current = self.rev_players, self.rev_coefs, self.total, self.current
         try:
-            for g in rnd.games:
-                w, b = index[g.white], index[g.black]
-                seen += (w, b)
+            for g in rnd.games:  # written out for white and black: this loop is the hot path
+                w = index[g.white]
+                b = index[g.black]
+                seen.append(w)
+                seen.append(b)
                 row = table.get(id(g.result))
                 if row is None:
                     raise ValueError(f"round {number}: {g.white}-{g.black} has no valid result: {g.result!r}")
                 cw, cb, ow, ob, pl = row
-                for p, o, c, x in ((w, b, cw, ow), (b, w, cb, ob)):
-                    if c:  # p gains c times o's value
-                        opps[p].append(o)
-                        coefs[p].append(c)
-                        rev_players[o].append(p)
-                        rev_coefs[o].append(c)
-                        total[p] += c * current[o]
-                    if x:  # p gains x times their own value
-                        own[p] += x
-                        total[p] += x * current[p]
+                if cw:  # white gains cw times black's value
+                    opps[w].append(b)
+                    coefs[w].append(cw)
+                    rev_players[b].append(w)
+                    rev_coefs[b].append(cw)
+                    total[w] += cw * current[b]
+                if cb:  # black gains cb times white's value
+                    opps[b].append(w)
+                    coefs[b].append(cb)
+                    rev_players[w].append(b)
+                    rev_coefs[w].append(cb)
+                    total[b] += cb * current[w]
+                if ow:  # white gains ow times their own value
+                    own[w] += ow
+                    total[w] += ow * current[w]
+                if ob:
+                    own[b] += ob
+                    total[b] += ob * current[b]
                 if pl:
                     played[w] += 1
                     played[b] += 1
