@@ -17,16 +17,13 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from bot.cli_common import CliError, guarded, round_number
 from engine import keizer, pairing
 from engine import season as season_rules
 from engine.keizer import Standing
 from engine.season_file import Season, SeasonFileError, parse_season
 
-EXIT_ERROR = 2
-
-
-class _Fail(Exception):
-    """A user error: the message goes to stderr, the exit code is 2."""
+_Fail = CliError
 
 
 def register(subparsers: Any) -> None:
@@ -38,7 +35,7 @@ def register(subparsers: Any) -> None:
 
     p = sub.add_parser("standings", help="the standings after the last (or a given) round")
     p.add_argument("season", metavar="SEASON.json")
-    p.add_argument("--after-round", type=_round_number, default=None, metavar="N",
+    p.add_argument("--after-round", type=round_number, default=None, metavar="N",
                    help="standings after round N (default: the last round in the file; 0: start order)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=_guarded(cmd_standings))
@@ -51,37 +48,14 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("prizes", help="the season's prizes as the standings are now")
     p.add_argument("season", metavar="SEASON.json")
     p.add_argument("--rapid", metavar="RAPID.json", default=None, help="the rapid competition's season file")
-    p.add_argument("--season-rounds", type=_round_number, default=None, metavar="N",
+    p.add_argument("--season-rounds", type=round_number, default=None, metavar="N",
                    help="rounds of the whole season for the 2/3 rule (default: cycles x cycle_length)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=_guarded(cmd_prizes))
 
 
-def _round_number(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a round number: {text!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"round numbers are 0 or more, not {n}")
-    return n
-
-
 def _guarded(fn: Callable[[argparse.Namespace], str]) -> Callable[[argparse.Namespace], int]:
-    """Run a command that returns its output; print it, or the error on stderr (exit 2)."""
-
-    def handler(args: argparse.Namespace) -> int:
-        try:
-            out = fn(args)
-        except (_Fail, SeasonFileError) as e:
-            print(f"clubbot keizer: {e}", file=sys.stderr)
-            return EXIT_ERROR
-        sys.stdout.write(out)
-        return 0
-
-    handler.__name__ = fn.__name__
-    handler.__doc__ = fn.__doc__
-    return handler
+    return guarded("clubbot keizer", fn, (SeasonFileError,))
 
 
 def load_season(path: str) -> Season:

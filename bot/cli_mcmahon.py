@@ -12,20 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from engine import mcmahon
 from engine.mcmahon_file import McMahonFileError, egf_results, parse_tournament
 
-from bot.cli_keizer import _round_number
+from bot.cli_common import CliError, guarded, round_number
 
-EXIT_ERROR = 2
-
-
-class _Fail(Exception):
-    pass
+_Fail = CliError
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +30,7 @@ def register(subparsers: Any) -> None:
 
     p = sub.add_parser("standings", help="the table: score, SOS, SOSOS, strength, who can still win")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--after-round", type=_round_number, default=None, metavar="N")
+    p.add_argument("--after-round", type=round_number, default=None, metavar="N")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=_guarded(cmd_standings))
 
@@ -54,17 +49,7 @@ def register(subparsers: Any) -> None:
 
 
 def _guarded(fn: Callable[[argparse.Namespace], str]) -> Callable[[argparse.Namespace], int]:
-    def handler(args: argparse.Namespace) -> int:
-        try:
-            out = fn(args)
-        except (_Fail, McMahonFileError) as e:
-            print(f"clubbot mcmahon: {args.file}: {e}", file=sys.stderr)
-            return EXIT_ERROR
-        sys.stdout.write(out)
-        return 0
-
-    handler.__name__ = fn.__name__
-    return handler
+    return guarded("clubbot mcmahon", fn, (McMahonFileError,), where=lambda args: args.file)
 
 
 def load(path: str) -> mcmahon.Tournament:

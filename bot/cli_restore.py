@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.store_backup import BackupError, check_backup
 
-EXIT_ERROR = 2
+from bot.cli_common import EXIT_ERROR
 
 
 def register(subparsers: Any) -> None:

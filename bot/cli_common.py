@@ -1,0 +1,49 @@
+"""What the `clubbot` file commands (keizer, mcmahon, restore) share: the exit code for a user error and
+the wrapper that prints a command's output, or its error on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable
+
+EXIT_ERROR = 2
+
+
+class CliError(Exception):
+    """A user error: the message goes to stderr, the exit code is 2."""
+
+
+def guarded(
+    prog: str,
+    fn: Callable[[argparse.Namespace], str],
+    errors: tuple[type[Exception], ...] = (),
+    where: Callable[[argparse.Namespace], str] | None = None,
+) -> Callable[[argparse.Namespace], int]:
+    """Run a command that returns its output: print it (exit 0), or print ``prog: [where: ]error`` on
+    stderr and exit 2 for a ``CliError`` or one of ``errors``; nothing then goes to stdout."""
+
+    def handler(args: argparse.Namespace) -> int:
+        try:
+            out = fn(args)
+        except (CliError, *errors) as e:
+            place = f"{where(args)}: " if where is not None else ""
+            print(f"{prog}: {place}{e}", file=sys.stderr)
+            return EXIT_ERROR
+        sys.stdout.write(out)
+        return 0
+
+    handler.__name__ = fn.__name__
+    handler.__doc__ = fn.__doc__
+    return handler
+
+
+def round_number(text: str) -> int:
+    """An argparse type: a round number, 0 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a round number: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"round numbers are 0 or more, not {n}")
+    return n
