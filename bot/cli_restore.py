@@ -20,9 +20,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from bot.store_backup import BackupError, check_backup
-
 from bot.cli_common import EXIT_ERROR
+from bot.store_backup import BackupError, check_backup
 
 
 def register(subparsers: Any) -> None:
