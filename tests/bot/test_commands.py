@@ -308,3 +308,29 @@ async def test_commands_at_the_same_moment_all_land(commands: Commands, config) 
         ("team", 20),
     ]
     assert db.execute("SELECT COUNT(*) FROM season_players").fetchone()[0] == 40
+
+
+async def test_results_reported_and_confirmed_at_the_same_moment_all_land(commands: Commands, clock: ShiftedClock, config) -> None:
+    """Twenty boards: every white reports, then every black confirms, all at once; nothing is lost."""
+    import asyncio
+    import sqlite3
+
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=5")
+    people = [actor(f"Lid{i:02d}") for i in range(40)]
+    for i, p in enumerate(people):
+        await ok(commands, DIRECTOR, f"/speler {p.display_name} {2000 - i}")
+        await ok(commands, p, "/aanmelden")
+    clock.set(PAIRED)
+    await ok(commands, DIRECTOR, "/publiceer")
+    db = sqlite3.connect(config.db_path)
+    games = db.execute(
+        "SELECT w.name, b.name FROM games g JOIN members w ON w.id = g.white_id JOIN members b ON b.id = g.black_id"
+    ).fetchall()
+    assert len(games) == 20
+    by_name = {p.display_name: p for p in people}
+    replies = await asyncio.gather(*(commands.handle(by_name[w], "/uitslag 1-0") for w, _ in games))
+    assert all(r.ok for r in replies), [r.text for r in replies if not r.ok]
+    replies = await asyncio.gather(*(commands.handle(by_name[b], "/bevestig") for _, b in games))
+    assert all(r.ok for r in replies), [r.text for r in replies if not r.ok]
+    assert db.execute("SELECT result, COUNT(*) FROM games GROUP BY result").fetchall() == [("1-0", 20)]
+    assert db.execute("SELECT COUNT(*) FROM announcements WHERE kind = 'standings'").fetchone()[0] == 1
