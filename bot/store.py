@@ -146,6 +146,9 @@ class Store:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
         self._write_lock = asyncio.Lock()
+        # Clubs by (platform, external id): read by every command, changed rarely. Every change to the
+        # clubs table goes through _write, which empties this, and so does a rollback.
+        self._clubs: dict[tuple[str, str], Club] = {}
         # Which task holds the open transaction: a per-task flag, so another task never joins it by accident.
         self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(f"store_tx_{id(self)}", default=False)
 
@@ -232,6 +235,7 @@ class Store:
             try:
                 yield
             except BaseException:
+                self._clubs.clear()
                 await self._conn.execute("ROLLBACK")
                 raise
             finally:
@@ -249,8 +253,10 @@ class Store:
     async def _write(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one change; outside a transaction it gets a transaction of its own. Returns lastrowid."""
         async with self.transaction():
-            async with self._conn.execute(sql, tuple(params)) as cur:
-                return int(cur.lastrowid or 0)
+            if "clubs" in sql:
+                self._clubs.clear()
+            row = await self._conn.execute_insert(sql, tuple(params))  # one trip to the database thread
+            return int(row[0]) if row and row[0] else 0
 
     # ------------------------------------------------------------------ clubs
     async def get_or_create_club(
@@ -269,8 +275,14 @@ class Store:
         return club
 
     async def club_by_external(self, platform: str, external_id: str) -> Club | None:
-        row = await self._one("SELECT * FROM clubs WHERE platform = ? AND external_id = ?", (platform, external_id))
-        return _club(row) if row else None
+        key = (platform, external_id)
+        club = self._clubs.get(key)
+        if club is None:
+            row = await self._one("SELECT * FROM clubs WHERE platform = ? AND external_id = ?", key)
+            club = _club(row) if row else None
+            if club is not None:
+                self._clubs[key] = club
+        return club
 
     async def clubs_of_identity(self, platform: str, user_id: str) -> list[Club]:
         """The clubs on a platform in which this chat user is a member (for private messages)."""

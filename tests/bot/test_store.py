@@ -172,3 +172,21 @@ async def test_clubs_of_an_identity(tmp_path: Path) -> None:
         assert await store.clubs_of_identity("discord", "u2") == []
     finally:
         await store.close()
+
+
+async def test_a_club_read_again_after_a_change_is_the_changed_club(tmp_path: Path) -> None:
+    """Clubs are kept in memory between commands; a change, or a rolled-back change, is never hidden."""
+    store = await Store.open(tmp_path / "c.sqlite3")
+    try:
+        club = await store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
+        assert (await store.club_by_external("console", "x")).language == "nl"
+        await store.set_club_language(club.id, "en")
+        assert (await store.club_by_external("console", "x")).language == "en"
+        with pytest.raises(RuntimeError):
+            async with store.transaction():
+                await store.set_club_channel(club.id, "news")
+                assert (await store.club_by_external("console", "x")).channel_id == "news"
+                raise RuntimeError("undo")
+        assert (await store.club_by_external("console", "x")).channel_id is None
+    finally:
+        await store.close()
