@@ -149,6 +149,8 @@ class Store:
         # Clubs by (platform, external id): read by every command, changed rarely. Every change to the
         # clubs table goes through _write, which empties this, and so does a rollback.
         self._clubs: dict[tuple[str, str], Club] = {}
+        # Members by (club, chat identity), likewise: emptied by any write naming members or identities.
+        self._members: dict[tuple[int, str], Member] = {}
         # Which task holds the open transaction: a per-task flag, so another task never joins it by accident.
         self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(f"store_tx_{id(self)}", default=False)
 
@@ -236,6 +238,7 @@ class Store:
                 yield
             except BaseException:
                 self._clubs.clear()
+                self._members.clear()
                 await self._conn.execute("ROLLBACK")
                 raise
             finally:
@@ -255,6 +258,8 @@ class Store:
         async with self.transaction():
             if "clubs" in sql:
                 self._clubs.clear()
+            if "members" in sql or "identities" in sql:
+                self._members.clear()
             row = await self._conn.execute_insert(sql, tuple(params))  # one trip to the database thread
             return int(row[0]) if row and row[0] else 0
 
@@ -305,12 +310,18 @@ class Store:
 
     # ------------------------------------------------------------------ members
     async def member_by_identity(self, club_id: int, user_id: str) -> Member | None:
-        row = await self._one(
-            "SELECT m.* FROM identities i JOIN members m ON m.id = i.member_id"
-            " WHERE i.club_id = ? AND i.user_id = ?",
-            (club_id, user_id),
-        )
-        return _member(row) if row else None
+        key = (club_id, user_id)
+        member = self._members.get(key)
+        if member is None:
+            row = await self._one(
+                "SELECT m.* FROM identities i JOIN members m ON m.id = i.member_id"
+                " WHERE i.club_id = ? AND i.user_id = ?",
+                key,
+            )
+            member = _member(row) if row else None
+            if member is not None:
+                self._members[key] = member
+        return member
 
     async def member_by_name(self, club_id: int, name: str) -> Member | None:
         row = await self._one("SELECT * FROM members WHERE club_id = ? AND name = ? COLLATE NOCASE", (club_id, name))

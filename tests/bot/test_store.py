@@ -190,3 +190,25 @@ async def test_a_club_read_again_after_a_change_is_the_changed_club(tmp_path: Pa
         assert (await store.club_by_external("console", "x")).channel_id is None
     finally:
         await store.close()
+
+
+async def test_a_member_read_again_after_a_change_is_the_changed_member(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "m.sqlite3")
+    try:
+        club = await store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
+        anna = await store.add_member(club.id, "Anna", 1800, NOW)
+        await store.link_identity(club.id, "u1", anna.id)
+        assert (await store.member_by_identity(club.id, "u1")).rating == 1800
+        await store.update_member_rating(anna.id, 1900)
+        assert (await store.member_by_identity(club.id, "u1")).rating == 1900
+        bert = await store.add_member(club.id, "Bert", 1700, NOW)
+        await store.link_identity(club.id, "u1", bert.id)  # the identity moves to another member
+        assert (await store.member_by_identity(club.id, "u1")).name == "Bert"
+        with pytest.raises(RuntimeError):
+            async with store.transaction():
+                await store.set_member_director(bert.id, True)
+                assert (await store.member_by_identity(club.id, "u1")).is_director
+                raise RuntimeError("undo")
+        assert not (await store.member_by_identity(club.id, "u1")).is_director
+    finally:
+        await store.close()
