@@ -117,11 +117,7 @@ async def _pick(
     member = commands._require_member(ctx)
     gs = GoStore(commands.store)
     games = await gs.games_of(ctx.club.id, member.id, statuses)
-    if game_id is not None:
-        games = [g for g in games if g.id == game_id]
-    if name:
-        opponent = await commands._find_member(ctx, name)
-        games = [g for g in games if g.opponent_of(member.id) == opponent.id]
+    games = await _narrow(commands, ctx, member.id, games, game_id, name)
     if not games:
         raise UserError("go_error_no_game")
     if len(games) > 1 and need_turn:
@@ -385,6 +381,18 @@ async def _pairing_between(commands: Commands, ctx: Context, a: int, b: int):  #
     return None
 
 
+async def _narrow(
+    commands: Commands, ctx: Context, member_id: int, games: list[GoGameRow], game_id: int | None, name: str
+) -> list[GoGameRow]:
+    """The games named by ``#id`` and/or by the opponent's name (all of them when neither is given)."""
+    if game_id is not None:
+        games = [g for g in games if g.id == game_id]
+    if name:
+        opponent = await commands._find_member(ctx, name)
+        games = [g for g in games if g.opponent_of(member_id) == opponent.id]
+    return games
+
+
 async def _answer(commands: Commands, ctx: Context, args: list[str], accept: bool) -> Reply:
     member = commands._require_member(ctx)
     _, game_id, name = _split(args)
@@ -392,11 +400,7 @@ async def _answer(commands: Commands, ctx: Context, args: list[str], accept: boo
     games = await gs.games_of(ctx.club.id, member.id, ("challenged",))
     if accept:  # only the one challenged accepts; either may call it off
         games = [g for g in games if g.challenged_id == member.id]
-    if game_id is not None:
-        games = [g for g in games if g.id == game_id]
-    if name:
-        opponent = await commands._find_member(ctx, name)
-        games = [g for g in games if g.opponent_of(member.id) == opponent.id]
+    games = await _narrow(commands, ctx, member.id, games, game_id, name)
     if not games:
         raise UserError("go_error_no_challenge")
     if len(games) > 1:
