@@ -591,13 +591,9 @@ class Commands:
         """When the last result of a round is in, the standings are announced (once per round)."""
         games = await self.store.games_of_round(row.id)
         if games and all(g.result is not None for g in games):
-            data = await competition.load(self.store, season)
-            reply = await self.cmd_stand_for(ctx, data, row.number)
+            args = ["rapid", str(row.number)] if season.kind == "rapid" else [str(row.number)]
+            reply = await self.cmd_stand(Context(ctx.actor, ctx.club, ctx.member, ctx.now, args))
             await self.store.queue_announcement(ctx.club.id, row.id, "standings", reply.text, ctx.now, reply.image)
-
-    async def cmd_stand_for(self, ctx: Context, data: competition.SeasonData, after: int) -> Reply:
-        sub = Context(ctx.actor, ctx.club, ctx.member, ctx.now, [str(after)])
-        return await self.cmd_stand(sub)
 
     # ------------------------------------------------------------------ director: /seizoen
     async def cmd_seizoen(self, ctx: Context) -> Reply:
