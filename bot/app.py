@@ -86,11 +86,14 @@ def build_platform_adapters(config: Config, commands: Commands, after_command: A
     return adapters
 
 
-async def run_platforms(config: Config, stop: asyncio.Event | None = None) -> int:
+async def run_platforms(
+    config: Config, stop: asyncio.Event | None = None, clock_start: datetime | None = None
+) -> int:
     """Discord and/or Telegram with the scheduler, in one asyncio loop, until ``stop`` is set (or a
-    SIGINT/SIGTERM arrives)."""
+    SIGINT/SIGTERM arrives). With ``clock_start`` the bot's clock starts at that moment and runs on from
+    there at the wall clock's pace (``--clock``)."""
     store = await Store.open(config.db_path)
-    clock = Clock()
+    clock = ShiftedClock(clock_start) if clock_start is not None else Clock()
     commands = Commands(store, config, clock)
     by_platform: dict[str, PlatformAdapter] = {}
 
@@ -150,11 +153,11 @@ def run_from_cli(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # it logs every alarm it sets
-    if (config.discord_token or config.telegram_token) and not args.console:
-        return asyncio.run(run_platforms(config))
     try:
         start = _parse_start(args.clock, config.default_timezone)
     except ValueError:
         print(f"clubbot: --clock wants an ISO date and time, like 2026-12-03T12:00, not {args.clock!r}", file=sys.stderr)
         return 2
+    if (config.discord_token or config.telegram_token) and not args.console:
+        return asyncio.run(run_platforms(config, clock_start=start))
     return asyncio.run(run_console(config, clock_start=start))

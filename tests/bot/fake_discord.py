@@ -5,6 +5,12 @@ follow-ups, messages posted to channels (with ``enforce_nonce`` de-duplication),
 downloads. Failures can be queued per channel: 403 (missing access), 404 (unknown channel) or 429
 (rate limited, with ``retry_after``).
 
+It also has a gateway (``/gateway``, a websocket with plain-text JSON frames, which discord.py accepts next
+to its zlib stream): HELLO, IDENTIFY answered with READY and the guild's GUILD_CREATE, heartbeats, RESUME;
+``interaction()`` delivers INTERACTION_CREATE to the connected bot. So a real ``clubbot run`` process can
+run against it (``tests/bot/discord_process.py``). ``hold()`` keeps the answer to a chosen request back,
+after the fake has stored it: a test can kill the bot while a post is on its way.
+
 Point discord.py at it with ``discord.http.Route.BASE = fake.base`` (the webhook client uses the same
 Route class), and restore the old value afterwards: the ``fake`` fixture does. Below the fake: a harness
 with the real adapter logged in against it (no gateway), and interaction payloads as the gateway
@@ -16,13 +22,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 import discord
 import pytest
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 from bot.adapters.discord import DiscordAdapter
 from bot.clock import ShiftedClock
@@ -70,10 +77,20 @@ class FakeDiscord:
         self.changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
+        # the gateway: the connected bot's socket once it identified (or resumed), its session and sequence
+        self._socket: web.WebSocketResponse | None = None
+        self.session_id = ""
+        self._seq = 0
+        self.ready = asyncio.Event()  # set while a bot is connected and has its READY and GUILD_CREATE
+        self.identified = 0  # IDENTIFY count
+        self.resumed = 0  # successful RESUME count
+        self._holds: list[tuple[Callable[[Request], bool], asyncio.Future[Request], asyncio.Event]] = []
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> "FakeDiscord":
-        app = web.Application(client_max_size=50 * 1024 * 1024)
+        app = web.Application(client_max_size=50 * 1024 * 1024, middlewares=[self._hold_middleware])
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/api/v10/gateway/bot", self._gateway_bot)
         app.router.add_route("*", "/{tail:.*}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -236,6 +253,103 @@ class FakeDiscord:
             self._nonces[(channel_id, nonce)] = message
         return 200, message
 
+    # ------------------------------------------------------------------ holding an answer back
+    def hold(self, predicate: Callable[[Request], bool]) -> tuple["asyncio.Future[Request]", asyncio.Event]:
+        """The next request matching ``predicate`` is stored and answered as usual (a post makes its
+        message), but the answer is not sent until the returned event is set; the future gets the request
+        as soon as it is held. A test kills the bot in between: Discord has the message, the bot never
+        learns it."""
+        held: asyncio.Future[Request] = asyncio.get_running_loop().create_future()
+        release = asyncio.Event()
+        self._holds.append((predicate, held, release))
+        return held, release
+
+    @web.middleware
+    async def _hold_middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        response = await handler(request)
+        # _handle records its request and answers without awaiting in between, and nothing awaits between
+        # its return and here: the newest record is this request's
+        record = self.requests[-1] if self.requests else None
+        if record is None or record.path != request.path or record.method != request.method:
+            return response
+        for entry in list(self._holds):
+            predicate, held, release = entry
+            if not held.done() and predicate(record):
+                self._holds.remove(entry)
+                held.set_result(record)
+                await release.wait()
+                break
+        return response
+
+    # ------------------------------------------------------------------ the gateway
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def _gateway_bot(self, request: web.Request) -> web.StreamResponse:
+        self.requests.append(Request(request.method, request.path, dict(request.query), None))
+        self.changed.set()
+        return web.json_response({
+            "url": self.gateway_url, "shards": 1,
+            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+        })  # fmt: skip
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        """One bot's connection: HELLO, then IDENTIFY (READY, GUILD_CREATE) or RESUME, and heartbeats."""
+        self.requests.append(Request(request.method, request.path, dict(request.query), None))
+        self.changed.set()
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_str(json.dumps({"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": 41250}}))
+        try:
+            async for frame in ws:
+                if frame.type is not WSMsgType.TEXT:
+                    continue
+                message = json.loads(frame.data)
+                op, data = message.get("op"), message.get("d") or {}
+                if op == 1:  # heartbeat
+                    await ws.send_str(json.dumps({"op": 11, "s": None, "t": None, "d": None}))
+                elif op == 2:  # identify: a new session
+                    self.identified += 1
+                    self.session_id, self._seq = uuid.uuid4().hex, 0
+                    self._socket = ws
+                    await self._dispatch("READY", {
+                        "v": 10, "user": user_payload(BOT_ID, "clubbot", bot=True), "session_id": self.session_id,
+                        "resume_gateway_url": self.gateway_url, "guilds": [{"id": str(GUILD), "unavailable": True}],
+                        "shard": [0, 1], "application": {"id": str(APP_ID), "flags": 0},
+                    })  # fmt: skip
+                    await self._dispatch("GUILD_CREATE", {**guild_payload(), "unavailable": False})
+                    self.ready.set()
+                elif op == 6:  # resume the session (nothing was missed: the fake sends only on request)
+                    if data.get("session_id") != self.session_id:
+                        await ws.send_str(json.dumps({"op": 9, "s": None, "t": None, "d": False}))
+                        continue
+                    self.resumed += 1
+                    self._socket = ws
+                    await self._dispatch("RESUMED", {})
+                    self.ready.set()
+                self.changed.set()
+        finally:
+            if self._socket is ws:
+                self._socket = None
+                self.ready.clear()
+            self.changed.set()
+        return ws
+
+    async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
+        if self._socket is None:
+            raise RuntimeError(f"no bot connected to the gateway for {event}")
+        self._seq += 1
+        await self._socket.send_str(json.dumps({"op": 0, "s": self._seq, "t": event, "d": data}))
+
+    async def interaction(self, payload: dict[str, Any], timeout: float = 30.0) -> None:
+        """Deliver an interaction (``interaction_payload``, ``slash_payload``, ``press_payload``) to the bot
+        as Discord does: INTERACTION_CREATE over the gateway, once a bot is connected."""
+        await asyncio.wait_for(self.ready.wait(), timeout)
+        await self._dispatch("INTERACTION_CREATE", payload)
+
 
 # -------------------------------------------------------------------------------------------------- driving the real client
 
@@ -273,6 +387,64 @@ def guild_payload() -> dict[str, Any]:
     }  # fmt: skip
 
 
+def interaction_payload(
+    kind: int,
+    data: dict[str, Any],
+    user: str,
+    director: bool = False,
+    manage_guild: bool = False,
+    channel: int = GENERAL,
+    dm: bool = False,
+    locale: str = "nl",
+    message: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An interaction as the gateway delivers it (INTERACTION_CREATE's data), from one of ``USERS``."""
+    n = next(_ids)
+    who = user_payload(USERS[user], user)
+    payload: dict[str, Any] = {
+        "id": str(n), "application_id": str(APP_ID), "type": kind, "token": f"token-{n}", "version": 1,
+        "data": data, "locale": locale, "attachment_size_limit": 8 * 1024 * 1024,
+        "app_permissions": str((1 << 11) | (1 << 15)), "entitlements": [],
+    }  # fmt: skip
+    if dm:
+        payload.update(
+            user=who, channel_id=str(DM_CHANNEL), context=1,
+            channel={"id": str(DM_CHANNEL), "type": 1, "recipients": [who]},
+        )  # fmt: skip
+    else:
+        payload.update(
+            guild_id=str(GUILD), guild_locale="nl", channel_id=str(channel), context=0,
+            channel=text_channel(channel, "algemeen" if channel == GENERAL else "competitie"),
+            member={
+                "user": who, "roles": [str(DIRECTOR_ROLE)] if director else [], "joined_at": TIMESTAMP,
+                "deaf": False, "mute": False, "flags": 0, "nick": None,
+                "permissions": str(MANAGE_GUILD if manage_guild else 0),
+            },
+        )  # fmt: skip
+    if message is not None:
+        payload["message"] = message
+    return payload
+
+
+def slash_payload(name: str, user: str, options: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
+    """A slash command with its options (bool, int and str values)."""
+    kinds = {bool: 5, int: 4, str: 3}
+    opts = [{"name": k, "type": kinds[type(v)], "value": v} for k, v in (options or {}).items()]
+    data = {"id": str(next(_ids)), "name": name, "type": 1, "options": opts}
+    return interaction_payload(2, data, user, **kw)
+
+
+def press_payload(fake: FakeDiscord, answer: Request, label_part: str, user: str, **kw: Any) -> dict[str, Any]:
+    """Pressing the button whose label contains ``label_part`` on the message an earlier answer made."""
+    body = answer.json["data"]
+    buttons = [c for row in body["components"] for c in row["components"]]
+    (button,) = [b for b in buttons if label_part in b["label"]]
+    message = fake.message(str(GENERAL), body, answer.files)
+    message["components"] = body["components"]
+    data = {"custom_id": button["custom_id"], "component_type": 2}
+    return interaction_payload(3, data, user, message=message, **kw)
+
+
 @dataclass
 class Harness:
     fake: FakeDiscord
@@ -287,49 +459,11 @@ class Harness:
         return self.adapter.client
 
     # ------------------------------------------------------------------ payloads
-    def payload(
-        self,
-        kind: int,
-        data: dict[str, Any],
-        user: str,
-        director: bool = False,
-        manage_guild: bool = False,
-        channel: int = GENERAL,
-        dm: bool = False,
-        locale: str = "nl",
-        message: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        n = next(_ids)
-        who = user_payload(USERS[user], user)
-        payload: dict[str, Any] = {
-            "id": str(n), "application_id": str(APP_ID), "type": kind, "token": f"token-{n}", "version": 1,
-            "data": data, "locale": locale, "attachment_size_limit": 8 * 1024 * 1024,
-            "app_permissions": str((1 << 11) | (1 << 15)), "entitlements": [],
-        }  # fmt: skip
-        if dm:
-            payload.update(
-                user=who, channel_id=str(DM_CHANNEL), context=1,
-                channel={"id": str(DM_CHANNEL), "type": 1, "recipients": [who]},
-            )  # fmt: skip
-        else:
-            payload.update(
-                guild_id=str(GUILD), guild_locale="nl", channel_id=str(channel), context=0,
-                channel=text_channel(channel, "algemeen" if channel == GENERAL else "competitie"),
-                member={
-                    "user": who, "roles": [str(DIRECTOR_ROLE)] if director else [], "joined_at": TIMESTAMP,
-                    "deaf": False, "mute": False, "flags": 0, "nick": None,
-                    "permissions": str(MANAGE_GUILD if manage_guild else 0),
-                },
-            )  # fmt: skip
-        if message is not None:
-            payload["message"] = message
-        return payload
+    def payload(self, kind: int, data: dict[str, Any], user: str, **kw: Any) -> dict[str, Any]:
+        return interaction_payload(kind, data, user, **kw)
 
     def slash(self, name: str, user: str, options: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
-        kinds = {bool: 5, int: 4, str: 3}
-        opts = [{"name": k, "type": kinds[type(v)], "value": v} for k, v in (options or {}).items()]
-        data = {"id": str(next(_ids)), "name": name, "type": 1, "options": opts}
-        return self.payload(2, data, user, **kw)
+        return slash_payload(name, user, options, **kw)
 
     # ------------------------------------------------------------------ driving
     async def command(self, name: str, user: str, options: dict[str, Any] | None = None, **kw: Any) -> Request:
@@ -355,13 +489,7 @@ class Harness:
     async def press(self, answer: Request, label_part: str, user: str, **kw: Any) -> Request:
         """Press a button of an earlier answer, as the gateway would deliver it: through discord.py's
         interaction dispatch (the component's custom_id finds the dynamic button)."""
-        body = answer.json["data"]
-        buttons = [c for row in body["components"] for c in row["components"]]
-        (button,) = [b for b in buttons if label_part in b["label"]]
-        message = self.fake.message(str(GENERAL), body, answer.files)
-        message["components"] = body["components"]
-        data = {"custom_id": button["custom_id"], "component_type": 2}
-        payload = self.payload(3, data, user, message=message, **kw)
+        payload = press_payload(self.fake, answer, label_part, user, **kw)
         self.client._connection.parse_interaction_create(payload)  # type: ignore[attr-defined]
         await self.fake.wait_for(lambda: self.fake.callbacks(payload["id"]))
         await self.adapter.idle()

@@ -260,7 +260,7 @@ async def test_nothing_is_left_running_after_stop(config: Config, fake: FakeDisc
 
 async def test_run_platforms_starts_discord_with_the_scheduler_and_stops_cleanly(config: Config, fake: FakeDiscord) -> None:
     """app.run_platforms with a Discord token: the adapter logs in and registers its commands, the
-    gateway connection is tried in the background (at the fake, which refuses it), and a stop ends it."""
+    gateway connection is made in the background (at the fake's gateway), and a stop ends it."""
     import yarl
     from discord.gateway import DiscordWebSocket
 
@@ -278,6 +278,40 @@ async def test_run_platforms_starts_discord_with_the_scheduler_and_stops_cleanly
         assert await asyncio.wait_for(task, 10) == 0
     finally:
         DiscordWebSocket.DEFAULT_GATEWAY = old
+
+
+async def test_run_platforms_with_a_clock_start_lives_at_that_moment(config: Config, fake: FakeDiscord) -> None:
+    """`clubbot run --clock` on a platform: the bot's time starts at the given moment, so a publication
+    that is due then (and far in the real future) is paired and announced at start-up."""
+    import yarl
+    from discord.gateway import DiscordWebSocket
+
+    from bot.app import run_platforms
+    from bot.clock import ShiftedClock
+    from bot.commands import Actor
+    from bot.store import Store
+    from tests.bot.fake_discord import GUILD
+
+    store = await Store.open(config.db_path)
+    commands = Commands(store, config, ShiftedClock(datetime(2099, 1, 1, 9, 0, tzinfo=timezone.utc)))
+    director = Actor("discord", str(GUILD), "Schaakclub De Toren", "1", "Leider", is_director=True)
+    for line in [f"/kanaal {ANNOUNCE}", "/seizoen naam=S start=2099-01-01 rondes=2", "/speler Anna 2000", "/speler Bert 1900"]:
+        assert (await commands.handle(director, line)).ok, line
+    await store.close()
+
+    config = Config(**{**config.__dict__, "discord_token": "test-token"})
+    old = DiscordWebSocket.DEFAULT_GATEWAY
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    stop = asyncio.Event()
+    task = asyncio.create_task(run_platforms(config, stop, clock_start=datetime(2099, 1, 1, 17, 5, tzinfo=timezone.utc)))
+    try:
+        await fake.wait_for(lambda: fake.channel_posts(ANNOUNCE), timeout=20)
+        (post,) = fake.channel_posts(ANNOUNCE)
+        assert post.json["content"].startswith("Indeling ronde 1 (2099-01-01)"), post.json["content"]
+    finally:
+        stop.set()
+        DiscordWebSocket.DEFAULT_GATEWAY = old
+    assert await asyncio.wait_for(task, 10) == 0
 
 
 async def test_kanaal_can_name_another_channel(bot: Harness, fake: FakeDiscord, config: Config) -> None:
