@@ -1,8 +1,9 @@
 """A local fake of the Discord REST API, enough for discord.py's HTTP client: aiohttp.web on 127.0.0.1 at a
 random port. It records every request (method, path, JSON body, uploaded files) and answers like Discord
 does: the bot user and application at login, the command sync, interaction callbacks and webhook
-follow-ups, messages posted to channels (with ``enforce_nonce`` de-duplication), and attachment
-downloads. Failures can be queued per channel: 403 (missing access), 404 (unknown channel) or 429
+follow-ups, messages posted to channels (with ``enforce_nonce`` de-duplication for ``nonce_window``
+seconds, "the past few minutes" on Discord), a channel's history as ``GET .../messages`` pages it
+(``limit``, ``before``, ``after``), and attachment downloads. Failures can be queued per channel: 403 (missing access), 404 (unknown channel) or 429
 (rate limited, with ``retry_after``).
 
 Point discord.py at it with ``discord.http.Route.BASE = fake.base`` (the webhook client uses the same
@@ -16,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, AsyncIterator
@@ -65,7 +67,12 @@ class FakeDiscord:
         self.requests: list[Request] = []
         self._ids = itertools.count(1_000_000_000_000_000_000)
         self._failures: dict[str, list[tuple[int, dict[str, Any]]]] = {}
-        self._nonces: dict[tuple[str, str], dict[str, Any]] = {}
+        self._nonces: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
+        self.nonce_window = 300.0  # seconds a nonce is remembered
+        self.history: dict[str, list[dict[str, Any]]] = {}  # channel id -> its messages, oldest first
+        # awaited with each channel post that made a message, before it is answered (a crash test kills the
+        # bot there: the message is in the channel, the bot never hears so)
+        self.before_answer: Any = None
         self.cdn: dict[str, bytes] = {}
         self.changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -170,6 +177,8 @@ class FakeDiscord:
         finally:
             self.changed.set()
         record.status = status
+        if record.created and self.before_answer is not None:
+            await self.before_answer(record)
         if status == 204:
             return web.Response(status=204)
         headers = {"Via": "1.1 google"} if status == 429 else {}
@@ -205,6 +214,8 @@ class FakeDiscord:
             return 200, self.message("0", r.json or {}, r.files)
         if r.method == "POST" and p[0] == "channels" and p[-1] == "messages":
             return self._post(r, p[1])
+        if r.method == "GET" and p[0] == "channels" and len(p) == 3 and p[2] == "messages":
+            return self._history(r, p[1])
         return 404, {"code": 0, "message": f"404: no fake for {r.method} {r.path}"}
 
     def _callback(self, r: Request, interaction_id: str) -> tuple[int, Any]:
@@ -228,13 +239,35 @@ class FakeDiscord:
             return queue.pop(0)
         body = r.json or {}
         nonce = body.get("nonce")
-        if nonce and body.get("enforce_nonce") and (channel_id, nonce) in self._nonces:
-            return 200, self._nonces[(channel_id, nonce)]
+        seen = self._nonces.get((channel_id, nonce)) if nonce else None
+        if seen is not None and body.get("enforce_nonce") and time.monotonic() - seen[0] < self.nonce_window:
+            return 200, seen[1]
         message = self.message(channel_id, body, r.files)
         r.created = True
+        self.history.setdefault(channel_id, []).append(message)
         if nonce:
-            self._nonces[(channel_id, nonce)] = message
+            self._nonces[(channel_id, nonce)] = (time.monotonic(), message)
         return 200, message
+
+    def say(self, channel_id: int | str, user: str, content: str) -> dict[str, Any]:
+        """A member's message in a channel's history."""
+        message = self.message(str(channel_id), {"content": content}, {})
+        message["author"] = user_payload(USERS[user], user)
+        self.history.setdefault(str(channel_id), []).append(message)
+        return message
+
+    def _history(self, r: Request, channel_id: str) -> tuple[int, Any]:
+        """Newest first, like Discord: the ``limit`` messages just before ``before`` (or the newest), or the
+        ``limit`` messages just after ``after``."""
+        messages = self.history.get(channel_id, [])
+        limit = min(100, int(r.query.get("limit", 50)))
+        if "after" in r.query:
+            after = int(r.query["after"])
+            page = [m for m in messages if int(m["id"]) > after][:limit]
+        else:
+            before = int(r.query["before"]) if "before" in r.query else None
+            page = [m for m in messages if before is None or int(m["id"]) < before][-limit:]
+        return 200, list(reversed(page))
 
 
 # -------------------------------------------------------------------------------------------------- driving the real client
@@ -384,8 +417,8 @@ async def harness(config: Config, fake: FakeDiscord, retry_after: timedelta = ti
     commands = Commands(store, config, clock)
     box: list[DiscordAdapter] = []
 
-    async def send(club: Club, announcement: Announcement) -> None:
-        await box[0].send_announcement(club, announcement)
+    async def send(club: Club, announcement: Announcement) -> str | None:
+        return await box[0].send_announcement(club, announcement)
 
     alarm = Alarm(store, commands, clock, send, retry_after=retry_after)
     adapter = DiscordAdapter(commands, config, alarm.run_due)
