@@ -37,10 +37,10 @@ async def run_console(
         files_dir=config.db_path.parent / "exports",
     )
 
-    async def send(club: Club, announcement: Announcement) -> None:
+    async def send(club: Club, announcement: Announcement) -> str | None:
         if club.platform != "console":
             raise RuntimeError(f"no adapter running for platform {club.platform}")
-        await console.send_announcement(club, announcement)
+        return await console.send_announcement(club, announcement)
 
     alarm = Alarm(store, commands, clock, send)
     console.after_command = alarm.run_due
@@ -65,8 +65,11 @@ class PlatformAdapter(Protocol):
     async def stop(self) -> None:
         """Disconnect."""
 
-    async def send_announcement(self, club: Club, announcement: Announcement) -> None:
-        """Post to the club's channel; raise if it could not be posted (it stays pending)."""
+    async def send_announcement(self, club: Club, announcement: Announcement) -> str | None:
+        """Post to the club's channel and return the platform's reference of the post (or None); raise if
+        it could not be posted (it stays pending). When ``announcement.attempted``, an earlier try may
+        have posted it already: an adapter that can see the channel looks first and posts only if it is
+        not there (exactly once); one that cannot posts again (at least once)."""
 
 
 AfterCommand = Callable[[], Awaitable[None]]
@@ -97,11 +100,11 @@ async def run_platforms(
     commands = Commands(store, config, clock)
     by_platform: dict[str, PlatformAdapter] = {}
 
-    async def send(club: Club, announcement: Announcement) -> None:
+    async def send(club: Club, announcement: Announcement) -> str | None:
         adapter = by_platform.get(club.platform)
         if adapter is None:
             raise RuntimeError(f"no adapter running for platform {club.platform}")
-        await adapter.send_announcement(club, announcement)
+        return await adapter.send_announcement(club, announcement)
 
     alarm = Alarm(store, commands, clock, send)
     stop = stop or asyncio.Event()

@@ -6,7 +6,9 @@ feature's own timed work such as a go game's reminder to move) or, while announc
 waiting to be sent, a retry a little later. On waking it handles everything due up to now, in order,
 then sets the job again. So a restart, or a wake-up that comes late, catches up once: a round is paired
 once (its status moves to 'paired' in the same transaction that stores the games and queues the
-announcement), and an announcement marked sent is never sent again.
+announcement), and an announcement marked sent is never sent again. Before its first post an announcement
+is marked as attempted (committed), so that after a crash between posting and marking it sent the adapter
+knows to look whether the post is already there (Discord can; see docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from bot.store import Announcement, Club, Store
 
 log = logging.getLogger(__name__)
 
-Sender = Callable[[Club, Announcement], Awaitable[None]]
+# Posts an announcement; returns the platform's reference of the post (None where there is none), raises if
+# it was not posted.
+Sender = Callable[[Club, Announcement], Awaitable[str | None]]
 RETRY_AFTER = timedelta(seconds=60)
 
 
@@ -88,13 +92,14 @@ class Alarm:
             club = await self.store.club(announcement.club_id)
             if club is None:
                 continue
+            announcement = await self.store.mark_announcement_attempted(announcement, self.clock.now())
             try:
-                await self.send(club, announcement)
+                ref = await self.send(club, announcement)
             except Exception:
                 log.exception("announcement %s to club %s not sent; it stays pending", announcement.id, club.id)
                 still_pending += 1
                 continue
-            await self.store.mark_announcement_sent(announcement.id, self.clock.now())
+            await self.store.mark_announcement_sent(announcement.id, self.clock.now(), ref)
         return still_pending
 
     async def _set_alarm(self, retry: bool) -> None:

@@ -14,7 +14,7 @@ import contextvars
 import re
 import sqlite3
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
@@ -123,6 +123,8 @@ class Announcement:
     kind: str
     body: str
     image: bytes | None = None  # a PNG of what the body says (pairing, standings)
+    attempted: bool = False  # a post was tried before: it may already be in the channel (a crash after posting)
+    after_ref: str | None = None  # the platform's reference of the club's latest post before that try
 
 
 def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
@@ -686,10 +688,29 @@ class Store:
         rows = await self._all("SELECT * FROM announcements WHERE sent_at IS NULL ORDER BY id")
         return [_announcement(r) for r in rows]
 
-    async def mark_announcement_sent(self, announcement_id: int, now: datetime) -> bool:
+    async def mark_announcement_attempted(self, announcement: Announcement, now: datetime) -> Announcement:
+        """Record, committed before the first post, that it is being posted and after which of the club's
+        posts: a later attempt then knows to look whether it is already there (exactly once)."""
+        if announcement.attempted:
+            return announcement
+        async with self.transaction():
+            row = await self._one(
+                "SELECT message_ref FROM announcements WHERE club_id = ? AND message_ref IS NOT NULL"
+                " ORDER BY sent_at DESC, id DESC LIMIT 1",
+                (announcement.club_id,),
+            )
+            after_ref = row["message_ref"] if row else None
+            await self._write(
+                "UPDATE announcements SET attempted_at = ?, after_ref = ? WHERE id = ? AND attempted_at IS NULL",
+                (iso(now), after_ref, announcement.id),
+            )
+        return replace(announcement, attempted=True, after_ref=after_ref)
+
+    async def mark_announcement_sent(self, announcement_id: int, now: datetime, message_ref: str | None = None) -> bool:
         async with self.transaction():
             async with self._conn.execute(
-                "UPDATE announcements SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (iso(now), announcement_id)
+                "UPDATE announcements SET sent_at = ?, message_ref = ? WHERE id = ? AND sent_at IS NULL",
+                (iso(now), message_ref, announcement_id),
             ) as cur:
                 return cur.rowcount == 1
 
@@ -711,7 +732,10 @@ def _season_player(r: sqlite3.Row) -> SeasonPlayer:
 
 
 def _announcement(row: sqlite3.Row) -> Announcement:
-    return Announcement(row["id"], row["club_id"], row["round_id"], row["kind"], row["body"], row["image"])
+    return Announcement(
+        row["id"], row["club_id"], row["round_id"], row["kind"], row["body"], row["image"],
+        attempted=row["attempted_at"] is not None, after_ref=row["after_ref"],
+    )  # fmt: skip
 
 
 def _club(row: sqlite3.Row) -> Club:

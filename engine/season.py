@@ -436,6 +436,7 @@ class GroupMove:
     old: str | None  # None: newcomer
     new: str
     reason: str
+    kind: str = ""  # "promoted", "relegated", "newcomer" or "director" (rules 1-4)
 
 
 @dataclass(frozen=True)
@@ -511,6 +512,7 @@ def propose_groups(
 
     new: dict[PlayerId, str] = {}
     reasons: dict[PlayerId, str] = {}
+    kinds: dict[PlayerId, str] = {}
     for index, g in enumerate(groups):
         ranked = sorted((pid for pid, pg in last_groups.items() if pg == g and pid in position), key=position.__getitem__)
         if not ranked:
@@ -520,10 +522,10 @@ def propose_groups(
         last = ranked[-1]
         if winner is not None and index > 0:
             new[winner] = groups[index - 1]
-            reasons[winner] = f"promoted: winner of group {g}"
+            reasons[winner], kinds[winner] = f"promoted: winner of group {g}", "promoted"
         if last != winner and index < len(groups) - 1:
             new[last] = groups[index + 1]
-            reasons[last] = f"relegated: last of group {g}"
+            reasons[last], kinds[last] = f"relegated: last of group {g}", "relegated"
 
     result: dict[PlayerId, str] = {}
     for pid in member_list:
@@ -540,13 +542,14 @@ def propose_groups(
             reasons[pid] = (
                 f"newcomer: rating {rating} fits group {result[pid]}" if rating > 0 else "newcomer without rating"
             )
+            kinds[pid] = "newcomer"
     for pid, g in overrides.items():
         if pid in result and result[pid] != g:  # members who left stay out
-            reasons[pid] = "moved by the director"
+            reasons[pid], kinds[pid] = "moved by the director", "director"
             result[pid] = g
 
     moves = tuple(
-        GroupMove(pid, last_groups.get(pid), g, reasons[pid])
+        GroupMove(pid, last_groups.get(pid), g, reasons[pid], kinds[pid])
         for pid, g in result.items()
         if last_groups.get(pid) != g
     )

@@ -60,9 +60,10 @@ class ConsoleAdapter:
         self.out.flush()
 
     async def send_announcement(self, club: Club, announcement: Announcement) -> None:
+        """Print it in one write. A terminal cannot be asked what it shows, so after a crash between
+        printing and recording an announcement it is printed again (at least once)."""
         channel = club.channel_id or "kanaal"
-        for line in announcement.body.splitlines():
-            self.print(f"[{channel}] {line}")
+        self.print("\n".join(f"[{channel}] {line}" for line in announcement.body.splitlines()))
 
     async def start(self) -> None:
         """Make sure the console club exists with its channel, and that the director is a member."""

@@ -385,8 +385,10 @@ class DiscordAdapter:
             log.exception("answering an interaction failed")
 
     # ------------------------------------------------------------------ announcements out
-    async def send_announcement(self, club: Club, announcement: Announcement) -> None:
-        """Post to the club's channel; raise if it was not posted (it stays pending and is retried)."""
+    async def send_announcement(self, club: Club, announcement: Announcement) -> str | None:
+        """Post to the club's channel and return the message id; raise if it was not posted (it stays
+        pending and is retried). Exactly once: the post carries a nonce (Discord drops a repeat within a
+        few minutes), and an announcement tried before is first looked for in the channel's history."""
         try:
             channel_id = int(club.channel_id or "")
         except ValueError:
@@ -398,11 +400,18 @@ class DiscordAdapter:
             body = title + "\n```\n" + table.replace("```", "'''") + "\n```"
         content, files = fit(body, announcement.body, club.language)
         picture = announcement.image
+        picture_name = f"{announcement.kind}-{announcement.id}.png"
         if picture is not None:
-            files.insert(0, discord.File(io.BytesIO(picture), filename=f"{announcement.kind}.png"))
+            files.insert(0, discord.File(io.BytesIO(picture), filename=picture_name))
         channel = self.client.get_partial_messageable(channel_id)
         try:
-            await channel.send(content=content, files=files, nonce=f"clubbot-{announcement.id}")
+            if announcement.attempted:
+                posted = await self._posted_already(channel, announcement, content, picture_name)
+                if posted is not None:
+                    log.info("announcement %s was already posted (message %s)", announcement.id, posted)
+                    self._problems.pop(club.id, None)
+                    return posted
+            message = await channel.send(content=content, files=files, nonce=f"clubbot-{announcement.id}")
         except discord.Forbidden as err:
             self._problem(club, "discord_problem_forbidden", {"channel": channel_id})
             log.warning("no permission to post announcement %s in channel %s: %s", announcement.id, channel_id, err)
@@ -416,6 +425,32 @@ class DiscordAdapter:
             log.warning("announcement %s not posted: %s", announcement.id, err)
             raise
         self._problems.pop(club.id, None)
+        return str(message.id)
+
+    async def _posted_already(
+        self, channel: discord.PartialMessageable, announcement: Announcement, content: str, picture_name: str
+    ) -> str | None:
+        """The id of this announcement's post if an earlier try made it: among the bot's own messages in the
+        channel since the club's previous announcement (the newest 100), the one with its picture's file
+        name, or without a picture the same text. Reading the history needs the Read Message History
+        permission; without it the announcement is posted again (at least once)."""
+        assert self.client.user is not None
+        after = discord.Object(int(announcement.after_ref)) if (announcement.after_ref or "").isdigit() else None
+        try:
+            async for message in channel.history(limit=100, after=after, oldest_first=False):
+                if message.author.id != self.client.user.id or message.webhook_id is not None:
+                    continue
+                if announcement.image is not None:
+                    if any(a.filename == picture_name for a in message.attachments):
+                        return str(message.id)
+                elif message.content == content:
+                    return str(message.id)
+        except discord.Forbidden as err:
+            log.warning(
+                "cannot read the history of channel %s (%s); announcement %s may be posted twice",
+                channel.id, err, announcement.id,
+            )  # fmt: skip
+        return None
 
     def _problem(self, club: Club, key: str, values: dict[str, object]) -> None:
         old = self._problems.get(club.id)

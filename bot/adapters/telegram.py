@@ -416,11 +416,36 @@ class TelegramAdapter:
             return
         text = self._with_channel(text, message)
         reply = await self.commands.handle(actor, text, attachment=attachment)
+        if reply.ok and reply.private and reply.attachment is not None and message.chat.type != ChatType.PRIVATE:
+            reply = await self._file_privately(message, reply, await self._chat_language(message.chat, message.from_user))
         await self.send_reply(message.chat.id, reply, reply_to=message)
         if actor.is_director:
             club = await self.commands.club_for(actor)
             await self.tell_problem(message.chat.id, club, message)
         await self.after()
+
+    async def _file_privately(self, message: Message, reply: Reply, lang: str) -> Reply:
+        """A file only the asker should have (a backup, a game record), asked for in a group, goes to
+        their private chat with the bot; the group is told it went there. Telegram lets a bot write to a
+        user only after they started a chat with it: otherwise the group hears how, and not the file."""
+        user = message.from_user
+        if user is None or message.sender_chat is not None:  # an anonymous administrator has no private chat
+            return Reply(lines=(t(lang, "telegram_file_needs_private_chat", bot=self._bot_name()),), ok=False)
+        try:
+            await self._send_parts(user.id, self.reply_parts(reply), {})
+        except (Forbidden, BadRequest) as err:
+            log.info("a private file for user %s could not go to their private chat: %s", user.id, err)
+            return Reply(lines=(t(lang, "telegram_file_needs_private_chat", bot=self._bot_name()),), ok=False)
+        except TelegramError:
+            log.exception("sending a private file to user %s failed", user.id)
+            return Reply(lines=(t(lang, "error_internal"),), ok=False)
+        return Reply(lines=(t(lang, "telegram_file_sent_privately"),), private=True)
+
+    def _bot_name(self) -> str:
+        try:
+            return "@" + self.app.bot.username
+        except RuntimeError:  # not initialised (never after start): the name is unknown
+            return "@bot"
 
     async def _refuse(self, message: Message, lang: str, key: str, **values: object) -> None:
         await self.send_reply(message.chat.id, Reply(lines=(t(lang, key, **values),), ok=False), reply_to=message)

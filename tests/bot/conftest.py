@@ -55,3 +55,28 @@ def dump(path: Path) -> dict[str, list[tuple]]:
         return {name: sorted(conn.execute(f"SELECT * FROM {name}").fetchall(), key=repr) for name in tables}
     finally:
         conn.close()
+
+
+async def ok(commands: Commands, who: Actor, text: str, attachment: bytes | None = None) -> str:
+    """Run a command that must be accepted; its reply text."""
+    reply = await commands.handle(who, text, attachment)
+    assert reply.ok, f"{text!r} was refused: {reply.text}"
+    return reply.text
+
+
+async def refused(commands: Commands, who: Actor, text: str, config: Config, attachment: bytes | None = None) -> str:
+    """Run a command that must be refused and change nothing; its reply text."""
+    before = dump(config.db_path)
+    reply = await commands.handle(who, text, attachment)
+    assert not reply.ok, f"{text!r} was accepted: {reply.text}"
+    assert dump(config.db_path) == before, f"{text!r} was refused but changed the database"
+    return reply.text
+
+
+def rows(config: Config, sql: str, *params: object) -> list[tuple]:
+    """Rows of a query, through a second connection."""
+    conn = sqlite3.connect(config.db_path)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()

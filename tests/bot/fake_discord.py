@@ -1,15 +1,15 @@
 """A local fake of the Discord REST API, enough for discord.py's HTTP client: aiohttp.web on 127.0.0.1 at a
 random port. It records every request (method, path, JSON body, uploaded files) and answers like Discord
 does: the bot user and application at login, the command sync, interaction callbacks and webhook
-follow-ups, messages posted to channels (with ``enforce_nonce`` de-duplication), and attachment
-downloads. Failures can be queued per channel: 403 (missing access), 404 (unknown channel) or 429
+follow-ups, messages posted to channels (with ``enforce_nonce`` de-duplication for ``nonce_window``
+seconds, "the past few minutes" on Discord), a channel's history as ``GET .../messages`` pages it
+(``limit``, ``before``, ``after``), and attachment downloads. Failures can be queued per channel: 403 (missing access), 404 (unknown channel) or 429
 (rate limited, with ``retry_after``).
 
 It also has a gateway (``/gateway``, a websocket with plain-text JSON frames, which discord.py accepts next
 to its zlib stream): HELLO, IDENTIFY answered with READY and the guild's GUILD_CREATE, heartbeats, RESUME;
 ``interaction()`` delivers INTERACTION_CREATE to the connected bot. So a real ``clubbot run`` process can
-run against it (``tests/bot/discord_process.py``). ``hold()`` keeps the answer to a chosen request back,
-after the fake has stored it: a test can kill the bot while a post is on its way.
+run against it (``tests/bot/discord_process.py``).
 
 Point discord.py at it with ``discord.http.Route.BASE = fake.base`` (the webhook client uses the same
 Route class), and restore the old value afterwards: the ``fake`` fixture does. Below the fake: a harness
@@ -22,10 +22,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any, AsyncIterator
 
 import discord
 import pytest
@@ -72,7 +73,12 @@ class FakeDiscord:
         self.requests: list[Request] = []
         self._ids = itertools.count(1_000_000_000_000_000_000)
         self._failures: dict[str, list[tuple[int, dict[str, Any]]]] = {}
-        self._nonces: dict[tuple[str, str], dict[str, Any]] = {}
+        self._nonces: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
+        self.nonce_window = 300.0  # seconds a nonce is remembered
+        self.history: dict[str, list[dict[str, Any]]] = {}  # channel id -> its messages, oldest first
+        # awaited with each channel post that made a message, before it is answered (a crash test kills the
+        # bot there: the message is in the channel, the bot never hears so)
+        self.before_answer: Any = None
         self.cdn: dict[str, bytes] = {}
         self.changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -84,11 +90,10 @@ class FakeDiscord:
         self.ready = asyncio.Event()  # set while a bot is connected and has its READY and GUILD_CREATE
         self.identified = 0  # IDENTIFY count
         self.resumed = 0  # successful RESUME count
-        self._holds: list[tuple[Callable[[Request], bool], asyncio.Future[Request], asyncio.Event]] = []
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> "FakeDiscord":
-        app = web.Application(client_max_size=50 * 1024 * 1024, middlewares=[self._hold_middleware])
+        app = web.Application(client_max_size=50 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/api/v10/gateway/bot", self._gateway_bot)
         app.router.add_route("*", "/{tail:.*}", self._handle)
@@ -187,6 +192,8 @@ class FakeDiscord:
         finally:
             self.changed.set()
         record.status = status
+        if record.created and self.before_answer is not None:
+            await self.before_answer(record)
         if status == 204:
             return web.Response(status=204)
         headers = {"Via": "1.1 google"} if status == 429 else {}
@@ -222,6 +229,8 @@ class FakeDiscord:
             return 200, self.message("0", r.json or {}, r.files)
         if r.method == "POST" and p[0] == "channels" and p[-1] == "messages":
             return self._post(r, p[1])
+        if r.method == "GET" and p[0] == "channels" and len(p) == 3 and p[2] == "messages":
+            return self._history(r, p[1])
         return 404, {"code": 0, "message": f"404: no fake for {r.method} {r.path}"}
 
     def _callback(self, r: Request, interaction_id: str) -> tuple[int, Any]:
@@ -245,43 +254,35 @@ class FakeDiscord:
             return queue.pop(0)
         body = r.json or {}
         nonce = body.get("nonce")
-        if nonce and body.get("enforce_nonce") and (channel_id, nonce) in self._nonces:
-            return 200, self._nonces[(channel_id, nonce)]
+        seen = self._nonces.get((channel_id, nonce)) if nonce else None
+        if seen is not None and body.get("enforce_nonce") and time.monotonic() - seen[0] < self.nonce_window:
+            return 200, seen[1]
         message = self.message(channel_id, body, r.files)
         r.created = True
+        self.history.setdefault(channel_id, []).append(message)
         if nonce:
-            self._nonces[(channel_id, nonce)] = message
+            self._nonces[(channel_id, nonce)] = (time.monotonic(), message)
         return 200, message
 
-    # ------------------------------------------------------------------ holding an answer back
-    def hold(self, predicate: Callable[[Request], bool]) -> tuple["asyncio.Future[Request]", asyncio.Event]:
-        """The next request matching ``predicate`` is stored and answered as usual (a post makes its
-        message), but the answer is not sent until the returned event is set; the future gets the request
-        as soon as it is held. A test kills the bot in between: Discord has the message, the bot never
-        learns it."""
-        held: asyncio.Future[Request] = asyncio.get_running_loop().create_future()
-        release = asyncio.Event()
-        self._holds.append((predicate, held, release))
-        return held, release
+    def say(self, channel_id: int | str, user: str, content: str) -> dict[str, Any]:
+        """A member's message in a channel's history."""
+        message = self.message(str(channel_id), {"content": content}, {})
+        message["author"] = user_payload(USERS[user], user)
+        self.history.setdefault(str(channel_id), []).append(message)
+        return message
 
-    @web.middleware
-    async def _hold_middleware(
-        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-    ) -> web.StreamResponse:
-        response = await handler(request)
-        # _handle records its request and answers without awaiting in between, and nothing awaits between
-        # its return and here: the newest record is this request's
-        record = self.requests[-1] if self.requests else None
-        if record is None or record.path != request.path or record.method != request.method:
-            return response
-        for entry in list(self._holds):
-            predicate, held, release = entry
-            if not held.done() and predicate(record):
-                self._holds.remove(entry)
-                held.set_result(record)
-                await release.wait()
-                break
-        return response
+    def _history(self, r: Request, channel_id: str) -> tuple[int, Any]:
+        """Newest first, like Discord: the ``limit`` messages just before ``before`` (or the newest), or the
+        ``limit`` messages just after ``after``."""
+        messages = self.history.get(channel_id, [])
+        limit = min(100, int(r.query.get("limit", 50)))
+        if "after" in r.query:
+            after = int(r.query["after"])
+            page = [m for m in messages if int(m["id"]) > after][:limit]
+        else:
+            before = int(r.query["before"]) if "before" in r.query else None
+            page = [m for m in messages if before is None or int(m["id"]) < before][-limit:]
+        return 200, list(reversed(page))
 
     # ------------------------------------------------------------------ the gateway
     @property
@@ -512,8 +513,8 @@ async def harness(config: Config, fake: FakeDiscord, retry_after: timedelta = ti
     commands = Commands(store, config, clock)
     box: list[DiscordAdapter] = []
 
-    async def send(club: Club, announcement: Announcement) -> None:
-        await box[0].send_announcement(club, announcement)
+    async def send(club: Club, announcement: Announcement) -> str | None:
+        return await box[0].send_announcement(club, announcement)
 
     alarm = Alarm(store, commands, clock, send, retry_after=retry_after)
     adapter = DiscordAdapter(commands, config, alarm.run_due)

@@ -122,7 +122,7 @@ class FakeTelegram:
 
     def fail_chat(
         self, chat_id: int | str, status: int, times: int = 1, retry_after: int = 30, after: int = 0,
-        migrate_to: int | None = None,
+        migrate_to: int | None = None, description: str | None = None,
     ) -> None:
         """The next ``times`` messages to the chat fail with ``status`` (after ``after`` that succeed):
         403 (the bot was removed), 400 (chat not found; with ``migrate_to``: the group became that
@@ -138,6 +138,8 @@ class FakeTelegram:
         if migrate_to is not None:
             body = {"ok": False, "error_code": 400, "description": "Bad Request: group chat was upgraded to a supergroup chat",
                     "parameters": {"migrate_to_chat_id": migrate_to}}  # fmt: skip
+        if description is not None:  # e.g. 403 "Forbidden: bot can't initiate conversation with a user"
+            body = {**body, "description": description}
         queue = self._failures.setdefault(str(chat_id), [])
         queue.extend([(200, {})] * after + [(status, body)] * times)
 

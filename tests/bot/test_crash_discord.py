@@ -70,10 +70,24 @@ def title(text: str) -> str:
     return text.split("\n", 1)[0]
 
 
-def posting(wanted: str) -> Callable[[Request], bool]:
-    """A post to the club's channel of the announcement whose first line starts with ``wanted``."""
+Hold = tuple["asyncio.Future[Request]", asyncio.Event]
+
+
+def hold_posts(fake: FakeDiscord, *wanted: str) -> dict[str, Hold]:
+    """Hold back the fake's answer to the first post of each announcement whose first line starts with one
+    of ``wanted``: the message is made, the future gets the post, the answer waits for the event."""
+    holds: dict[str, Hold] = {w: (asyncio.get_running_loop().create_future(), asyncio.Event()) for w in wanted}
     path = f"/api/v10/channels/{ANNOUNCE}/messages"
-    return lambda r: r.method == "POST" and r.path == path and title(r.content).startswith(wanted)
+
+    async def before_answer(record: Request) -> None:
+        for start, (held, release) in holds.items():
+            if record.path == path and title(record.content).startswith(start) and not held.done():
+                held.set_result(record)
+                await release.wait()
+                return
+
+    fake.before_answer = before_answer
+    return holds
 
 
 class Week:
@@ -222,10 +236,10 @@ class Week:
         assert self.due("write", point)
         await self.kill(f"write {point}")
 
-    async def kill_at_post(self, wanted: str, hold: tuple["asyncio.Future[Request]", asyncio.Event]) -> None:
-        """Kill the bot once the fake holds the answer to its post of an announcement (``FakeDiscord.hold``,
-        set before the bot could post it); the answer is let go only after the bot is dead."""
-        held, release = hold
+    async def kill_at_post(self, wanted: str, holds: dict[str, Hold]) -> None:
+        """Kill the bot once the fake holds the answer to its post of an announcement (``hold_posts``, set
+        before the bot could post it); the answer is let go only after the bot is dead."""
+        held, release = holds[wanted]
         await self.until(held.done, f"the post of {wanted!r}")
         assert self.due("post", wanted)
         await self.kill(f"post {wanted}")
@@ -251,8 +265,10 @@ async def test_discord_bot_killed_at_every_point_of_a_round_nothing_acknowledged
     began = time.monotonic()
     db = tmp_path / "club.sqlite3"
     week = Week(fake, db, tmp_path)
-    pairing_1 = fake.hold(posting("Indeling ronde 1"))
-    standings_1 = fake.hold(posting("Stand S na ronde 1"))
+    # the bot is down longer than Discord remembers a nonce ("a few minutes"): a repeated post is not
+    # dropped by the nonce, only the adapter's look at the channel's history can keep it from showing twice
+    fake.nonce_window = 0.0
+    holds = hold_posts(fake, "Indeling ronde 1", "Stand S na ronde 1")
 
     # the director sets the channel, the season and the players; the members link their accounts
     await week.launch(FIRST_CLOCK)
@@ -282,7 +298,7 @@ async def test_discord_bot_killed_at_every_point_of_a_round_nothing_acknowledged
 
     # the pairing is posted: the fake makes the message, the bot is killed before it hears so
     await week.launch(AFTER_PUBLISH_1, connected=False)
-    await week.kill_at_post("Indeling ronde 1", pairing_1)
+    await week.kill_at_post("Indeling ronde 1", holds)
     await week.launch(AFTER_PUBLISH_1)
     await week.settled(rounds=1)
 
@@ -293,7 +309,7 @@ async def test_discord_bot_killed_at_every_point_of_a_round_nothing_acknowledged
     await week.send("bevestig Bert", lambda: press_payload(fake, report, "Bert", "Bert"))
     report = await week.send("uitslag Carla verloren", lambda: slash_payload("uitslag", "Carla", lost))
     await week.send("bevestig Daan", lambda: press_payload(fake, report, "Daan", "Daan"))
-    await week.kill_at_post("Stand S na ronde 1", standings_1)
+    await week.kill_at_post("Stand S na ronde 1", holds)
     await week.launch(AFTER_PUBLISH_1)
     await week.settled(rounds=1)
 
@@ -316,8 +332,6 @@ async def test_discord_bot_killed_at_every_point_of_a_round_nothing_acknowledged
     seconds = time.monotonic() - began
     print(f"\n{seconds:.1f} s, {week.starts} starts, sent again: {week.resent}")
     print("\n".join(week.observed))
-    print("posts to the channel (title, made a message):")
-    print("\n".join(f"  {title(p.content)!r} {p.created}" for p in fake.channel_posts(ANNOUNCE, created_only=False)))
     assert week.kills == [], f"kill points never reached: {week.kills}"
 
     conn = sqlite3.connect(db)
@@ -342,22 +356,26 @@ async def test_discord_bot_killed_at_every_point_of_a_round_nothing_acknowledged
             else:
                 assert {white, black} == {"Carla", "Daan"} and result == ("0-1" if white == "Carla" else "1-0")
         # round 2 paired once, without Bert (signed off): two boards
-        games_2 = conn.execute("SELECT COUNT(*) FROM games g JOIN rounds r ON r.id = g.round_id WHERE r.number = 2").fetchone()
-        assert games_2 == (2,)
+        games_2 = "SELECT COUNT(*) FROM games g JOIN rounds r ON r.id = g.round_id WHERE r.number = 2"
+        assert conn.execute(games_2).fetchone() == (2,)
         paired = conn.execute("SELECT number FROM rounds WHERE status = 'paired' ORDER BY number").fetchall()
         assert paired == [(1,), (2,)]
         queued = dict(conn.execute("SELECT kind, COUNT(*) FROM announcements GROUP BY kind").fetchall())
         assert queued.get("pairing") == 2 and queued.get("standings") == 1, queued
         assert conn.execute("SELECT COUNT(*) FROM announcements WHERE sent_at IS NULL").fetchone()[0] == 0
-        bodies = [title(body) for (body,) in conn.execute("SELECT body FROM announcements ORDER BY id")]
+        recorded = conn.execute("SELECT body, message_ref FROM announcements ORDER BY id").fetchall()
     finally:
         conn.close()
 
-    # each announcement made exactly one message in the channel, and nothing else was posted there
-    created = [title(p.content) for p in fake.channel_posts(ANNOUNCE)]
-    for body in bodies:
-        shown = created.count(body)
-        print(f"{body!r}: {shown} message(s), {sum(1 for p in fake.channel_posts(ANNOUNCE, False) if title(p.content) == body)} post(s)")
-        assert shown == 1, f"{body!r} made {shown} messages in the channel"
-    assert sorted(created) == sorted(bodies), created
-    assert [b.split(" (")[0] for b in bodies] == ["Indeling ronde 1", "Stand S na ronde 1", "Indeling ronde 2"], bodies
+    # each announcement is exactly one message in the channel, the one recorded as its post; nothing else
+    messages = fake.history.get(str(ANNOUNCE), [])
+    posts = fake.channel_posts(ANNOUNCE, created_only=False)
+    print(f"history reads: {len(fake.of('GET', f'/api/v10/channels/{ANNOUNCE}/messages'))}")
+    for body, message_ref in recorded:
+        shown = [m["id"] for m in messages if title(m["content"]) == title(body)]
+        print(f"{title(body)!r}: {len(shown)} message(s), {sum(title(p.content) == title(body) for p in posts)} post(s)")
+        assert len(shown) == 1, f"{title(body)!r} made {len(shown)} messages in the channel"
+        assert shown == [message_ref], (title(body), shown, message_ref)
+    assert len(messages) == len(recorded), [title(m["content"]) for m in messages]
+    titles = [title(body).split(" (")[0] for body, _ in recorded]
+    assert titles == ["Indeling ronde 1", "Stand S na ronde 1", "Indeling ronde 2"], titles

@@ -6,6 +6,7 @@ publish confirmation button, files both ways, slow commands, long replies, featu
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sqlite3
 from datetime import datetime, timedelta, timezone
@@ -152,7 +153,8 @@ async def test_a_repeated_post_after_a_lost_answer_is_not_shown_twice(bot: Harne
     club = await bot.commands.store.club_by_external("discord", str(bot.client.guilds[0].id))
     assert club is not None
     ((announcement, _),) = await bot.commands.store.announcements(club.id)
-    await bot.adapter.send_announcement(club, announcement)  # as if the first answer never arrived
+    # as if the first answer never arrived and the bot did not know it had tried (no look at the history)
+    await bot.adapter.send_announcement(club, dataclasses.replace(announcement, attempted=False))
     assert len(fake.channel_posts(ANNOUNCE, created_only=False)) == 2
     assert len(fake.channel_posts(ANNOUNCE)) == 1
 
@@ -326,3 +328,80 @@ async def test_kanaal_can_name_another_channel(bot: Harness, fake: FakeDiscord, 
     db = sqlite3.connect(config.db_path)
     assert db.execute("SELECT channel_id FROM clubs WHERE platform = 'discord'").fetchone()[0] == str(ANNOUNCE)
     db.close()
+
+
+# ---------------------------------------------------------------------------------------------- exactly once
+def refs(config: Config) -> list[tuple[str | None, str | None, str | None]]:
+    db = sqlite3.connect(config.db_path)
+    try:
+        return db.execute("SELECT attempted_at, after_ref, message_ref FROM announcements ORDER BY id").fetchall()
+    finally:
+        db.close()
+
+
+async def posted_then_died(bot: Harness) -> None:
+    """The state a crash between posting and recording the post leaves: the announcement is marked as
+    attempted, the message is in the channel, the announcement is still pending."""
+    club = await bot.commands.store.club_by_external("discord", str(bot.client.guilds[0].id))
+    assert club is not None
+    (announcement,) = await bot.commands.store.pending_announcements()
+    attempted = await bot.commands.store.mark_announcement_attempted(announcement, bot.clock.now())
+    assert attempted.attempted
+    await bot.adapter.send_announcement(club, attempted)
+
+
+async def test_a_post_made_before_a_crash_is_found_in_the_history_and_not_made_again(
+    bot: Harness, fake: FakeDiscord, config: Config
+) -> None:
+    await season_with_players(bot)
+    bot.clock.set(AFTER_PUBLISH - timedelta(minutes=10))  # before the publication: nothing queued yet
+    await bot.alarm.run_due()
+    bot.clock.set(AFTER_PUBLISH)
+    await bot.commands.store.queue_announcement(1, None, "notice", "Bericht van de leiding", bot.clock.now())
+    # a first announcement goes out normally and is recorded with its message id
+    await bot.alarm.run_due()
+    first = fake.channel_posts(ANNOUNCE)
+    assert len(first) == 2 and pending(config) == 0
+    assert [r[2] for r in refs(config)] == [fake.history[str(ANNOUNCE)][0]["id"], fake.history[str(ANNOUNCE)][1]["id"]]
+    # the next one is posted, then the bot dies before it records that; the nonce is long forgotten
+    await bot.commands.store.queue_announcement(1, None, "notice", "Tweede bericht", bot.clock.now())
+    await posted_then_died(bot)
+    fake.nonce_window = 0.0
+    fake.say(ANNOUNCE, "Anna", "Tweede bericht")  # a member's message with the same text is not it
+    await bot.alarm.run_due()
+    created = fake.channel_posts(ANNOUNCE)
+    assert [content_of(p) for p in created].count("Tweede bericht") == 1
+    assert pending(config) == 0
+    assert refs(config)[-1][1] == refs(config)[-2][2]  # looked only after the club's previous post
+    assert refs(config)[-1][2] == fake.history[str(ANNOUNCE)][2]["id"]  # the post found, not Anna's
+
+
+async def test_an_attempt_that_did_not_post_is_posted_on_the_retry(bot: Harness, fake: FakeDiscord, config: Config) -> None:
+    await season_with_players(bot)
+    fake.nonce_window = 0.0
+    fake.fail_channel(ANNOUNCE, 403)
+    bot.clock.set(AFTER_PUBLISH)
+    await bot.alarm.run_due()
+    assert pending(config) == 1 and refs(config)[0][0] is not None  # attempted, not posted
+    fake.say(ANNOUNCE, "Anna", "wanneer komt de indeling?")
+    await bot.alarm.run_due()
+    (post,) = fake.channel_posts(ANNOUNCE)
+    assert post.json["content"].startswith("Indeling ronde 1")
+    assert pending(config) == 0
+
+
+async def test_a_picture_post_is_recognised_by_its_file_name(bot: Harness, fake: FakeDiscord, config: Config) -> None:
+    await season_with_players(bot)
+    bot.clock.set(AFTER_PUBLISH)
+    await bot.commands.store.queue_announcement(1, None, "notice", "Kijk", bot.clock.now(), b"\x89PNG fake")
+    await posted_then_died(bot)
+    fake.nonce_window = 0.0
+    await bot.alarm.run_due()  # the pairing of round 1 is queued and posted too
+    posts = fake.channel_posts(ANNOUNCE)
+    names = [name for p in posts for name, _, _ in p.files.values()]
+    assert names.count("notice-1.png") == 1, names
+    assert pending(config) == 0
+
+
+def content_of(post: object) -> str:
+    return str(getattr(post, "json", {}).get("content") or "")

@@ -17,7 +17,7 @@ from bot.commands import Commands
 from bot.features.go import next_due_moment, run_due
 from bot.i18n import catalogue
 from engine.go.sgf import read_sgf
-from tests.bot.conftest import DIRECTOR, actor, dump
+from tests.bot.conftest import DIRECTOR, actor, refused
 
 ANNA, BERT, CARLA = actor("Anna"), actor("Bert"), actor("Carla")
 
@@ -26,14 +26,6 @@ async def ok(commands: Commands, who, text: str):
     reply = await commands.handle(who, text)
     assert reply.ok, f"{text!r} was refused: {reply.text}"
     return reply
-
-
-async def refused(commands: Commands, who, text: str, config) -> str:
-    before = dump(config.db_path)
-    reply = await commands.handle(who, text)
-    assert not reply.ok, f"{text!r} was accepted: {reply.text}"
-    assert dump(config.db_path) == before, f"{text!r} changed the database"
-    return reply.text
 
 
 async def members(commands: Commands, *who) -> None:

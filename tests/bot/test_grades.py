@@ -4,41 +4,18 @@ promotion recorded and announced once, corrections, the CSV import, competition 
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from bot.clock import ShiftedClock
 from bot.commands import Commands
 from bot.features import grades
-from tests.bot.conftest import DIRECTOR, actor, dump
+from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ANNA, BERT = actor("Anna"), actor("Bert")
 JUNE = datetime(2027, 6, 1, 10, 0, tzinfo=timezone.utc)
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "minuten=90 byoyomi=30 toernooi=Regio"
-
-
-async def ok(commands: Commands, who, text: str, attachment: bytes | None = None) -> str:
-    reply = await commands.handle(who, text, attachment)
-    assert reply.ok, f"{text!r} was refused: {reply.text}"
-    return reply.text
-
-
-async def refused(commands: Commands, who, text: str, config, attachment: bytes | None = None) -> str:
-    before = dump(config.db_path)
-    reply = await commands.handle(who, text, attachment)
-    assert not reply.ok, f"{text!r} was accepted: {reply.text}"
-    assert dump(config.db_path) == before, f"{text!r} was refused but changed the database"
-    return reply.text
-
-
-def rows(config, sql: str) -> list[tuple]:
-    conn = sqlite3.connect(config.db_path)
-    try:
-        return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
 
 
 async def anna_at_1_dan(commands: Commands, clock: ShiftedClock) -> None:

@@ -5,34 +5,11 @@ that change nothing."""
 from __future__ import annotations
 
 import random
-import sqlite3
 
 from bot.commands import Commands
-from tests.bot.conftest import DIRECTOR, actor, dump
+from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ANNA, BERT = actor("Anna"), actor("Bert")
-
-
-async def ok(commands: Commands, who, text: str) -> str:
-    reply = await commands.handle(who, text)
-    assert reply.ok, f"{text!r} was refused: {reply.text}"
-    return reply.text
-
-
-async def refused(commands: Commands, who, text: str, config) -> str:
-    before = dump(config.db_path)
-    reply = await commands.handle(who, text)
-    assert not reply.ok, f"{text!r} was accepted: {reply.text}"
-    assert dump(config.db_path) == before, text
-    return reply.text
-
-
-def rows(config, sql: str, *params) -> list[tuple]:
-    conn = sqlite3.connect(config.db_path)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
 
 
 async def test_registration_needs_the_directors_approval(commands: Commands, config) -> None:

@@ -70,7 +70,7 @@ async def _build(path: Path) -> None:
         await _ok(commands, OTHER_DIRECTOR, "/nk inschrijven Xander 2000")
 
         await _ok(commands, DIRECTOR, "/seizoen naam=Seizoen-Een start=2026-12-03 rondes=5")
-        for line in ("Anna 2100", "Bert 1950", "Carla 1800", "Daan 1700", "Eva 1600"):
+        for line in ("Anna 2100 groep=A", "Bert 1950 groep=A", "Carla 1800 groep=B", "Daan 1700 groep=B", "Eva 1600 groep=B"):
             await _ok(commands, DIRECTOR, f"/speler {line}")
         for who in (ANNA, BERT, CARLA, DAAN, EVA):
             await _ok(commands, who, "/aanmelden")
@@ -165,6 +165,9 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/partij Anna datum=2026-11-01 tegen=Bert uitslag=gewonnen minuten=90 byoyomi=30", None, "XXWX"),
     ("/partijenimport", GRADES_CSV.read_bytes() if GRADES_CSV.exists() else None, "XXWX"),
     ("/speeltempo seizoen=Seizoen-Een minuten=90 byoyomi=30", None, "XXWX"),
+    # next season's groups: anyone may look; applying is the director's, to a new season not yet begun
+    ("/groepen", None, "RRRR"),
+    ("/groepen toepassen", None, "XXXX"),  # the season is being played (tests/bot/test_groups.py applies)
     # data safety
     ("/backup", None, "XXRX"),
 ]  # fmt: skip

@@ -359,3 +359,25 @@ async def test_a_member_of_two_clubs_is_sent_to_the_group(tg: Harness, fake: Fak
     calls = await tg.say(ANNA, "/stand", chat=private_chat(ANNA))
     (answer,) = [c for c in calls if c.method == "sendMessage"]
     assert "meer dan één club" in answer.text and answer.chat_id == str(ANNA["id"])
+
+
+# ------------------------------------------------------------------------------------------------ private files
+async def test_a_backup_asked_for_in_the_group_goes_to_the_private_chat(tg: Harness, fake: FakeTelegram) -> None:
+    await setup_club(tg, fake)
+    calls = await tg.say(LEIDER, "/backup")
+    (document,) = [c for c in calls if c.method == "sendDocument"]
+    assert document.chat_id == str(LEIDER["id"])  # only the director has the club's data
+    assert document.files and next(iter(document.files.values()))[1].startswith(b"SQLite format 3")
+    (note,) = [c for c in calls if c.method == "sendMessage" and c.chat_id == str(GROUP)]
+    assert "privégesprek" in note.text
+
+
+async def test_a_private_file_is_not_put_in_the_group_when_the_bot_may_not_write_privately(
+    tg: Harness, fake: FakeTelegram
+) -> None:
+    await setup_club(tg, fake)
+    fake.fail_chat(LEIDER["id"], 403, description="Forbidden: bot can't initiate conversation with a user")
+    calls = await tg.say(LEIDER, "/backup")
+    assert [c for c in calls if c.method == "sendDocument" and c.ok] == []
+    (note,) = [c for c in calls if c.method == "sendMessage" and c.chat_id == str(GROUP)]
+    assert "Start" in note.text and "@" in note.text

@@ -310,6 +310,9 @@ def test_group_winner_up_and_last_down_with_edges() -> None:
         "d1": "C", "d2": "D", "d3": "D",  # last of D stays in D
     }
     assert {m.player for m in prop.moves} == {"a3", "b1", "b3", "c1", "c2", "d1"}
+    kinds = {m.player: m.kind for m in prop.moves}
+    assert kinds == {"a3": "relegated", "b1": "promoted", "b3": "relegated", "c1": "promoted", "c2": "relegated",
+                     "d1": "promoted"}  # fmt: skip
     assert sorted(prop.members("A")) == ["a1", "a2", "b1"]
 
 
@@ -344,6 +347,8 @@ def test_newcomers_by_rating_and_director_overrides() -> None:
     moved = propose_groups(last, final, ratings=ratings, overrides={"a1": "B", "d2": "C"})
     assert moved.groups["a1"] == "B" and moved.groups["d2"] == "C"
     assert {m.player: m.reason for m in moved.moves}["a1"] == "moved by the director"
+    assert {m.player: m.kind for m in moved.moves}["a1"] == "director"
+    assert {m.player: m.kind for m in prop.moves}["new_low"] == "newcomer"
 
 
 def test_members_who_left_are_dropped_and_unknown_groups_rejected() -> None:
