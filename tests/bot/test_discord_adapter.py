@@ -405,3 +405,33 @@ async def test_a_picture_post_is_recognised_by_its_file_name(bot: Harness, fake:
 
 def content_of(post: object) -> str:
     return str(getattr(post, "json", {}).get("content") or "")
+
+
+async def test_the_fakes_gateway_as_discord_py_uses_it_identify_resume_interaction(bot: Harness, fake: FakeDiscord) -> None:
+    """The fake's gateway (for the process crash test): discord.py identifies and gets READY and the guild;
+    when the connection drops it resumes the session (no second IDENTIFY); an interaction delivered over
+    the gateway runs the command and is answered."""
+    import yarl
+    from discord.gateway import DiscordWebSocket
+
+    from tests.bot.fake_discord import slash_payload
+
+    old = DiscordWebSocket.DEFAULT_GATEWAY
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    task = asyncio.create_task(bot.client.connect(reconnect=True))
+    try:
+        await fake.wait_for(lambda: fake.ready.is_set(), timeout=20)
+        assert fake.of("GET", "/gateway")[0].query["compress"].endswith("-stream")  # asked; plain text is accepted
+        socket = fake._socket
+        assert socket is not None
+        await socket.close(code=4000)  # Discord drops the connection
+        await fake.wait_for(lambda: fake.resumed == 1 and fake.ready.is_set(), timeout=20)
+        assert fake.identified == 1
+        payload = slash_payload("kanaal", "Leider", director=True, channel=ANNOUNCE)
+        await fake.interaction(payload)
+        await fake.wait_for(lambda: fake.callbacks(payload["id"]), timeout=20)
+        assert "kanaal" in content(fake.callbacks(payload["id"])[0]).lower()
+    finally:
+        DiscordWebSocket.DEFAULT_GATEWAY = old
+        await bot.client.close()
+        await asyncio.wait_for(task, 10)
