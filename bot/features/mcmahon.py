@@ -25,6 +25,7 @@ from engine.mcmahon_file import egf_results
 
 from bot.commands import Commands, Context, UserError
 from bot.i18n import t
+from bot.pictures import table_png
 from bot.replies import Button, Reply, Table
 from bot.store_mcmahon import NkGame, NkStore, NkTournament
 
@@ -247,11 +248,16 @@ async def _ronde(commands: Commands, nk: NkStore, ctx: Context, args: list[str])
     if pairing.bye is not None:
         lines.append(t(lang, "nk_bye_line", name=names[pairing.bye]))
     body = "\n".join(lines)
+    table = Table(
+        headers=(t(lang, "col_board"), t(lang, "nk_col_black"), t(lang, "nk_col_white")),
+        rows=tuple((str(g.board), names[g.black], names[g.white]) for g in pairing.games),
+    )
+    picture = table_png(lines[0], table, tuple(lines[len(pairing.games) + 1 :]))
     async with commands.store.transaction():
         if tour.status == "registration":
             await nk.set_status(tour.id, "running")
         await nk.save_round(tour.id, pairing, ctx.now)
-        await nk.announce_once(club.id, f"nk:{tour.id}:round:{pairing.round}", body, ctx.now)
+        await nk.announce_once(club.id, f"nk:{tour.id}:round:{pairing.round}", body, ctx.now, picture)
     return Reply(lines=(ctx.t("nk_round_paired", round=pairing.round, games=len(pairing.games)),))
 
 
@@ -281,7 +287,7 @@ async def _indeling(commands: Commands, nk: NkStore, ctx: Context, args: list[st
     lines = [ctx.t("nk_pairing_title", name=tour.name, round=number)]
     if rnd.bye is not None:
         lines.append(ctx.t("nk_bye_line", name=names[rnd.bye]))
-    return Reply(lines=tuple(lines), table=table)
+    return Reply(lines=tuple(lines), table=table, image=table_png(lines[0], table, tuple(lines[1:])))
 
 
 async def _game_of(nk: NkStore, ctx: Context, tour: NkTournament, member_id: int, number: int | None) -> NkGame:
@@ -379,8 +385,8 @@ async def _after_result(commands: Commands, nk: NkStore, ctx: Context, tour: NkT
     if not all(g.winner is not None for g in rnd.games):
         return
     lang = ctx.club.language
-    text = _standings_reply(ctx, tour, data, lang).text
-    await nk.announce_once(ctx.club.id, f"nk:{tour.id}:standings:{number}", text, ctx.now)
+    standings = _standings_reply(ctx, tour, data, lang)
+    await nk.announce_once(ctx.club.id, f"nk:{tour.id}:standings:{number}", standings.text, ctx.now, standings.image)
     stat = mcmahon.status(data)
     if stat.champion is not None:
         names = {p.id: p.name for p in data.players}
@@ -411,7 +417,7 @@ def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament,
         lines.append(t(lang, "nk_champion_line", name=names[stat.champion], round=stat.champion_after))
     elif data.rounds:
         lines.append(t(lang, "nk_contenders_line", names=", ".join(names[c] for c in stat.contenders)))
-    return Reply(lines=tuple(lines), table=table)
+    return Reply(lines=tuple(lines), table=table, image=table_png(lines[0], table, tuple(lines[1:])))
 
 
 async def _loaded(nk: NkStore, ctx: Context, args: list[str]) -> tuple[NkTournament, mcmahon.Tournament]:

@@ -58,13 +58,14 @@ async def test_a_whole_tournament_from_the_chat(commands: Commands, config) -> N
             top = ["Speler 01", "Speler 20"] + [f"Speler {i:02d}" for i in range(2, 16)]
             assert {frozenset(p[1:]) for p in pairs[:8]} == {frozenset((top[i], top[i + 8])) for i in range(8)}
             await refused(commands, DIRECTOR, "/nk ronde", config)  # round 1 has no results yet
-        announcement = rows(config, "SELECT body FROM announcements WHERE kind = ?", f"nk:1:round:{number}")
+        announcement = rows(config, "SELECT body, image FROM announcements WHERE kind = ?", f"nk:1:round:{number}")
         assert len(announcement) == 1 and f"Board 1: {pairs[0][1]} (black) - {pairs[0][2]} (white)" in announcement[0][0]
+        assert announcement[0][1].startswith(b"\x89PNG")  # the pairing as a picture, the text as fallback
         for board, black, white in pairs:
             winner = rng.choice([black, white])
             await ok(commands, DIRECTOR, f'/nk uitslag "{winner}" won')
-        standings = rows(config, "SELECT body FROM announcements WHERE kind = ?", f"nk:1:standings:{number}")
-        assert len(standings) == 1
+        standings = rows(config, "SELECT body, image FROM announcements WHERE kind = ?", f"nk:1:standings:{number}")
+        assert len(standings) == 1 and standings[0][1].startswith(b"\x89PNG")
     champion = rows(config, "SELECT body FROM announcements WHERE kind = 'nk:1:champion'")
     assert len(champion) == 1 and "Dutch champion" in champion[0][0]
     assert rows(config, "SELECT status FROM nk_tournaments") == [("finished",)]
@@ -95,6 +96,7 @@ async def test_results_are_reported_and_confirmed(commands: Commands, config) ->
     assert rows(config, "SELECT m.name, g.forfeit FROM nk_games g JOIN members m ON m.id = g.winner_id") == [("Bert", 1)]
     stand = await ok(commands, ANNA, "/nk stand")
     assert "kan winnen" in stand or "kampioen" in stand
+    assert (await commands.handle(ANNA, "/nk stand")).image.startswith(b"\x89PNG")
     for text in ("/nk", "/nk onzin", "/nk indeling 9", "/nk uitslag", "/nk uitslag Anna gewonnen", "/nk egf"):
         await refused(commands, ANNA, text, config)
 
