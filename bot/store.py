@@ -447,6 +447,33 @@ class Store:
         )
         return _season(row) if row else None
 
+    async def season_at_hand(
+        self, club_id: int, member_id: int | None, kind: str = "main"
+    ) -> tuple[Season, RoundRow | None, SeasonPlayer | None] | None:
+        """What a sign-off or sign-on needs, in one trip: the active season (as ``active_season``), its
+        coming round (as ``coming_round``, None when every round is paired) and the member's place in it
+        (as ``season_player``, None when the member is not in the season or not given)."""
+        row = await self._one(
+            "SELECT s.*,"
+            " r.id AS r_id, r.season_id AS r_season_id, r.number AS r_number, r.play_date AS r_play_date,"
+            " r.deadline_at AS r_deadline_at, r.publish_at AS r_publish_at, r.status AS r_status,"
+            " sp.member_id AS sp_member_id, m.name AS sp_name, sp.rating AS sp_rating,"
+            " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
+            " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off"
+            " FROM seasons s"
+            " LEFT JOIN rounds r ON r.id ="
+            "  (SELECT id FROM rounds WHERE season_id = s.id AND status != 'paired' ORDER BY number LIMIT 1)"
+            " LEFT JOIN season_players sp ON sp.season_id = s.id AND sp.member_id = ?"
+            " LEFT JOIN members m ON m.id = sp.member_id"
+            " WHERE s.club_id = ? AND s.kind = ? AND s.status = 'active' ORDER BY s.id DESC LIMIT 1",
+            (member_id, club_id, kind),
+        )
+        if row is None:
+            return None
+        coming = _round(row, "r_") if row["r_id"] is not None else None
+        player = _season_player(row, "sp_") if row["sp_member_id"] is not None else None
+        return _season(row), coming, player
+
     async def season_players(self, season_id: int) -> list[SeasonPlayer]:
         rows = await self._all(
             "SELECT sp.*, m.name FROM season_players sp JOIN members m ON m.id = sp.member_id"
@@ -738,15 +765,15 @@ class Store:
         return [(_announcement(r), r["sent_at"]) for r in rows]
 
 
-def _season_player(r: sqlite3.Row) -> SeasonPlayer:
+def _season_player(r: sqlite3.Row, prefix: str = "") -> SeasonPlayer:
     return SeasonPlayer(
-        member_id=r["member_id"],
-        name=r["name"],
-        rating=r["rating"],
-        group_name=r["group_name"],
-        joined_round=r["joined_round"],
-        start_points=r["start_points"],
-        auto_signed_off=bool(r["auto_signed_off"]),
+        member_id=r[prefix + "member_id"],
+        name=r[prefix + "name"],
+        rating=r[prefix + "rating"],
+        group_name=r[prefix + "group_name"],
+        joined_round=r[prefix + "joined_round"],
+        start_points=r[prefix + "start_points"],
+        auto_signed_off=bool(r[prefix + "auto_signed_off"]),
     )
 
 
@@ -779,15 +806,15 @@ def _season(row: sqlite3.Row) -> Season:
     )
 
 
-def _round(row: sqlite3.Row) -> RoundRow:
+def _round(row: sqlite3.Row, prefix: str = "") -> RoundRow:
     return RoundRow(
-        row["id"],
-        row["season_id"],
-        row["number"],
-        row["play_date"],
-        from_iso(row["deadline_at"]),
-        from_iso(row["publish_at"]),
-        row["status"],
+        row[prefix + "id"],
+        row[prefix + "season_id"],
+        row[prefix + "number"],
+        row[prefix + "play_date"],
+        from_iso(row[prefix + "deadline_at"]),
+        from_iso(row[prefix + "publish_at"]),
+        row[prefix + "status"],
     )
 
 
