@@ -278,14 +278,11 @@ class Commands:
         round_arg = [a for a in ctx.args if _parse_int(a) is not None]
         if len(round_arg) != len(ctx.args) or len(round_arg) > 1:
             raise UserError("error_usage", usage=ctx.t("usage_aanmelden"))
-        season = await self.store.active_season(ctx.club.id)
+        at_hand = await self.store.season_at_hand(ctx.club.id, ctx.member.id if ctx.member else None)
+        season, coming, sp = at_hand if at_hand is not None else (None, None, None)
         target: RoundRow | None = None
         if season is not None:
-            target = (
-                await self._round_by_number(ctx, season, round_arg[0])
-                if round_arg
-                else await self.store.coming_round(season.id)
-            )
+            target = await self._round_by_number(ctx, season, round_arg[0]) if round_arg else coming
             if target is not None and target.status == "paired":
                 raise UserError("error_round_paired", round=target.number)
         elif round_arg:
@@ -296,7 +293,6 @@ class Commands:
             existing = await self._joining(ctx)
         elif season is not None and target is None:
             raise UserError("error_season_over")
-        sp = await self.store.season_player(season.id, member.id) if season and member else None
         signoff = await self.store.signoff(target.id, member.id) if target and member else None
         late = target is not None and ctx.now >= target.deadline_at and not ctx.is_director
         if signoff is not None and late:
@@ -321,7 +317,7 @@ class Commands:
                 lines.append(ctx.t("auto_signoff_lifted"))
             if signoff is not None:
                 await self.store.delete_signoff(target.id, member.id)
-        first = await self.store.round_by_number(season.id, first_round)
+        first = target if first_round == target.number else await self.store.round_by_number(season.id, first_round)
         if first is None:
             lines.append(ctx.t("error_season_over"))
         else:
@@ -344,7 +340,10 @@ class Commands:
         """Sign off for the coming round or a named one, before its deadline (seed 004 rule k);
         ``teamwedstrijd`` marks a club team match (seed 004 Keizer rule e). A director may sign off any
         player, also after the deadline, as long as the round is not paired."""
-        season = await self._season(ctx)
+        at_hand = await self.store.season_at_hand(ctx.club.id, ctx.member.id if ctx.member else None)
+        if at_hand is None:
+            raise UserError("error_no_season")
+        season, coming, own_place = at_hand
         kind = "notice"
         round_text: str | None = None
         name_parts: list[str] = []
@@ -361,18 +360,14 @@ class Commands:
             member = await self._find_member(ctx, " ".join(name_parts))
         else:
             member = self._require_member(ctx)
-        target = (
-            await self._round_by_number(ctx, season, round_text)
-            if round_text
-            else await self.store.coming_round(season.id)
-        )
+        target = await self._round_by_number(ctx, season, round_text) if round_text else coming
         if target is None:
             raise UserError("error_season_over")
         if target.status == "paired":
             raise UserError("error_round_paired", round=target.number)
         if ctx.now >= target.deadline_at and not ctx.is_director:
             raise UserError("error_deadline_passed", round=target.number, deadline=self._local(ctx, target.deadline_at))
-        sp = await self.store.season_player(season.id, member.id)
+        sp = own_place if member is ctx.member else await self.store.season_player(season.id, member.id)
         async with self.store.transaction():
             if sp is None:
                 await self.store.upsert_season_player(season.id, member.id, member.rating, target.number)

@@ -3,6 +3,8 @@
 One aiosqlite connection per process, WAL journal, foreign keys on, a busy timeout, and one writer path:
 every change runs inside ``async with store.transaction():`` (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on
 any error), serialised by an asyncio lock, so a command either changes everything it meant to or nothing.
+BEGIN IMMEDIATE is issued by the sqlite3 module right before the first INSERT, UPDATE or DELETE, in the
+same trip to the database thread; a transaction that writes nothing costs no BEGIN, COMMIT or ROLLBACK.
 Migrations in ``migrations/NNNN_name.sql`` are applied in order at start-up, each in one transaction
 together with ``PRAGMA user_version``: a failing migration leaves the previous schema intact.
 """
@@ -23,6 +25,8 @@ import aiosqlite
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+# The statements before which the sqlite3 module opens the transaction (isolation_level "IMMEDIATE").
+_OPENS_TRANSACTION = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
 
 
 class MigrationError(RuntimeError):
@@ -153,6 +157,10 @@ class Store:
         self._clubs: dict[tuple[str, str], Club] = {}
         # Members by (club, chat identity), likewise: emptied by any write naming members or identities.
         self._members: dict[tuple[int, str], Member] = {}
+        # Counts the emptyings. A row read for a cache is kept only when the count has not moved while
+        # the read was on its way: a read queued before a write (or before a rollback) returns the row as
+        # it was, after the write has emptied the cache, and must not put the old row back.
+        self._forgotten = 0
         # Which task holds the open transaction: a per-task flag, so another task never joins it by accident.
         self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(f"store_tx_{id(self)}", default=False)
 
@@ -173,6 +181,9 @@ class Store:
         except BaseException:
             await conn.close()
             raise
+        # From here on the sqlite3 module itself issues BEGIN IMMEDIATE right before the first INSERT,
+        # UPDATE or DELETE when no transaction is open, in the same trip (see transaction()).
+        conn.isolation_level = "IMMEDIATE"
         return store
 
     async def close(self) -> None:
@@ -229,23 +240,46 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        """One write transaction (BEGIN IMMEDIATE); nested use joins the outer one."""
+        """One write transaction; nested use joins the outer one.
+
+        The asyncio lock makes this task the only writer of the process until the end. BEGIN IMMEDIATE
+        is not a trip of its own: the sqlite3 module issues it with the first INSERT, UPDATE or DELETE
+        (``isolation_level`` "IMMEDIATE", set in ``open``). Reads before that first write see the committed
+        database, which nobody can change meanwhile: this task holds the lock, and the bot is the only
+        process that writes the file (``clubbot restore`` runs while the bot is stopped; a backup only
+        reads). A transaction that wrote nothing (a refusal, /stand) has nothing to commit or roll back."""
         if self._in_transaction.get():
             yield
             return
         async with self._write_lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
             token = self._in_transaction.set(True)
             try:
                 yield
-            except BaseException:
-                self._clubs.clear()
-                self._members.clear()
-                await self._conn.execute("ROLLBACK")
+            except BaseException as exc:
+                await self._roll_back(cancelled=not isinstance(exc, Exception))
                 raise
             finally:
                 self._in_transaction.reset(token)
-            await self._conn.execute("COMMIT")
+            if self._conn.in_transaction:
+                await self._conn.execute("COMMIT")
+
+    async def _roll_back(self, cancelled: bool) -> None:
+        """Undo the open transaction, if any, and forget what the caches hold. A cancelled task may have
+        left a write on its way to the database thread, which opens the transaction when it runs: then
+        ROLLBACK is sent all the same (the thread runs it after that write) and "no transaction" is fine."""
+        self._forget()
+        if self._conn.in_transaction or cancelled:
+            try:
+                await self._conn.execute("ROLLBACK")
+            except sqlite3.OperationalError:
+                if self._conn.in_transaction:
+                    raise
+        self._forget()
+
+    def _forget(self) -> None:
+        self._clubs.clear()
+        self._members.clear()
+        self._forgotten += 1
 
     # ------------------------------------------------------------------ helpers
     async def _one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
@@ -257,11 +291,15 @@ class Store:
 
     async def _write(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one change; outside a transaction it gets a transaction of its own. Returns lastrowid."""
+        if not _OPENS_TRANSACTION.match(sql):  # anything else would run outside the transaction
+            raise ValueError(f"a store write must start with INSERT, UPDATE or DELETE: {sql[:40]!r}")
         async with self.transaction():
             if "clubs" in sql:
                 self._clubs.clear()
+                self._forgotten += 1
             if "members" in sql or "identities" in sql:
                 self._members.clear()
+                self._forgotten += 1
             row = await self._conn.execute_insert(sql, tuple(params))  # one trip to the database thread
             return int(row[0]) if row and row[0] else 0
 
@@ -285,9 +323,10 @@ class Store:
         key = (platform, external_id)
         club = self._clubs.get(key)
         if club is None:
+            forgotten = self._forgotten
             row = await self._one("SELECT * FROM clubs WHERE platform = ? AND external_id = ?", key)
             club = _club(row) if row else None
-            if club is not None:
+            if club is not None and forgotten == self._forgotten:
                 self._clubs[key] = club
         return club
 
@@ -315,13 +354,14 @@ class Store:
         key = (club_id, user_id)
         member = self._members.get(key)
         if member is None:
+            forgotten = self._forgotten
             row = await self._one(
                 "SELECT m.* FROM identities i JOIN members m ON m.id = i.member_id"
                 " WHERE i.club_id = ? AND i.user_id = ?",
                 key,
             )
             member = _member(row) if row else None
-            if member is not None:
+            if member is not None and forgotten == self._forgotten:
                 self._members[key] = member
         return member
 
@@ -408,6 +448,33 @@ class Store:
             (club_id, kind),
         )
         return _season(row) if row else None
+
+    async def season_at_hand(
+        self, club_id: int, member_id: int | None, kind: str = "main"
+    ) -> tuple[Season, RoundRow | None, SeasonPlayer | None] | None:
+        """What a sign-off or sign-on needs, in one trip: the active season (as ``active_season``), its
+        coming round (as ``coming_round``, None when every round is paired) and the member's place in it
+        (as ``season_player``, None when the member is not in the season or not given)."""
+        row = await self._one(
+            "SELECT s.*,"
+            " r.id AS r_id, r.season_id AS r_season_id, r.number AS r_number, r.play_date AS r_play_date,"
+            " r.deadline_at AS r_deadline_at, r.publish_at AS r_publish_at, r.status AS r_status,"
+            " sp.member_id AS sp_member_id, m.name AS sp_name, sp.rating AS sp_rating,"
+            " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
+            " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off"
+            " FROM seasons s"
+            " LEFT JOIN rounds r ON r.id ="
+            "  (SELECT id FROM rounds WHERE season_id = s.id AND status != 'paired' ORDER BY number LIMIT 1)"
+            " LEFT JOIN season_players sp ON sp.season_id = s.id AND sp.member_id = ?"
+            " LEFT JOIN members m ON m.id = sp.member_id"
+            " WHERE s.club_id = ? AND s.kind = ? AND s.status = 'active' ORDER BY s.id DESC LIMIT 1",
+            (member_id, club_id, kind),
+        )
+        if row is None:
+            return None
+        coming = _round(row, "r_") if row["r_id"] is not None else None
+        player = _season_player(row, "sp_") if row["sp_member_id"] is not None else None
+        return _season(row), coming, player
 
     async def season_players(self, season_id: int) -> list[SeasonPlayer]:
         rows = await self._all(
@@ -617,10 +684,10 @@ class Store:
 
     async def delete_signoff(self, round_id: int, member_id: int) -> bool:
         async with self.transaction():
-            async with self._conn.execute(
-                "DELETE FROM signoffs WHERE round_id = ? AND member_id = ?", (round_id, member_id)
-            ) as cur:
-                return cur.rowcount == 1
+            deleted = await self._conn.execute_fetchall(  # one trip, where a cursor's rowcount takes two
+                "DELETE FROM signoffs WHERE round_id = ? AND member_id = ? RETURNING member_id", (round_id, member_id)
+            )
+            return len(list(deleted)) == 1
 
     # ------------------------------------------------------------------ games
     async def games_of_round(self, round_id: int) -> list[GameRow]:
@@ -719,15 +786,15 @@ class Store:
         return [(_announcement(r), r["sent_at"]) for r in rows]
 
 
-def _season_player(r: sqlite3.Row) -> SeasonPlayer:
+def _season_player(r: sqlite3.Row, prefix: str = "") -> SeasonPlayer:
     return SeasonPlayer(
-        member_id=r["member_id"],
-        name=r["name"],
-        rating=r["rating"],
-        group_name=r["group_name"],
-        joined_round=r["joined_round"],
-        start_points=r["start_points"],
-        auto_signed_off=bool(r["auto_signed_off"]),
+        member_id=r[prefix + "member_id"],
+        name=r[prefix + "name"],
+        rating=r[prefix + "rating"],
+        group_name=r[prefix + "group_name"],
+        joined_round=r[prefix + "joined_round"],
+        start_points=r[prefix + "start_points"],
+        auto_signed_off=bool(r[prefix + "auto_signed_off"]),
     )
 
 
@@ -763,15 +830,15 @@ def _season(row: sqlite3.Row) -> Season:
     )
 
 
-def _round(row: sqlite3.Row) -> RoundRow:
+def _round(row: sqlite3.Row, prefix: str = "") -> RoundRow:
     return RoundRow(
-        row["id"],
-        row["season_id"],
-        row["number"],
-        row["play_date"],
-        from_iso(row["deadline_at"]),
-        from_iso(row["publish_at"]),
-        row["status"],
+        row[prefix + "id"],
+        row[prefix + "season_id"],
+        row[prefix + "number"],
+        row[prefix + "play_date"],
+        from_iso(row[prefix + "deadline_at"]),
+        from_iso(row[prefix + "publish_at"]),
+        row[prefix + "status"],
     )
 
 
