@@ -12,7 +12,7 @@ import logging
 import pkgutil
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from datetime import date, datetime, time
 from fractions import Fraction
@@ -244,8 +244,15 @@ class Commands:
     async def _season(self, ctx: Context, kind: str = "main") -> Season:
         season = await self.store.active_season(ctx.club.id, kind)
         if season is None:
-            raise UserError("error_no_season")
+            raise UserError("error_no_rapid_season" if kind == "rapid" else "error_no_season")
         return season
+
+    @staticmethod
+    def _competition(ctx: Context) -> tuple[str, Context]:
+        """The word ``rapid`` among a round command's arguments addresses the rapid competition (its own
+        season, rounds and sign-offs); the other arguments stay as they were."""
+        rest = [a for a in ctx.args if a.lower() != "rapid"]
+        return ("main", ctx) if len(rest) == len(ctx.args) else ("rapid", replace(ctx, args=rest))
 
     def _require_member(self, ctx: Context) -> Member:
         if ctx.member is None:
@@ -271,14 +278,18 @@ class Commands:
     # ------------------------------------------------------------------ /aanmelden
     async def cmd_aanmelden(self, ctx: Context) -> Reply:
         """Join the club (the chat identity becomes a member), rejoin after an automatic sign-off
-        (seed 004 rule j), or take back a sign-off before the deadline (seed 004 rule k).
+        (seed 004 rule j), or take back a sign-off before the deadline (seed 004 rule k); with ``rapid``
+        in the rapid competition.
 
         A player new to the season joins from the coming round, or from the round after it once the
         coming round's deadline has passed. Every check comes before the first write."""
+        kind, ctx = self._competition(ctx)
         round_arg = [a for a in ctx.args if _parse_int(a) is not None]
         if len(round_arg) != len(ctx.args) or len(round_arg) > 1:
             raise UserError("error_usage", usage=ctx.t("usage_aanmelden"))
-        at_hand = await self.store.season_at_hand(ctx.club.id, ctx.member.id if ctx.member else None)
+        at_hand = await self.store.season_at_hand(ctx.club.id, ctx.member.id if ctx.member else None, kind)
+        if at_hand is None and kind == "rapid":
+            raise UserError("error_no_rapid_season")
         season, coming, sp = at_hand if at_hand is not None else (None, None, None)
         target: RoundRow | None = None
         if season is not None:
@@ -339,10 +350,12 @@ class Commands:
     async def cmd_afmelden(self, ctx: Context) -> Reply:
         """Sign off for the coming round or a named one, before its deadline (seed 004 rule k);
         ``teamwedstrijd`` marks a club team match (seed 004 Keizer rule e). A director may sign off any
-        player, also after the deadline, as long as the round is not paired."""
-        at_hand = await self.store.season_at_hand(ctx.club.id, ctx.member.id if ctx.member else None)
+        player, also after the deadline, as long as the round is not paired. ``rapid``: in the rapid
+        competition."""
+        kind, ctx = self._competition(ctx)
+        at_hand = await self.store.season_at_hand(ctx.club.id, ctx.member.id if ctx.member else None, kind)
         if at_hand is None:
-            raise UserError("error_no_season")
+            raise UserError("error_no_rapid_season" if kind == "rapid" else "error_no_season")
         season, coming, own_place = at_hand
         kind = "notice"
         round_text: str | None = None
@@ -459,7 +472,8 @@ class Commands:
 
     # ------------------------------------------------------------------ /indeling
     async def cmd_indeling(self, ctx: Context) -> Reply:
-        season = await self._season(ctx)
+        kind, ctx = self._competition(ctx)
+        season = await self._season(ctx, kind)
         data = await competition.load(self.store, season)
         if ctx.args:
             if len(ctx.args) != 1:
@@ -495,7 +509,8 @@ class Commands:
     async def cmd_uitslag(self, ctx: Context) -> Reply:
         """A player reports the result of their own game (the opponent confirms with /bevestig or by
         reporting the same); a director enters or corrects any game: ``/uitslag Naam 1-0 [ronde]``."""
-        season = await self._season(ctx)
+        kind, ctx = self._competition(ctx)
+        season = await self._season(ctx, kind)
         data = await competition.load(self.store, season)
         result: str | None = None
         round_text: str | None = None
@@ -543,11 +558,12 @@ class Commands:
         await self.store.report_result(game.id, result, member.id)
         return Reply(
             lines=(ctx.t("result_reported", result=result, name=names[str(opponent)]),),
-            buttons=(Button(ctx.t("button_confirm", name=names[str(opponent)]), f"/bevestig {row.number}"),),
+            buttons=(Button(ctx.t("button_confirm", name=names[str(opponent)]), _confirm_command(season, row.number)),),
         )
 
     async def cmd_bevestig(self, ctx: Context) -> Reply:
-        season = await self._season(ctx)
+        kind, ctx = self._competition(ctx)
+        season = await self._season(ctx, kind)
         data = await competition.load(self.store, season)
         member = self._require_member(ctx)
         round_text = ctx.args[0] if ctx.args else None
@@ -722,7 +738,9 @@ class Commands:
 
     # ------------------------------------------------------------------ director: /speler
     async def cmd_speler(self, ctx: Context) -> Reply:
-        """Add a player or change their rating: ``/speler Jan de Vries 1850 [groep=A]``."""
+        """Add a player or change their rating: ``/speler Jan de Vries 1850 [groep=A]``; the player joins the
+        main season, or with ``rapid`` the rapid competition."""
+        kind, ctx = self._competition(ctx)
         group: str | None = None
         rest: list[str] = []
         for arg in ctx.args:
@@ -742,7 +760,7 @@ class Commands:
         name = " ".join(" ".join(rest[:-1]).split())
         if not name or len(name) > MAX_NAME_LENGTH:
             raise UserError("error_bad_name", limit=MAX_NAME_LENGTH)
-        season = await self.store.active_season(ctx.club.id)
+        season = await self._season(ctx, kind) if kind == "rapid" else await self.store.active_season(ctx.club.id)
         member = await self.store.member_by_name(ctx.club.id, name)
         async with self.store.transaction():
             if member is None:
@@ -764,7 +782,8 @@ class Commands:
         """Mark a paired player who did not come without notice: their game is lost by forfeit (seed 004
         Keizer rule f). After ``no_show_limit`` (2) such rounds in a row the player is signed off for the
         coming rounds until they sign on again with /aanmelden (seed 004 rule j)."""
-        season = await self._season(ctx)
+        kind, ctx = self._competition(ctx)
+        season = await self._season(ctx, kind)
         data = await competition.load(self.store, season)
         round_text = None
         names = []
@@ -802,7 +821,8 @@ class Commands:
     async def cmd_invaller(self, ctx: Context) -> Reply:
         """Seed 004 rule l: the player with the bye is the standby; when a paired player does not come,
         the director pairs the standby in their place: ``/invaller Naam-van-de-afwezige``."""
-        season = await self._season(ctx)
+        kind, ctx = self._competition(ctx)
+        season = await self._season(ctx, kind)
         data = await competition.load(self.store, season)
         if not ctx.args:
             raise UserError("error_usage", usage=ctx.t("usage_invaller"))
@@ -828,7 +848,8 @@ class Commands:
     # ------------------------------------------------------------------ director: /publiceer
     async def cmd_publiceer(self, ctx: Context) -> Reply:
         """Pair the coming round now (sign-offs close) and announce it, without waiting for 18:00."""
-        season = await self._season(ctx)
+        kind, ctx = self._competition(ctx)
+        season = await self._season(ctx, kind)
         data = await competition.load(self.store, season)
         row = competition.coming_round(data)
         if row is None:
@@ -937,3 +958,8 @@ def _result_text(lang: str, game: GameRow) -> str:
     if game.reported_result is not None:
         return t(lang, "result_pending", result=game.reported_result)
     return ""
+
+
+def _confirm_command(season: Season, number: int) -> str:
+    """What the opponent's confirmation button runs."""
+    return f"/bevestig rapid {number}" if season.kind == "rapid" else f"/bevestig {number}"

@@ -27,7 +27,7 @@ import io
 import logging
 import re
 import shlex
-from typing import Any, Awaitable, Callable, Literal, Optional
+from typing import Any, Awaitable, Callable, Literal, Optional, Sequence
 
 import discord
 from discord import app_commands
@@ -286,15 +286,18 @@ class DiscordAdapter:
             return
         await self._run_as(interaction, actor, command, None, update=True)
 
-    async def ask_first(self, interaction: discord.Interaction, name: str, question_key: str, button_key: str) -> None:
+    async def ask_first(
+        self, interaction: discord.Interaction, name: str, question_key: str, button_key: str, args: Sequence[str] = ()
+    ) -> None:
         """A director command that is confirmed with a button before it runs (``/publiceer``)."""
         actor = await self.actor_for(interaction)
         if isinstance(actor, str) or not actor.is_director:
-            await self.run(interaction, name, [])
+            await self.run(interaction, name, list(args))
             return
         club = await self.commands.club_for(actor)
         lang = club.language
-        buttons = (Button(t(lang, button_key), "/" + name), Button(t(lang, "discord_button_cancel"), CANCEL))
+        command = " ".join(["/" + name, *args])
+        buttons = (Button(t(lang, button_key), command), Button(t(lang, "discord_button_cancel"), CANCEL))
         await self.answer(interaction, Reply(lines=(t(lang, question_key),), private=True, buttons=buttons), lang)
 
     async def _run_as(
@@ -482,11 +485,13 @@ class DiscordAdapter:
         return [Choice(name=n[:100], value=n[:100]) for n in (starts + inside)[:MAX_CHOICES]]
 
     async def round_choices(self, interaction: discord.Interaction, current: Any, paired: bool) -> list[Choice[int]]:
-        """Round numbers: the rounds still open (to sign off for or on) or the paired ones, newest first."""
+        """Round numbers: the rounds still open (to sign off for or on) or the paired ones, newest first; of
+        the rapid competition when the command's ``rapid`` option is already set."""
         club = await self.club_of(interaction)
         if club is None:
             return []
-        season = await self.commands.store.active_season(club.id)
+        kind = "rapid" if getattr(interaction.namespace, "rapid", False) else "main"
+        season = await self.commands.store.active_season(club.id, kind)
         if season is None:
             return []
         rows = [r for r in await self.commands.store.rounds(season.id) if (r.status == "paired") == paired]
@@ -558,16 +563,19 @@ def build_commands(adapter: DiscordAdapter) -> list[app_commands.Command[Any, ..
         return command
 
     # -------------------------------------------------------------- players
-    async def aanmelden(interaction: discord.Interaction, ronde: Optional[Round] = None) -> None:
-        await a.run(interaction, "aanmelden", _opt((ronde is not None, str(ronde))))
+    async def aanmelden(interaction: discord.Interaction, ronde: Optional[Round] = None, rapid: bool = False) -> None:
+        await a.run(interaction, "aanmelden", _opt((rapid, "rapid"), (ronde is not None, str(ronde))))
 
     async def afmelden(
         interaction: discord.Interaction,
         ronde: Optional[Round] = None,
         teamwedstrijd: bool = False,
         speler: Optional[str] = None,
+        rapid: bool = False,
     ) -> None:
-        args = _opt((bool(speler), speler or ""), (ronde is not None, str(ronde)), (teamwedstrijd, "teamwedstrijd"))
+        args = _opt(
+            (bool(speler), speler or ""), (rapid, "rapid"), (ronde is not None, str(ronde)), (teamwedstrijd, "teamwedstrijd")
+        )
         await a.run(interaction, "afmelden", args)
 
     async def stand(
@@ -576,17 +584,21 @@ def build_commands(adapter: DiscordAdapter) -> list[app_commands.Command[Any, ..
         args = _opt((bool(groep), groep or ""), (rapid, "rapid"), (ronde is not None, str(ronde)))
         await a.run(interaction, "stand", args)
 
-    async def indeling(interaction: discord.Interaction, ronde: Optional[Round] = None) -> None:
-        await a.run(interaction, "indeling", _opt((ronde is not None, str(ronde))))
+    async def indeling(interaction: discord.Interaction, ronde: Optional[Round] = None, rapid: bool = False) -> None:
+        await a.run(interaction, "indeling", _opt((rapid, "rapid"), (ronde is not None, str(ronde))))
 
     async def uitslag(
-        interaction: discord.Interaction, resultaat: str, speler: Optional[str] = None, ronde: Optional[Round] = None
+        interaction: discord.Interaction,
+        resultaat: str,
+        speler: Optional[str] = None,
+        ronde: Optional[Round] = None,
+        rapid: bool = False,
     ) -> None:
-        args = [resultaat] + _opt((bool(speler), speler or ""), (ronde is not None, str(ronde)))
+        args = [resultaat] + _opt((bool(speler), speler or ""), (rapid, "rapid"), (ronde is not None, str(ronde)))
         await a.run(interaction, "uitslag", args)
 
-    async def bevestig(interaction: discord.Interaction, ronde: Optional[Round] = None) -> None:
-        await a.run(interaction, "bevestig", _opt((ronde is not None, str(ronde))))
+    async def bevestig(interaction: discord.Interaction, ronde: Optional[Round] = None, rapid: bool = False) -> None:
+        await a.run(interaction, "bevestig", _opt((rapid, "rapid"), (ronde is not None, str(ronde))))
 
     async def prijzen(interaction: discord.Interaction) -> None:
         await a.run(interaction, "prijzen", [])
@@ -632,18 +644,25 @@ def build_commands(adapter: DiscordAdapter) -> list[app_commands.Command[Any, ..
         await a.run(interaction, "seizoen", args)
 
     async def speler(
-        interaction: discord.Interaction, naam: str, rating: Range[int, 0, 4000], groep: Optional[Group] = None
+        interaction: discord.Interaction,
+        naam: str,
+        rating: Range[int, 0, 4000],
+        groep: Optional[Group] = None,
+        rapid: bool = False,
     ) -> None:
-        await a.run(interaction, "speler", [naam, str(rating)] + _opt((bool(groep), f"groep={groep}")))
+        await a.run(interaction, "speler", [naam, str(rating)] + _opt((bool(groep), f"groep={groep}"), (rapid, "rapid")))
 
-    async def nietverschenen(interaction: discord.Interaction, speler: str, ronde: Optional[Round] = None) -> None:
-        await a.run(interaction, "nietverschenen", [speler] + _opt((ronde is not None, str(ronde))))
+    async def nietverschenen(
+        interaction: discord.Interaction, speler: str, ronde: Optional[Round] = None, rapid: bool = False
+    ) -> None:
+        await a.run(interaction, "nietverschenen", [speler] + _opt((rapid, "rapid"), (ronde is not None, str(ronde))))
 
-    async def invaller(interaction: discord.Interaction, speler: str) -> None:
-        await a.run(interaction, "invaller", [speler])
+    async def invaller(interaction: discord.Interaction, speler: str, rapid: bool = False) -> None:
+        await a.run(interaction, "invaller", [speler] + _opt((rapid, "rapid")))
 
-    async def publiceer(interaction: discord.Interaction) -> None:
-        await a.ask_first(interaction, "publiceer", "discord_publish_question", "discord_button_publish")
+    async def publiceer(interaction: discord.Interaction, rapid: bool = False) -> None:
+        args = _opt((rapid, "rapid"))
+        await a.ask_first(interaction, "publiceer", "discord_publish_question", "discord_button_publish", args)
 
     async def exporteer(interaction: discord.Interaction, rapid: bool = False) -> None:
         await a.run(interaction, "exporteer", _opt((rapid, "rapid")))

@@ -476,10 +476,14 @@ class Harness:
         assert len(answers) == 1, (name, user, answers)
         return answers[0]
 
-    async def autocomplete(self, name: str, user: str, focused: str, value: Any, **kw: Any) -> list[dict[str, Any]]:
-        kinds = {int: 4, str: 3}
-        data = {"id": str(next(_ids)), "name": name, "type": 1,
-                "options": [{"name": focused, "type": kinds[type(value)], "value": value, "focused": True}]}  # fmt: skip
+    async def autocomplete(
+        self, name: str, user: str, focused: str, value: Any, others: dict[str, Any] | None = None, **kw: Any
+    ) -> list[dict[str, Any]]:
+        """The choices offered for option ``focused`` while ``value`` is typed (``others``: options already set)."""
+        kinds = {bool: 5, int: 4, str: 3}
+        options = [{"name": k, "type": kinds[type(v)], "value": v} for k, v in (others or {}).items()]
+        options.append({"name": focused, "type": kinds[type(value)], "value": value, "focused": True})
+        data = {"id": str(next(_ids)), "name": name, "type": 1, "options": options}
         payload = self.payload(4, data, user, **kw)
         interaction = discord.Interaction(data=payload, state=self.client._connection)  # type: ignore[arg-type]
         await self.client.tree._call(interaction)  # type: ignore[attr-defined]

@@ -435,3 +435,38 @@ async def test_the_fakes_gateway_as_discord_py_uses_it_identify_resume_interacti
         DiscordWebSocket.DEFAULT_GATEWAY = old
         await bot.client.close()
         await asyncio.wait_for(task, 10)
+
+
+# ---------------------------------------------------------------------------------------------- the rapid option
+async def test_the_rapid_option_addresses_the_rapid_competition(bot: Harness, fake: FakeDiscord, config: Config) -> None:
+    await season_with_players(bot)
+    rapid = {"naam": "R", "start": "2026-12-05", "rondes": 2, "soort": "rapid"}
+    await bot.command("seizoen", "Leider", rapid, director=True)
+    await bot.command("aanmelden", "Anna")
+    # the round choices follow the option: the rapid rounds are on Saturdays
+    main_rounds = await bot.autocomplete("afmelden", "Anna", "ronde", "")
+    rapid_rounds = await bot.autocomplete("afmelden", "Anna", "ronde", "", others={"rapid": True})
+    assert "2026-12-03" in main_rounds[0]["name"] and "2026-12-05" in rapid_rounds[0]["name"]
+    answer = await bot.command("afmelden", "Anna", {"rapid": True, "ronde": 2})
+    assert "2026-12-12" in content(answer)
+    db = sqlite3.connect(config.db_path)
+    try:
+        signed_off = db.execute(
+            "SELECT s.kind, r.number FROM signoffs so JOIN rounds r ON r.id = so.round_id"
+            " JOIN seasons s ON s.id = r.season_id"
+        ).fetchall()
+    finally:
+        db.close()
+    assert signed_off == [("rapid", 2)]
+    # /publiceer asks first; its button publishes the rapid round
+    question = await bot.command("publiceer", "Leider", {"rapid": True}, director=True)
+    published = await bot.press(question, "Publiceren", "Leider", director=True)
+    assert "ronde 1" in content(published).lower()
+    db = sqlite3.connect(config.db_path)
+    try:
+        paired = db.execute(
+            "SELECT s.kind, r.number FROM rounds r JOIN seasons s ON s.id = r.season_id WHERE r.status = 'paired'"
+        ).fetchall()
+    finally:
+        db.close()
+    assert paired == [("rapid", 1)]
