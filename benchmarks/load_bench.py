@@ -43,6 +43,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
+from bot.app import freeze_startup_objects  # noqa: E402
 from bot.clock import ShiftedClock  # noqa: E402
 from bot.commands import Actor, Commands  # noqa: E402
 from bot.config import Config, load_config  # noqa: E402
@@ -154,6 +155,7 @@ async def commands_bench(args: argparse.Namespace) -> None:
         t0 = time.perf_counter()
         store, commands, _ = await world(Path(tmp) / "load.sqlite3", args.clubs, args.members)
         print(f"set-up: {args.clubs} clubs x {args.members} members in {time.perf_counter() - t0:.1f} s")
+        freeze_startup_objects()  # as the bot does once it has started
         people = [member(c, i) for i in range(args.members) for c in range(args.clubs)]  # clubs interleaved
         try:
             for concurrency in (1, args.concurrency):

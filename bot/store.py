@@ -23,6 +23,8 @@ from typing import Any, AsyncIterator, Iterable
 
 import aiosqlite
 
+from bot.checkpoints import SAFETY_NET_PAGES, Checkpointer
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 # The statements before which the sqlite3 module opens the transaction (isolation_level "IMMEDIATE").
@@ -161,12 +163,17 @@ class Store:
         # the read was on its way: a read queued before a write (or before a rollback) returns the row as
         # it was, after the write has emptied the cache, and must not put the old row back.
         self._forgotten = 0
+        self._checkpointer: Checkpointer | None = None
         # Which task holds the open transaction: a per-task flag, so another task never joins it by accident.
         self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(f"store_tx_{id(self)}", default=False)
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    async def open(cls, path: str | Path, migrations: Path = MIGRATIONS_DIR) -> "Store":
+    async def open(
+        cls, path: str | Path, migrations: Path = MIGRATIONS_DIR, checkpoint_every: float = 1.0
+    ) -> "Store":
+        """Open (and migrate) the database; a file gets WAL checkpoints every ``checkpoint_every``
+        seconds on a thread of its own (``bot/checkpoints.py``), not in a command's COMMIT."""
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(str(path), isolation_level=None)
@@ -184,9 +191,14 @@ class Store:
         # From here on the sqlite3 module itself issues BEGIN IMMEDIATE right before the first INSERT,
         # UPDATE or DELETE when no transaction is open, in the same trip (see transaction()).
         conn.isolation_level = "IMMEDIATE"
+        if str(path) != ":memory:":
+            await conn.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_NET_PAGES}")
+            store._checkpointer = Checkpointer(Path(path), checkpoint_every)
         return store
 
     async def close(self) -> None:
+        if self._checkpointer is not None:
+            await asyncio.to_thread(self._checkpointer.stop)
         await self._conn.close()
 
     async def schema_version(self) -> int:

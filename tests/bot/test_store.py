@@ -212,3 +212,36 @@ async def test_a_member_read_again_after_a_change_is_the_changed_member(tmp_path
         assert not (await store.member_by_identity(club.id, "u1")).is_director
     finally:
         await store.close()
+
+
+async def _fifty_clubs_then_look(path: Path, every: float) -> bool:
+    """Write 50 clubs in 50 commits, wait half a second; whether the last one is in the database file
+    itself (checkpointed), not only in its write-ahead log."""
+    import asyncio
+
+    store = await Store.open(path, checkpoint_every=every)
+    try:
+        for i in range(50):
+            async with store.transaction():
+                await store.get_or_create_club("console", f"club-{i}", f"Checkpoint club {i:02d}", "nl", "Europe/Amsterdam", NOW)
+        await asyncio.sleep(0.5)
+        return b"Checkpoint club 49" in path.read_bytes()
+    finally:
+        await store.close()
+
+
+async def test_the_log_is_checkpointed_by_its_own_thread_not_by_a_commit(tmp_path: Path) -> None:
+    """Commits no longer copy the write-ahead log back into the database file (the automatic checkpoint
+    waits for a much larger log); the checkpointer thread does, within its interval, and stops on close."""
+    import threading
+
+    from bot.checkpoints import SAFETY_NET_PAGES
+
+    assert not await _fifty_clubs_then_look(tmp_path / "slow.sqlite3", every=60.0)  # no commit checkpointed
+    assert await _fifty_clubs_then_look(tmp_path / "fast.sqlite3", every=0.05)  # the thread did
+    store = await Store.open(tmp_path / "fast.sqlite3")
+    try:
+        assert (await store._one("PRAGMA wal_autocheckpoint"))[0] == SAFETY_NET_PAGES
+    finally:
+        await store.close()
+    assert not any(t.name.startswith("wal-checkpoints") for t in threading.enumerate())
