@@ -773,16 +773,13 @@ class Store:
         if announcement.attempted:
             return announcement
         async with self.transaction():
-            row = await self._one(
-                "SELECT message_ref FROM announcements WHERE club_id = ? AND message_ref IS NOT NULL"
-                " ORDER BY sent_at DESC, id DESC LIMIT 1",
-                (announcement.club_id,),
+            rows = await self._conn.execute_fetchall(  # one trip: the club's latest post, read and written
+                "UPDATE announcements SET attempted_at = ?, after_ref = (SELECT message_ref FROM announcements"
+                " WHERE club_id = ? AND message_ref IS NOT NULL ORDER BY sent_at DESC, id DESC LIMIT 1)"
+                " WHERE id = ? AND attempted_at IS NULL RETURNING after_ref",
+                (iso(now), announcement.club_id, announcement.id),
             )
-            after_ref = row["message_ref"] if row else None
-            await self._write(
-                "UPDATE announcements SET attempted_at = ?, after_ref = ? WHERE id = ? AND attempted_at IS NULL",
-                (iso(now), after_ref, announcement.id),
-            )
+            after_ref = next(iter(rows))["after_ref"] if rows else None
         return replace(announcement, attempted=True, after_ref=after_ref)
 
     async def mark_announcement_sent(self, announcement_id: int, now: datetime, message_ref: str | None = None) -> bool:
