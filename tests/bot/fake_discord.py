@@ -39,6 +39,7 @@ from bot.config import Config
 from bot.scheduler import Alarm
 from bot.store import Announcement, Club, Store
 from tests.bot.conftest import START
+from tests.bot.local_server import serve_locally
 
 BOT_ID = 900000000000000001
 APP_ID = 900000000000000002
@@ -97,13 +98,7 @@ class FakeDiscord:
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/api/v10/gateway/bot", self._gateway_bot)
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        self._runner, self.port = await serve_locally(app)
         return self
 
     async def close(self) -> None:

@@ -30,6 +30,7 @@ from bot.config import Config
 from bot.scheduler import Alarm
 from bot.store import Announcement, Club, Store
 from tests.bot.conftest import START
+from tests.bot.local_server import serve_locally
 
 TOKEN = "123456:TEST-token"
 BOT_ID = 123456
@@ -89,13 +90,7 @@ class FakeTelegram:
         app = web.Application(client_max_size=50 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._api)
         app.router.add_route("GET", "/file/bot{token}/{path:.*}", self._file)
-        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        self._runner, self.port = await serve_locally(app, shutdown_timeout=1.0)
         return self
 
     async def close(self) -> None:

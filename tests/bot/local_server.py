@@ -1,0 +1,18 @@
+"""Serving a fake platform API: an aiohttp application on 127.0.0.1 at a port the system picks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+
+async def serve_locally(app: web.Application, **runner_options: Any) -> tuple[web.AppRunner, int]:
+    """Start ``app`` on 127.0.0.1 at a free port; the runner (to ``cleanup()``) and the port."""
+    runner = web.AppRunner(app, access_log=None, **runner_options)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    server = site._server
+    assert server is not None
+    return runner, server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
