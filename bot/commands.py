@@ -392,7 +392,6 @@ class Commands:
     async def cmd_stand(self, ctx: Context) -> Reply:
         """The standings after the last paired round; ``/stand A`` one group, ``/stand rapid`` the rapid
         competition, ``/stand 5`` after round 5."""
-        kind = "main"
         group: str | None = None
         after: int | None = None
         if ctx.args and ctx.args[0].lower() in ("nk", "championship") and "nk" in self._handlers:
@@ -402,10 +401,9 @@ class Commands:
                 return await self._nk_standings(ctx, [])
             except UserError:
                 pass
+        kind, ctx = self._competition(ctx)
         for arg in ctx.args:
-            if arg.lower() == "rapid":
-                kind = "rapid"
-            elif _parse_int(arg) is not None:
+            if _parse_int(arg) is not None:
                 after = _parse_int(arg)
             elif len(arg) == 1 and arg.upper() in "ABCD":
                 group = arg.upper()

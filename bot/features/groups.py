@@ -58,7 +58,7 @@ async def cmd_groepen(commands: Commands, ctx: Context) -> Reply:
     last_groups = {competition.player_id(sp.member_id): sp.group_name for sp in source_data.season_players if sp.group_name}
     if not last_groups:
         raise UserError("groups_none", season=source.name)
-    ranking = [s.player.id for s in sorted(competition.standings(source_data), key=lambda s: s.rank)]
+    ranking = [s.player.id for s in competition.standings(source_data)]  # in rank order
     prizes = season_rules.prizes_from_rounds(
         source_data.players, source_data.rounds, source_data.settings, season_rounds=source.rounds_count
     )
