@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round, standings  # noqa: E402
-from engine.pairing import pair_round  # noqa: E402
+from engine.keizer.pairing import pair_round  # noqa: E402
 
 RESULTS = [Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW, Result.WHITE_WINS_FORFEIT]
 WEIGHTS = [45, 40, 14, 1]

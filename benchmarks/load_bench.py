@@ -4,17 +4,17 @@
                                               [--rate 1000] [--seconds 5] [--arrivals even|poisson|both]
 
 50 clubs of 40 members in one database file (WAL, the bot's settings); every command goes through
-``Commands.handle``, as the adapters call it. Target: >= 1,000 sign-offs per second with p99 < 20 ms.
+``Core.handle``, as the adapters call it. Target: >= 1,000 sign-offs per second with p99 < 20 ms.
 What each figure means:
 
 - ``(one at a time)``: every member signs off (``/afmelden``), then signs on again (``/aanmelden``, taking
-  the sign-off back), then asks ``/stand``, each command awaited before the next. Commands per second is
+  the sign-off back), then asks ``/stand``, each command awaited before the next. Core per second is
   1 / the service time; p50/p99/max are the service time of one command with nothing else running.
 - ``(50 at once)``: the same in batches of ``--concurrency`` commands started together (a closed loop):
   the throughput with a queue, and latency from the call to the reply, waiting for the one writer
   included. That latency is mostly queueing, not service: by Little's law 50 in flight at 1,000/s is
   50 ms each.
-- ``open loop``: the target as meant. Commands arrive at ``--rate`` per second (evenly spaced, and a
+- ``open loop``: the target as meant. Core arrive at ``--rate`` per second (evenly spaced, and a
   Poisson process at the same mean) for ``--seconds``, from the 2,000 members in a random order, a first
   pass over everyone signing off, the next signing on again, and so on; each is started at its arrival
   moment whether or not earlier ones are answered. Latency runs from the scheduled arrival to the reply,
@@ -44,11 +44,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
 from bot.app import freeze_startup_objects  # noqa: E402
-from bot.clock import ShiftedClock  # noqa: E402
-from bot.commands import Actor, Commands  # noqa: E402
+from bot.core.clock import ShiftedClock  # noqa: E402
+from bot.core.context import Actor  # noqa: E402
+from bot.core.dispatch import Core  # noqa: E402
+from bot.systems import make_core  # noqa: E402
 from bot.config import Config, load_config  # noqa: E402
-from bot.scheduler import Alarm  # noqa: E402
-from bot.store import Announcement, Club, Store  # noqa: E402
+from bot.core.scheduler import Alarm  # noqa: E402
+from bot.core.store import Announcement, Club, Store  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 START = datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)  # Tuesday; the first round is on Thursday
@@ -63,18 +65,18 @@ def member(club: int, i: int) -> Actor:
     return Actor("bench", f"club-{club}", f"Club {club}", f"m-{club}-{i}", f"Lid {i:02d}")
 
 
-async def must(commands: Commands, who: Actor, text: str) -> None:
+async def must(commands: Core, who: Actor, text: str) -> None:
     reply = await commands.handle(who, text)
     if not reply.ok:
         raise SystemExit(f"set-up failed: {text!r}: {reply.text}")
 
 
-async def world(path: Path, clubs: int, members: int) -> tuple[Store, Commands, ShiftedClock]:
+async def world(path: Path, clubs: int, members: int) -> tuple[Store, Core, ShiftedClock]:
     base = load_config(REPO / "config.example.toml", env={})
     config = Config(**{**base.__dict__, "db_path": path})
     store = await Store.open(path)
     clock = ShiftedClock(START)
-    commands = Commands(store, config, clock)
+    commands = make_core(store, config, clock)
     for c in range(clubs):
         await must(commands, director(c), "/seizoen naam=S start=2026-12-03 rondes=28")
         for i in range(members):
@@ -101,7 +103,7 @@ def alternating(people: list[Actor], count: int, seed: int = 7) -> list[tuple[Ac
     return [(order[k % len(order)], "/afmelden" if (k // len(order)) % 2 == 0 else "/aanmelden") for k in range(count)]
 
 
-async def open_loop_run(commands: Commands, jobs: list[tuple[Actor, str]], rate: float, poisson: bool) -> None:
+async def open_loop_run(commands: Core, jobs: list[tuple[Actor, str]], rate: float, poisson: bool) -> None:
     """Print what an open-loop run of ``jobs`` at ``rate`` per second gives (rate 0: all offered at once)."""
 
     def job(who: Actor, text: str) -> Callable[[], Awaitable[None]]:
@@ -130,7 +132,7 @@ async def open_loop_run(commands: Commands, jobs: list[tuple[Actor, str]], rate:
         print("  " + figures(text or "both", lat, result.wall).replace("commands", "arrived "))
 
 
-async def timed(commands: Commands, who: Actor, text: str, latencies: list[float]) -> None:
+async def timed(commands: Core, who: Actor, text: str, latencies: list[float]) -> None:
     t0 = time.perf_counter()
     reply = await commands.handle(who, text)
     latencies.append(time.perf_counter() - t0)
@@ -138,7 +140,7 @@ async def timed(commands: Commands, who: Actor, text: str, latencies: list[float
         raise SystemExit(f"{text!r} refused: {reply.text}")
 
 
-async def run_batch(commands: Commands, jobs: list[tuple[Actor, str]], concurrency: int) -> tuple[list[float], float]:
+async def run_batch(commands: Core, jobs: list[tuple[Actor, str]], concurrency: int) -> tuple[list[float], float]:
     latencies: list[float] = []
     t0 = time.perf_counter()
     if concurrency <= 1:
@@ -184,7 +186,7 @@ async def publish_bench(args: argparse.Namespace) -> None:
         async def send(club: Club, announcement: Announcement) -> None:
             sent.append(announcement)
 
-        alarm = Alarm(store, commands, clock, send)
+        alarm = Alarm(commands, send)
         try:
             clock.set(PUBLISH + timedelta(seconds=30))
             t0 = time.perf_counter()

@@ -13,11 +13,12 @@ from typing import Awaitable, Callable, Protocol, TextIO
 from zoneinfo import ZoneInfo
 
 from bot.adapters.console import ConsoleAdapter
-from bot.clock import Clock, ShiftedClock
-from bot.commands import Commands
+from bot.core.clock import Clock, ShiftedClock
+from bot.core.dispatch import Core
 from bot.config import Config, load_config
-from bot.scheduler import Alarm
-from bot.store import Announcement, Club, Store
+from bot.core.scheduler import Alarm
+from bot.systems import make_core
+from bot.core.store import Announcement, Club, Store
 
 log = logging.getLogger("clubbot")
 
@@ -36,9 +37,9 @@ async def run_console(
     """The embedded default: the console adapter on the SQLite file of the config."""
     store = await Store.open(config.db_path)
     clock = ShiftedClock(clock_start)
-    commands = Commands(store, config, clock)
+    core = make_core(store, config, clock)
     console = ConsoleAdapter(
-        commands,
+        core,
         clock,
         config.console_director_name,
         config.console_club_name,
@@ -51,7 +52,7 @@ async def run_console(
             raise RuntimeError(f"no adapter running for platform {club.platform}")
         return await console.send_announcement(club, announcement)
 
-    alarm = Alarm(store, commands, clock, send)
+    alarm = Alarm(core, send)
     console.after_command = alarm.run_due
     try:
         await console.start()
@@ -85,17 +86,17 @@ class PlatformAdapter(Protocol):
 AfterCommand = Callable[[], Awaitable[None]]
 
 
-def build_platform_adapters(config: Config, commands: Commands, after_command: AfterCommand) -> list[PlatformAdapter]:
+def build_platform_adapters(config: Config, core: Core, after_command: AfterCommand) -> list[PlatformAdapter]:
     """The adapters whose token is configured."""
     adapters: list[PlatformAdapter] = []
     if config.discord_token:
-        from bot.adapters.discord import DiscordAdapter
+        from bot.adapters.discord.adapter import DiscordAdapter
 
-        adapters.append(DiscordAdapter(commands, config, after_command))
+        adapters.append(DiscordAdapter(core, config, after_command))
     if config.telegram_token:
-        from bot.adapters.telegram import TelegramAdapter
+        from bot.adapters.telegram.adapter import TelegramAdapter
 
-        adapters.append(TelegramAdapter(commands, config, after_command))
+        adapters.append(TelegramAdapter(core, config, after_command))
     return adapters
 
 
@@ -107,7 +108,7 @@ async def run_platforms(
     there at the wall clock's pace (``--clock``)."""
     store = await Store.open(config.db_path)
     clock = ShiftedClock(clock_start) if clock_start is not None else Clock()
-    commands = Commands(store, config, clock)
+    core = make_core(store, config, clock)
     by_platform: dict[str, PlatformAdapter] = {}
 
     async def send(club: Club, announcement: Announcement) -> str | None:
@@ -116,7 +117,7 @@ async def run_platforms(
             raise RuntimeError(f"no adapter running for platform {club.platform}")
         return await adapter.send_announcement(club, announcement)
 
-    alarm = Alarm(store, commands, clock, send)
+    alarm = Alarm(core, send)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -126,7 +127,7 @@ async def run_platforms(
             pass
     started: list[PlatformAdapter] = []
     try:
-        for adapter in build_platform_adapters(config, commands, alarm.run_due):
+        for adapter in build_platform_adapters(config, core, alarm.run_due):
             try:
                 await adapter.start()
             except Exception:  # a bad token on one platform must not stop the other

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+
+# The systems' own subcommands of `clubbot` (each module has register(subparsers)).
+CLI_MODULES = ("bot.keizer.cli", "bot.nk.cli", "bot.backup.cli")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -14,14 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--console", action="store_true", help="use the console adapter even when tokens are set")
     run.add_argument("--db", default=None, help="override the SQLite path of the config")
     run.add_argument("--clock", default=None, help="start the bot's clock at this moment (2026-12-03T12:00); it runs on from there")
-    try:
-        from bot import cli_keizer
-    except ImportError:  # pragma: no cover - while the Keizer CLI is being written
-        cli_keizer = None  # type: ignore[assignment]
-    if cli_keizer is not None:
-        cli_keizer.register(sub)
-    __import__("bot.cli_mcmahon", fromlist=["register"]).register(sub)  # clubbot mcmahon ...
-    __import__("bot.cli_restore", fromlist=["register"]).register(sub)  # clubbot restore BACKUP
+    for name in CLI_MODULES:  # clubbot keizer ..., clubbot mcmahon ..., clubbot restore BACKUP
+        importlib.import_module(name).register(sub)
     args = parser.parse_args(argv)
     if args.command == "run":
         from bot.app import run_from_cli

@@ -18,11 +18,12 @@ from datetime import datetime, timedelta
 from typing import Awaitable, Callable, TextIO
 from zoneinfo import ZoneInfo
 
-from bot.clock import ShiftedClock
-from bot.commands import Actor, Commands
-from bot.i18n import t
-from bot.replies import Reply
-from bot.store import Announcement, Club
+from bot.core.clock import ShiftedClock
+from bot.core.context import Actor
+from bot.core.dispatch import Core
+from bot.core.i18n import t
+from bot.core.replies import Reply
+from bot.core.store import Announcement, Club
 
 PLATFORM = "console"
 CLUB_ID = "console"
@@ -33,14 +34,14 @@ _UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes"}
 class ConsoleAdapter:
     def __init__(
         self,
-        commands: Commands,
+        core: Core,
         clock: ShiftedClock,
         director_name: str,
         club_name: str,
         out: TextIO = sys.stdout,
         files_dir: Path | None = None,
     ) -> None:
-        self.commands = commands
+        self.core = core
         self.clock = clock
         self.club_name = club_name
         self.out = out
@@ -53,7 +54,7 @@ class ConsoleAdapter:
         return Actor(PLATFORM, CLUB_ID, self.club_name, user, " ".join(name.split()), is_director=director)
 
     async def club(self) -> Club:
-        return await self.commands.club_for(self.actor)
+        return await self.core.club_for(self.actor)
 
     def print(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -69,14 +70,14 @@ class ConsoleAdapter:
         """Make sure the console club exists with its channel, and that the director is a member."""
         club = await self.club()
         if club.channel_id is None:
-            await self.commands.store.set_club_channel(club.id, "kanaal")
-        if await self.commands.store.member_by_identity(club.id, self.actor.user_id) is None:
-            member = await self.commands.store.member_by_name(club.id, self.actor.display_name)
+            await self.core.store.set_club_channel(club.id, "kanaal")
+        if await self.core.store.member_by_identity(club.id, self.actor.user_id) is None:
+            member = await self.core.store.member_by_name(club.id, self.actor.display_name)
             if member is None:
-                member = await self.commands.store.add_member(
+                member = await self.core.store.add_member(
                     club.id, self.actor.display_name, 0, self.clock.now(), is_director=True
                 )
-            await self.commands.store.link_identity(club.id, self.actor.user_id, member.id)
+            await self.core.store.link_identity(club.id, self.actor.user_id, member.id)
 
     async def handle_line(self, line: str) -> bool:
         """One line of input; False when the console should stop."""
@@ -95,7 +96,7 @@ class ConsoleAdapter:
         elif word in ("/importeer", "/import"):
             await self._import(club, rest)
         else:
-            reply = await self.commands.handle(self.actor, text)
+            reply = await self.core.handle(self.actor, text)
             self.render(reply, club.language)
         if self.after_command is not None:
             await self.after_command()
@@ -130,7 +131,7 @@ class ConsoleAdapter:
                 return
         else:
             options = rest
-        reply = await self.commands.handle(self.actor, f"/importeer {options}".strip(), attachment=content)
+        reply = await self.core.handle(self.actor, f"/importeer {options}".strip(), attachment=content)
         self.render(reply, club.language)
 
     def _switch(self, club: Club, rest: str) -> None:

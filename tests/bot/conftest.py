@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ShiftedClock
-from bot.commands import Actor, Commands
+from bot.core.clock import ShiftedClock
+from bot.core.context import Actor
+from bot.core.dispatch import Core
+from bot.systems import make_core
 from bot.config import Config, load_config
-from bot.store import Store
+from bot.core.store import Store
 
 # Tuesday 1 December 2026, noon in Amsterdam: the first round is on Thursday 3 December.
 START = datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)
@@ -36,8 +38,8 @@ def clock() -> ShiftedClock:
 
 
 @pytest.fixture
-def commands(store: Store, config: Config, clock: ShiftedClock) -> Commands:
-    return Commands(store, config, clock)
+def commands(store: Store, config: Config, clock: ShiftedClock) -> Core:
+    return make_core(store, config, clock)
 
 
 def actor(name: str, director: bool = False, club: str = "club-1") -> Actor:
@@ -57,14 +59,14 @@ def dump(path: Path) -> dict[str, list[tuple]]:
         conn.close()
 
 
-async def ok(commands: Commands, who: Actor, text: str, attachment: bytes | None = None) -> str:
+async def ok(commands: Core, who: Actor, text: str, attachment: bytes | None = None) -> str:
     """Run a command that must be accepted; its reply text."""
     reply = await commands.handle(who, text, attachment)
     assert reply.ok, f"{text!r} was refused: {reply.text}"
     return reply.text
 
 
-async def refused(commands: Commands, who: Actor, text: str, config: Config, attachment: bytes | None = None) -> str:
+async def refused(commands: Core, who: Actor, text: str, config: Config, attachment: bytes | None = None) -> str:
     """Run a command that must be refused and change nothing; its reply text."""
     before = dump(config.db_path)
     reply = await commands.handle(who, text, attachment)

@@ -32,12 +32,13 @@ import discord
 import pytest
 from aiohttp import WSMsgType, web
 
-from bot.adapters.discord import DiscordAdapter
-from bot.clock import ShiftedClock
-from bot.commands import Commands
+from bot.adapters.discord.adapter import DiscordAdapter
+from bot.core.clock import ShiftedClock
+from bot.core.dispatch import Core
+from bot.systems import make_core
 from bot.config import Config
-from bot.scheduler import Alarm
-from bot.store import Announcement, Club, Store
+from bot.core.scheduler import Alarm
+from bot.core.store import Announcement, Club, Store
 from tests.bot.conftest import START
 from tests.bot.local_server import serve_locally
 
@@ -446,7 +447,7 @@ class Harness:
     fake: FakeDiscord
     store: Store
     clock: ShiftedClock
-    commands: Commands
+    commands: Core
     alarm: Alarm
     adapter: DiscordAdapter
 
@@ -509,13 +510,13 @@ async def harness(config: Config, fake: FakeDiscord, retry_after: timedelta = ti
     config = Config(**{**config.__dict__, "discord_token": "test-token", "discord_director_role": "wedstrijdleider"})
     store = await Store.open(config.db_path)
     clock = ShiftedClock(START)
-    commands = Commands(store, config, clock)
+    commands = make_core(store, config, clock)
     box: list[DiscordAdapter] = []
 
     async def send(club: Club, announcement: Announcement) -> str | None:
         return await box[0].send_announcement(club, announcement)
 
-    alarm = Alarm(store, commands, clock, send, retry_after=retry_after)
+    alarm = Alarm(commands, send, retry_after=retry_after)
     adapter = DiscordAdapter(commands, config, alarm.run_due)
     box.append(adapter)
     await adapter.start(connect=False)  # logs in over REST and syncs the commands; no gateway

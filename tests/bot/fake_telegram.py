@@ -23,12 +23,13 @@ from typing import Any, AsyncIterator
 import pytest
 from aiohttp import web
 
-from bot.adapters.telegram import TelegramAdapter
-from bot.clock import ShiftedClock
-from bot.commands import Commands
+from bot.adapters.telegram.adapter import TelegramAdapter
+from bot.core.clock import ShiftedClock
+from bot.core.dispatch import Core
+from bot.systems import make_core
 from bot.config import Config
-from bot.scheduler import Alarm
-from bot.store import Announcement, Club, Store
+from bot.core.scheduler import Alarm
+from bot.core.store import Announcement, Club, Store
 from tests.bot.conftest import START
 from tests.bot.local_server import serve_locally
 
@@ -324,7 +325,7 @@ class Harness:
         self.fake = fake
         self.store = store
         self.clock = ShiftedClock(START)
-        self.commands = Commands(store, config, self.clock)
+        self.commands = make_core(store, config, self.clock)
         self.sent_announcements: list[int] = []
         self.adapter: TelegramAdapter | None = None
 
@@ -333,7 +334,7 @@ class Harness:
             await self.adapter.send_announcement(club, announcement)
             self.sent_announcements.append(announcement.id)
 
-        self.alarm = Alarm(store, self.commands, self.clock, send)
+        self.alarm = Alarm(self.commands, send)
         config = Config(**{**config.__dict__, "telegram_token": TOKEN})
         self.adapter = TelegramAdapter(
             self.commands, config, self.alarm.run_due,

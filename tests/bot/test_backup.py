@@ -10,15 +10,16 @@ import sys
 from pathlib import Path
 
 from bot.cli import main as cli_main
-from bot.commands import Commands
-from bot.store import Store
+from bot.core.dispatch import Core
+from bot.systems import make_core
+from bot.core.store import Store
 from tests.bot.conftest import DIRECTOR, START, actor
 
 REPO = Path(__file__).resolve().parents[2]
 OTHER = actor("Baas", director=True, club="club-2")
 
 
-async def _season(commands: Commands, who=DIRECTOR, names=("Anna", "Bert", "Carla")) -> None:
+async def _season(commands: Core, who=DIRECTOR, names=("Anna", "Bert", "Carla")) -> None:
     assert (await commands.handle(who, "/seizoen naam=S start=2026-12-03 rondes=5")).ok
     for i, name in enumerate(names):
         assert (await commands.handle(who, f"/speler {name} {2000 - i * 100}")).ok
@@ -33,7 +34,7 @@ def _count(path: Path, sql: str) -> int:
 
 
 async def test_backup_is_a_consistent_snapshot_of_the_club_taken_while_members_write(
-    commands: Commands, tmp_path: Path
+    commands: Core, tmp_path: Path
 ) -> None:
     await _season(commands)
     await _season(commands, OTHER, ("Xander", "Yara"))
@@ -70,7 +71,7 @@ async def test_backup_is_a_consistent_snapshot_of_the_club_taken_while_members_w
     assert _count(commands.config.db_path, "SELECT COUNT(*) FROM signoffs") == 30
 
 
-async def test_backup_refuses_arguments_and_members(commands: Commands) -> None:
+async def test_backup_refuses_arguments_and_members(commands: Core) -> None:
     await _season(commands)
     assert not (await commands.handle(DIRECTOR, "/backup alles")).ok
     assert not (await commands.handle(actor("Anna"), "/backup")).ok
@@ -83,13 +84,13 @@ def _restore(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 async def _make_backup(db: Path, out: Path) -> None:
-    from bot.clock import ShiftedClock
+    from bot.core.clock import ShiftedClock
     from bot.config import Config, load_config
 
     base = load_config(REPO / "config.example.toml", env={})
     store = await Store.open(db)
     try:
-        commands = Commands(store, Config(**{**base.__dict__, "db_path": db}), ShiftedClock(START))
+        commands = make_core(store, Config(**{**base.__dict__, "db_path": db}), ShiftedClock(START))
         await _season(commands)
         reply = await commands.handle(DIRECTOR, "/backup")
         assert reply.attachment is not None

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.bot.fake_discord import (  # noqa: F401 - the fixture
     ANNOUNCE,
     APP_ID,

@@ -13,9 +13,12 @@ from datetime import datetime, timedelta, timezone
 
 import discord
 
-from bot.commands import Commands, Context
+from bot.core.context import Context
+from bot.core.dispatch import Core
+from bot.core.registry import Command as RegistryCommand
+from bot.systems import make_core
 from bot.config import Config
-from bot.replies import Reply
+from bot.core.replies import Reply
 from tests.bot.fake_discord import (  # noqa: F401 - fixtures
     ANNOUNCE,
     EPHEMERAL,
@@ -59,10 +62,10 @@ async def test_commands_are_registered_in_dutch_with_english_localisations(bot: 
         assert commands[dutch]["name_localizations"] == {"en-US": english, "en-GB": english}
         assert commands[dutch]["description"] and commands[dutch]["description_localizations"]["en-US"]
     # every command of the commands layer is there, player commands also in a private message with the bot
-    assert set(bot.commands._handlers) <= set(commands)
+    assert set(bot.commands.registry.commands) <= set(commands)
     assert commands["afmelden"]["contexts"] == [0, 1] and commands["afmelden"]["default_member_permissions"] is None
     # director commands: only in a server, and hidden by default for members who cannot manage it
-    for name in bot.commands.director_commands:
+    for name in bot.commands.registry.director_commands():
         assert commands[name]["contexts"] == [0], name
         assert int(commands[name]["default_member_permissions"]) == MANAGE_GUILD, name
     options = {o["name"]: o for o in commands["afmelden"]["options"]}
@@ -78,16 +81,17 @@ async def test_commands_are_registered_in_dutch_with_english_localisations(bot: 
 
 
 async def test_a_feature_modules_command_becomes_a_slash_command(config: Config, fake: FakeDiscord) -> None:
-    """Commands a feature module adds get one free-text option; the adapter needs no change for them."""
-    from bot.adapters.discord import DiscordAdapter
+    """A command a system adds without declaring its parameters gets one free-text option; the adapter
+    needs no change for it."""
+    from bot.adapters.discord.adapter import DiscordAdapter
 
     h = await harness(config, fake)
     try:
 
-        async def proef(commands: Commands, ctx: Context) -> Reply:
+        async def proef(commands: Core, ctx: Context) -> Reply:
             return Reply(lines=("args: " + "|".join(ctx.args),))
 
-        h.commands.add("proef", proef, english="trial")
+        h.commands.registry.add(RegistryCommand("proef", proef, english="trial"))
         adapter = DiscordAdapter(h.commands, h.adapter.config, h.alarm.run_due)
         await adapter.start(connect=False)
         h.adapter, old = adapter, h.adapter
@@ -222,11 +226,11 @@ async def test_export_hands_over_a_file_and_import_takes_one(bot: Harness, fake:
 
 
 async def test_a_slow_command_is_deferred_and_answered_later(bot: Harness, fake: FakeDiscord) -> None:
-    async def traag(commands: Commands, ctx: Context) -> Reply:
+    async def traag(commands: Core, ctx: Context) -> Reply:
         await asyncio.sleep(0.3)
         return Reply(lines=("eindelijk",))
 
-    bot.commands._handlers["traag"] = (traag, False)  # a command the tree does not know: run it directly
+    bot.commands.registry.commands["traag"] = RegistryCommand("traag", traag)  # a command the tree does not know: run it directly
     bot.adapter.defer_after = 0.05
     payload = bot.slash("stand", "Anna")
     interaction = discord.Interaction(data=payload, state=bot.client._connection)
@@ -240,10 +244,10 @@ async def test_a_slow_command_is_deferred_and_answered_later(bot: Harness, fake:
 
 
 async def test_a_long_reply_is_cut_with_the_whole_text_attached(bot: Harness, fake: FakeDiscord) -> None:
-    async def lang(commands: Commands, ctx: Context) -> Reply:
+    async def lang(commands: Core, ctx: Context) -> Reply:
         return Reply(lines=tuple(f"regel {i} " + "x" * 60 for i in range(100)))
 
-    bot.commands._handlers["lang"] = (lang, False)
+    bot.commands.registry.commands["lang"] = RegistryCommand("lang", lang)
     payload = bot.slash("stand", "Anna")
     await bot.adapter.run(discord.Interaction(data=payload, state=bot.client._connection), "lang", [])
     (answer,) = fake.callbacks(payload["id"])
@@ -289,13 +293,13 @@ async def test_run_platforms_with_a_clock_start_lives_at_that_moment(config: Con
     from discord.gateway import DiscordWebSocket
 
     from bot.app import run_platforms
-    from bot.clock import ShiftedClock
-    from bot.commands import Actor
-    from bot.store import Store
+    from bot.core.clock import ShiftedClock
+    from bot.core.context import Actor
+    from bot.core.store import Store
     from tests.bot.fake_discord import GUILD
 
     store = await Store.open(config.db_path)
-    commands = Commands(store, config, ShiftedClock(datetime(2099, 1, 1, 9, 0, tzinfo=timezone.utc)))
+    commands = make_core(store, config, ShiftedClock(datetime(2099, 1, 1, 9, 0, tzinfo=timezone.utc)))
     director = Actor("discord", str(GUILD), "Schaakclub De Toren", "1", "Leider", is_director=True)
     for line in [f"/kanaal {ANNOUNCE}", "/seizoen naam=S start=2099-01-01 rondes=2", "/speler Anna 2000", "/speler Bert 1900"]:
         assert (await commands.handle(director, line)).ok, line

@@ -11,16 +11,17 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.clock import ShiftedClock
-from bot.commands import ALIASES, Commands
+from bot.core.clock import ShiftedClock
+from bot.core.dispatch import Core
+from bot.systems import make_core
 from bot.config import Config, load_config
-from bot.i18n import t
-from bot.store import Store
+from bot.core.i18n import t
+from bot.core.store import Store
 from tests.bot.conftest import DIRECTOR, START, actor, dump
 
-# every command and alias, those of the feature modules included (building Commands touches no store)
-_ALL = Commands(None, None, None)  # type: ignore[arg-type]
-NAMES = sorted(set(_ALL.aliases) | set(_ALL._handlers) | set(ALIASES))
+# every command and alias, those of the feature modules included (building Core touches no store)
+_ALL = make_core(None, None, None)  # type: ignore[arg-type]
+NAMES = sorted(set(_ALL.registry.aliases) | set(_ALL.registry.commands))
 WORDS = st.sampled_from(
     ["1", "0", "-1", "99", "1-0", "0-1", "remise", "teamwedstrijd", "Anna", "Bert", "rapid", "A", "naam=x",
      "start=2027-01-07", "rondes=3", "'", '"', "1-0F", "gewonnen", "groep=B", "12345678901234567890",
@@ -34,11 +35,11 @@ LINES = st.builds(
 )
 
 
-async def _world(path: Path) -> tuple[Store, Commands]:
+async def _world(path: Path) -> tuple[Store, Core]:
     base = load_config(Path(__file__).resolve().parents[2] / "config.example.toml", env={})
     config = Config(**{**base.__dict__, "db_path": path})
     store = await Store.open(path)
-    commands = Commands(store, config, ShiftedClock(START))
+    commands = make_core(store, config, ShiftedClock(START))
     for text in ("/seizoen naam=S start=2026-12-03 rondes=5", "/speler Anna 2000", "/speler Bert 1900", "/speler Carla 1800"):
         assert (await commands.handle(DIRECTOR, text)).ok
     commands.clock.set(datetime(2026, 12, 3, 17, 1, tzinfo=timezone.utc))  # type: ignore[attr-defined]

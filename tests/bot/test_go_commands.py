@@ -12,28 +12,29 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.clock import ShiftedClock
-from bot.commands import Commands
-from bot.features.go import next_due_moment, run_due
-from bot.i18n import catalogue
+from bot.core.clock import ShiftedClock
+from bot.core.dispatch import Core
+from bot.systems import make_core
+from bot.go.clock import GoSchedule
+from bot.core.i18n import catalogue
 from engine.go.sgf import read_sgf
 from tests.bot.conftest import DIRECTOR, actor, refused
 
 ANNA, BERT, CARLA = actor("Anna"), actor("Bert"), actor("Carla")
 
 
-async def ok(commands: Commands, who, text: str):
+async def ok(commands: Core, who, text: str):
     reply = await commands.handle(who, text)
     assert reply.ok, f"{text!r} was refused: {reply.text}"
     return reply
 
 
-async def members(commands: Commands, *who) -> None:
+async def members(commands: Core, *who) -> None:
     for a in who:
         await ok(commands, a, "/aanmelden")
 
 
-async def start_game(commands: Commands, size: int = 9, extra: str = "") -> None:
+async def start_game(commands: Core, size: int = 9, extra: str = "") -> None:
     await members(commands, ANNA, BERT)
     await ok(commands, ANNA, f"/go uitdagen @Bert {size} {extra}".strip())
     await ok(commands, BERT, "/go accepteren")
@@ -54,7 +55,7 @@ def test_every_engine_refusal_and_phase_has_a_message() -> None:
         assert f"go_error_phase_{phase}" in keys
 
 
-async def test_challenge_accept_and_a_move_with_its_picture(commands: Commands, config) -> None:
+async def test_challenge_accept_and_a_move_with_its_picture(commands: Core, config) -> None:
     await members(commands, ANNA, BERT)
     reply = await ok(commands, ANNA, "/go uitdagen @Bert 9")
     assert "Anna daagt Bert uit" in reply.text and "9x9" in reply.text and "komi 3.5" in reply.text
@@ -71,7 +72,7 @@ async def test_challenge_accept_and_a_move_with_its_picture(commands: Commands, 
     assert row(config)["record"] == "B E5\n"
 
 
-async def test_refusals_are_clear_and_change_nothing(commands: Commands, config) -> None:
+async def test_refusals_are_clear_and_change_nothing(commands: Core, config) -> None:
     await start_game(commands)
     await ok(commands, ANNA, "/zet E5")
     assert "Bert is aan zet" in await refused(commands, ANNA, "/zet D4", config)  # wrong turn
@@ -88,7 +89,7 @@ async def test_refusals_are_clear_and_change_nothing(commands: Commands, config)
     await refused(commands, ANNA, "/go bedenktijd 3d", config)  # a director's setting
 
 
-async def test_suicide_and_ko_are_refused(commands: Commands, config) -> None:
+async def test_suicide_and_ko_are_refused(commands: Core, config) -> None:
     await start_game(commands)
     # black builds an eye at A1 (B1, A2 black); white may not play A1
     for who, move in ((ANNA, "B1"), (BERT, "J9"), (ANNA, "A2"), (BERT, "J8")):
@@ -106,7 +107,7 @@ async def test_suicide_and_ko_are_refused(commands: Commands, config) -> None:
     assert reply.lines[0] == "Bert (wit) speelt E5 en slaat 1 steen/stenen."
 
 
-async def test_passes_marking_rejection_and_agreement_end_the_game(commands: Commands, config) -> None:
+async def test_passes_marking_rejection_and_agreement_end_the_game(commands: Core, config) -> None:
     await start_game(commands)
     await ok(commands, ANNA, "/zet E5")
     await ok(commands, BERT, "/zet D4")
@@ -145,7 +146,7 @@ async def test_passes_marking_rejection_and_agreement_end_the_game(commands: Com
     await refused(commands, ANNA, "/zet D5", config)  # the game is over
 
 
-async def test_resign_and_the_sgf_afterwards(commands: Commands, config) -> None:
+async def test_resign_and_the_sgf_afterwards(commands: Core, config) -> None:
     await start_game(commands, 13)
     await ok(commands, ANNA, "/zet D4")
     reply = await ok(commands, ANNA, "/opgeven")  # also when it is not your turn
@@ -154,7 +155,7 @@ async def test_resign_and_the_sgf_afterwards(commands: Commands, config) -> None
     assert b"RE[W+R]" in reply.attachment[1] and b"SZ[13]" in reply.attachment[1]
 
 
-async def test_handicap_game(commands: Commands, config) -> None:
+async def test_handicap_game(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/speler Anna 1500")
     await ok(commands, DIRECTOR, "/speler Bert 1900")
     await members(commands, ANNA, BERT)
@@ -171,13 +172,13 @@ async def test_handicap_game(commands: Commands, config) -> None:
     await ok(commands, BERT, "/zet C3")
 
 
-async def test_free_handicap_placement(commands: Commands, config) -> None:
+async def test_free_handicap_placement(commands: Core, config) -> None:
     await start_game(commands, 9, "voorgift 2 wit")  # Anna takes white: Bert places the stones
     await ok(commands, BERT, "/zet C3 G7")
     await ok(commands, ANNA, "/zet E5")
 
 
-async def test_several_games_are_told_apart(commands: Commands, config) -> None:
+async def test_several_games_are_told_apart(commands: Core, config) -> None:
     await members(commands, ANNA, BERT, CARLA)
     await ok(commands, ANNA, "/go uitdagen Bert 9")
     await ok(commands, ANNA, "/go uitdagen Carla 9")
@@ -195,7 +196,7 @@ async def test_several_games_are_told_apart(commands: Commands, config) -> None:
     assert "#1 tegen Bert" in listing and "jij bent aan de beurt" in listing
 
 
-async def test_a_competition_pairing_played_as_go_enters_the_round(commands: Commands, clock: ShiftedClock, config) -> None:
+async def test_a_competition_pairing_played_as_go_enters_the_round(commands: Core, clock: ShiftedClock, config) -> None:
     await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
     await ok(commands, DIRECTOR, "/speler Anna 2000")
     await ok(commands, DIRECTOR, "/speler Bert 1900")
@@ -220,7 +221,7 @@ async def test_a_competition_pairing_played_as_go_enters_the_round(commands: Com
     assert "standings" in kinds  # the round is complete: the standings are announced
 
 
-async def test_director_settings(commands: Commands, config) -> None:
+async def test_director_settings(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/go bedenktijd 3d")
     await ok(commands, DIRECTOR, "/go herinnering 12u")
     reply = await ok(commands, DIRECTOR, "/go voorgiftkomi 0")
@@ -232,33 +233,33 @@ async def test_director_settings(commands: Commands, config) -> None:
     assert "bedenktijd per zet uit" in (await ok(commands, DIRECTOR, "/go instellingen")).text
 
 
-async def test_reminder_once_per_turn_then_loss_on_time(commands: Commands, clock: ShiftedClock, config) -> None:
+async def test_reminder_once_per_turn_then_loss_on_time(commands: Core, clock: ShiftedClock, config) -> None:
     await ok(commands, DIRECTOR, "/go herinnering 24u")
     await ok(commands, DIRECTOR, "/go bedenktijd 3d")
     await start_game(commands)
     started = datetime.fromisoformat(row(config)["turn_started_at"])
-    assert await next_due_moment(commands) == started + timedelta(hours=24)
-    await run_due(commands, started + timedelta(hours=23))
+    assert await GoSchedule().next_due_moment(commands) == started + timedelta(hours=24)
+    await GoSchedule().run_due(commands, started + timedelta(hours=23))
     db = sqlite3.connect(config.db_path)
     assert db.execute("SELECT COUNT(*) FROM announcements").fetchone()[0] == 0
-    await run_due(commands, started + timedelta(hours=25))
-    await run_due(commands, started + timedelta(hours=26))  # once per turn
+    await GoSchedule().run_due(commands, started + timedelta(hours=25))
+    await GoSchedule().run_due(commands, started + timedelta(hours=26))  # once per turn
     bodies = [b for (b,) in db.execute("SELECT body FROM announcements")]
     assert len(bodies) == 1 and bodies[0].startswith("Anna, je bent aan zet in je go-partij #1 tegen Bert")
     clock.set(started + timedelta(hours=30))
     await ok(commands, ANNA, "/zet E5")  # Bert's turn starts now
-    await run_due(commands, started + timedelta(hours=30 + 71))
+    await GoSchedule().run_due(commands, started + timedelta(hours=30 + 71))
     assert row(config)["status"] == "playing"
-    await run_due(commands, started + timedelta(hours=30 + 72))
+    await GoSchedule().run_due(commands, started + timedelta(hours=30 + 72))
     r = row(config)
     assert (r["status"], r["result"]) == ("finished", "B+T")
     bodies = [b for (b,) in db.execute("SELECT body FROM announcements")]
     assert any("Bert heeft de maximale bedenktijd overschreden" in b for b in bodies)
-    assert await next_due_moment(commands) is None
+    assert await GoSchedule().next_due_moment(commands) is None
 
 
 async def test_the_go_table_is_documented(config) -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "go.md").read_text(encoding="utf-8")
     for column in ("handicap", "result", "winner_id", "black_id", "white_id", "finished_at", "keizer_game_id"):
         assert f"`{column}`" in doc
-    json.loads((Path(__file__).resolve().parents[2] / "bot" / "i18n" / "en" / "go.json").read_text())
+    json.loads((Path(__file__).resolve().parents[2] / "bot" / "go" / "i18n" / "en" / "go.json").read_text())

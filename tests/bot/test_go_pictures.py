@@ -7,7 +7,7 @@ import io
 
 from PIL import Image
 
-from bot.go_pictures import CELL, board_png, board_text
+from bot.go.pictures import CELL, board_png, board_text
 from engine.go import BLACK, WHITE, parse_point
 
 

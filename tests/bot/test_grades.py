@@ -7,9 +7,10 @@ import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from bot.clock import ShiftedClock
-from bot.commands import Commands
-from bot.features import grades
+from bot.core.clock import ShiftedClock
+from bot.core.dispatch import Core
+from bot.systems import make_core
+from bot.grades import commands as grades
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ANNA, BERT = actor("Anna"), actor("Bert")
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GAME = "minuten=90 byoyomi=30 toernooi=Regio"
 
 
-async def anna_at_1_dan(commands: Commands, clock: ShiftedClock) -> None:
+async def anna_at_1_dan(commands: Core, clock: ShiftedClock) -> None:
     clock.set(JUNE)
     await ok(commands, DIRECTOR, "/speler Anna 2100")
     await ok(commands, DIRECTOR, "/speler Bert 1900")
@@ -27,13 +28,13 @@ async def anna_at_1_dan(commands: Commands, clock: ShiftedClock) -> None:
     assert "1d" in text and "2027-01-01" in text
 
 
-async def enter(commands: Commands, day: str, kind: str) -> str:
+async def enter(commands: Core, day: str, kind: str) -> str:
     """W25: a win against a 1 dan (equal); L10: a loss against a 3 dan (2 stronger)."""
     opponent, grade, result = {"W25": ("Piet", "1d", "gewonnen"), "L10": ("Karel", "3d", "verloren")}[kind]
     return await ok(commands, DIRECTOR, f"/partij Anna datum={day} tegen={opponent} graad={grade} uitslag={result} {GAME}")
 
 
-async def test_a_promotion_earned_with_entered_games(commands: Commands, clock: ShiftedClock, config) -> None:
+async def test_a_promotion_earned_with_entered_games(commands: Core, clock: ShiftedClock, config) -> None:
     await anna_at_1_dan(commands, clock)
     day = datetime(2027, 1, 4)
     for i, kind in enumerate(["W25", "L10"] * 5 + ["W25"]):
@@ -74,7 +75,7 @@ async def test_a_promotion_earned_with_entered_games(commands: Commands, clock: 
     assert "Niemand." in close
 
 
-async def test_the_committee_list_shows_players_close_to_promotion(commands: Commands, clock: ShiftedClock) -> None:
+async def test_the_committee_list_shows_players_close_to_promotion(commands: Core, clock: ShiftedClock) -> None:
     await anna_at_1_dan(commands, clock)
     await ok(commands, DIRECTOR, "/graadzetten Bert 1d vanaf=2027-01-01")
     for i, kind in enumerate(["W25", "L10"] * 4 + ["W25", "W25"]):  # 4 x 15 + 50 = 110 from 10 games
@@ -85,7 +86,7 @@ async def test_the_committee_list_shows_players_close_to_promotion(commands: Com
     assert line.split()[1:] == ["1d", "10", "110", "15"]
 
 
-async def test_correcting_deleting_and_listing_games(commands: Commands, clock: ShiftedClock, config) -> None:
+async def test_correcting_deleting_and_listing_games(commands: Core, clock: ShiftedClock, config) -> None:
     await anna_at_1_dan(commands, clock)
     await enter(commands, "2027-02-01", "W25")
     (number,), = rows(config, "SELECT id FROM grade_games")
@@ -100,7 +101,7 @@ async def test_correcting_deleting_and_listing_games(commands: Commands, clock: 
     assert "Er zijn geen partijen van Anna." in await ok(commands, DIRECTOR, "/partij lijst Anna")
 
 
-async def test_a_member_opponent_with_an_unreliable_grade(commands: Commands, clock: ShiftedClock) -> None:
+async def test_a_member_opponent_with_an_unreliable_grade(commands: Core, clock: ShiftedClock) -> None:
     await anna_at_1_dan(commands, clock)
     await ok(commands, DIRECTOR, "/graadzetten Bert 2d vanaf=2026-01-01")
     text = await ok(commands, DIRECTOR, f"/partij Anna datum=2027-02-01 tegen=Bert uitslag=gewonnen {GAME}")
@@ -114,7 +115,7 @@ async def test_a_member_opponent_with_an_unreliable_grade(commands: Commands, cl
     assert "Lopende reeks: 45 punten uit 1 partijen" in await ok(commands, ANNA, "/graad")
 
 
-async def test_below_2_kyu_there_are_no_points(commands: Commands, clock: ShiftedClock) -> None:
+async def test_below_2_kyu_there_are_no_points(commands: Core, clock: ShiftedClock) -> None:
     await anna_at_1_dan(commands, clock)
     await ok(commands, DIRECTOR, "/graadzetten Bert 5 kyu")
     card = await ok(commands, BERT, "/graad Bert")
@@ -125,7 +126,7 @@ async def test_below_2_kyu_there_are_no_points(commands: Commands, clock: Shifte
     assert "Carla heeft nog geen graad" in await ok(commands, DIRECTOR, "/graad Carla")
 
 
-async def test_the_example_csv_file(commands: Commands, clock: ShiftedClock, config) -> None:
+async def test_the_example_csv_file(commands: Core, clock: ShiftedClock, config) -> None:
     await ok(commands, DIRECTOR, "/speler Anna 2100")
     await ok(commands, DIRECTOR, "/speler Bert 1900")
     await ok(commands, DIRECTOR, "/graadzetten Anna 1d vanaf=2026-01-01")
@@ -139,7 +140,7 @@ async def test_the_example_csv_file(commands: Commands, clock: ShiftedClock, con
     assert "0 partijen ingelezen (8 stonden er al in)" in await ok(commands, DIRECTOR, "/importgames", data)
 
 
-async def test_a_bad_csv_line_refuses_the_whole_file(commands: Commands, clock: ShiftedClock, config) -> None:
+async def test_a_bad_csv_line_refuses_the_whole_file(commands: Core, clock: ShiftedClock, config) -> None:
     await anna_at_1_dan(commands, clock)
     header = "player;date;opponent;grade;result;minutes;byoyomi\n"
     good = "Anna;2027-02-01;Piet;1d;won;90;30\n"
@@ -155,7 +156,7 @@ async def test_a_bad_csv_line_refuses_the_whole_file(commands: Commands, clock: 
     await refused(commands, ANNA, "/partijenimport", config, (header + good).encode())
 
 
-async def test_refused_commands_change_nothing(commands: Commands, clock: ShiftedClock, config) -> None:
+async def test_refused_commands_change_nothing(commands: Core, clock: ShiftedClock, config) -> None:
     await anna_at_1_dan(commands, clock)
     await enter(commands, "2027-02-01", "W25")
     bad = [
@@ -192,7 +193,7 @@ async def test_refused_commands_change_nothing(commands: Commands, clock: Shifte
         await refused(commands, who, text, config)
 
 
-async def test_english_replies(commands: Commands, clock: ShiftedClock, config) -> None:
+async def test_english_replies(commands: Core, clock: ShiftedClock, config) -> None:
     await anna_at_1_dan(commands, clock)
     await ok(commands, DIRECTOR, "/language en")
     text = await ok(commands, DIRECTOR, "/game Anna date=2027-02-01 opponent=Piet grade=2d result=won minutes=60 byoyomi=30")
@@ -202,7 +203,7 @@ async def test_english_replies(commands: Commands, clock: ShiftedClock, config) 
     assert "not a date" in await refused(commands, DIRECTOR, "/setgrade Anna 2d from=yesterday", config)
 
 
-async def season_with_two_1_dans(commands: Commands) -> None:
+async def season_with_two_1_dans(commands: Core) -> None:
     """A Keizer season from 3 December 2026 with Anna and Bert, both 1 dan since 1 January 2026."""
     await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=28")
     await ok(commands, DIRECTOR, "/speler Anna 2100")
@@ -213,7 +214,7 @@ async def season_with_two_1_dans(commands: Commands) -> None:
     await ok(commands, DIRECTOR, "/graadzetten Bert 1d vanaf=2026-01-01")
 
 
-async def test_competition_games_count_once_a_time_control_is_set(commands: Commands, clock: ShiftedClock, config) -> None:
+async def test_competition_games_count_once_a_time_control_is_set(commands: Core, clock: ShiftedClock, config) -> None:
     # Anna (1d) has 11 entered games worth 100 points; her Keizer win against Bert (1d) on 3 December makes 125.
     await season_with_two_1_dans(commands)
     for i, kind in enumerate(["W25", "L10"] * 5 + ["W25"]):
@@ -222,15 +223,15 @@ async def test_competition_games_count_once_a_time_control_is_set(commands: Comm
     await ok(commands, DIRECTOR, "/publiceer")
     await ok(commands, ANNA, "/uitslag gewonnen")
     await ok(commands, BERT, "/bevestig")
-    await grades.run_due(commands, clock.now())  # no time control yet: the game does not count
+    await grades.GradesSchedule().run_due(commands, clock.now())  # no time control yet: the game does not count
     assert "Lopende reeks: 100 punten uit 11 partijen" in await ok(commands, ANNA, "/graad")
     text = await ok(commands, DIRECTOR, "/speeltempo minuten=90 byoyomi=30 officieel=ja")
     assert "2026-27" in text and "90 minuten" in text
     # The next /graadzetten, /partij, /graad or scheduler wake finds the promotion; here the scheduler's.
-    await grades.run_due(commands, clock.now())
+    await grades.GradesSchedule().run_due(commands, clock.now())
     announced = rows(config, "SELECT kind, body FROM announcements WHERE kind LIKE 'promotion:%'")
     assert len(announced) == 1 and "van 1d naar 2d" in announced[0][1]
-    await grades.run_due(commands, clock.now())
+    await grades.GradesSchedule().run_due(commands, clock.now())
     assert len(rows(config, "SELECT kind FROM announcements WHERE kind LIKE 'promotion:%'")) == 1
     card = await ok(commands, BERT, "/graad Bert")
     assert "Lopende reeks: -45 punten uit 1 partijen" in card  # Bert lost to an equal grade
@@ -239,7 +240,7 @@ async def test_competition_games_count_once_a_time_control_is_set(commands: Comm
     assert "seizoen 2026-27: 90 minuten, 30 s byoyomi, officieel: ja" in listing
 
 
-async def test_a_season_is_not_official_unless_the_director_says_so(commands: Commands, clock: ShiftedClock) -> None:
+async def test_a_season_is_not_official_unless_the_director_says_so(commands: Core, clock: ShiftedClock) -> None:
     await season_with_two_1_dans(commands)
     await ok(commands, DIRECTOR, "/speeltempo seizoen=2026-27 minuten=90 byoyomi=30")
     clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
@@ -250,7 +251,7 @@ async def test_a_season_is_not_official_unless_the_director_says_so(commands: Co
 
 
 async def test_the_confirmation_that_completes_a_promotion_announces_it_at_once(
-    commands: Commands, clock: ShiftedClock, config
+    commands: Core, clock: ShiftedClock, config
 ) -> None:
     await season_with_two_1_dans(commands)
     await ok(commands, DIRECTOR, "/speeltempo minuten=90 byoyomi=30 officieel=ja")

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from bot.clock import ShiftedClock
-from bot.commands import Commands
+from bot.core.clock import ShiftedClock
+from bot.core.dispatch import Core
+from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ORDER = ["Daan", "Carla", "Bert", "Anna"]  # who beats whom: the earlier name wins every game
 
 
-async def play_season(commands: Commands, clock: ShiftedClock, config) -> None:
+async def play_season(commands: Core, clock: ShiftedClock, config) -> None:
     """S1: A = Anna 2100, Bert 2000; B = Carla 1800, Daan 1700; three rounds, each game won by the player
     earlier in ORDER, so the final ranking is Daan, Carla, Bert, Anna."""
     await ok(commands, DIRECTOR, "/seizoen naam=S1 start=2026-12-03 rondes=3")
@@ -45,7 +46,7 @@ def groups(config, season: str) -> dict[str, str | None]:
     )
 
 
-async def test_groups_from_the_final_ranking_applied_to_the_new_season(commands: Commands, clock, config) -> None:
+async def test_groups_from_the_final_ranking_applied_to_the_new_season(commands: Core, clock, config) -> None:
     await play_season(commands, clock, config)
     now = await ok(commands, actor("Anna"), "/groepen")  # anyone may look
     assert "als S1 nu zou eindigen" in now
@@ -77,7 +78,7 @@ async def test_groups_from_the_final_ranking_applied_to_the_new_season(commands:
     await refused(commands, DIRECTOR, "/groepen toepassen", config)
 
 
-async def test_no_groups_or_nothing_played_is_said_and_changes_nothing(commands: Commands, config) -> None:
+async def test_no_groups_or_nothing_played_is_said_and_changes_nothing(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/seizoen naam=S1 start=2026-12-03 rondes=3")
     await ok(commands, DIRECTOR, "/speler Anna 2100")
     assert "nog geen gespeelde ronde" in await refused(commands, actor("Anna"), "/groepen", config)

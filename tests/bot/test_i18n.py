@@ -7,7 +7,7 @@ import re
 import string
 from pathlib import Path
 
-from bot.i18n import LANGUAGES, catalogue
+from bot.core.i18n import LANGUAGES, catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 

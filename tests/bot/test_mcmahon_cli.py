@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 import pytest
 
-from engine.mcmahon_file import export_tournament, parse_tournament
+from engine.mcmahon.files import export_tournament, parse_tournament
 from tests.bot.test_cli_keizer import run, run_json
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import random
 
-from bot.commands import Commands
+from bot.core.dispatch import Core
+from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ANNA, BERT = actor("Anna"), actor("Bert")
 
 
-async def test_registration_needs_the_directors_approval(commands: Commands, config) -> None:
+async def test_registration_needs_the_directors_approval(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/help")  # the club exists from the first command on
     await refused(commands, ANNA, "/nk inschrijven 2100", config)  # no tournament yet
     await refused(commands, ANNA, "/nk nieuw NK 2027", config)  # director only
@@ -33,7 +34,7 @@ async def test_registration_needs_the_directors_approval(commands: Commands, con
     await refused(commands, BERT, "/nk inschrijven 1950", config)  # registration closed
 
 
-async def test_a_whole_tournament_from_the_chat(commands: Commands, config) -> None:
+async def test_a_whole_tournament_from_the_chat(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/taal en")
     await ok(commands, DIRECTOR, "/championship new NK 2027")
     names = [f"Speler {i:02d}" for i in range(1, 21)]  # 20 players: top group 16, group 1 of 4
@@ -77,7 +78,7 @@ async def test_a_whole_tournament_from_the_chat(commands: Commands, config) -> N
     assert "; EV[NK 2027]" in egf and len([ln for ln in egf.splitlines() if not ln.startswith(";")]) == 20
 
 
-async def test_results_are_reported_and_confirmed(commands: Commands, config) -> None:
+async def test_results_are_reported_and_confirmed(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/nk nieuw NK")
     await ok(commands, ANNA, "/nk inschrijven 2100")
     await ok(commands, BERT, "/nk inschrijven 2000")
@@ -101,7 +102,7 @@ async def test_results_are_reported_and_confirmed(commands: Commands, config) ->
         await refused(commands, ANNA, text, config)
 
 
-async def test_stand_shows_the_nk_table(commands: Commands, config) -> None:
+async def test_stand_shows_the_nk_table(commands: Core, config) -> None:
     """/stand nk is the tournament table; a club with only an NK running gets it from plain /stand."""
     await ok(commands, DIRECTOR, "/nk nieuw NK")
     await ok(commands, ANNA, "/nk inschrijven 2100")

@@ -6,8 +6,8 @@ import io
 
 from PIL import Image
 
-from bot.pictures import table_png
-from bot.replies import Table
+from bot.core.pictures import table_png
+from bot.core.replies import Table
 
 
 def test_standings_picture_is_a_png_that_grows_with_the_table() -> None:

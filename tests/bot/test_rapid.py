@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from bot.commands import Commands
+from bot.core.dispatch import Core
+from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ANNA, BERT, CARLA, DAAN = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan"))
@@ -22,7 +23,7 @@ def signoffs(config) -> set[tuple[str, str, int, str]]:
     )
 
 
-async def two_competitions(commands: Commands) -> None:
+async def two_competitions(commands: Core) -> None:
     await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
     for line in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800"):
         await ok(commands, DIRECTOR, f"/speler {line}")
@@ -32,7 +33,7 @@ async def two_competitions(commands: Commands) -> None:
         await ok(commands, who, "/aanmelden")
 
 
-async def test_sign_offs_results_and_pairings_of_the_rapid_competition(commands: Commands, clock, config) -> None:
+async def test_sign_offs_results_and_pairings_of_the_rapid_competition(commands: Core, clock, config) -> None:
     await two_competitions(commands)
     assert "2026-12-02" in await ok(commands, ANNA, "/afmelden rapid")
     await ok(commands, BERT, "/afmelden")
@@ -66,7 +67,7 @@ async def test_sign_offs_results_and_pairings_of_the_rapid_competition(commands:
     assert standings.splitlines()[0].startswith("Stand R")
 
 
-async def test_a_director_adds_a_player_to_the_rapid_competition_only(commands: Commands, config) -> None:
+async def test_a_director_adds_a_player_to_the_rapid_competition_only(commands: Core, config) -> None:
     await two_competitions(commands)
     await ok(commands, DIRECTOR, "/speler Eva 1500 rapid")
     seasons = rows(config, "SELECT s.kind FROM season_players sp JOIN seasons s ON s.id = sp.season_id"
@@ -76,7 +77,7 @@ async def test_a_director_adds_a_player_to_the_rapid_competition_only(commands: 
     assert ("rapid", "Eva", 1, "notice") in signoffs(config)
 
 
-async def test_without_a_rapid_competition_the_word_is_refused_and_changes_nothing(commands: Commands, config) -> None:
+async def test_without_a_rapid_competition_the_word_is_refused_and_changes_nothing(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
     await ok(commands, DIRECTOR, "/speler Anna 2100")
     await ok(commands, ANNA, "/aanmelden")

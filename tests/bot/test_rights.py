@@ -25,10 +25,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ShiftedClock
-from bot.commands import Actor, Commands
+from bot.core.clock import ShiftedClock
+from bot.core.context import Actor
+from bot.core.dispatch import Core
+from bot.systems import make_core
 from bot.config import Config, load_config
-from bot.store import Store
+from bot.core.store import Store
 from tests.bot.conftest import START, actor, dump
 
 REPO = Path(__file__).resolve().parents[2]
@@ -50,7 +52,7 @@ def _config(path: Path) -> Config:
     return Config(**{**base.__dict__, "db_path": path})
 
 
-async def _ok(commands: Commands, who: Actor, text: str) -> None:
+async def _ok(commands: Core, who: Actor, text: str) -> None:
     reply = await commands.handle(who, text)
     assert reply.ok, f"world set-up: {text!r} by {who.display_name} was refused: {reply.text}"
 
@@ -58,7 +60,7 @@ async def _ok(commands: Commands, who: Actor, text: str) -> None:
 async def _build(path: Path) -> None:
     store = await Store.open(path)
     clock = ShiftedClock(START)
-    commands = Commands(store, _config(path), clock)
+    commands = make_core(store, _config(path), clock)
     try:
         # club 2 first, so that its ids are the low ones: an id mix-up would show as club 1 touching them
         await _ok(commands, OTHER_DIRECTOR, "/seizoen naam=Seizoen-Twee start=2026-12-03 rondes=5")
@@ -207,7 +209,7 @@ async def _run(template: Path, tmp_path: Path, who: Actor, text: str, attachment
     owned_before = _owned_rows(path)
     store = await Store.open(path)
     try:
-        reply = await Commands(store, _config(path), ShiftedClock(PAIRED)).handle(who, text, attachment)
+        reply = await make_core(store, _config(path), ShiftedClock(PAIRED)).handle(who, text, attachment)
     finally:
         await store.close()
     return reply, before, dump(path), owned_before, _owned_rows(path)
@@ -222,10 +224,10 @@ def _club_ids(path: Path) -> dict[str, int]:
 
 
 def test_every_command_has_a_row() -> None:
-    probe = Commands(None, None, None)  # type: ignore[arg-type]  # building Commands touches no store
+    probe = make_core(None, None, None)  # type: ignore[arg-type]  # building Core touches no store
     covered = {line.split()[0][1:] for line, _, _ in TABLE}
-    assert set(probe._handlers) - covered == set()
-    assert {probe.aliases[a] for a in probe.aliases} <= set(probe._handlers)
+    assert set(probe.registry.commands) - covered == set()
+    assert set(probe.registry.aliases.values()) <= set(probe.registry.commands)
 
 
 @pytest.mark.parametrize("role", list(ROLES))

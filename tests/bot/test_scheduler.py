@@ -6,17 +6,18 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime, timedelta, timezone
 
-from bot.clock import ShiftedClock
-from bot.commands import Commands
+from bot.core.clock import ShiftedClock
+from bot.core.dispatch import Core
+from bot.systems import make_core
 from bot.config import Config
-from bot.scheduler import Alarm
-from bot.store import Announcement, Club, Store
+from bot.core.scheduler import Alarm
+from bot.core.store import Announcement, Club, Store
 from tests.bot.conftest import DIRECTOR, actor
 
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)  # 18:00 in Amsterdam
 
 
-async def setup_season(commands: Commands) -> None:
+async def setup_season(commands: Core) -> None:
     for text in ("/seizoen naam=S start=2026-12-03 rondes=4", "/speler Anna 2000", "/speler Bert 1900", "/speler Carla 1800"):
         reply = await commands.handle(DIRECTOR, text)
         assert reply.ok, reply.text
@@ -33,7 +34,7 @@ async def wait_for(predicate, seconds: float = 10.0) -> None:
 async def test_the_alarm_fires_at_publication_and_announces_once(config: Config) -> None:
     store = await Store.open(config.db_path)
     clock = ShiftedClock(PUBLISH - timedelta(hours=2))
-    commands = Commands(store, config, clock)
+    commands = make_core(store, config, clock)
     await setup_season(commands)
     # move the clock to 1.5 real seconds before the publication, then let the scheduler do the rest
     clock.set(PUBLISH - timedelta(seconds=1.5))
@@ -42,7 +43,7 @@ async def test_the_alarm_fires_at_publication_and_announces_once(config: Config)
     async def send(club: Club, announcement: Announcement) -> None:
         sent.append((announcement.kind, announcement.body))
 
-    alarm = Alarm(store, commands, clock, send)
+    alarm = Alarm(commands, send)
     await alarm.start()
     try:
         assert sent == []  # not yet due
@@ -63,7 +64,7 @@ async def test_the_alarm_fires_at_publication_and_announces_once(config: Config)
     async def send_again(club: Club, announcement: Announcement) -> None:
         again.append(announcement.kind)
 
-    alarm2 = Alarm(store, commands, clock, send_again)
+    alarm2 = Alarm(commands, send_again)
     await alarm2.start()
     alarm2.shutdown()
     assert again == []
@@ -73,7 +74,7 @@ async def test_the_alarm_fires_at_publication_and_announces_once(config: Config)
 async def test_a_failed_send_stays_pending_and_is_retried(config: Config) -> None:
     store = await Store.open(config.db_path)
     clock = ShiftedClock(PUBLISH - timedelta(hours=2))
-    commands = Commands(store, config, clock)
+    commands = make_core(store, config, clock)
     await setup_season(commands)
     clock.set(PUBLISH + timedelta(minutes=1))
     attempts: list[int] = []
@@ -83,7 +84,7 @@ async def test_a_failed_send_stays_pending_and_is_retried(config: Config) -> Non
         if len(attempts) == 1:
             raise ConnectionError("platform down")
 
-    alarm = Alarm(store, commands, clock, flaky, retry_after=timedelta(seconds=0.3))
+    alarm = Alarm(commands, flaky, retry_after=timedelta(seconds=0.3))
     await alarm.start()
     try:
         assert len(attempts) == 1
@@ -100,7 +101,7 @@ async def test_a_failed_send_stays_pending_and_is_retried(config: Config) -> Non
 async def test_catch_up_after_weeks_down_pairs_each_round_once_in_order(config: Config) -> None:
     store = await Store.open(config.db_path)
     clock = ShiftedClock(PUBLISH - timedelta(hours=2))
-    commands = Commands(store, config, clock)
+    commands = make_core(store, config, clock)
     await setup_season(commands)
     clock.set(PUBLISH + timedelta(weeks=2, hours=1))  # three publications passed while down
     sent: list[str] = []
@@ -108,7 +109,7 @@ async def test_catch_up_after_weeks_down_pairs_each_round_once_in_order(config: 
     async def send(club: Club, announcement: Announcement) -> None:
         sent.append(announcement.body.splitlines()[0])
 
-    alarm = Alarm(store, commands, clock, send)
+    alarm = Alarm(commands, send)
     await alarm.start()
     alarm.shutdown()
     assert sent == [
@@ -124,14 +125,14 @@ async def test_catch_up_after_weeks_down_pairs_each_round_once_in_order(config: 
 async def test_the_deadline_reminder_is_posted_once_hours_before(config: Config) -> None:
     store = await Store.open(config.db_path)
     clock = ShiftedClock(datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc))
-    commands = Commands(store, config, clock)
+    commands = make_core(store, config, clock)
     await setup_season(commands)
     sent: list[str] = []
 
     async def send(club: Club, announcement: Announcement) -> None:
         sent.append(announcement.kind + ": " + announcement.body)
 
-    alarm = Alarm(store, commands, clock, send)
+    alarm = Alarm(commands, send)
     assert config.reminder_hours == 5
     clock.set(datetime(2026, 12, 3, 10, 59, tzinfo=timezone.utc))  # 11:59 in Amsterdam, deadline 17:00
     await alarm.start()
@@ -154,7 +155,7 @@ async def test_the_alarm_runs_a_features_timed_work(config: Config) -> None:
     """The go feature's reminder to move comes from the same alarm: set for its moment, sent once."""
     store = await Store.open(config.db_path)
     clock = ShiftedClock(datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc))
-    commands = Commands(store, config, clock)
+    commands = make_core(store, config, clock)
     for who, text in ((DIRECTOR, "/go herinnering 24u"), (actor("Anna"), "/aanmelden"), (actor("Bert"), "/aanmelden"),
                       (actor("Anna"), "/go uitdagen @Bert 9"), (actor("Bert"), "/go accepteren")):
         reply = await commands.handle(who, text)
@@ -164,7 +165,7 @@ async def test_the_alarm_runs_a_features_timed_work(config: Config) -> None:
     async def send(club: Club, announcement: Announcement) -> None:
         sent.append(announcement.body)
 
-    alarm = Alarm(store, commands, clock, send)
+    alarm = Alarm(commands, send)
     await alarm.start()
     try:
         job = alarm.scheduler.get_job("wake")

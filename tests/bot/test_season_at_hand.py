@@ -1,11 +1,12 @@
-"""``Store.season_at_hand``: the active season, its coming round and a member's place, in one query."""
+"""``KeizerStore.season_at_hand``: the active season, its coming round and a member's place, in one query."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from bot.store import Season, SeasonPlayer, Store
+from bot.core.store import Store
+from bot.keizer.store import KeizerStore, Season, SeasonPlayer
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 THURSDAY = datetime(2026, 12, 3, 16, 0, tzinfo=timezone.utc)
@@ -21,7 +22,7 @@ def calendar(weeks: int) -> list[tuple[int, str, datetime, datetime]]:
 
 
 async def new_season(store: Store, club_id: int, name: str, kind: str = "main", weeks: int = 3) -> Season:
-    return await store.create_season(club_id, name, kind, calendar(weeks), "17:00", "18:00", "Europe/Amsterdam", "{}", NOW)
+    return await KeizerStore(store).create_season(club_id, name, kind, calendar(weeks), "17:00", "18:00", "Europe/Amsterdam", "{}", NOW)
 
 
 async def test_the_season_its_coming_round_and_the_members_place(tmp_path: Path) -> None:
@@ -31,14 +32,14 @@ async def test_the_season_its_coming_round_and_the_members_place(tmp_path: Path)
         other = await store.get_or_create_club("console", "y", "Other", "nl", "Europe/Amsterdam", NOW)
         anna = await store.add_member(club.id, "Anna", 1800, NOW)
         bert = await store.add_member(club.id, "Bert", 1700, NOW)
-        assert await store.season_at_hand(club.id, anna.id) is None  # no season yet
+        assert await KeizerStore(store).season_at_hand(club.id, anna.id) is None  # no season yet
 
         await new_season(store, other.id, "elsewhere")
-        assert await store.season_at_hand(club.id, anna.id) is None  # another club's season is not ours
+        assert await KeizerStore(store).season_at_hand(club.id, anna.id) is None  # another club's season is not ours
 
         first = await new_season(store, club.id, "2026-27")
-        await store.upsert_season_player(first.id, anna.id, 1810, 2, group_name="A")
-        at_hand = await store.season_at_hand(club.id, anna.id)
+        await KeizerStore(store).upsert_season_player(first.id, anna.id, 1810, 2, group_name="A")
+        at_hand = await KeizerStore(store).season_at_hand(club.id, anna.id)
         assert at_hand is not None
         season, coming, place = at_hand
         assert (season.id, season.name, season.kind, season.rounds_count, season.status) == (
@@ -49,27 +50,27 @@ async def test_the_season_its_coming_round_and_the_members_place(tmp_path: Path)
             first.id, 1, "2026-12-03", THURSDAY, "open",
         )  # fmt: skip
         assert place == SeasonPlayer(anna.id, "Anna", 1810, "A", 2, None, False)
-        assert (await store.season_at_hand(club.id, bert.id))[1:] == (coming, None)  # Bert is not in the season
-        assert (await store.season_at_hand(club.id, None))[1:] == (coming, None)
+        assert (await KeizerStore(store).season_at_hand(club.id, bert.id))[1:] == (coming, None)  # Bert is not in the season
+        assert (await KeizerStore(store).season_at_hand(club.id, None))[1:] == (coming, None)
 
-        await store.set_auto_signed_off(first.id, anna.id, True)
-        await store.set_start_points(first.id, anna.id, "3/2")
-        assert (await store.season_at_hand(club.id, anna.id))[2] == SeasonPlayer(anna.id, "Anna", 1810, "A", 2, "3/2", True)
+        await KeizerStore(store).set_auto_signed_off(first.id, anna.id, True)
+        await KeizerStore(store).set_start_points(first.id, anna.id, "3/2")
+        assert (await KeizerStore(store).season_at_hand(club.id, anna.id))[2] == SeasonPlayer(anna.id, "Anna", 1810, "A", 2, "3/2", True)
 
-        assert await store.set_round_status(coming.id, "paired", ("open",))
-        assert (await store.season_at_hand(club.id, anna.id))[1].number == 2  # round 1 is paired now
+        assert await KeizerStore(store).set_round_status(coming.id, "paired", ("open",))
+        assert (await KeizerStore(store).season_at_hand(club.id, anna.id))[1].number == 2  # round 1 is paired now
         for number in (2, 3):
-            row = await store.round_by_number(first.id, number)
-            assert await store.set_round_status(row.id, "paired", ("open",))
-        assert (await store.season_at_hand(club.id, anna.id))[1] is None  # every round paired
+            row = await KeizerStore(store).round_by_number(first.id, number)
+            assert await KeizerStore(store).set_round_status(row.id, "paired", ("open",))
+        assert (await KeizerStore(store).season_at_hand(club.id, anna.id))[1] is None  # every round paired
 
         rapid = await new_season(store, club.id, "rapid", kind="rapid", weeks=2)
-        assert (await store.season_at_hand(club.id, anna.id))[0].id == first.id
-        rapid_at_hand = await store.season_at_hand(club.id, anna.id, "rapid")
+        assert (await KeizerStore(store).season_at_hand(club.id, anna.id))[0].id == first.id
+        rapid_at_hand = await KeizerStore(store).season_at_hand(club.id, anna.id, "rapid")
         assert (rapid_at_hand[0].id, rapid_at_hand[1].number, rapid_at_hand[2]) == (rapid.id, 1, None)
 
         second = await new_season(store, club.id, "2027-28")  # the first one is finished by this
-        season, coming, place = await store.season_at_hand(club.id, anna.id)
+        season, coming, place = await KeizerStore(store).season_at_hand(club.id, anna.id)
         assert (season.id, coming.season_id, coming.number, place) == (second.id, second.id, 1, None)
     finally:
         await store.close()

@@ -6,16 +6,18 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bot.clock import ShiftedClock
-from bot.commands import Commands
-from engine import keizer, pairing, season_file
+from bot.core.clock import ShiftedClock
+from bot.core.dispatch import Core
+from bot.systems import make_core
+from engine import keizer
+from engine.keizer import pairing, season_file
 from tests.bot.conftest import DIRECTOR, dump
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "season.json"
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
 
 
-async def test_import_then_export_keeps_every_round(commands: Commands) -> None:
+async def test_import_then_export_keeps_every_round(commands: Core) -> None:
     reply = await commands.handle(DIRECTOR, "/importeer start=2026-12-03 naam=Import", attachment=EXAMPLE.read_bytes())
     assert reply.ok, reply.text
     exported = await commands.handle(DIRECTOR, "/exporteer")
@@ -39,7 +41,7 @@ async def test_import_then_export_keeps_every_round(commands: Commands) -> None:
     assert shown == expected
 
 
-async def test_the_exported_file_pairs_like_the_bot(commands: Commands, clock: ShiftedClock) -> None:
+async def test_the_exported_file_pairs_like_the_bot(commands: Core, clock: ShiftedClock) -> None:
     assert (await commands.handle(DIRECTOR, "/importeer start=2026-12-03 naam=I", attachment=EXAMPLE.read_bytes())).ok
     exported = await commands.handle(DIRECTOR, "/exporteer")
     assert exported.attachment is not None
@@ -54,7 +56,7 @@ async def test_the_exported_file_pairs_like_the_bot(commands: Commands, clock: S
     assert predicted.bye is not None and predicted.bye in shown
 
 
-async def test_a_bad_file_is_refused_naming_the_line_and_changes_nothing(commands: Commands, config) -> None:
+async def test_a_bad_file_is_refused_naming_the_line_and_changes_nothing(commands: Core, config) -> None:
     text = EXAMPLE.read_text().replace('"1-0"', '"1-O"', 1)
     line = next(i for i, row in enumerate(text.splitlines(), start=1) if '"1-O"' in row)
     assert (await commands.handle(DIRECTOR, "/help")).ok  # the club exists from its first command on

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import MIGRATIONS_DIR, MigrationError, Store, iso, migration_files
+from bot.core.migrations import MIGRATIONS_DIR, MigrationError, migration_files
+from bot.core.store import Store, iso
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -235,13 +236,13 @@ async def test_the_log_is_checkpointed_by_its_own_thread_not_by_a_commit(tmp_pat
     waits for a much larger log); the checkpointer thread does, within its interval, and stops on close."""
     import threading
 
-    from bot.checkpoints import SAFETY_NET_PAGES
+    from bot.core.checkpoints import SAFETY_NET_PAGES
 
     assert not await _fifty_clubs_then_look(tmp_path / "slow.sqlite3", every=60.0)  # no commit checkpointed
     assert await _fifty_clubs_then_look(tmp_path / "fast.sqlite3", every=0.05)  # the thread did
     store = await Store.open(tmp_path / "fast.sqlite3")
     try:
-        assert (await store._one("PRAGMA wal_autocheckpoint"))[0] == SAFETY_NET_PAGES
+        assert (await store.fetch_one("PRAGMA wal_autocheckpoint"))[0] == SAFETY_NET_PAGES
     finally:
         await store.close()
     assert not any(t.name.startswith("wal-checkpoints") for t in threading.enumerate())

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store
+from bot.core.store import Store
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 # A read that keeps the database thread busy for a while, so that what is queued behind it waits.
@@ -70,7 +70,7 @@ async def test_a_write_that_would_not_open_the_transaction_is_refused(tmp_path: 
     store = await Store.open(tmp_path / "w.sqlite3")
     try:
         with pytest.raises(ValueError):
-            await store._write("WITH x AS (SELECT 1) INSERT INTO clubs (platform) SELECT 'p' FROM x")
+            await store.write("WITH x AS (SELECT 1) INSERT INTO clubs (platform) SELECT 'p' FROM x")
     finally:
         await store.close()
 
@@ -87,7 +87,7 @@ async def test_a_command_cancelled_while_its_write_is_queued_leaves_nothing(tmp_
             async with store.transaction():
                 await store.add_member(club.id, "Anna", 1800, NOW)
 
-        busy = asyncio.create_task(store._all(SLOW_READ))
+        busy = asyncio.create_task(store.fetch_all(SLOW_READ))
         await asyncio.sleep(0)  # the slow read is on the database thread
         task = asyncio.create_task(sign_up())
         await asyncio.sleep(0)  # Anna's insert is queued behind it

@@ -9,9 +9,11 @@ import sqlite3
 
 import pytest
 
-from bot.adapters.telegram import MAX_CALLBACK_DATA, MAX_TEXT, TelegramAdapter, html_chunks, units
+from bot.adapters.telegram.adapter import TelegramAdapter
+from bot.adapters.telegram.outgoing import MAX_CALLBACK_DATA
+from bot.adapters.telegram.render import MAX_TEXT, html_chunks, units
 from bot.config import Config
-from bot.replies import Button
+from bot.core.replies import Button
 from tests.bot.fake_telegram import (  # noqa: F401 - fixtures
     GROUP,
     GROUP_CHAT,
@@ -313,9 +315,10 @@ def test_html_chunks_escape_and_close_pre_blocks() -> None:
 async def test_a_wrong_token_fails_the_start_and_leaves_nothing_running(fake: FakeTelegram, config: Config) -> None:
     from telegram.error import InvalidToken
 
-    from bot.clock import ShiftedClock
-    from bot.commands import Commands
-    from bot.store import Store
+    from bot.core.clock import ShiftedClock
+    from bot.core.dispatch import Core
+    from bot.systems import make_core
+    from bot.core.store import Store
 
     store = await Store.open(config.db_path)
     try:
@@ -324,7 +327,7 @@ async def test_a_wrong_token_fails_the_start_and_leaves_nothing_running(fake: Fa
         async def nothing() -> None:
             return None
 
-        adapter = TelegramAdapter(Commands(store, wrong, ShiftedClock()), wrong, nothing, base_url=fake.base_url)
+        adapter = TelegramAdapter(make_core(store, wrong, ShiftedClock()), wrong, nothing, base_url=fake.base_url)
         with pytest.raises(InvalidToken):
             await adapter.start()
         assert not adapter.app.running and fake.of("getUpdates", "setMyCommands") == []
@@ -333,7 +336,7 @@ async def test_a_wrong_token_fails_the_start_and_leaves_nothing_running(fake: Fa
 
 
 async def test_a_picture_with_a_long_text_comes_first_and_the_text_after(tg: Harness) -> None:
-    from bot.replies import Reply, Table
+    from bot.core.replies import Reply, Table
 
     assert tg.adapter is not None
     table = Table(("#", "Naam"), tuple((str(i), f"Speler {i:03d}") for i in range(1, 120)))

@@ -1,0 +1,463 @@
+"""The Discord adapter (discord.py 2.x): slash commands in, replies and announcements out. No rules here.
+
+A Discord server (guild) is a club. Every registered command is an application command with a Dutch name
+and an English localisation, built from its parameters in ``slash.py`` (texts in
+``bot/adapters/i18n/*/discord.json``); its callback turns the options into the command line the console
+would type (``/afmelden 3 teamwedstrijd``) and hands it to ``Core.handle`` as the user who used it. The
+``Reply`` comes back as an interaction
+response: ephemeral when it is private or refused, in the channel otherwise; a table as a code block,
+a picture (``Reply.image``) and files as attachments, ``Reply.buttons`` as buttons whose ``custom_id``
+holds the command they run for whoever presses them (so they keep working after a restart).
+
+Announcements go through the REST API to the club's channel (set with ``/kanaal``), with a picture of
+the pairing or standings and the text as fallback, and a nonce so that a repeated post after a lost
+answer is not shown twice. A failure (no channel, a deleted channel, missing permissions, a long rate
+limit) is logged and raised, so the announcement stays pending and the alarm retries it; the next
+director who uses a command in that server is told what is wrong.
+
+Directors: members with the configured role (``[discord] director_role``) or the Manage Server
+permission; the director commands are guild-only and hidden by default for members without Manage
+Server (``default_permissions``), which the server can widen to the role under Integrations.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+import shlex
+from typing import Any, Awaitable, Callable, Sequence
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discord.slash import ClubTranslator, SlashCommand, build_commands, clip
+from bot.adapters.inflight import InFlight
+from bot.core.context import Actor
+from bot.core.dispatch import Core
+from bot.config import Config
+from bot.core.i18n import DEFAULT_LANGUAGE, t
+from bot.core.replies import Button, Reply
+from bot.core.store import Announcement, Club
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+MAX_CONTENT = 2000  # characters in a message
+MAX_LABEL = 80
+MAX_CUSTOM_ID = 100
+BUTTON_PREFIX = "clubbot:"
+CANCEL = "cancel"
+# the bot's own identity when it asks the commands layer for the picture of an announcement
+# slow commands: after this many seconds the interaction is deferred (Discord wants an answer within 3)
+DEFER_AFTER = 2.0
+# a rate limit longer than this is not waited out: the announcement stays pending and is retried
+MAX_RATELIMIT_WAIT = 30.0
+
+AfterCommand = Callable[[], Awaitable[None]]
+
+
+# ---------------------------------------------------------------------------------------------- texts
+def _language_of(locale: discord.Locale | None, default: str) -> str:
+    if locale is None:
+        return default
+    return "en" if str(locale).startswith("en") else "nl" if str(locale).startswith("nl") else default
+
+
+# ---------------------------------------------------------------------------------------------- buttons
+class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"clubbot:(?P<command>/.*|cancel)"):  # type: ignore[type-arg]
+    """A button that runs a command for whoever presses it; the command is in the ``custom_id``."""
+
+    def __init__(self, label: str, command: str, style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+        super().__init__(discord.ui.Button(label=clip(label, MAX_LABEL), custom_id=BUTTON_PREFIX + command, style=style))
+        self.command = command
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> "CommandButton":
+        return cls(getattr(item, "label", None) or "", match["command"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        adapter: DiscordAdapter = interaction.client.adapter  # type: ignore[attr-defined]
+        await adapter.press(interaction, self.command)
+
+
+def buttons_view(buttons: tuple[Button, ...] | list[Button]) -> discord.ui.View | None:
+    view = discord.ui.View(timeout=None)
+    for button in buttons[:25]:
+        if len(BUTTON_PREFIX + button.command) > MAX_CUSTOM_ID:
+            log.warning("button command too long for a custom_id: %r", button.command[:120])
+            continue
+        style = discord.ButtonStyle.secondary if button.command == CANCEL else discord.ButtonStyle.primary
+        view.add_item(CommandButton(button.label, button.command, style))
+    return view if view.children else None
+
+
+# ---------------------------------------------------------------------------------------------- the client
+class ClubClient(discord.Client):
+    """A discord.Client with the club's command tree. Intents: only ``guilds`` (not privileged): slash
+    commands and buttons arrive as interactions, which need no message content or member intents."""
+
+    def __init__(self, adapter: "DiscordAdapter", sync_commands: bool = True) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions.none(),
+            max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
+        )
+        self.adapter = adapter
+        self.sync_commands = sync_commands
+        self.tree = app_commands.CommandTree(self)
+        self.tree.on_error = adapter.on_tree_error  # type: ignore[method-assign]
+        for command in adapter.build_commands():
+            self.tree.add_command(command)
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(ClubTranslator())
+        self.add_dynamic_items(CommandButton)
+        if self.sync_commands:
+            try:
+                await self.tree.sync()
+            except discord.HTTPException:
+                log.exception("registering the slash commands with Discord failed; the old ones stay")
+
+
+# ---------------------------------------------------------------------------------------------- the adapter
+class DiscordAdapter:
+    platform = PLATFORM
+
+    def __init__(
+        self, core: Core, config: Config, after_command: AfterCommand, sync_commands: bool = True
+    ) -> None:
+        self.core = core
+        self.config = config
+        self.after_command = after_command
+        self.defer_after = DEFER_AFTER
+        self.client = ClubClient(self, sync_commands)
+        self._gateway: asyncio.Task[None] | None = None
+        self.in_flight = InFlight()
+        # club id -> (message key, values, told a director already): why its announcements are not posted
+        self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self, connect: bool = True) -> None:
+        """Log in (REST), register the commands, and connect to the gateway in the background."""
+        if not self.config.discord_token:
+            raise RuntimeError("no Discord token configured")
+        await self.client.login(self.config.discord_token)
+        if connect:
+            self._gateway = asyncio.create_task(self._connect(), name="discord-gateway")
+
+    async def _connect(self) -> None:
+        try:
+            await self.client.connect(reconnect=True)
+        except Exception:
+            log.exception("the Discord gateway connection ended")
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        """Wait until no command is being handled (before stopping; tests wait for button presses)."""
+        await self.in_flight.idle(timeout)
+
+    async def stop(self) -> None:
+        try:
+            await self.idle()
+        except TimeoutError:
+            log.warning("stopping with commands still running")
+        await self.client.close()
+        if self._gateway is not None:
+            self._gateway.cancel()
+            try:
+                await self._gateway
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    # ------------------------------------------------------------------ who and where
+    def is_director(self, interaction: discord.Interaction) -> bool:
+        """The configured director role, or Manage Server (server administrators)."""
+        if interaction.guild_id is None:
+            return False
+        permissions = interaction.permissions
+        if permissions.manage_guild or permissions.administrator:
+            return True
+        role = self.config.discord_director_role.casefold()
+        user = interaction.user
+        return isinstance(user, discord.Member) and any(r.name.casefold() == role for r in user.roles)
+
+    async def actor_for(self, interaction: discord.Interaction) -> Actor | str:
+        """The actor of an interaction, or the key of the reason there is none (a private message from
+        someone who is not a member of exactly one club the bot serves)."""
+        user = interaction.user
+        if interaction.guild_id is not None:
+            guild = interaction.guild
+            name = guild.name if guild is not None and guild.name else str(interaction.guild_id)
+            return Actor(
+                PLATFORM, str(interaction.guild_id), name, str(user.id), user.display_name, self.is_director(interaction)
+            )
+        clubs = await self.clubs_of(str(user.id))
+        if not clubs:
+            return "discord_dm_unknown"
+        if len(clubs) > 1:
+            return "discord_dm_several"
+        club = clubs[0]
+        return Actor(PLATFORM, club.external_id, club.name, str(user.id), user.display_name, False)
+
+    async def clubs_of(self, user_id: str) -> list[Club]:
+        """The clubs (servers the bot is in) where this Discord user is a known member."""
+        found = []
+        for guild in self.client.guilds:
+            club = await self.core.store.club_by_external(PLATFORM, str(guild.id))
+            if club is not None and await self.core.store.member_by_identity(club.id, user_id) is not None:
+                found.append(club)
+        return found
+
+    async def club_of(self, interaction: discord.Interaction) -> Club | None:
+        """The club an interaction is about, without creating one (for autocomplete)."""
+        if interaction.guild_id is not None:
+            return await self.core.store.club_by_external(PLATFORM, str(interaction.guild_id))
+        clubs = await self.clubs_of(str(interaction.user.id))
+        return clubs[0] if len(clubs) == 1 else None
+
+    def fallback_language(self, interaction: discord.Interaction) -> str:
+        return _language_of(interaction.locale, self.config.default_language or DEFAULT_LANGUAGE)
+
+    # ------------------------------------------------------------------ commands in
+    async def run(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        args: list[str],
+        attachment: bytes | None = None,
+        raw: str | None = None,
+    ) -> None:
+        """Run ``/name args`` (each option one argument) or ``/name raw`` for the user of the interaction,
+        answer it, then let the scheduler do what has become due."""
+        text = "/" + name
+        if args:
+            text += " " + " ".join(shlex.quote(a) for a in args)
+        if raw:
+            text += " " + raw
+        actor = await self.actor_for(interaction)
+        if isinstance(actor, str):
+            lang = self.fallback_language(interaction)
+            await self.answer(interaction, Reply(lines=(t(lang, actor),), ok=False, private=True), lang)
+            return
+        await self._run_as(interaction, actor, text, attachment, update=False)
+
+    async def press(self, interaction: discord.Interaction, command: str) -> None:
+        """A button: run its command as whoever pressed it."""
+        actor = await self.actor_for(interaction)
+        if isinstance(actor, str):
+            lang = self.fallback_language(interaction)
+            await self.answer(interaction, Reply(lines=(t(lang, actor),), ok=False, private=True), lang)
+            return
+        if command == CANCEL:
+            club = await self.core.club_for(actor)
+            await self.answer(interaction, Reply(lines=(t(club.language, "discord_cancelled"),)), club.language, update=True)
+            return
+        await self._run_as(interaction, actor, command, None, update=True)
+
+    async def ask_first(
+        self, interaction: discord.Interaction, name: str, question_key: str, button_key: str, args: Sequence[str] = ()
+    ) -> None:
+        """A director command that is confirmed with a button before it runs (``/publiceer``)."""
+        actor = await self.actor_for(interaction)
+        if isinstance(actor, str) or not actor.is_director:
+            await self.run(interaction, name, list(args))
+            return
+        club = await self.core.club_for(actor)
+        lang = club.language
+        command = " ".join(["/" + name, *args])
+        buttons = (Button(t(lang, button_key), command), Button(t(lang, "discord_button_cancel"), CANCEL))
+        await self.answer(interaction, Reply(lines=(t(lang, question_key),), private=True, buttons=buttons), lang)
+
+    async def _run_as(
+        self, interaction: discord.Interaction, actor: Actor, text: str, attachment: bytes | None, update: bool
+    ) -> None:
+        await self.in_flight.run(self._run_counted(interaction, actor, text, attachment, update))
+
+    async def _run_counted(
+        self, interaction: discord.Interaction, actor: Actor, text: str, attachment: bytes | None, update: bool
+    ) -> None:
+        task = asyncio.ensure_future(self.core.handle(actor, text, attachment=attachment))
+        done, _ = await asyncio.wait({task}, timeout=self.defer_after)
+        deferred = False
+        if not done:  # Discord wants an answer within 3 seconds: show "thinking" until the reply is there
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                deferred = True
+            except discord.HTTPException:
+                log.exception("deferring the interaction failed")
+        reply = await task
+        club = await self.core.club_for(actor)
+        await self.answer(interaction, reply, club.language, deferred=deferred, update=update)
+        if actor.is_director:
+            await self.tell_problem(interaction, club)
+        await self.after()
+
+    async def after(self) -> None:
+        try:
+            await self.after_command()
+        except Exception:
+            log.exception("the work after a command failed")
+
+    async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        log.error("slash command failed: %s", error, exc_info=error)
+        lang = self.fallback_language(interaction)
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(t(lang, "error_internal"), ephemeral=True)
+            except discord.HTTPException:
+                pass
+
+    # ------------------------------------------------------------------ replies out
+    def render(self, reply: Reply, lang: str) -> tuple[str, list[discord.File]]:
+        """The message text (a table as a code block) and its files: the picture, the attachment, and
+        the full text when it does not fit in one message."""
+        files: list[discord.File] = []
+        if reply.image is not None:
+            files.append(discord.File(io.BytesIO(reply.image), filename="clubbot.png"))
+        if reply.attachment is not None:
+            name, data = reply.attachment
+            files.append(discord.File(io.BytesIO(data), filename=name))
+        parts = list(reply.lines)
+        if reply.table is not None:
+            parts.append("```\n" + reply.table.as_text().replace("```", "'''") + "\n```")
+        content, extra = fit("\n".join(parts), reply.text, lang)
+        return content, files + extra
+
+    async def answer(
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        lang: str,
+        deferred: bool = False,
+        update: bool = False,
+    ) -> None:
+        """Answer an interaction with a reply: ephemeral when private or refused; a button's successful
+        public reply replaces the message the button was on (and its buttons)."""
+        ephemeral = reply.private or not reply.ok
+        content, files = self.render(reply, lang)
+        view = buttons_view(reply.buttons)
+        extra: dict[str, Any] = {}
+        if view is not None:
+            extra["view"] = view
+        try:
+            if deferred:
+                if ephemeral:
+                    await interaction.edit_original_response(content=content, attachments=files, **extra)
+                else:
+                    await interaction.edit_original_response(content=t(lang, "discord_done"))
+                    await interaction.followup.send(content=content, files=files, **extra)
+            elif update and reply.ok and not reply.private and not files and interaction.message is not None:
+                before = interaction.message.content or ""
+                merged, _ = fit((before + "\n" + content).strip(), content, lang)
+                await interaction.response.edit_message(content=merged, view=view)
+            else:
+                await interaction.response.send_message(content=content, files=files, ephemeral=ephemeral, **extra)
+        except discord.HTTPException:
+            log.exception("answering an interaction failed")
+
+    # ------------------------------------------------------------------ announcements out
+    async def send_announcement(self, club: Club, announcement: Announcement) -> str | None:
+        """Post to the club's channel and return the message id; raise if it was not posted (it stays
+        pending and is retried). Exactly once: the post carries a nonce (Discord drops a repeat within a
+        few minutes), and an announcement tried before is first looked for in the channel's history."""
+        try:
+            channel_id = int(club.channel_id or "")
+        except ValueError:
+            self._problem(club, "discord_problem_no_channel", {})
+            raise RuntimeError(f"club {club.id} has no Discord channel for announcements (/kanaal)")
+        body = announcement.body
+        if announcement.kind == "standings" and "\n" in body:
+            title, _, table = body.partition("\n")
+            body = title + "\n```\n" + table.replace("```", "'''") + "\n```"
+        content, files = fit(body, announcement.body, club.language)
+        picture = announcement.image
+        picture_name = f"{announcement.kind}-{announcement.id}.png"
+        if picture is not None:
+            files.insert(0, discord.File(io.BytesIO(picture), filename=picture_name))
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            if announcement.attempted:
+                posted = await self._posted_already(channel, announcement, content, picture_name)
+                if posted is not None:
+                    log.info("announcement %s was already posted (message %s)", announcement.id, posted)
+                    self._problems.pop(club.id, None)
+                    return posted
+            message = await channel.send(content=content, files=files, nonce=f"clubbot-{announcement.id}")
+        except discord.Forbidden as err:
+            self._problem(club, "discord_problem_forbidden", {"channel": channel_id})
+            log.warning("no permission to post announcement %s in channel %s: %s", announcement.id, channel_id, err)
+            raise
+        except discord.NotFound as err:
+            self._problem(club, "discord_problem_not_found", {"channel": channel_id})
+            log.warning("channel %s of announcement %s is gone: %s", channel_id, announcement.id, err)
+            raise
+        except (discord.HTTPException, discord.RateLimited) as err:
+            self._problem(club, "discord_problem_other", {"error": str(err)[:200]})
+            log.warning("announcement %s not posted: %s", announcement.id, err)
+            raise
+        self._problems.pop(club.id, None)
+        return str(message.id)
+
+    async def _posted_already(
+        self, channel: discord.PartialMessageable, announcement: Announcement, content: str, picture_name: str
+    ) -> str | None:
+        """The id of this announcement's post if an earlier try made it: among the bot's own messages in the
+        channel since the club's previous announcement (the newest 100), the one with its picture's file
+        name, or without a picture the same text. Reading the history needs the Read Message History
+        permission; without it the announcement is posted again (at least once)."""
+        assert self.client.user is not None
+        after = discord.Object(int(announcement.after_ref)) if (announcement.after_ref or "").isdigit() else None
+        try:
+            async for message in channel.history(limit=100, after=after, oldest_first=False):
+                if message.author.id != self.client.user.id or message.webhook_id is not None:
+                    continue
+                if announcement.image is not None:
+                    if any(a.filename == picture_name for a in message.attachments):
+                        return str(message.id)
+                elif message.content == content:
+                    return str(message.id)
+        except discord.Forbidden as err:
+            log.warning(
+                "cannot read the history of channel %s (%s); announcement %s may be posted twice",
+                channel.id, err, announcement.id,
+            )  # fmt: skip
+        return None
+
+    def _problem(self, club: Club, key: str, values: dict[str, object]) -> None:
+        old = self._problems.get(club.id)
+        told = old is not None and old[0] == key and old[1] == values and old[2]
+        self._problems[club.id] = (key, values, told)
+
+    async def tell_problem(self, interaction: discord.Interaction, club: Club) -> None:
+        """Tell a director (once per problem) why the club's announcements are not being posted."""
+        problem = self._problems.get(club.id)
+        if problem is None or problem[2]:
+            return
+        key, values, _ = problem
+        try:
+            await interaction.followup.send(content=t(club.language, key, **values), ephemeral=True)
+        except discord.HTTPException:
+            log.exception("telling the director about announcement trouble failed")
+            return
+        self._problems[club.id] = (key, values, True)
+
+    # ------------------------------------------------------------------ the slash commands
+    def build_commands(self) -> list[SlashCommand]:
+        return build_commands(self)
+
+
+def fit(content: str, full: str, lang: str) -> tuple[str, list[discord.File]]:
+    """A message text within Discord's limit; when it is too long, the beginning and the whole text as a
+    file."""
+    if len(content) <= MAX_CONTENT:
+        return content, []
+    note = "\n" + t(lang, "discord_full_text")
+    head = content[: MAX_CONTENT - len(note) - 8].rsplit("\n", 1)[0]
+    if head.count("```") % 2 == 1:
+        head += "\n```"
+    return head + note, [discord.File(io.BytesIO(full.encode("utf-8")), filename="clubbot.txt")]

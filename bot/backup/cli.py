@@ -1,0 +1,85 @@
+"""`clubbot restore BACKUP.sqlite3 [--db PATH] [--config FILE]`: put a backup in place of the database.
+
+The bot must not be running while this runs (stop it first; start it again afterwards). The backup is
+checked first (SQLite's integrity_check and foreign_key_check, a clubbot database: ``schema_migrations``
+and ``clubs`` present); then the current database is moved aside as ``PATH.before-restore-<UTC time>``
+(its WAL checkpointed into it first, so nothing committed is left behind in a ``-wal`` file), and the
+backup is copied into place through a temporary file and an atomic rename. On its next start the bot
+applies any migration the backup is missing. A bad backup prints one message on stderr, exits with 2, and
+leaves the database untouched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sqlite3
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from bot.core.cli_common import EXIT_ERROR
+from bot.backup.store import BackupError, check_backup
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "restore", help="replace the database with a backup (/backup); stop the bot first"
+    )
+    p.add_argument("backup", metavar="BACKUP.sqlite3")
+    p.add_argument("--db", default=None, help="the database to replace (default: the path of the config)")
+    p.add_argument("--config", default=None, help="path of the config file")
+    p.set_defaults(handler=cmd_restore)
+
+
+def cmd_restore(args: argparse.Namespace, now: datetime | None = None) -> int:
+    backup = Path(args.backup)
+    if args.db:
+        target = Path(args.db)
+    else:
+        from bot.config import load_config
+
+        target = load_config(args.config).db_path
+    try:
+        clubs, migrations = check_backup(backup)
+    except BackupError as exc:
+        print(f"clubbot restore: {exc}; nothing was changed", file=sys.stderr)
+        return EXIT_ERROR
+    if backup.resolve() == target.resolve():
+        print("clubbot restore: the backup is the database itself; nothing was changed", file=sys.stderr)
+        return EXIT_ERROR
+    print("clubbot restore: the bot must not be running while the database is replaced.")
+    moment = (now or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
+    aside = target.with_name(f"{target.name}.before-restore-{moment}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        _checkpoint(target)
+        os.replace(target, aside)
+        for suffix in ("-wal", "-shm"):
+            leftover = Path(f"{target}{suffix}")
+            if leftover.exists():
+                os.replace(leftover, Path(f"{aside}{suffix}"))
+        print(f"clubbot restore: the current database is kept as {aside}")
+    temporary = target.with_name(f".{target.name}.restoring")
+    shutil.copyfile(backup, temporary)
+    with open(temporary, "rb+") as fh:
+        os.fsync(fh.fileno())
+    os.replace(temporary, target)
+    print(
+        f"clubbot restore: {target} is now the backup {backup} ({clubs} club(s), "
+        f"{len(migrations)} migration(s)); start the bot again."
+    )
+    return 0
+
+
+def _checkpoint(path: Path) -> None:
+    """Fold a WAL left by the last run (a crash leaves one) into the database file itself."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.DatabaseError:
+        pass  # not a database we can read: moved aside as it is
+    finally:
+        conn.close()

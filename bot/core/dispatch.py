@@ -1,0 +1,121 @@
+"""Where every command arrives: Discord, Telegram, the console and the website all come here.
+
+``Core.handle(actor, text)`` parses one command line (``/afmelden 3 teamwedstrijd``), finds the command in
+the registry the systems filled, checks the actor's rights, and runs the system's handler inside one
+store transaction, which returns a ``Reply``. A refused command (``Reply.ok`` False) has changed nothing:
+a handler raises ``UserError`` before its first write, and any error rolls back everything it wrote.
+"""
+
+from __future__ import annotations
+
+import logging
+import shlex
+from datetime import datetime
+
+from bot.config import Config
+from bot.core.clock import Clock
+from bot.core.context import Actor, Context, UserError
+from bot.core.i18n import t
+from bot.core.registry import Command, Registry
+from bot.core.replies import Reply
+from bot.core.store import Club, Store
+
+log = logging.getLogger(__name__)
+
+MAX_ARGS_LENGTH = 500
+
+
+def parse_command(text: str, aliases: dict[str, str] | None = None) -> tuple[str, list[str]]:
+    """``/Afmelden@clubbot 3 "teamwedstrijd"`` -> ("afmelden", ["3", "teamwedstrijd"])."""
+    stripped = text.strip()
+    if not stripped.startswith("/"):
+        raise UserError("error_not_a_command")
+    head, _, rest = stripped[1:].partition(" ")
+    name = head.split("@", 1)[0].lower()
+    if len(rest) > MAX_ARGS_LENGTH:
+        raise UserError("error_too_long", limit=MAX_ARGS_LENGTH)
+    try:
+        args = shlex.split(rest)
+    except ValueError:
+        raise UserError("error_malformed")
+    return (aliases or {}).get(name, name), args
+
+
+class Core:
+    """The store, the configuration, the clock and the registry of commands, for every system."""
+
+    def __init__(self, store: Store, config: Config, clock: Clock, registry: Registry) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self.registry = registry
+
+    async def club_for(self, actor: Actor) -> Club:
+        return await self.store.get_or_create_club(
+            actor.platform,
+            actor.club_external_id,
+            actor.club_name,
+            self.config.default_language,
+            self.config.default_timezone,
+            self.clock.now(),
+        )
+
+    async def context(self, actor: Actor, args: list[str], attachment: bytes | None = None) -> Context:
+        """The context of a command by ``actor`` (for work on a member's behalf outside ``handle``)."""
+        club = await self.club_for(actor)
+        member = await self.store.member_by_identity(club.id, actor.user_id)
+        return Context(actor, club, member, self.clock.now(), args, attachment, self)
+
+    def context_at(self, club: Club, now: datetime, actor: Actor | None = None) -> Context:
+        """The context of the bot's own work for a club (the scheduler's announcements)."""
+        who = actor or Actor(club.platform, club.external_id, club.name, "clubbot", "clubbot")
+        return Context(who, club, None, now, [], None, self)
+
+    async def handle(self, actor: Actor, text: str, attachment: bytes | None = None) -> Reply:
+        """Answer one command line; ``attachment`` is a file that came with it (for /importeer).
+
+        The handler runs inside one store transaction: atomic, and serialised with every other
+        command and with the scheduler's work."""
+        club = await self.club_for(actor)
+        try:
+            name, args = parse_command(text, self.registry.aliases)
+            command = self.registry.commands.get(name)
+            if command is None:
+                raise UserError("error_unknown_command", command=name[:40])
+            member = await self.store.member_by_identity(club.id, actor.user_id)
+            ctx = Context(actor, club, member, self.clock.now(), args, attachment, self)
+            if command.director and not ctx.is_director:
+                raise UserError("error_director_only", command=name)
+            # One transaction per command: commands run one at a time, see no one else's half-done
+            # work, and whatever goes wrong (a refusal or a bug) rolls back everything they wrote.
+            async with self.store.transaction():
+                reply = await self.run(command, ctx)
+                if reply.ok:
+                    for hook in self.registry.after_command:  # e.g. grades: a result may earn a promotion
+                        await hook(self, ctx, name)
+                return reply
+        except UserError as err:
+            return Reply(lines=(t(club.language, err.key, **err.values),), ok=False, private=True)
+        except Exception:  # a bug must not crash the bot; the transaction has rolled back
+            log.exception("command failed: %r", text[:200])
+            return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
+
+    async def run(self, command: Command, ctx: Context) -> Reply:
+        """The command's handler, or another system's route for its first word (``/stand nk``); a route
+        with ``fallback`` answers the bare command when its own handler refuses it."""
+        routes = self.registry.routes.get(command.name, [])
+        if ctx.args:
+            for route in routes:
+                if ctx.args[0].lower() in route.words:
+                    return await route.handler(self, ctx.with_args(ctx.args[1:]))
+        try:
+            return await command.handler(self, ctx)
+        except UserError:
+            if not ctx.args:
+                for route in routes:
+                    if route.fallback:
+                        try:
+                            return await route.handler(self, ctx)
+                        except UserError:
+                            pass
+            raise

@@ -1,0 +1,45 @@
+"""Message catalogues: one key per message, Dutch (default) and English. No sentences live in code.
+
+Every package keeps its own sentences in an ``i18n/<language>/`` folder of JSON files beside its code
+(``bot/core/i18n/nl/core.json``, ``bot/keizer/i18n/nl/keizer.json``, ``bot/adapters/i18n/en/discord.json``,
+...), so a new system brings its texts along and the core needs to know none of them. All the files of
+one language are merged when first used; a key defined in two files of one language is an error.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+LANGUAGES = ("nl", "en")
+DEFAULT_LANGUAGE = "nl"
+BOT_DIR = Path(__file__).resolve().parents[2]
+
+
+def catalogue_files(language: str) -> list[Path]:
+    """Every catalogue file of ``language`` in the bot's packages, in a fixed order."""
+    return sorted(BOT_DIR.glob(f"**/i18n/{language}/*.json"))
+
+
+@lru_cache(maxsize=None)
+def catalogue(language: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    for path in catalogue_files(language):
+        with open(path, encoding="utf-8") as fh:
+            data: dict[str, str] = json.load(fh)
+        clash = merged.keys() & data.keys()
+        if clash:
+            raise ValueError(f"{path}: keys defined twice in {language}: {sorted(clash)}")
+        merged.update(data)
+    return merged
+
+
+def t(language: str, key: str, **values: Any) -> str:
+    """The message ``key`` in ``language`` (falling back to Dutch), with ``values`` filled in."""
+    lang = language if language in LANGUAGES else DEFAULT_LANGUAGE
+    template = catalogue(lang).get(key)
+    if template is None:
+        template = catalogue(DEFAULT_LANGUAGE)[key]
+    return template.format(**values)

@@ -1,0 +1,149 @@
+"""The registry every system adds itself to: its commands (with their parameters, so each platform can offer
+native options), its timed work, the hooks it wants after each command, and what it shares with other
+systems through the core (``bot/core/competitions.py``).
+
+A system is a package with a ``register(registry)`` function (``bot/keizer/__init__.py``,
+``bot/nk/__init__.py``, ...). The core knows none of them: ``bot/systems.py`` lists the installed ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
+
+from bot.core.replies import Reply
+from bot.core.store import Club
+
+if TYPE_CHECKING:
+    from bot.core.competitions import CompetitionSource
+    from bot.core.context import Context
+    from bot.core.dispatch import Core
+
+Handler = Callable[["Core", "Context"], Awaitable[Reply]]
+AfterCommand = Callable[["Core", "Context", str], Awaitable[None]]
+# Suggestions while a parameter is typed: (core, club, what is typed so far, the options given so far)
+# -> (label, value) pairs.
+Completer = Callable[["Core", Club, str, dict[str, Any]], Awaitable[list[tuple[str, Any]]]]
+
+# How a parameter's value becomes part of the command line the console would type.
+POSITIONAL = "positional"  # the value itself: ``/stand A``
+FLAG = "flag"  # a word when set: ``/afmelden teamwedstrijd``
+KEYED = "keyed"  # ``key=value``: ``/seizoen naam=2026-27``
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a command, as a platform with native options (Discord) offers it.
+
+    ``kind``: "text", "int" (``low``..``high``), "bool" (a flag word), "choice" (``choices``: label key or
+    label, value), "file" (an attachment; not part of the line), "channel" (a channel of the club's
+    server; by default the one the command is used in). ``complete`` suggests values while typing. The
+    names of the option and its description are catalogue keys ``discord_param_<name>`` and
+    ``discord_pdesc_<command>_<name>`` (or ``discord_pdesc_<name>``)."""
+
+    name: str
+    kind: str = "text"
+    required: bool = False
+    style: str = POSITIONAL
+    word: str | None = None  # FLAG: the word typed when set (default: the name); KEYED: the key
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[tuple[str, str], ...] = ()
+    complete: Completer | None = None
+
+    def typed(self, value: Any) -> list[str]:
+        """What this parameter adds to the command line for ``value`` (nothing when not given)."""
+        if value is None or value is False or value == "" or self.kind == "file":
+            return []
+        if self.style == FLAG:
+            return [self.word or self.name]
+        if self.style == KEYED:
+            return [f"{self.word or self.name}={value}"]
+        return [str(value)]
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command: its Dutch name (what users type), English alias, who may use it, its handler.
+
+    ``params`` None: one free-text option with what one would type after the name. ``confirm``: the
+    catalogue keys of a question and a button a platform with buttons asks before running it."""
+
+    name: str
+    handler: Handler
+    director: bool = False
+    english: str | None = None
+    params: tuple[Param, ...] | None = None
+    confirm: tuple[str, str] | None = None
+
+    def line(self, values: dict[str, Any]) -> list[str]:
+        """The arguments of the command line for the given parameter values, in parameter order."""
+        args: list[str] = []
+        for param in self.params or ():
+            args.extend(param.typed(values.get(param.name)))
+        return args
+
+
+@dataclass(frozen=True)
+class Route:
+    """A system answering another system's command when its first word is one of ``words`` (``/stand nk``),
+    and, with ``fallback``, when that command without arguments is refused (a club with only an NK:
+    ``/stand`` is its table)."""
+
+    words: frozenset[str]
+    handler: Handler
+    fallback: bool = False
+
+
+class Timed(Protocol):
+    """A system's timed work on the scheduler's alarm (reminders, deadlines, publications, go clocks)."""
+
+    async def next_due_moment(self, core: "Core") -> datetime | None: ...
+
+    async def run_due(self, core: "Core", now: datetime) -> None: ...
+
+
+@dataclass
+class Registry:
+    commands: dict[str, Command] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # English name -> Dutch name
+    routes: dict[str, list[Route]] = field(default_factory=dict)
+    after_command: list[AfterCommand] = field(default_factory=list)
+    timed: list[Timed] = field(default_factory=list)
+    competitions: list["CompetitionSource"] = field(default_factory=list)
+    # Games of a competition played as chat games (go in the chat): (competition kind, game id) per club.
+    chat_played: list[Callable[["Core", int], Awaitable[set[tuple[str, int]]]]] = field(default_factory=list)
+    systems: list[str] = field(default_factory=list)
+
+    def add(self, command: Command) -> None:
+        """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""
+        if command.name in self.commands or command.name in self.aliases:
+            raise ValueError(f"command /{command.name} exists already")
+        if command.english is not None and command.english != command.name:
+            if command.english in self.aliases or command.english in self.commands:
+                raise ValueError(f"alias /{command.english} exists already")
+            self.aliases[command.english] = command.name
+        self.commands[command.name] = command
+
+    def alias(self, english: str, name: str) -> None:
+        """A further English (or short) name for a command."""
+        if english in self.aliases or english in self.commands:
+            raise ValueError(f"alias /{english} exists already")
+        self.aliases[english] = name
+
+    def route(self, command: str, words: Sequence[str], handler: Handler, fallback: bool = False) -> None:
+        self.routes.setdefault(command, []).append(Route(frozenset(w.lower() for w in words), handler, fallback))
+
+    def competition(self, kind: str) -> "CompetitionSource | None":
+        return next((c for c in self.competitions if c.kind == kind), None)
+
+    def english_names(self) -> dict[str, str]:
+        """Dutch name -> its first English alias (the one the help shows)."""
+        return {v: k for k, v in reversed(list(self.aliases.items()))}
+
+    def player_commands(self) -> list[str]:
+        return [c.name for c in self.commands.values() if not c.director]
+
+    def director_commands(self) -> list[str]:
+        return [c.name for c in self.commands.values() if c.director]

@@ -1,0 +1,109 @@
+"""The alarm clock: APScheduler wakes the bot when something is due; the database says what is due.
+
+Nothing about the calendar lives in the scheduler: it holds one job, "wake", set for the earliest moment
+the systems say needs handling (the Keizer competition's reminders, deadlines and publications, a go
+game's reminder to move: each system's ``Timed`` work in the registry) or, while announcements are still
+waiting to be sent, a retry a little later. On waking it handles everything due up to now, in order,
+then sets the job again. So a restart, or a wake-up that comes late, catches up once: a round is paired
+once (its status moves to 'paired' in the same transaction that stores the games and queues the
+announcement), and an announcement marked sent is never sent again. Before its first post an announcement
+is marked as attempted (committed), so that after a crash between posting and marking it sent the adapter
+knows to look whether the post is already there (Discord can; see docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta, timezone
+from typing import Awaitable, Callable
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+
+from bot.core.clock import Clock
+from bot.core.dispatch import Core
+from bot.core.store import Announcement, Club, Store
+
+log = logging.getLogger(__name__)
+
+# Posts an announcement; returns the platform's reference of the post (None where there is none), raises if
+# it was not posted.
+Sender = Callable[[Club, Announcement], Awaitable[str | None]]
+RETRY_AFTER = timedelta(seconds=60)
+
+
+class Alarm:
+    def __init__(self, core: Core, send: Sender, retry_after: timedelta = RETRY_AFTER) -> None:
+        self.core = core
+        self.store: Store = core.store
+        self.clock: Clock = core.clock
+        self.send = send
+        self.retry_after = retry_after
+        self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
+        self._lock = asyncio.Lock()
+        self.wakeups = 0
+
+    async def start(self) -> None:
+        """Start the scheduler and catch up on whatever fell due while the bot was down."""
+        self.scheduler.start()
+        await self.run_due()
+
+    def shutdown(self) -> None:
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+
+    async def run_due(self) -> None:
+        """Let every system do what is due, send what is pending, set the alarm."""
+        async with self._lock:
+            now = self.clock.now()
+            for timed in self.core.registry.timed:  # each system's work: one club's trouble stops no other
+                try:
+                    await timed.run_due(self.core, now)
+                except Exception:
+                    log.exception("scheduled work of %s failed", type(timed).__name__)
+            pending = await self.dispatch()
+            await self._set_alarm(retry=pending > 0)
+
+    async def dispatch(self) -> int:
+        """Send the pending announcements; return how many are still pending (kept for a retry)."""
+        still_pending = 0
+        for announcement in await self.store.pending_announcements():
+            club = await self.store.club(announcement.club_id)
+            if club is None:
+                continue
+            announcement = await self.store.mark_announcement_attempted(announcement, self.clock.now())
+            try:
+                ref = await self.send(club, announcement)
+            except Exception:
+                log.exception("announcement %s to club %s not sent; it stays pending", announcement.id, club.id)
+                still_pending += 1
+                continue
+            await self.store.mark_announcement_sent(announcement.id, self.clock.now(), ref)
+        return still_pending
+
+    async def _set_alarm(self, retry: bool) -> None:
+        delays = []
+        for timed in self.core.registry.timed:
+            moment = await timed.next_due_moment(self.core)
+            if moment is not None:
+                delays.append(self.clock.real_delay(moment))
+        if retry:
+            delays.append(self.retry_after.total_seconds())
+        if not delays:
+            if self.scheduler.get_job("wake"):
+                self.scheduler.remove_job("wake")
+            return
+        run_at = datetime.now(timezone.utc) + timedelta(seconds=min(delays))
+        self.scheduler.add_job(
+            self._wake,
+            trigger=DateTrigger(run_date=run_at),
+            id="wake",
+            replace_existing=True,
+            misfire_grace_time=None,
+            coalesce=True,
+        )
+
+    async def _wake(self) -> None:
+        self.wakeups += 1
+        await self.run_due()

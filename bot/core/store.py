@@ -1,0 +1,223 @@
+"""The shared tables every system uses: clubs, members, their chat identities, and the announcements
+outbox. The systems' own tables have their own stores (``bot/keizer/store.py``, ``bot/nk/store.py``, ...),
+which run their SQL through this one connection (``bot/core/database.py``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+import aiosqlite
+
+from bot.core.database import Database, from_iso, iso
+
+__all__ = ["Announcement", "Club", "Member", "Store", "from_iso", "iso"]
+
+
+@dataclass(frozen=True)
+class Club:
+    id: int
+    platform: str
+    external_id: str
+    name: str
+    language: str
+    timezone: str
+    channel_id: str | None
+
+
+@dataclass(frozen=True)
+class Member:
+    id: int
+    club_id: int
+    name: str
+    rating: int
+    is_director: bool
+
+
+@dataclass(frozen=True)
+class Announcement:
+    id: int
+    club_id: int
+    round_id: int | None
+    kind: str
+    body: str
+    image: bytes | None = None  # a PNG of what the body says (pairing, standings)
+    attempted: bool = False  # a post was tried before: it may already be in the channel (a crash after posting)
+    after_ref: str | None = None  # the platform's reference of the club's latest post before that try
+
+
+class Store(Database):
+    """The database with the shared tables. Open with ``await Store.open(path)``."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        super().__init__(conn)
+        # Clubs by (platform, external id): read by every command, changed rarely. Every change to the
+        # clubs table goes through a write, which empties this, and so does a rollback.
+        self._clubs: dict[tuple[str, str], Club] = {}
+        # Members by (club, chat identity), likewise: emptied by any write naming members or identities.
+        self._members: dict[tuple[int, str], Member] = {}
+
+    def _forget(self, sql: str | None = None) -> None:
+        if sql is None or "clubs" in sql:
+            self._clubs.clear()
+            self._forgotten += 1
+        if sql is None or "members" in sql or "identities" in sql:
+            self._members.clear()
+            self._forgotten += 1
+
+    # ------------------------------------------------------------------ clubs
+    async def get_or_create_club(
+        self, platform: str, external_id: str, name: str, language: str, timezone: str, now: datetime
+    ) -> Club:
+        club = await self.club_by_external(platform, external_id)
+        if club is not None:
+            return club
+        await self.write(
+            "INSERT OR IGNORE INTO clubs (platform, external_id, name, language, timezone, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (platform, external_id, name, language, timezone, iso(now)),
+        )
+        club = await self.club_by_external(platform, external_id)
+        assert club is not None
+        return club
+
+    async def club_by_external(self, platform: str, external_id: str) -> Club | None:
+        key = (platform, external_id)
+        club = self._clubs.get(key)
+        if club is None:
+            forgotten = self._forgotten
+            row = await self.fetch_one("SELECT * FROM clubs WHERE platform = ? AND external_id = ?", key)
+            club = _club(row) if row else None
+            if club is not None and forgotten == self._forgotten:
+                self._clubs[key] = club
+        return club
+
+    async def clubs_of_identity(self, platform: str, user_id: str) -> list[Club]:
+        """The clubs on a platform in which this chat user is a member (for private messages)."""
+        rows = await self.fetch_all(
+            "SELECT c.* FROM clubs c JOIN identities i ON i.club_id = c.id WHERE c.platform = ? AND i.user_id = ?"
+            " ORDER BY c.id",
+            (platform, user_id),
+        )
+        return [_club(r) for r in rows]
+
+    async def club(self, club_id: int) -> Club | None:
+        row = await self.fetch_one("SELECT * FROM clubs WHERE id = ?", (club_id,))
+        return _club(row) if row else None
+
+    async def set_club_language(self, club_id: int, language: str) -> None:
+        await self.write("UPDATE clubs SET language = ? WHERE id = ?", (language, club_id))
+
+    async def set_club_channel(self, club_id: int, channel_id: str) -> None:
+        await self.write("UPDATE clubs SET channel_id = ? WHERE id = ?", (channel_id, club_id))
+
+    # ------------------------------------------------------------------ members
+    async def member_by_identity(self, club_id: int, user_id: str) -> Member | None:
+        key = (club_id, user_id)
+        member = self._members.get(key)
+        if member is None:
+            forgotten = self._forgotten
+            row = await self.fetch_one(
+                "SELECT m.* FROM identities i JOIN members m ON m.id = i.member_id"
+                " WHERE i.club_id = ? AND i.user_id = ?",
+                key,
+            )
+            member = _member(row) if row else None
+            if member is not None and forgotten == self._forgotten:
+                self._members[key] = member
+        return member
+
+    async def member_by_name(self, club_id: int, name: str) -> Member | None:
+        row = await self.fetch_one("SELECT * FROM members WHERE club_id = ? AND name = ? COLLATE NOCASE", (club_id, name))
+        return _member(row) if row else None
+
+    async def member(self, member_id: int) -> Member | None:
+        row = await self.fetch_one("SELECT * FROM members WHERE id = ?", (member_id,))
+        return _member(row) if row else None
+
+    async def members(self, club_id: int) -> list[Member]:
+        rows = await self.fetch_all("SELECT * FROM members WHERE club_id = ? ORDER BY name COLLATE NOCASE", (club_id,))
+        return [_member(r) for r in rows]
+
+    async def member_is_linked(self, member_id: int) -> bool:
+        return await self.fetch_one("SELECT 1 FROM identities WHERE member_id = ?", (member_id,)) is not None
+
+    async def add_member(self, club_id: int, name: str, rating: int, now: datetime, is_director: bool = False) -> Member:
+        member_id = await self.write(
+            "INSERT INTO members (club_id, name, rating, is_director, created_at) VALUES (?, ?, ?, ?, ?)",
+            (club_id, name, rating, int(is_director), iso(now)),
+        )
+        member = await self.member(member_id)
+        assert member is not None
+        return member
+
+    async def update_member_rating(self, member_id: int, rating: int) -> None:
+        await self.write("UPDATE members SET rating = ? WHERE id = ?", (rating, member_id))
+
+    async def set_member_director(self, member_id: int, is_director: bool) -> None:
+        await self.write("UPDATE members SET is_director = ? WHERE id = ?", (int(is_director), member_id))
+
+    async def link_identity(self, club_id: int, user_id: str, member_id: int) -> None:
+        await self.write(
+            "INSERT INTO identities (club_id, user_id, member_id) VALUES (?, ?, ?)"
+            " ON CONFLICT (club_id, user_id) DO UPDATE SET member_id = excluded.member_id",
+            (club_id, user_id, member_id),
+        )
+
+    # ------------------------------------------------------------------ announcements
+    async def queue_announcement(
+        self, club_id: int, round_id: int | None, kind: str, body: str, now: datetime, image: bytes | None = None
+    ) -> None:
+        await self.write(
+            "INSERT OR IGNORE INTO announcements (club_id, round_id, kind, body, created_at, image)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (club_id, round_id, kind, body, iso(now), image),
+        )
+
+    async def pending_announcements(self) -> list[Announcement]:
+        rows = await self.fetch_all("SELECT * FROM announcements WHERE sent_at IS NULL ORDER BY id")
+        return [_announcement(r) for r in rows]
+
+    async def mark_announcement_attempted(self, announcement: Announcement, now: datetime) -> Announcement:
+        """Record, committed before the first post, that it is being posted and after which of the club's
+        posts: a later attempt then knows to look whether it is already there (exactly once)."""
+        if announcement.attempted:
+            return announcement
+        rows = await self.returning(  # one trip: the club's latest post, read and written
+            "UPDATE announcements SET attempted_at = ?, after_ref = (SELECT message_ref FROM announcements"
+            " WHERE club_id = ? AND message_ref IS NOT NULL ORDER BY sent_at DESC, id DESC LIMIT 1)"
+            " WHERE id = ? AND attempted_at IS NULL RETURNING after_ref",
+            (iso(now), announcement.club_id, announcement.id),
+        )
+        after_ref = rows[0]["after_ref"] if rows else None
+        return replace(announcement, attempted=True, after_ref=after_ref)
+
+    async def mark_announcement_sent(self, announcement_id: int, now: datetime, message_ref: str | None = None) -> bool:
+        changed = await self.execute(
+            "UPDATE announcements SET sent_at = ?, message_ref = ? WHERE id = ? AND sent_at IS NULL",
+            (iso(now), message_ref, announcement_id),
+        )
+        return changed == 1
+
+    async def announcements(self, club_id: int) -> list[tuple[Announcement, str | None]]:
+        rows = await self.fetch_all("SELECT * FROM announcements WHERE club_id = ? ORDER BY id", (club_id,))
+        return [(_announcement(r), r["sent_at"]) for r in rows]
+
+
+def _announcement(row: sqlite3.Row) -> Announcement:
+    return Announcement(
+        row["id"], row["club_id"], row["round_id"], row["kind"], row["body"], row["image"],
+        attempted=row["attempted_at"] is not None, after_ref=row["after_ref"],
+    )  # fmt: skip
+
+
+def _club(row: sqlite3.Row) -> Club:
+    return Club(
+        row["id"], row["platform"], row["external_id"], row["name"], row["language"], row["timezone"], row["channel_id"]
+    )
+
+
+def _member(row: sqlite3.Row) -> Member:
+    return Member(row["id"], row["club_id"], row["name"], row["rating"], bool(row["is_director"]))

@@ -1,0 +1,9 @@
+"""Turn-based go in the chat (seed 001): challenges, moves, pictures, scoring, SGF, clocks."""
+
+from bot.core.registry import Registry
+
+
+def register(registry: Registry) -> None:
+    from bot.go.commands import register as register_commands
+
+    register_commands(registry)

@@ -1,0 +1,184 @@
+"""How a go game shows in the chat: names and colours, the board picture, the score, whose turn it is and
+the buttons for the next step, the SGF file; and picking a member's game by ``#id`` or opponent."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from engine.go import BLACK, WHITE, Action, GoError, GoGame, GoSettings, other
+from engine.go import replay, territory
+from engine.go.sgf import write_sgf
+
+from bot.core.context import Context, UserError
+from bot.core.dispatch import Core
+from bot.core.replies import Button, Reply
+from bot.go.pictures import board_png, board_text
+from bot.go.store import GoGameRow, GoStore
+
+_ID = re.compile(r"^#(\d{1,9})$")
+COORD = re.compile(r"^[A-Za-z][0-9]{1,2}$")
+
+
+def colour_name(ctx: Context, colour: int) -> str:
+    return ctx.t("go_black" if colour == BLACK else "go_white")
+
+
+def settings_of(row: GoGameRow) -> GoSettings:
+    return GoSettings(row.size, row.komi, row.handicap)
+
+
+def load_game(row: GoGameRow) -> GoGame:
+    return replay(settings_of(row), (Action.parse(line, row.size) for line in row.record))
+
+
+def colour_of(row: GoGameRow, member_id: int) -> int:
+    return BLACK if member_id == row.black_id else WHITE
+
+
+def member_of(row: GoGameRow, colour: int) -> int:
+    return row.black_id if colour == BLACK else row.white_id
+
+
+def fmt_komi(value: Fraction) -> str:
+    return str(int(value)) if value.denominator == 1 else f"{float(value):g}"
+
+
+async def names_of(core: Core, row: GoGameRow) -> dict[int, str]:
+    names: dict[int, str] = {}
+    for member_id in (row.black_id, row.white_id):
+        member = await core.store.member(member_id)
+        names[member_id] = member.name if member else str(member_id)
+    return names
+
+
+def split_args(args: list[str]) -> tuple[list[str], int | None, str]:
+    """Coordinates, a ``#id`` and the rest (an opponent's name, ``@`` stripped)."""
+    coords: list[str] = []
+    game_id: int | None = None
+    rest: list[str] = []
+    for arg in args:
+        match = _ID.match(arg)
+        if match:
+            game_id = int(match.group(1))
+        elif COORD.match(arg):
+            coords.append(arg)
+        else:
+            rest.append(arg)
+    return coords, game_id, " ".join(" ".join(rest).lstrip("@").split())
+
+
+async def pick_game(
+    core: Core, ctx: Context, game_id: int | None, name: str, statuses: tuple[str, ...] = ("playing",),
+    need_turn: bool = True,
+) -> tuple[GoGameRow, GoGame]:  # fmt: skip
+    """The member's game the command is about: by ``#id``, by the opponent's name, or the only one
+    (or the only one where it is their turn)."""
+    member = ctx.require_member()
+    gs = GoStore(core.store)
+    games = await gs.games_of(ctx.club.id, member.id, statuses)
+    games = await narrow(core, ctx, member.id, games, game_id, name)
+    if not games:
+        raise UserError("go_error_no_game")
+    if len(games) > 1 and need_turn:
+        mine = [g for g in games if load_game(g).to_act == colour_of(g, member.id)]
+        games = mine or games
+    if len(games) > 1:
+        names = []
+        for g in games:
+            opponent_member = await core.store.member(g.opponent_of(member.id))
+            names.append(f"#{g.id} {opponent_member.name if opponent_member else '?'}")
+        raise UserError("go_error_which_game", games=", ".join(names))
+    return games[0], load_game(games[0])
+
+
+def engine_error(ctx: Context, err: GoError, game: GoGame, names: dict[int, str], row: GoGameRow) -> UserError:
+    reason = err.reason
+    if reason == "not_your_turn":
+        who = game.to_act
+        name = names[member_of(row, who)] if who is not None else ""
+        return UserError("go_error_not_your_turn", name=name)
+    if reason == "wrong_phase":
+        return UserError(f"go_error_phase_{game.phase}")
+    if reason == "place_handicap":
+        return UserError("go_error_place_handicap", stones=row.handicap)
+    values = {k: v for k, v in err.details.items() if k in ("point", "text", "size", "last")}
+    return UserError(f"go_error_{reason}", **values)
+
+
+def picture(ctx: Context, row: GoGameRow, game: GoGame, names: dict[int, str], counting: bool = False) -> tuple[bytes, str]:
+    last = game.last.points[0] if game.last is not None and game.last.kind == "play" else None
+    areas = territory(game.board.cells, row.size, game.dead) if counting else None
+    caption = [
+        ctx.t("go_caption_players", black=names[row.black_id], white=names[row.white_id], size=row.size,
+              komi=fmt_komi(row.komi), handicap=row.handicap),
+        ctx.t("go_caption_captured", black=game.captured[BLACK], white=game.captured[WHITE], moves=game.moves),
+    ]  # fmt: skip
+    png = board_png(row.size, game.board.cells, last, game.dead, areas, caption)
+    return png, board_text(row.size, game.board.cells, last, game.dead)
+
+
+def score_lines(ctx: Context, game: GoGame) -> list[str]:
+    s = game.score()
+    return [
+        ctx.t("go_score_black", score=fmt_komi(s.black), territory=s.black_territory, captured=s.black_captured,
+              dead=s.black_dead, komi=fmt_komi(s.komi)),
+        ctx.t("go_score_white", score=fmt_komi(s.white), territory=s.white_territory, captured=s.white_captured,
+              dead=s.white_dead),
+    ]  # fmt: skip
+
+
+def status_lines(ctx: Context, row: GoGameRow, game: GoGame, names: dict[int, str]) -> tuple[list[str], list[Button]]:
+    """Who must do what now, with the buttons for it."""
+    lines: list[str] = []
+    buttons: list[Button] = []
+    who = game.to_act
+    name = names[member_of(row, who)] if who is not None else ""
+    if game.phase == "handicap":
+        lines.append(ctx.t("go_place_handicap", name=name, stones=row.handicap))
+        buttons.append(Button(ctx.t("go_button_standard"), f"/zet standaard #{row.id}"))
+    elif game.phase == "play":
+        lines.append(ctx.t("go_to_move", name=name, colour=colour_name(ctx, who) if who else ""))
+    elif game.phase == "marking":
+        lines.append(ctx.t("go_marking", name=name))
+        lines.extend(score_lines(ctx, game))
+        buttons.append(Button(ctx.t("go_button_done"), f"/dood klaar #{row.id}"))
+    elif game.phase == "review":
+        marker = names[member_of(row, other(who))] if who is not None else ""
+        lines.append(ctx.t("go_review", marker=marker, name=name))
+        lines.extend(score_lines(ctx, game))
+        buttons.append(Button(ctx.t("go_button_agree"), f"/akkoord #{row.id}"))
+        buttons.append(Button(ctx.t("go_button_reject"), f"/afwijzen #{row.id}"))
+    return lines, buttons
+
+
+def board_reply(
+    ctx: Context, row: GoGameRow, game: GoGame, names: dict[int, str], head: list[str],
+    extra_buttons: tuple[Button, ...] = (),
+) -> Reply:  # fmt: skip
+    counting = game.phase in ("marking", "review")
+    png, text = picture(ctx, row, game, names, counting)
+    lines, buttons = status_lines(ctx, row, game, names)
+    return Reply(
+        lines=(*head, *lines), image=png, buttons=(*buttons, *extra_buttons), extra={"board_text": text}
+    )
+
+
+def sgf_file(row: GoGameRow, game: GoGame, names: dict[int, str], result: str) -> tuple[str, bytes]:
+    text = write_sgf(
+        settings_of(row), game.actions, black=names[row.black_id], white=names[row.white_id],
+        date=row.created_at.date().isoformat(), result=result,
+    )  # fmt: skip
+    filename = re.sub(r"[^A-Za-z0-9._-]+", "_", f"go-{row.id}-{names[row.black_id]}-{names[row.white_id]}") + ".sgf"
+    return filename, text.encode("utf-8")
+
+async def narrow(
+    core: Core, ctx: Context, member_id: int, games: list[GoGameRow], game_id: int | None, name: str
+) -> list[GoGameRow]:
+    """The games named by ``#id`` and/or by the opponent's name (all of them when neither is given)."""
+    if game_id is not None:
+        games = [g for g in games if g.id == game_id]
+    if name:
+        opponent = await ctx.find_member(name)
+        games = [g for g in games if g.opponent_of(member_id) == opponent.id]
+    return games

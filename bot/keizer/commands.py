@@ -1,0 +1,115 @@
+"""The Keizer competition's commands (seeds 003 and 004) and how they register with the core.
+
+The handlers live by what they do: ``signoffs`` (/aanmelden, /afmelden), ``views`` (/stand, /prijzen,
+/indeling), ``results`` (/uitslag, /bevestig, /nietverschenen, /invaller), ``seasons`` (/seizoen,
+/speler, /exporteer, /importeer), ``publication`` (/publiceer and the scheduler's work), ``groups``
+(/groepen). Each parameter below is what a platform with native options offers; the handlers parse the
+same command line the console types.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.completers import member_names
+from bot.core.dispatch import Core
+from bot.core.i18n import t
+from bot.core.registry import FLAG, KEYED, Command, Param, Registry
+from bot.core.store import Club
+from bot.keizer.groups import cmd_groepen
+from bot.keizer.lookups import keizer_store
+from bot.keizer.publication import KeizerSchedule, cmd_publiceer
+from bot.keizer.results import cmd_bevestig, cmd_invaller, cmd_nietverschenen, cmd_uitslag
+from bot.keizer.seasons import cmd_exporteer, cmd_importeer, cmd_seizoen, cmd_speler
+from bot.keizer.signoffs import cmd_aanmelden, cmd_afmelden
+from bot.keizer.source import KeizerSource
+from bot.keizer.views import cmd_indeling, cmd_prijzen, cmd_stand
+
+MAX_SUGGESTIONS = 25
+
+
+async def _rounds(core: Core, club: Club, typed: str, given: dict[str, Any], paired: bool) -> list[tuple[str, Any]]:
+    """Round numbers: the rounds still open (to sign off for or on) or the paired ones, newest first; of
+    the rapid competition when the command's ``rapid`` option is already set."""
+    store = keizer_store(core)
+    season = await store.active_season(club.id, "rapid" if given.get("rapid") else "main")
+    if season is None:
+        return []
+    rows = [r for r in await store.rounds(season.id) if (r.status == "paired") == paired]
+    if paired:
+        rows.reverse()
+    text = str(typed or "").strip()
+    rows = [r for r in rows if str(r.number).startswith(text)]
+    return [
+        (t(club.language, "discord_round_choice", round=r.number, date=r.play_date), r.number)
+        for r in rows[:MAX_SUGGESTIONS]
+    ]
+
+
+async def coming_rounds(core: Core, club: Club, typed: str, given: dict[str, Any]) -> list[tuple[str, Any]]:
+    return await _rounds(core, club, typed, given, paired=False)
+
+
+async def paired_rounds(core: Core, club: Club, typed: str, given: dict[str, Any]) -> list[tuple[str, Any]]:
+    return await _rounds(core, club, typed, given, paired=True)
+
+
+RAPID = Param("rapid", "bool", style=FLAG)
+GROUP = Param("groep", "choice", choices=(("A", "A"), ("B", "B"), ("C", "C"), ("D", "D")))
+PLAYER = Param("speler", complete=member_names)
+ROUND_COMING = Param("ronde", "int", low=1, high=200, complete=coming_rounds)
+ROUND_PAIRED = Param("ronde", "int", low=1, high=200, complete=paired_rounds)
+RESULTS = (
+    ("discord_choice_won", "gewonnen"), ("discord_choice_lost", "verloren"), ("discord_choice_draw", "remise"),
+    ("1-0", "1-0"), ("0-1", "0-1"), ("discord_choice_1-0F", "1-0F"), ("discord_choice_0-1F", "0-1F"),
+    ("discord_choice_0-0F", "0-0F"),
+)  # fmt: skip
+KINDS = (("discord_choice_main", "main"), ("rapid", "rapid"))
+ORDERS = (("discord_choice_rating", "rating"), ("discord_choice_ranking", "eindstand"))
+
+
+def _keyed(name: str, kind: str = "text", required: bool = False, **more: Any) -> Param:
+    return Param(name, kind, required=required, style=KEYED, **more)
+
+
+def _calendar() -> tuple[Param, ...]:
+    """The options of /seizoen and /importeer after name and start."""
+    return (
+        _keyed("rondes", "int", low=1, high=200), _keyed("deadline"), _keyed("publicatie"), _keyed("tijdzone"),
+        _keyed("soort", "choice", choices=KINDS),
+    )  # fmt: skip
+
+
+def register(registry: Registry) -> None:
+    add = registry.add
+    add(Command("aanmelden", cmd_aanmelden, english="join", params=(ROUND_COMING, RAPID)))
+    registry.alias("signon", "aanmelden")
+    add(Command("afmelden", cmd_afmelden, english="withdraw",
+                params=(ROUND_COMING, Param("teamwedstrijd", "bool", style=FLAG), PLAYER, RAPID)))  # fmt: skip
+    registry.alias("signoff", "afmelden")
+    add(Command("stand", cmd_stand, english="standings", params=(GROUP, RAPID, ROUND_PAIRED)))
+    add(Command("indeling", cmd_indeling, english="pairings", params=(ROUND_PAIRED, RAPID)))
+    add(Command("uitslag", cmd_uitslag, english="result",
+                params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID)))  # fmt: skip
+    add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID)))
+    add(Command("prijzen", cmd_prijzen, english="prizes", params=()))
+    add(Command("groepen", cmd_groepen, english="groups"))
+    add(Command("seizoen", cmd_seizoen, director=True, english="season",
+                params=(_keyed("naam", required=True), _keyed("start", required=True), *_calendar(),
+                        _keyed("startvolgorde", "choice", choices=ORDERS))))  # fmt: skip
+    add(Command("speler", cmd_speler, director=True, english="player",
+                params=(Param("naam", required=True, complete=member_names),
+                        Param("rating", "int", required=True, low=0, high=4000),
+                        Param("groep", "choice", style=KEYED, choices=GROUP.choices), RAPID)))  # fmt: skip
+    add(Command("nietverschenen", cmd_nietverschenen, director=True, english="noshow",
+                params=(Param("speler", required=True, complete=member_names), ROUND_PAIRED, RAPID)))  # fmt: skip
+    add(Command("invaller", cmd_invaller, director=True, english="standby",
+                params=(Param("speler", required=True, complete=member_names), RAPID)))  # fmt: skip
+    add(Command("publiceer", cmd_publiceer, director=True, english="publish", params=(RAPID,),
+                confirm=("discord_publish_question", "discord_button_publish")))  # fmt: skip
+    add(Command("exporteer", cmd_exporteer, director=True, english="export", params=(RAPID,)))
+    add(Command("importeer", cmd_importeer, director=True, english="import",
+                params=(Param("bestand", "file", required=True), _keyed("start", required=True), _keyed("naam"),
+                        *_calendar())))  # fmt: skip
+    registry.timed.append(KeizerSchedule())
+    registry.competitions.append(KeizerSource())

@@ -1,0 +1,145 @@
+"""The Keizer competition as the bot runs it: turns stored rounds into engine data and back.
+
+Everything that decides (scores, ranking, pairing, no-shows) is the engine's; this module only reads the
+store, calls the engine, and writes what it decided in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Callable
+from datetime import datetime
+from fractions import Fraction
+
+from engine import keizer
+from engine.keizer import pairing
+from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round
+
+from bot.core.store import Store
+from bot.keizer.store import KeizerStore, RoundRow, Season, SeasonPlayer
+
+_ABSENCE = {"notice": Absence.NOTICE, "team": Absence.TEAM, "unexcused": Absence.UNEXCUSED}
+
+
+def settings_from_json(text: str) -> KeizerSettings:
+    """A season's stored settings (only what differs from the defaults is stored)."""
+    raw = json.loads(text or "{}")
+    known = {f.name: f for f in fields(KeizerSettings)}
+    values: dict[str, object] = {}
+    for name, value in raw.items():
+        if name not in known:
+            continue
+        default = getattr(KeizerSettings(), name)
+        values[name] = Fraction(value) if isinstance(default, Fraction) else type(default)(value)
+    return KeizerSettings(**values)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class SeasonData:
+    season: Season
+    settings: KeizerSettings
+    players: list[Player]
+    season_players: list[SeasonPlayer]
+    rounds: list[Round]  # the paired rounds, as the engine sees them
+    round_rows: list[RoundRow]
+
+
+def player_id(member_id: int) -> str:
+    return str(member_id)
+
+
+async def load(store: Store, season: Season) -> SeasonData:
+    season_players = await KeizerStore(store).season_players(season.id)
+    players = [
+        Player(
+            id=player_id(sp.member_id),
+            name=sp.name,
+            rating=sp.rating,
+            group=sp.group_name,
+            joined_round=sp.joined_round,
+            start_points=Fraction(sp.start_points) if sp.start_points else None,
+        )
+        for sp in season_players
+    ]
+    round_rows = await KeizerStore(store).rounds(season.id)
+    games: dict[int, list[Game]] = {}
+    for number, g in await KeizerStore(store).games_of_season(season.id):
+        result = Result(g.result) if g.result else None
+        games.setdefault(number, []).append(Game(player_id(g.white_id), player_id(g.black_id), result))
+    byes: dict[int, list[str]] = {}
+    for number, member_id in await KeizerStore(store).byes_of_season(season.id):
+        byes.setdefault(number, []).append(player_id(member_id))
+    absent: dict[int, dict[str, Absence]] = {}
+    for number, so in await KeizerStore(store).signoffs_of_season(season.id):
+        absent.setdefault(number, {})[player_id(so.member_id)] = _ABSENCE[so.kind]
+    rounds = [
+        Round(
+            number=r.number,
+            games=tuple(games.get(r.number, ())),
+            byes=tuple(byes.get(r.number, ())),
+            absent=absent.get(r.number, {}),
+        )
+        for r in round_rows
+        if r.status == "paired"
+    ]
+    return SeasonData(season, settings_from_json(season.settings_json), players, season_players, rounds, round_rows)
+
+
+def standings(data: SeasonData, after_round: int | None = None) -> list[keizer.Standing]:
+    return keizer.standings(data.players, data.rounds, data.settings, after_round=after_round)
+
+
+def present_players(data: SeasonData, round_number: int, signed_off: set[int]) -> list[str]:
+    """Who is paired: joined by this round, not signed off for it, not signed off automatically."""
+    return [
+        player_id(sp.member_id)
+        for sp in data.season_players
+        if sp.joined_round <= round_number and not sp.auto_signed_off and sp.member_id not in signed_off
+    ]
+
+
+def coming_round(data: SeasonData) -> RoundRow | None:
+    """The first round that is not paired yet."""
+    return next((r for r in data.round_rows if r.status != "paired"), None)
+
+
+def current_round(data: SeasonData) -> RoundRow | None:
+    """The last paired round."""
+    paired = [r for r in data.round_rows if r.status == "paired"]
+    return paired[-1] if paired else None
+
+
+async def pair(
+    store: Store,
+    season: Season,
+    round_row: RoundRow,
+    now: datetime,
+    render: Callable[[SeasonData, pairing.Pairing], tuple[str, bytes | None]],
+) -> pairing.Pairing | None:
+    """Pair ``round_row`` with the Keizer engine and store it; None when it was already paired.
+
+    The announcement ``render`` makes (text and picture) is queued in the same transaction, so a paired round always has
+    exactly one pairing announcement. Players signed off automatically (seed 004 rule j) get a sign-off
+    for this round, so the round's record says why they were not paired.
+    """
+    data = await load(store, season)
+    signed_off = {so.member_id for so in await KeizerStore(store).signoffs(round_row.id)}
+    async with store.transaction():
+        fresh = await KeizerStore(store).round(round_row.id)
+        if fresh is None or fresh.status == "paired":
+            return None
+        for sp in data.season_players:
+            if sp.auto_signed_off and sp.joined_round <= round_row.number and sp.member_id not in signed_off:
+                await KeizerStore(store).set_signoff(round_row.id, sp.member_id, "notice", None, now)
+        present = present_players(data, round_row.number, signed_off)
+        result = pairing.pair_round(data.players, data.rounds, present, data.settings, round_row.number)
+        games = [(board, int(g.white), int(g.black)) for board, g in enumerate(result.games, start=1)]
+        bye = int(result.bye) if result.bye is not None else None
+        body, image = render(data, result)
+        saved = await KeizerStore(store).save_pairing(
+            round_row.id, games, bye, now, announcement=(season.club_id, "pairing", body, image)
+        )
+        if not saved:
+            return None
+    return result

@@ -1,0 +1,63 @@
+"""What the Keizer commands look up again and again: the club's active season (or its rapid one, named
+by the word ``rapid``), a round by number, the round a result is about, a member's game in a round."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.core.context import Context, UserError, parse_int
+from bot.core.dispatch import Core
+from bot.core.store import Member
+from bot.keizer import competition
+from bot.keizer.store import GameRow, KeizerStore, RoundRow, Season
+
+
+def keizer_store(core: Core) -> KeizerStore:
+    return KeizerStore(core.store)
+
+
+async def active_season(core: Core, ctx: Context, kind: str = "main") -> Season:
+    season = await keizer_store(core).active_season(ctx.club.id, kind)
+    if season is None:
+        raise UserError("error_no_rapid_season" if kind == "rapid" else "error_no_season")
+    return season
+
+
+def competition_of(ctx: Context) -> tuple[str, Context]:
+    """The word ``rapid`` among a round command's arguments addresses the rapid competition (its own
+    season, rounds and sign-offs); the other arguments stay as they were."""
+    rest = [a for a in ctx.args if a.lower() != "rapid"]
+    return ("main", ctx) if len(rest) == len(ctx.args) else ("rapid", replace(ctx, args=rest))
+
+
+async def round_by_number(core: Core, season: Season, text: str) -> RoundRow:
+    number = parse_int(text)
+    row = await keizer_store(core).round_by_number(season.id, number) if number is not None else None
+    if row is None:
+        raise UserError("error_unknown_round", round=text[:10], count=season.rounds_count)
+    return row
+
+
+def names_of(data: competition.SeasonData) -> dict[str, str]:
+    return {p.id: p.name for p in data.players}
+
+
+async def result_round(
+    core: Core, ctx: Context, season: Season, data: competition.SeasonData, round_text: str | None
+) -> RoundRow:
+    if round_text is not None:
+        row = await round_by_number(core, season, round_text)
+        if row.status != "paired":
+            raise UserError("error_round_not_paired", round=row.number, publish=ctx.local(row.publish_at))
+        return row
+    row = competition.current_round(data)
+    if row is None:
+        raise UserError("error_no_game")
+    return row
+
+
+async def game_of(core: Core, row: RoundRow, member: Member) -> GameRow:
+    for game in await keizer_store(core).games_of_round(row.id):
+        if member.id in (game.white_id, game.black_id):
+            return game
+    raise UserError("error_no_game_in_round", name=member.name, round=row.number)

@@ -1,0 +1,118 @@
+"""Publishing a round: ``/publiceer`` (the director pairs now), and the scheduler's work for every club
+(``KeizerSchedule``): the reminder before the sign-off deadline, closing sign-offs at the deadline, and
+pairing and announcing each round at its publication time (seed 004 rules k, l)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from engine.keizer import pairing
+
+from bot.core.calendar import local_text
+from bot.core.context import Context, UserError
+from bot.core.dispatch import Core
+from bot.core.i18n import t
+from bot.core.pictures import table_png
+from bot.core.replies import Reply, Table
+from bot.keizer import competition
+from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.store import RoundRow, Season
+
+log = logging.getLogger(__name__)
+
+
+async def cmd_publiceer(core: Core, ctx: Context) -> Reply:
+    """Pair the coming round now (sign-offs close) and announce it, without waiting for 18:00."""
+    kind, ctx = competition_of(ctx)
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    row = competition.coming_round(data)
+    if row is None:
+        raise UserError("error_season_over")
+    result = await pair_and_queue(core, season, row, ctx.now)
+    if result is None:
+        raise UserError("error_round_paired", round=row.number)
+    return Reply(lines=(ctx.t("published", round=row.number),))
+
+
+async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetime) -> pairing.Pairing | None:
+    """Pair a round and queue its announcement (the scheduler and /publiceer both come here)."""
+    club = await core.store.club(season.club_id)
+    assert club is not None
+
+    def render(data: competition.SeasonData, result: pairing.Pairing) -> tuple[str, bytes | None]:
+        names = {p.id: p.name for p in data.players}
+        lang = club.language
+        title = t(lang, "pairing_title", round=row.number, date=row.play_date)
+        lines = [title]
+        for board, game in enumerate(result.games, start=1):
+            lines.append(t(lang, "pairing_line", board=board, white=names[game.white], black=names[game.black]))
+        notes: tuple[str, ...] = ()
+        if result.bye is not None:
+            notes = (t(lang, "bye_line", name=names[result.bye]),)
+            lines.extend(notes)
+        if not result.games and result.bye is None:
+            lines.append(t(lang, "pairing_empty"))
+            return "\n".join(lines), None
+        table = Table(
+            headers=(t(lang, "col_board"), t(lang, "col_white"), t(lang, "col_black")),
+            rows=tuple(
+                (str(board), names[g.white], names[g.black]) for board, g in enumerate(result.games, start=1)
+            ),
+        )
+        return "\n".join(lines), table_png(title, table, notes)
+
+    return await competition.pair(core.store, season, row, now, render)
+
+
+async def queue_reminder(core: Core, row: RoundRow, now: datetime) -> None:
+    """The channel's reminder that sign-offs for a round close at its deadline (once per round)."""
+    season = await keizer_store(core).season(row.season_id)
+    assert season is not None
+    club = await core.store.club(season.club_id)
+    assert club is not None
+    body = t(
+        club.language, "reminder", round=row.number, date=row.play_date,
+        deadline=local_text(row.deadline_at, season.timezone)[-5:],
+    )  # fmt: skip
+    await core.store.queue_announcement(club.id, row.id, "reminder", body, now)
+
+
+class KeizerSchedule:
+    """The Keizer competition's timed work for every club, on the scheduler's alarm: the reminder
+    ``reminder_hours`` before a round's deadline (once per round), closing sign-offs at the deadline, and
+    pairing and announcing at the publication time. A round is paired once: its status moves to 'paired'
+    in the same transaction that stores the games and queues the announcement."""
+
+    def _remind_before(self, core: Core) -> timedelta | None:
+        hours = core.config.reminder_hours
+        return timedelta(hours=hours) if hours > 0 else None
+
+    async def next_due_moment(self, core: Core) -> datetime | None:
+        store = keizer_store(core)
+        moments = [await store.next_due_moment()]
+        before = self._remind_before(core)
+        if before is not None:
+            deadline = await store.next_reminder_deadline()
+            moments.append(deadline - before if deadline is not None else None)
+        return min((m for m in moments if m is not None), default=None)
+
+    async def run_due(self, core: Core, now: datetime) -> None:
+        store = keizer_store(core)
+        before = self._remind_before(core)
+        async with core.store.transaction():
+            if before is not None:
+                for row in await store.rounds_to_remind(now, before):
+                    await queue_reminder(core, row, now)
+            for row in await store.rounds_to_close(now):
+                await store.set_round_status(row.id, "closed", ("open",))
+        for row in await store.rounds_to_pair(now):
+            season = await store.season(row.season_id)
+            if season is None:
+                continue
+            try:  # each round in a transaction of its own: one club's trouble does not stop the others
+                async with core.store.transaction():
+                    await pair_and_queue(core, season, row, now)
+            except Exception:
+                log.exception("pairing round %s of season %s failed", row.number, season.id)

@@ -1,0 +1,181 @@
+"""Results: ``/uitslag`` (a player reports, the opponent confirms; a director enters or corrects any),
+``/bevestig``, and the director's ``/nietverschenen`` (no-show) and ``/invaller`` (the standby plays)."""
+
+from __future__ import annotations
+
+from engine.keizer import season as season_rules
+
+from bot.core.context import Context, UserError, parse_int
+from bot.core.dispatch import Core
+from bot.core.replies import Button, Reply
+from bot.keizer import competition
+from bot.keizer.formatting import confirm_command
+from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
+from bot.keizer.store import RoundRow, Season
+from bot.keizer.views import cmd_stand
+
+_RESULT_WORDS = {
+    "1-0": "1-0",
+    "0-1": "0-1",
+    "1/2-1/2": "1/2-1/2",
+    "½-½": "1/2-1/2",
+    "0.5-0.5": "1/2-1/2",
+    "remise": "1/2-1/2",
+    "draw": "1/2-1/2",
+}
+# A player may also say it from their own side; turned into white's-score-first once the colour is known.
+_OWN_SIDE = {"gewonnen": "won", "winst": "won", "won": "won", "win": "won",
+             "verloren": "lost", "verlies": "lost", "lost": "lost", "loss": "lost"}  # fmt: skip
+_FORFEITS = {"1-0f": "1-0F", "0-1f": "0-1F", "0-0f": "0-0F"}
+
+
+async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
+    """A player reports the result of their own game (the opponent confirms with /bevestig or by
+    reporting the same); a director enters or corrects any game: ``/uitslag Naam 1-0 [ronde]``."""
+    kind, ctx = competition_of(ctx)
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    result: str | None = None
+    round_text: str | None = None
+    name_parts: list[str] = []
+    for arg in ctx.args:
+        low = arg.lower()
+        if low in _RESULT_WORDS:
+            result = _RESULT_WORDS[low]
+        elif low in _OWN_SIDE and not name_parts:
+            result = _OWN_SIDE[low]
+        elif low in _FORFEITS and ctx.is_director:
+            result = _FORFEITS[low]
+        elif parse_int(arg) is not None and round_text is None:
+            round_text = arg
+        else:
+            name_parts.append(arg)
+    if result is None:
+        raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
+    if name_parts and (not ctx.is_director or result in ("won", "lost")):
+        raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
+    row = await result_round(core, ctx, season, data, round_text)
+    if name_parts:
+        member = await ctx.find_member(" ".join(name_parts))
+        game = await game_of(core, row, member)
+        await keizer_store(core).set_result(game.id, result, ctx.now)
+        await after_result(core, ctx, season, row)
+        return Reply(lines=(ctx.t("result_set", board=game.board, round=row.number, result=result),))
+    member = ctx.require_member()
+    game = await game_of(core, row, member)
+    if game.result is not None:
+        raise UserError("error_result_confirmed", round=row.number, result=game.result)
+    opponent = game.black_id if game.white_id == member.id else game.white_id
+    if result in ("won", "lost"):
+        white_won = (result == "won") == (game.white_id == member.id)
+        result = "1-0" if white_won else "0-1"
+    names = names_of(data)
+    if game.reported_result is not None and game.reported_by == opponent:
+        if game.reported_result != result:
+            raise UserError(
+                "error_result_conflict", reported=game.reported_result, name=names[str(opponent)], result=result
+            )
+        await keizer_store(core).set_result(game.id, result, ctx.now)
+        await after_result(core, ctx, season, row)
+        return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, result=result),))
+    await keizer_store(core).report_result(game.id, result, member.id)
+    return Reply(
+        lines=(ctx.t("result_reported", result=result, name=names[str(opponent)]),),
+        buttons=(Button(ctx.t("button_confirm", name=names[str(opponent)]), confirm_command(season, row.number)),),
+    )
+
+
+async def cmd_bevestig(core: Core, ctx: Context) -> Reply:
+    kind, ctx = competition_of(ctx)
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    member = ctx.require_member()
+    round_text = ctx.args[0] if ctx.args else None
+    if len(ctx.args) > 1:
+        raise UserError("error_usage", usage=ctx.t("usage_bevestig"))
+    row = await result_round(core, ctx, season, data, round_text)
+    game = await game_of(core, row, member)
+    if game.result is not None:
+        raise UserError("error_result_confirmed", round=row.number, result=game.result)
+    if game.reported_result is None or game.reported_by == member.id:
+        raise UserError("error_nothing_to_confirm")
+    await keizer_store(core).set_result(game.id, game.reported_result, ctx.now)
+    await after_result(core, ctx, season, row)
+    return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, result=game.reported_result),))
+
+
+async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) -> None:
+    """When the last result of a round is in, the standings are announced (once per round)."""
+    games = await keizer_store(core).games_of_round(row.id)
+    if games and all(g.result is not None for g in games):
+        args = ["rapid", str(row.number)] if season.kind == "rapid" else [str(row.number)]
+        reply = await cmd_stand(core, Context(ctx.actor, ctx.club, ctx.member, ctx.now, args))
+        await core.store.queue_announcement(ctx.club.id, row.id, "standings", reply.text, ctx.now, reply.image)
+
+
+async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
+    """Mark a paired player who did not come without notice: their game is lost by forfeit (seed 004
+    Keizer rule f). After ``no_show_limit`` (2) such rounds in a row the player is signed off for the
+    coming rounds until they sign on again with /aanmelden (seed 004 rule j)."""
+    kind, ctx = competition_of(ctx)
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    round_text = None
+    names = []
+    for arg in ctx.args:
+        if parse_int(arg) is not None and round_text is None:
+            round_text = arg
+        else:
+            names.append(arg)
+    if not names:
+        raise UserError("error_usage", usage=ctx.t("usage_nietverschenen"))
+    member = await ctx.find_member(" ".join(names))
+    row = await result_round(core, ctx, season, data, round_text)
+    game = await game_of(core, row, member)
+    result = "0-1F" if game.white_id == member.id else "1-0F"
+    async with core.store.transaction():
+        await keizer_store(core).set_result(game.id, result, ctx.now)
+        auto = await check_no_shows(core, season, member.id)
+        await after_result(core, ctx, season, row)
+    lines = [ctx.t("no_show_marked", name=member.name, round=row.number, result=result)]
+    if auto:
+        lines.append(ctx.t("auto_signed_off", name=member.name))
+    return Reply(lines=tuple(lines))
+
+
+async def check_no_shows(core: Core, season: Season, member_id: int) -> bool:
+    """Seed 004 rule j, counted by the engine over the stored rounds; True when it now applies."""
+    data = await competition.load(core.store, season)
+    count = season_rules.consecutive_no_shows(competition.player_id(member_id), data.rounds)
+    if count >= data.settings.no_show_limit:
+        await keizer_store(core).set_auto_signed_off(season.id, member_id, True)
+        return True
+    return False
+
+
+async def cmd_invaller(core: Core, ctx: Context) -> Reply:
+    """Seed 004 rule l: the player with the bye is the standby; when a paired player does not come,
+    the director pairs the standby in their place: ``/invaller Naam-van-de-afwezige``."""
+    kind, ctx = competition_of(ctx)
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    if not ctx.args:
+        raise UserError("error_usage", usage=ctx.t("usage_invaller"))
+    member = await ctx.find_member(" ".join(ctx.args))
+    row = competition.current_round(data)
+    if row is None:
+        raise UserError("error_no_game")
+    game = await game_of(core, row, member)
+    if game.result is not None:
+        raise UserError("error_result_confirmed", round=row.number, result=game.result)
+    standby = await keizer_store(core).bye_of_round(row.id)
+    if standby is None:
+        raise UserError("error_no_standby", round=row.number)
+    async with core.store.transaction():
+        await keizer_store(core).replace_with_standby(game.id, member.id, standby, row.id, ctx.now)
+        auto = await check_no_shows(core, season, member.id)
+    names = names_of(data)
+    lines = [ctx.t("standby_paired", standby=names[str(standby)], name=member.name, board=game.board)]
+    if auto:
+        lines.append(ctx.t("auto_signed_off", name=member.name))
+    return Reply(lines=tuple(lines))

@@ -1,0 +1,98 @@
+"""The bot's season as a season file (docs/season-file.md), and a season file as a bot season.
+
+Export writes the players (their names are the ids), every paired round with its games, byes and
+absences, and who is present for the coming round, so `clubbot keizer pair` on the exported file makes
+the pairing the bot would make. Import creates a new season from a file: its rounds become the season's
+played rounds, and the rounds still to play follow weekly from the given start date.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from engine.keizer import season_file
+from engine.keizer import Game, Round
+
+from bot.core.store import Store
+from bot.keizer import competition
+from bot.keizer.calendar import season_rounds
+from bot.keizer.store import KeizerStore, Season
+
+
+async def export_text(store: Store, season: Season) -> str:
+    data = await competition.load(store, season)
+    name_of = {p.id: p.name for p in data.players}
+    players = tuple(replace(p, id=p.name) for p in data.players)
+    rounds = tuple(
+        Round(
+            number=r.number,
+            games=tuple(Game(name_of[g.white], name_of[g.black], g.result) for g in r.games),
+            byes=tuple(name_of[b] for b in r.byes),
+            absent={name_of[pid]: kind for pid, kind in r.absent.items()},
+        )
+        for r in data.rounds
+    )
+    present: tuple[str, ...] | None = None
+    coming = competition.coming_round(data)
+    if coming is not None:
+        signed_off = {so.member_id for so in await KeizerStore(store).signoffs(coming.id)}
+        present = tuple(name_of[pid] for pid in competition.present_players(data, coming.number, signed_off))
+    file = season_file.Season(settings=data.settings, players=players, rounds=rounds, present=present, name=season.name)
+    return season_file.export_season(file)
+
+
+def settings_json(settings: season_file.KeizerSettings) -> str:
+    """Only what differs from the defaults, in the season file's notation (fractions as "1/3")."""
+    return json.dumps(season_file.settings_json(settings), sort_keys=True)
+
+
+async def import_file(
+    store: Store,
+    club_id: int,
+    file: season_file.Season,
+    name: str,
+    kind: str,
+    first_unplayed: date,
+    rounds_count: int,
+    deadline: time,
+    publish: time,
+    zone_name: str,
+    now: datetime,
+) -> Season:
+    """A new season from a parsed season file; members are found (or made) by name."""
+    played = len(file.rounds)
+    first_day = first_unplayed - timedelta(weeks=played)
+    calendar = season_rounds(first_day, rounds_count, deadline, publish, ZoneInfo(zone_name))
+    async with store.transaction():
+        season = await KeizerStore(store).create_season(
+            club_id, name, kind, calendar, deadline.strftime("%H:%M"), publish.strftime("%H:%M"), zone_name,
+            settings_json(file.settings), now,
+        )  # fmt: skip
+        member_of: dict[str, int] = {}
+        for position, player in enumerate(file.players, start=1):
+            member = await store.member_by_name(club_id, player.name)
+            if member is None:
+                member = await store.add_member(club_id, player.name, player.rating, now)
+            member_of[player.id] = member.id
+            await KeizerStore(store).upsert_season_player(
+                season.id, member.id, player.rating, player.joined_round, player.group, position
+            )
+            if player.start_points is not None:
+                await KeizerStore(store).set_start_points(season.id, member.id, str(player.start_points))
+        rows = await KeizerStore(store).rounds(season.id)
+        for row, rnd in zip(rows, file.rounds):
+            games = [
+                (board, member_of[g.white], member_of[g.black], g.result.value if g.result else None)
+                for board, g in enumerate(rnd.games, start=1)
+            ]
+            await KeizerStore(store).store_played_round(
+                row.id,
+                games,
+                [member_of[b] for b in rnd.byes],
+                {member_of[pid]: absence.value for pid, absence in rnd.absent.items()},
+                now,
+            )
+    return season

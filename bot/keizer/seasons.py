@@ -1,0 +1,208 @@
+"""Seasons and players, the director's side: ``/seizoen`` (a new season), ``/speler`` (add a player or
+change their rating), ``/exporteer`` and ``/importeer`` (the season file, docs/season-file.md)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, time
+from zoneinfo import ZoneInfo
+
+from engine.keizer import KeizerSettings, season_file
+
+from bot.core.calendar import parse_hhmm, parse_zone
+from bot.core.context import MAX_NAME_LENGTH, Context, UserError, parse_int
+from bot.core.dispatch import Core
+from bot.core.replies import Reply
+from bot.keizer import competition, season_io
+from bot.keizer.calendar import season_rounds
+from bot.keizer.lookups import active_season, competition_of, keizer_store
+
+
+
+@dataclass(frozen=True)
+class SeasonOptions:
+    name: str
+    first_day: date
+    rounds: int
+    deadline: time
+    publish: time
+    zone_name: str
+    zone: ZoneInfo
+    kind: str
+    rounds_given: bool
+    start_order: str = "rating"  # "list": last season's final ranking (seed 004 Keizer rule a)
+
+
+async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
+    """Create a season: ``/seizoen naam=2026-27 start=2026-12-03 rondes=28 deadline=17:00
+    publicatie=18:00 tijdzone=Europe/Amsterdam soort=rapid``. One round a week from the start date."""
+    opts = await season_options(core, ctx, "usage_seizoen", need_name=True)
+    calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone)
+    if calendar[0][2] <= ctx.now:
+        raise UserError("error_start_in_past", date=opts.first_day.isoformat())
+    previous = await keizer_store(core).active_season(ctx.club.id, opts.kind)
+    # Everyone who played last season (or, for a first season, every member) is in the new one;
+    # with startvolgorde=eindstand in the order of last season's final ranking.
+    positions: dict[int, int] = {}
+    if previous is not None:
+        last = await competition.load(core.store, previous)
+        carried = [(sp.member_id, sp.rating, sp.group_name) for sp in last.season_players]
+        if opts.start_order == "list":
+            final = competition.standings(last)
+            positions = {int(s.player.id): s.rank for s in final}
+    else:
+        if opts.start_order == "list":
+            raise UserError("error_no_previous_season")
+        carried = [(m.id, m.rating, None) for m in await core.store.members(ctx.club.id) if not m.is_director]
+    settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order))
+    async with core.store.transaction():
+        season = await keizer_store(core).create_season(
+            ctx.club.id, opts.name, opts.kind, calendar, opts.deadline.strftime("%H:%M"),
+            opts.publish.strftime("%H:%M"), opts.zone_name, settings, ctx.now,
+        )  # fmt: skip
+        for member_id, rating, group in carried:
+            await keizer_store(core).upsert_season_player(season.id, member_id, rating, 1, group, positions.get(member_id))
+    return Reply(lines=(season_created(ctx, opts, calendar, len(carried)),))
+
+
+def season_created(ctx: Context, opts: SeasonOptions, calendar: list, players: int) -> str:
+    return ctx.t(
+        "season_created", name=opts.name, rounds=opts.rounds, first=calendar[0][1],
+        weekday=ctx.t(f"weekday_{opts.first_day.weekday()}"), deadline=opts.deadline.strftime("%H:%M"),
+        publish=opts.publish.strftime("%H:%M"), timezone=opts.zone_name, players=players,
+    )  # fmt: skip
+
+
+async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) -> SeasonOptions:
+    """The key=value options of /seizoen and /importeer, checked."""
+    keys = {
+        "naam": "name", "name": "name", "start": "start", "rondes": "rounds", "rounds": "rounds",
+        "deadline": "deadline", "publicatie": "publish", "publish": "publish", "tijdzone": "timezone",
+        "timezone": "timezone", "soort": "kind", "kind": "kind", "startvolgorde": "start_order",
+        "start_order": "start_order",
+    }  # fmt: skip
+    values: dict[str, str] = {}
+    for arg in ctx.args:
+        key, sep, value = arg.partition("=")
+        if not sep or key.lower() not in keys or not value:
+            raise UserError("error_usage", usage=ctx.t(usage))
+        values[keys[key.lower()]] = value
+    if (need_name and "name" not in values) or "start" not in values:
+        raise UserError("error_usage", usage=ctx.t(usage))
+    name = values.get("name", "")[:MAX_NAME_LENGTH]
+    try:
+        first_day = date.fromisoformat(values["start"])
+    except ValueError:
+        raise UserError("error_bad_date", value=values["start"][:20])
+    rounds = parse_int(values.get("rounds", str(core.config.season_rounds)))
+    if rounds is None or not 1 <= rounds <= 200:
+        raise UserError("error_bad_number", value=values.get("rounds", "")[:20], low=1, high=200)
+    deadline = parse_hhmm(values.get("deadline", core.config.season_deadline))
+    publish = parse_hhmm(values.get("publish", core.config.season_publish))
+    if deadline is None or publish is None:
+        raise UserError("error_bad_time")
+    if publish < deadline:
+        raise UserError("error_publish_before_deadline")
+    zone_name = values.get("timezone", ctx.club.timezone)
+    zone = parse_zone(zone_name)
+    if zone is None:
+        raise UserError("error_bad_timezone", value=zone_name[:40])
+    kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("kind", "main").lower())
+    if kind is None:
+        raise UserError("error_usage", usage=ctx.t(usage))
+    start_order = {"rating": "rating", "eindstand": "list", "ranking": "list"}.get(
+        values.get("start_order", "rating").lower()
+    )
+    if start_order is None:
+        raise UserError("error_usage", usage=ctx.t(usage))
+    if name and await keizer_store(core).season_by_name(ctx.club.id, name) is not None:
+        raise UserError("error_season_exists", name=name)
+    return SeasonOptions(
+        name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values, start_order
+    )
+
+
+async def cmd_exporteer(core: Core, ctx: Context) -> Reply:
+    """The season as a season file (docs/season-file.md): ``/exporteer [rapid]``."""
+    kind = "rapid" if [a.lower() for a in ctx.args] == ["rapid"] else "main"
+    if ctx.args and kind == "main":
+        raise UserError("error_usage", usage=ctx.t("usage_exporteer"))
+    season = await active_season(core, ctx, kind)
+    text = await season_io.export_text(core.store, season)
+    filename = re.sub(r"[^A-Za-z0-9._-]+", "_", season.name).strip("_") + ".json"
+    return Reply(lines=(ctx.t("exported", name=season.name),), attachment=(filename, text.encode("utf-8")))
+
+
+async def cmd_importeer(core: Core, ctx: Context) -> Reply:
+    """A new season from a season file sent with the command: ``/importeer start=2027-01-07
+    [naam=...] [rondes=28] ...``; start is the date of the first round still to play."""
+    if ctx.attachment is None:
+        raise UserError("error_no_attachment")
+    try:
+        text = ctx.attachment.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError("error_season_file", detail="not UTF-8 text")
+    try:
+        file = season_file.parse_season(text)
+    except season_file.SeasonFileError as err:
+        raise UserError("error_season_file", detail=str(err)[:500])
+    opts = await season_options(core, ctx, "usage_importeer", need_name=False)
+    name = opts.name or (file.name or "")[:MAX_NAME_LENGTH]
+    if not name:
+        raise UserError("error_usage", usage=ctx.t("usage_importeer"))
+    if await keizer_store(core).season_by_name(ctx.club.id, name) is not None:
+        raise UserError("error_season_exists", name=name)
+    played = len(file.rounds)
+    rounds = opts.rounds if opts.rounds_given else max(file.settings.cycles * file.settings.cycle_length, played + 1)
+    if rounds <= played:
+        raise UserError("error_bad_number", value=rounds, low=played + 1, high=200)
+    first = season_rounds(opts.first_day, 1, opts.deadline, opts.publish, opts.zone)
+    if first[0][2] <= ctx.now:
+        raise UserError("error_start_in_past", date=opts.first_day.isoformat())
+    season = await season_io.import_file(
+        core.store, ctx.club.id, file, name, opts.kind, opts.first_day, rounds, opts.deadline, opts.publish,
+        opts.zone_name, ctx.now,
+    )  # fmt: skip
+    return Reply(lines=(ctx.t("imported", name=season.name, players=len(file.players), played=played, rounds=rounds),))
+
+
+async def cmd_speler(core: Core, ctx: Context) -> Reply:
+    """Add a player or change their rating: ``/speler Jan de Vries 1850 [groep=A]``; the player joins the
+    main season, or with ``rapid`` the rapid competition."""
+    kind, ctx = competition_of(ctx)
+    group: str | None = None
+    rest: list[str] = []
+    for arg in ctx.args:
+        key, sep, value = arg.partition("=")
+        if sep and key.lower() in ("groep", "group"):
+            if value.upper() not in ("A", "B", "C", "D"):
+                raise UserError("error_bad_group", value=value[:10])
+            group = value.upper()
+        else:
+            rest.append(arg)
+    if len(rest) < 2 or parse_int(rest[-1]) is None:
+        raise UserError("error_usage", usage=ctx.t("usage_speler"))
+    rating = parse_int(rest[-1])
+    assert rating is not None
+    if not 0 <= rating <= 4000:
+        raise UserError("error_bad_number", value=rest[-1][:20], low=0, high=4000)
+    name = " ".join(" ".join(rest[:-1]).split())
+    if not name or len(name) > MAX_NAME_LENGTH:
+        raise UserError("error_bad_name", limit=MAX_NAME_LENGTH)
+    season = await active_season(core, ctx, kind) if kind == "rapid" else await keizer_store(core).active_season(ctx.club.id)
+    member = await core.store.member_by_name(ctx.club.id, name)
+    async with core.store.transaction():
+        if member is None:
+            member = await core.store.add_member(ctx.club.id, name, rating, ctx.now)
+            key = "player_added"
+        else:
+            await core.store.update_member_rating(member.id, rating)
+            key = "player_updated"
+        if season is not None:
+            data = await competition.load(core.store, season)
+            coming = competition.coming_round(data)
+            sp = await keizer_store(core).season_player(season.id, member.id)
+            joined = sp.joined_round if sp else (coming.number if coming else season.rounds_count + 1)
+            await keizer_store(core).upsert_season_player(season.id, member.id, rating, joined, group)
+    return Reply(lines=(ctx.t(key, name=name, rating=rating),))

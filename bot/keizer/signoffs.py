@@ -1,0 +1,116 @@
+"""Signing on and off: ``/aanmelden`` (join the club, rejoin after an automatic sign-off, take back a
+sign-off) and ``/afmelden`` (before the deadline; a director any time until the round is paired)."""
+
+from __future__ import annotations
+
+from bot.core.context import Context, UserError, parse_int
+from bot.core.dispatch import Core
+from bot.core.membership import join_name, joining
+from bot.core.replies import Reply
+from bot.core.store import Member
+from bot.keizer.lookups import competition_of, keizer_store, round_by_number
+from bot.keizer.store import RoundRow
+
+_TEAM_WORDS = {"teamwedstrijd", "team", "teammatch", "knsb", "fsb"}
+
+
+async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
+    """Join the club (the chat identity becomes a member), rejoin after an automatic sign-off
+    (seed 004 rule j), or take back a sign-off before the deadline (seed 004 rule k); with ``rapid``
+    in the rapid competition.
+
+    A player new to the season joins from the coming round, or from the round after it once the
+    coming round's deadline has passed. Every check comes before the first write."""
+    kind, ctx = competition_of(ctx)
+    round_arg = [a for a in ctx.args if parse_int(a) is not None]
+    if len(round_arg) != len(ctx.args) or len(round_arg) > 1:
+        raise UserError("error_usage", usage=ctx.t("usage_aanmelden"))
+    at_hand = await keizer_store(core).season_at_hand(ctx.club.id, ctx.member.id if ctx.member else None, kind)
+    if at_hand is None and kind == "rapid":
+        raise UserError("error_no_rapid_season")
+    season, coming, sp = at_hand if at_hand is not None else (None, None, None)
+    target: RoundRow | None = None
+    if season is not None:
+        target = await round_by_number(core, season, round_arg[0]) if round_arg else coming
+        if target is not None and target.status == "paired":
+            raise UserError("error_round_paired", round=target.number)
+    elif round_arg:
+        raise UserError("error_no_season")
+    member = ctx.member
+    existing: Member | None = None
+    if member is None:
+        existing = await joining(ctx)
+    elif season is not None and target is None:
+        raise UserError("error_season_over")
+    signoff = await keizer_store(core).signoff(target.id, member.id) if target and member else None
+    late = target is not None and ctx.now >= target.deadline_at and not ctx.is_director
+    if signoff is not None and late:
+        assert target is not None
+        raise UserError("error_deadline_passed", round=target.number, deadline=ctx.local(target.deadline_at))
+    lines: list[str] = []
+    async with core.store.transaction():
+        if member is None:
+            name = join_name(ctx)
+            member = existing or await core.store.add_member(ctx.club.id, name, 0, ctx.now)
+            await core.store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
+            lines.append(ctx.t("joined", name=member.name))
+        if season is None or target is None:
+            lines.append(ctx.t("no_season_yet"))
+            return Reply(lines=tuple(lines), private=True)
+        first_round = target.number
+        if sp is None:
+            first_round = target.number + 1 if late else target.number
+            await keizer_store(core).upsert_season_player(season.id, member.id, member.rating, first_round)
+        elif sp.auto_signed_off:
+            await keizer_store(core).set_auto_signed_off(season.id, member.id, False)
+            lines.append(ctx.t("auto_signoff_lifted"))
+        if signoff is not None:
+            await keizer_store(core).delete_signoff(target.id, member.id)
+    first = target if first_round == target.number else await keizer_store(core).round_by_number(season.id, first_round)
+    if first is None:
+        lines.append(ctx.t("error_season_over"))
+    else:
+        lines.append(ctx.t("signed_on", round=first.number, date=first.play_date))
+    return Reply(lines=tuple(lines), private=True)
+
+
+async def cmd_afmelden(core: Core, ctx: Context) -> Reply:
+    """Sign off for the coming round or a named one, before its deadline (seed 004 rule k);
+    ``teamwedstrijd`` marks a club team match (seed 004 Keizer rule e). A director may sign off any
+    player, also after the deadline, as long as the round is not paired. ``rapid``: in the rapid
+    competition."""
+    kind, ctx = competition_of(ctx)
+    at_hand = await keizer_store(core).season_at_hand(ctx.club.id, ctx.member.id if ctx.member else None, kind)
+    if at_hand is None:
+        raise UserError("error_no_rapid_season" if kind == "rapid" else "error_no_season")
+    season, coming, own_place = at_hand
+    kind = "notice"
+    round_text: str | None = None
+    name_parts: list[str] = []
+    for arg in ctx.args:
+        if arg.lower() in _TEAM_WORDS:
+            kind = "team"
+        elif parse_int(arg) is not None and round_text is None:
+            round_text = arg
+        else:
+            name_parts.append(arg)
+    if name_parts:
+        if not ctx.is_director:
+            raise UserError("error_usage", usage=ctx.t("usage_afmelden"))
+        member = await ctx.find_member(" ".join(name_parts))
+    else:
+        member = ctx.require_member()
+    target = await round_by_number(core, season, round_text) if round_text else coming
+    if target is None:
+        raise UserError("error_season_over")
+    if target.status == "paired":
+        raise UserError("error_round_paired", round=target.number)
+    if ctx.now >= target.deadline_at and not ctx.is_director:
+        raise UserError("error_deadline_passed", round=target.number, deadline=ctx.local(target.deadline_at))
+    sp = own_place if member is ctx.member else await keizer_store(core).season_player(season.id, member.id)
+    async with core.store.transaction():
+        if sp is None:
+            await keizer_store(core).upsert_season_player(season.id, member.id, member.rating, target.number)
+        await keizer_store(core).set_signoff(target.id, member.id, kind, ctx.member.id if ctx.member else None, ctx.now)
+    key = "signed_off_team" if kind == "team" else "signed_off"
+    return Reply(lines=(ctx.t(key, name=member.name, round=target.number, date=target.play_date),), private=True)

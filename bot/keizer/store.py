@@ -1,0 +1,485 @@
+"""The Keizer competition's SQL: seasons, their players and rounds, sign-offs, games and byes.
+
+``KeizerStore(store)`` runs its statements through the bot's one database connection (``bot/core/``);
+it owns no connection and no transaction of its own: a command's transaction covers what it writes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.core.store import Store, from_iso, iso
+
+
+@dataclass(frozen=True)
+class Season:
+    id: int
+    club_id: int
+    name: str
+    kind: str
+    rounds_count: int
+    deadline_time: str
+    publish_time: str
+    timezone: str
+    settings_json: str
+    status: str
+
+
+@dataclass(frozen=True)
+class SeasonPlayer:
+    member_id: int
+    name: str
+    rating: int
+    group_name: str | None
+    joined_round: int
+    start_points: str | None
+    auto_signed_off: bool
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    id: int
+    season_id: int
+    number: int
+    play_date: str
+    deadline_at: datetime
+    publish_at: datetime
+    status: str
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    round_id: int
+    board: int
+    white_id: int
+    black_id: int
+    result: str | None
+    reported_result: str | None
+    reported_by: int | None
+
+
+@dataclass(frozen=True)
+class Signoff:
+    round_id: int
+    member_id: int
+    kind: str
+
+
+
+class KeizerStore:
+    def __init__(self, store: Store) -> None:
+        self.db = store
+
+    # ------------------------------------------------------------------ seasons
+    async def create_season(
+        self,
+        club_id: int,
+        name: str,
+        kind: str,
+        rounds: list[tuple[int, str, datetime, datetime]],
+        deadline_time: str,
+        publish_time: str,
+        timezone: str,
+        settings_json: str,
+        now: datetime,
+    ) -> Season:
+        """A season with all its rounds: (number, local play date, deadline UTC, publish UTC)."""
+        async with self.db.transaction():
+            await self.db.execute(
+                "UPDATE seasons SET status = 'finished' WHERE club_id = ? AND kind = ? AND status = 'active'",
+                (club_id, kind),
+            )
+            season_id = await self.db.write(
+                "INSERT INTO seasons (club_id, name, kind, rounds_count, deadline_time, publish_time, timezone,"
+                " settings_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (club_id, name, kind, len(rounds), deadline_time, publish_time, timezone, settings_json, iso(now)),
+            )
+            await self.db.execute_many(
+                "INSERT INTO rounds (season_id, number, play_date, deadline_at, publish_at) VALUES (?, ?, ?, ?, ?)",
+                [(season_id, n, d, iso(dl), iso(pub)) for n, d, dl, pub in rounds],
+            )
+        season = await self.season(season_id)
+        assert season is not None
+        return season
+
+    async def season(self, season_id: int) -> Season | None:
+        row = await self.db.fetch_one("SELECT * FROM seasons WHERE id = ?", (season_id,))
+        return _season(row) if row else None
+
+    async def season_by_name(self, club_id: int, name: str) -> Season | None:
+        row = await self.db.fetch_one("SELECT * FROM seasons WHERE club_id = ? AND name = ?", (club_id, name))
+        return _season(row) if row else None
+
+    async def seasons(self, club_id: int) -> list[Season]:
+        rows = await self.db.fetch_all("SELECT * FROM seasons WHERE club_id = ? ORDER BY id", (club_id,))
+        return [_season(r) for r in rows]
+
+    async def played_games(self, club_id: int, results: tuple[str, ...]) -> list[sqlite3.Row]:
+        """The club's games with one of ``results``, with their season and round."""
+        marks = ",".join("?" * len(results))
+        return await self.db.fetch_all(
+            "SELECT g.*, r.number, r.play_date, s.id AS season_id, s.name AS season_name FROM games g"
+            " JOIN rounds r ON r.id = g.round_id JOIN seasons s ON s.id = r.season_id"
+            f" WHERE s.club_id = ? AND g.result IN ({marks}) ORDER BY g.id",
+            (club_id, *results),
+        )
+
+    async def previous_season(self, club_id: int, current_id: int) -> Season | None:
+        """The club's main season before the current one."""
+        row = await self.db.fetch_one(
+            "SELECT * FROM seasons WHERE club_id = ? AND kind = 'main' AND id < ? ORDER BY id DESC LIMIT 1",
+            (club_id, current_id),
+        )
+        return _season(row) if row else None
+
+    async def active_season(self, club_id: int, kind: str = "main") -> Season | None:
+        row = await self.db.fetch_one(
+            "SELECT * FROM seasons WHERE club_id = ? AND kind = ? AND status = 'active' ORDER BY id DESC LIMIT 1",
+            (club_id, kind),
+        )
+        return _season(row) if row else None
+
+    async def season_at_hand(
+        self, club_id: int, member_id: int | None, kind: str = "main"
+    ) -> tuple[Season, RoundRow | None, SeasonPlayer | None] | None:
+        """What a sign-off or sign-on needs, in one trip: the active season (as ``active_season``), its
+        coming round (as ``coming_round``, None when every round is paired) and the member's place in it
+        (as ``season_player``, None when the member is not in the season or not given)."""
+        row = await self.db.fetch_one(
+            "SELECT s.*,"
+            " r.id AS r_id, r.season_id AS r_season_id, r.number AS r_number, r.play_date AS r_play_date,"
+            " r.deadline_at AS r_deadline_at, r.publish_at AS r_publish_at, r.status AS r_status,"
+            " sp.member_id AS sp_member_id, m.name AS sp_name, sp.rating AS sp_rating,"
+            " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
+            " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off"
+            " FROM seasons s"
+            " LEFT JOIN rounds r ON r.id ="
+            "  (SELECT id FROM rounds WHERE season_id = s.id AND status != 'paired' ORDER BY number LIMIT 1)"
+            " LEFT JOIN season_players sp ON sp.season_id = s.id AND sp.member_id = ?"
+            " LEFT JOIN members m ON m.id = sp.member_id"
+            " WHERE s.club_id = ? AND s.kind = ? AND s.status = 'active' ORDER BY s.id DESC LIMIT 1",
+            (member_id, club_id, kind),
+        )
+        if row is None:
+            return None
+        coming = _round(row, "r_") if row["r_id"] is not None else None
+        player = _season_player(row, "sp_") if row["sp_member_id"] is not None else None
+        return _season(row), coming, player
+
+    async def season_players(self, season_id: int) -> list[SeasonPlayer]:
+        rows = await self.db.fetch_all(
+            "SELECT sp.*, m.name FROM season_players sp JOIN members m ON m.id = sp.member_id"
+            " WHERE sp.season_id = ? ORDER BY sp.position IS NULL, sp.position, sp.rating DESC, m.name COLLATE NOCASE",
+            (season_id,),
+        )
+        return [_season_player(r) for r in rows]
+
+    async def season_player(self, season_id: int, member_id: int) -> SeasonPlayer | None:
+        row = await self.db.fetch_one(
+            "SELECT sp.*, m.name FROM season_players sp JOIN members m ON m.id = sp.member_id"
+            " WHERE sp.season_id = ? AND sp.member_id = ?",
+            (season_id, member_id),
+        )
+        return _season_player(row) if row else None
+
+    async def upsert_season_player(
+        self,
+        season_id: int,
+        member_id: int,
+        rating: int,
+        joined_round: int,
+        group_name: str | None = None,
+        position: int | None = None,
+    ) -> None:
+        """Add a player to a season, or update their rating (and group, and start position, when given).
+
+        Players are listed in start order: by ``position`` where the season has one (last season's
+        final ranking), then by rating."""
+        await self.db.write(
+            "INSERT INTO season_players (season_id, member_id, rating, joined_round, group_name, position)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (season_id, member_id) DO UPDATE SET rating = excluded.rating,"
+            " group_name = COALESCE(excluded.group_name, season_players.group_name),"
+            " position = COALESCE(excluded.position, season_players.position)",
+            (season_id, member_id, rating, joined_round, group_name, position),
+        )
+
+    async def set_start_points(self, season_id: int, member_id: int, points: str | None) -> None:
+        await self.db.write(
+            "UPDATE season_players SET start_points = ? WHERE season_id = ? AND member_id = ?",
+            (points, season_id, member_id),
+        )
+
+    async def set_auto_signed_off(self, season_id: int, member_id: int, value: bool) -> None:
+        await self.db.write(
+            "UPDATE season_players SET auto_signed_off = ? WHERE season_id = ? AND member_id = ?",
+            (int(value), season_id, member_id),
+        )
+
+    # ------------------------------------------------------------------ rounds
+    async def rounds(self, season_id: int) -> list[RoundRow]:
+        rows = await self.db.fetch_all("SELECT * FROM rounds WHERE season_id = ? ORDER BY number", (season_id,))
+        return [_round(r) for r in rows]
+
+    async def round(self, round_id: int) -> RoundRow | None:
+        row = await self.db.fetch_one("SELECT * FROM rounds WHERE id = ?", (round_id,))
+        return _round(row) if row else None
+
+    async def coming_round(self, season_id: int) -> RoundRow | None:
+        """The first round of the season that is not paired yet."""
+        row = await self.db.fetch_one(
+            "SELECT * FROM rounds WHERE season_id = ? AND status != 'paired' ORDER BY number LIMIT 1", (season_id,)
+        )
+        return _round(row) if row else None
+
+    async def round_by_number(self, season_id: int, number: int) -> RoundRow | None:
+        row = await self.db.fetch_one("SELECT * FROM rounds WHERE season_id = ? AND number = ?", (season_id, number))
+        return _round(row) if row else None
+
+    async def next_due_moment(self) -> datetime | None:
+        """The earliest deadline or publication that has not been handled yet, over all clubs."""
+        row = await self.db.fetch_one(
+            "SELECT MIN(t) FROM ("
+            " SELECT MIN(r.deadline_at) AS t FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            "  WHERE r.status = 'open' AND s.status = 'active'"
+            " UNION ALL"
+            " SELECT MIN(r.publish_at) FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            "  WHERE r.status IN ('open', 'closed') AND s.status = 'active')"
+        )
+        return from_iso(row[0]) if row and row[0] else None
+
+    async def next_reminder_deadline(self) -> datetime | None:
+        """The earliest deadline of an open round whose reminder has not been queued yet."""
+        row = await self.db.fetch_one(
+            "SELECT MIN(r.deadline_at) FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            " WHERE r.status = 'open' AND s.status = 'active' AND NOT EXISTS"
+            " (SELECT 1 FROM announcements a WHERE a.round_id = r.id AND a.kind = 'reminder')"
+        )
+        return from_iso(row[0]) if row and row[0] else None
+
+    async def rounds_to_remind(self, now: datetime, before: timedelta) -> list[RoundRow]:
+        """Open rounds whose deadline is still ahead but within ``before``, not yet reminded of."""
+        rows = await self.db.fetch_all(
+            "SELECT r.* FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            " WHERE r.status = 'open' AND s.status = 'active' AND r.deadline_at > ? AND r.deadline_at <= ?"
+            " AND NOT EXISTS (SELECT 1 FROM announcements a WHERE a.round_id = r.id AND a.kind = 'reminder')"
+            " ORDER BY r.deadline_at",
+            (iso(now), iso(now + before)),
+        )
+        return [_round(r) for r in rows]
+
+    async def rounds_to_close(self, now: datetime) -> list[RoundRow]:
+        rows = await self.db.fetch_all(
+            "SELECT r.* FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            " WHERE r.status = 'open' AND s.status = 'active' AND r.deadline_at <= ? ORDER BY r.deadline_at",
+            (iso(now),),
+        )
+        return [_round(r) for r in rows]
+
+    async def rounds_to_pair(self, now: datetime) -> list[RoundRow]:
+        rows = await self.db.fetch_all(
+            "SELECT r.* FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            " WHERE r.status IN ('open', 'closed') AND s.status = 'active' AND r.publish_at <= ?"
+            " ORDER BY r.publish_at, r.number",
+            (iso(now),),
+        )
+        return [_round(r) for r in rows]
+
+    async def set_round_status(self, round_id: int, status: str, expected: tuple[str, ...]) -> bool:
+        """Move a round on; False when it was not in one of the expected states (someone else did it)."""
+        marks = ",".join("?" * len(expected))
+        changed = await self.db.execute(
+            f"UPDATE rounds SET status = ? WHERE id = ? AND status IN ({marks})", (status, round_id, *expected)
+        )
+        return changed == 1
+
+    async def save_pairing(
+        self,
+        round_id: int,
+        games: list[tuple[int, int, int]],
+        bye: int | None,
+        now: datetime,
+        announcement: tuple[int, str, str, bytes | None] | None,
+    ) -> bool:
+        """Store a round's games (board, white, black) and bye, mark it paired, queue its announcement.
+
+        All in one transaction; returns False (and changes nothing) when the round was already paired.
+        """
+        async with self.db.transaction():
+            changed = await self.db.execute(
+                "UPDATE rounds SET status = 'paired', paired_at = ? WHERE id = ? AND status IN ('open', 'closed')",
+                (iso(now), round_id),
+            )
+            if changed != 1:
+                return False
+            await self.db.execute_many(
+                "INSERT INTO games (round_id, board, white_id, black_id) VALUES (?, ?, ?, ?)",
+                [(round_id, board, white, black) for board, white, black in games],
+            )
+            if bye is not None:
+                await self.db.write("INSERT INTO byes (round_id, member_id) VALUES (?, ?)", (round_id, bye))
+            if announcement is not None:
+                club_id, kind, body, image = announcement
+                await self.db.queue_announcement(club_id, round_id, kind, body, now, image)
+        return True
+
+    async def store_played_round(
+        self,
+        round_id: int,
+        games: list[tuple[int, int, int, str | None]],
+        byes: list[int],
+        absent: dict[int, str],
+        now: datetime,
+    ) -> None:
+        """An imported round: games (board, white, black, result), byes and absences; marked paired."""
+        async with self.db.transaction():
+            await self.db.execute(
+                "UPDATE rounds SET status = 'paired', paired_at = ? WHERE id = ?", (iso(now), round_id)
+            )
+            await self.db.execute_many(
+                "INSERT INTO games (round_id, board, white_id, black_id, result, confirmed_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(round_id, b, w, k, r, iso(now) if r else None) for b, w, k, r in games],
+            )
+            await self.db.execute_many(
+                "INSERT INTO byes (round_id, member_id) VALUES (?, ?)", [(round_id, m) for m in byes]
+            )
+            await self.db.execute_many(
+                "INSERT INTO signoffs (round_id, member_id, kind, created_at) VALUES (?, ?, ?, ?)",
+                [(round_id, m, kind, iso(now)) for m, kind in absent.items()],
+            )
+
+    # ------------------------------------------------------------------ sign-offs
+    async def signoffs(self, round_id: int) -> list[Signoff]:
+        rows = await self.db.fetch_all("SELECT * FROM signoffs WHERE round_id = ?", (round_id,))
+        return [Signoff(r["round_id"], r["member_id"], r["kind"]) for r in rows]
+
+    async def signoffs_of_season(self, season_id: int) -> list[tuple[int, Signoff]]:
+        rows = await self.db.fetch_all(
+            "SELECT r.number, so.* FROM signoffs so JOIN rounds r ON r.id = so.round_id WHERE r.season_id = ?",
+            (season_id,),
+        )
+        return [(r["number"], Signoff(r["round_id"], r["member_id"], r["kind"])) for r in rows]
+
+    async def signoff(self, round_id: int, member_id: int) -> Signoff | None:
+        row = await self.db.fetch_one("SELECT * FROM signoffs WHERE round_id = ? AND member_id = ?", (round_id, member_id))
+        return Signoff(row["round_id"], row["member_id"], row["kind"]) if row else None
+
+    async def set_signoff(self, round_id: int, member_id: int, kind: str, by: int | None, now: datetime) -> None:
+        await self.db.write(
+            "INSERT INTO signoffs (round_id, member_id, kind, created_at, created_by) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (round_id, member_id) DO UPDATE SET kind = excluded.kind,"
+            " created_at = excluded.created_at, created_by = excluded.created_by",
+            (round_id, member_id, kind, iso(now), by),
+        )
+
+    async def delete_signoff(self, round_id: int, member_id: int) -> bool:
+        deleted = await self.db.returning(  # one trip, where a cursor's rowcount takes two
+            "DELETE FROM signoffs WHERE round_id = ? AND member_id = ? RETURNING member_id", (round_id, member_id)
+        )
+        return len(deleted) == 1
+
+    # ------------------------------------------------------------------ games
+    async def games_of_round(self, round_id: int) -> list[GameRow]:
+        rows = await self.db.fetch_all("SELECT * FROM games WHERE round_id = ? ORDER BY board", (round_id,))
+        return [_game(r) for r in rows]
+
+    async def games_of_season(self, season_id: int) -> list[tuple[int, GameRow]]:
+        rows = await self.db.fetch_all(
+            "SELECT r.number, g.* FROM games g JOIN rounds r ON r.id = g.round_id WHERE r.season_id = ?"
+            " ORDER BY r.number, g.board",
+            (season_id,),
+        )
+        return [(r["number"], _game(r)) for r in rows]
+
+    async def byes_of_season(self, season_id: int) -> list[tuple[int, int]]:
+        rows = await self.db.fetch_all(
+            "SELECT r.number, b.member_id FROM byes b JOIN rounds r ON r.id = b.round_id WHERE r.season_id = ?",
+            (season_id,),
+        )
+        return [(r["number"], r["member_id"]) for r in rows]
+
+    async def bye_of_round(self, round_id: int) -> int | None:
+        row = await self.db.fetch_one("SELECT member_id FROM byes WHERE round_id = ?", (round_id,))
+        return int(row[0]) if row else None
+
+    async def game(self, game_id: int) -> GameRow | None:
+        row = await self.db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    async def report_result(self, game_id: int, result: str, by: int) -> None:
+        await self.db.write(
+            "UPDATE games SET reported_result = ?, reported_by = ? WHERE id = ? AND result IS NULL",
+            (result, by, game_id),
+        )
+
+    async def set_result(self, game_id: int, result: str | None, now: datetime) -> None:
+        await self.db.write(
+            "UPDATE games SET result = ?, confirmed_at = ?, reported_result = NULL, reported_by = NULL WHERE id = ?",
+            (result, iso(now) if result else None, game_id),
+        )
+
+    async def replace_with_standby(
+        self, game_id: int, absent_id: int, standby_id: int, round_id: int, now: datetime
+    ) -> None:
+        """Seed 004 rule l: the player with the bye takes the place of a paired player who did not come."""
+        async with self.db.transaction():
+            game = await self.game(game_id)
+            assert game is not None
+            column = "white_id" if game.white_id == absent_id else "black_id"
+            await self.db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (standby_id, game_id))
+            await self.db.execute("DELETE FROM byes WHERE round_id = ? AND member_id = ?", (round_id, standby_id))
+            await self.set_signoff(round_id, absent_id, "unexcused", None, now)
+
+
+def _season_player(r: sqlite3.Row, prefix: str = "") -> SeasonPlayer:
+    return SeasonPlayer(
+        member_id=r[prefix + "member_id"],
+        name=r[prefix + "name"],
+        rating=r[prefix + "rating"],
+        group_name=r[prefix + "group_name"],
+        joined_round=r[prefix + "joined_round"],
+        start_points=r[prefix + "start_points"],
+        auto_signed_off=bool(r[prefix + "auto_signed_off"]),
+    )
+
+
+def _season(row: sqlite3.Row) -> Season:
+    return Season(
+        row["id"],
+        row["club_id"],
+        row["name"],
+        row["kind"],
+        row["rounds_count"],
+        row["deadline_time"],
+        row["publish_time"],
+        row["timezone"],
+        row["settings_json"],
+        row["status"],
+    )
+
+
+def _round(row: sqlite3.Row, prefix: str = "") -> RoundRow:
+    return RoundRow(
+        row[prefix + "id"],
+        row[prefix + "season_id"],
+        row[prefix + "number"],
+        row[prefix + "play_date"],
+        from_iso(row[prefix + "deadline_at"]),
+        from_iso(row[prefix + "publish_at"]),
+        row[prefix + "status"],
+    )
+
+
+def _game(row: sqlite3.Row) -> GameRow:
+    return GameRow(
+        row["id"],
+        row["round_id"],
+        row["board"],
+        row["white_id"],
+        row["black_id"],
+        row["result"],
+        row["reported_result"],
+        row["reported_by"],
+    )

@@ -1,0 +1,117 @@
+"""What members look at: ``/stand`` (standings), ``/prijzen`` (prizes) and ``/indeling`` (a round's
+pairing with its results so far)."""
+
+from __future__ import annotations
+
+from engine.keizer import prizes as prize_rules
+
+from bot.core.context import Context, UserError, parse_int
+from bot.core.dispatch import Core
+from bot.core.pictures import table_png
+from bot.core.replies import Reply, Table
+from bot.keizer import competition
+from bot.keizer.formatting import fmt_points, result_text
+from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number
+from bot.keizer.store import RoundRow
+
+
+async def cmd_stand(core: Core, ctx: Context) -> Reply:
+    """The standings after the last paired round; ``/stand A`` one group, ``/stand rapid`` the rapid
+    competition, ``/stand 5`` after round 5."""
+    group: str | None = None
+    after: int | None = None
+    kind, ctx = competition_of(ctx)
+    for arg in ctx.args:
+        if parse_int(arg) is not None:
+            after = parse_int(arg)
+        elif len(arg) == 1 and arg.upper() in "ABCD":
+            group = arg.upper()
+        else:
+            raise UserError("error_usage", usage=ctx.t("usage_stand"))
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    played = [r.number for r in data.rounds]
+    if after is not None and after not in played:
+        raise UserError("error_unknown_round", round=after, count=season.rounds_count)
+    rows = competition.standings(data, after_round=after)
+    if group is not None:
+        rows = [s for s in rows if s.player.group == group]
+    shown_after = after if after is not None else (max(played) if played else 0)
+    table = Table(
+        headers=(ctx.t("col_rank"), ctx.t("col_name"), ctx.t("col_score"), ctx.t("col_value"), ctx.t("col_played")),
+        rows=tuple((str(s.rank), s.player.name, fmt_points(s.score), str(s.value), str(s.played)) for s in rows),
+    )
+    title = ctx.t("standings_title", season=season.name, round=shown_after)
+    if group is not None:
+        title += " " + ctx.t("group_suffix", group=group)
+    return Reply(lines=(title,), table=table, image=table_png(title, table))
+
+
+async def cmd_prijzen(core: Core, ctx: Context) -> Reply:
+    """The prizes as they stand (seed 004 rules d, e): club champion, group winners, riser prize and
+    rapid champion, among the players who played at least 2/3 of the season's rounds."""
+    if ctx.args:
+        raise UserError("error_usage", usage=ctx.t("usage_prijzen"))
+    season = await active_season(core, ctx)
+    data = await competition.load(core.store, season)
+    rapid = None
+    rapid_season = await keizer_store(core).active_season(ctx.club.id, "rapid")
+    names = {p.id: p.name for p in data.players}
+    if rapid_season is not None:
+        rdata = await competition.load(core.store, rapid_season)
+        rapid = (rdata.players, rdata.rounds, rdata.settings)
+        names.update({p.id: p.name for p in rdata.players})
+    prizes = prize_rules.prizes_from_rounds(
+        data.players, data.rounds, data.settings, season_rounds=season.rounds_count, rapid=rapid
+    )
+
+    def line(label: str, prize: prize_rules.Prize | None) -> str:
+        if prize is None or prize.winner is None:
+            return ctx.t("prize_line_none", prize=label)
+        return ctx.t("prize_line", prize=label, name=names.get(prize.winner, prize.winner))
+
+    played = max((r.number for r in data.rounds), default=0)
+    lines = [ctx.t("prizes_title", season=season.name, round=played, required=prizes.required)]
+    lines.append(line(ctx.t("prize_champion"), prizes.champion))
+    for prize in prizes.group_winners:
+        lines.append(line(ctx.t("prize_group", group=prize.group), prize))
+    lines.append(line(ctx.t("prize_riser"), prizes.riser))
+    if prizes.rapid_champion is not None:
+        lines.append(line(ctx.t("prize_rapid"), prizes.rapid_champion))
+    return Reply(lines=tuple(lines))
+
+
+async def cmd_indeling(core: Core, ctx: Context) -> Reply:
+    kind, ctx = competition_of(ctx)
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    if ctx.args:
+        if len(ctx.args) != 1:
+            raise UserError("error_usage", usage=ctx.t("usage_indeling"))
+        row = await round_by_number(core, season, ctx.args[0])
+        if row.status != "paired":
+            raise UserError("error_round_not_paired", round=row.number, publish=ctx.local(row.publish_at))
+    else:
+        row = competition.current_round(data)
+        if row is None:
+            coming = competition.coming_round(data)
+            if coming is None:
+                raise UserError("error_season_over")
+            raise UserError("error_round_not_paired", round=coming.number, publish=ctx.local(coming.publish_at))
+    return await pairing_reply(core, ctx, data, row)
+
+
+async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, row: RoundRow) -> Reply:
+    names = {int(p.id): p.name for p in data.players}
+    games = await keizer_store(core).games_of_round(row.id)
+    table = Table(
+        headers=(ctx.t("col_board"), ctx.t("col_white"), ctx.t("col_black"), ctx.t("col_result")),
+        rows=tuple(
+            (str(g.board), names[g.white_id], names[g.black_id], result_text(ctx.lang, g)) for g in games
+        ),
+    )
+    lines = [ctx.t("pairing_title", round=row.number, date=row.play_date)]
+    bye = await keizer_store(core).bye_of_round(row.id)
+    if bye is not None:
+        lines.append(ctx.t("bye_line", name=names[bye]))
+    return Reply(lines=tuple(lines), table=table)

@@ -1,0 +1,462 @@
+"""``/nk`` (``/championship``): the NK championship tournament of seed 000, run from the chat.
+
+Sub-commands (Dutch, English alias):
+
+- ``/nk nieuw Naam [rondes=7] [groep=16]`` (``new``), director: create the club's tournament.
+- ``/nk inschrijven rating [recht=top|groep1]`` (``register``), member: register yourself; the director
+  confirms eligibility. Director: ``/nk inschrijven Naam rating [sterkte=N] [recht=...]``: registered
+  and confirmed at once.
+- ``/nk goedkeuren Naam|alle`` (``approve``), director: confirm a registration (eligible to play).
+- ``/nk ronde`` (``round``), director: pair the next round and announce it (the first closes registration).
+- ``/nk indeling [ronde]`` (``pairings``): the boards of the current (or a given) round.
+- ``/nk uitslag gewonnen|verloren`` (``result won|lost``): report your game; the opponent confirms.
+  Director: ``/nk uitslag Naam gewonnen|verloren [reglementair] [ronde]`` enters or corrects any game.
+- ``/nk bevestig`` (``confirm``): confirm the result your opponent reported.
+- ``/nk stand`` (``standings``): the table, and who can still become champion.
+- ``/nk egf`` (``egf``), director: the results in the EGF format, as a file.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine import mcmahon
+from engine.mcmahon.files import egf_results
+
+from bot.core.context import Context, UserError
+from bot.core.dispatch import Core
+from bot.core.membership import join_name, joining
+from bot.core.registry import Command, Registry
+from bot.core.i18n import t
+from bot.core.pictures import table_png
+from bot.core.replies import Button, Reply, Table
+from bot.nk.source import NkSource
+from bot.nk.store import NkGame, NkStore, NkTournament
+
+MAX_NAME = 60
+
+SUB = {
+    "nieuw": "nieuw", "new": "nieuw",
+    "inschrijven": "inschrijven", "register": "inschrijven",
+    "goedkeuren": "goedkeuren", "approve": "goedkeuren",
+    "ronde": "ronde", "round": "ronde",
+    "indeling": "indeling", "pairings": "indeling",
+    "uitslag": "uitslag", "result": "uitslag",
+    "bevestig": "bevestig", "confirm": "bevestig",
+    "stand": "stand", "standings": "stand",
+    "egf": "egf",
+}  # fmt: skip
+DIRECTOR_SUBS = {"nieuw", "goedkeuren", "ronde", "egf"}
+_WON = {"gewonnen", "winst", "won", "win"}
+_LOST = {"verloren", "verlies", "lost", "loss"}
+_FORFEIT = {"reglementair", "forfeit"}
+_EARNED = {"top": mcmahon.EARNED_TOP, "topgroep": mcmahon.EARNED_TOP, "groep1": mcmahon.EARNED_GROUP1,
+           "group1": mcmahon.EARNED_GROUP1, "1": mcmahon.EARNED_GROUP1, "0": mcmahon.EARNED_TOP}  # fmt: skip
+
+
+def register(registry: Registry) -> None:
+    registry.add(Command("nk", cmd_nk, english="championship"))
+    # /stand nk: the NK's table; and in a club that runs only an NK tournament, /stand is its table
+    registry.route("stand", ("nk", "championship"), nk_standings, fallback=True)
+    registry.competitions.append(NkSource())
+
+
+async def nk_standings(core: Core, ctx: Context) -> Reply:
+    return await cmd_nk(core, ctx.with_args(["stand", *ctx.args]))
+
+
+def _int(text: str) -> int | None:
+    return int(text) if re.fullmatch(r"[+-]?\d{1,6}", text.strip()) else None
+
+
+async def cmd_nk(core: Core, ctx: Context) -> Reply:
+    if not ctx.args or ctx.args[0].lower() not in SUB:
+        raise UserError("error_usage", usage=ctx.t("nk_usage"))
+    sub = SUB[ctx.args[0].lower()]
+    if sub in DIRECTOR_SUBS and not ctx.is_director:
+        raise UserError("error_director_only", command=f"nk {sub}")
+    args = ctx.args[1:]
+    nk = NkStore(core.store)
+    handler = {
+        "nieuw": _nieuw, "inschrijven": _inschrijven, "goedkeuren": _goedkeuren, "ronde": _ronde,
+        "indeling": _indeling, "uitslag": _uitslag, "bevestig": _bevestig, "stand": _stand, "egf": _egf,
+    }[sub]  # fmt: skip
+    return await handler(core, nk, ctx, args)
+
+
+async def _current(nk: NkStore, ctx: Context) -> NkTournament:
+    tour = await nk.active(ctx.club.id) or await nk.latest(ctx.club.id)
+    if tour is None:
+        raise UserError("nk_error_none")
+    return tour
+
+
+async def _running(nk: NkStore, ctx: Context) -> NkTournament:
+    tour = await nk.active(ctx.club.id)
+    if tour is None:
+        raise UserError("nk_error_none")
+    return tour
+
+
+def _options(args: list[str], keys: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    rest: list[str] = []
+    values: dict[str, str] = {}
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if sep:
+            if key.lower() not in keys or not value:
+                raise UserError("error_usage", usage="")
+            values[keys[key.lower()]] = value
+        else:
+            rest.append(arg)
+    return rest, values
+
+
+# --------------------------------------------------------------------------- director: create, register, approve
+
+
+async def _nieuw(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    try:
+        rest, values = _options(args, {"rondes": "rounds", "rounds": "rounds", "groep": "size", "group": "size"})
+    except UserError:
+        raise UserError("error_usage", usage=ctx.t("nk_usage_nieuw"))
+    name = " ".join(" ".join(rest).split())
+    if not name or len(name) > MAX_NAME:
+        raise UserError("error_usage", usage=ctx.t("nk_usage_nieuw"))
+    rounds = _int(values.get("rounds", "7"))
+    size = _int(values.get("size", "16"))
+    if rounds is None or not 1 <= rounds <= 20:
+        raise UserError("error_bad_number", value=values.get("rounds", "")[:20], low=1, high=20)
+    if size is None or not 2 <= size <= 1000:
+        raise UserError("error_bad_number", value=values.get("size", "")[:20], low=2, high=1000)
+    running = await nk.active(ctx.club.id)
+    if running is not None:
+        raise UserError("nk_error_running", name=running.name)
+    if await nk.by_name(ctx.club.id, name) is not None:
+        raise UserError("nk_error_exists", name=name)
+    await nk.create(ctx.club.id, name, rounds, size, ctx.now)
+    return Reply(lines=(ctx.t("nk_created", name=name, rounds=rounds, size=size),))
+
+
+def _registration(ctx: Context, args: list[str], usage: str) -> tuple[list[str], int, int | None, str | None]:
+    """Name words, rating, strength override, earned right from ``... rating [sterkte=N] [recht=top]``."""
+    keys = {"sterkte": "strength", "strength": "strength", "recht": "earned", "right": "earned",
+            "punten": "points", "points": "points"}  # fmt: skip
+    try:
+        rest, values = _options(args, keys)
+    except UserError:
+        raise UserError("error_usage", usage=ctx.t(usage))
+    if not rest or _int(rest[-1]) is None:
+        raise UserError("error_usage", usage=ctx.t(usage))
+    rating = _int(rest[-1])
+    assert rating is not None
+    if not -900 <= rating <= 3500:
+        raise UserError("error_bad_number", value=rest[-1][:20], low=-900, high=3500)
+    strength: int | None = None
+    if "strength" in values:
+        strength = _int(values["strength"])
+        if strength is None or not -900 <= strength <= 3500:
+            raise UserError("error_bad_number", value=values["strength"][:20], low=-900, high=3500)
+    earned: str | None = None
+    if "earned" in values:
+        earned = _EARNED.get(values["earned"].lower())
+        if earned is None:
+            raise UserError("error_usage", usage=ctx.t(usage))
+    if "points" in values:
+        points = _int(values["points"])
+        if points is None or not -20 <= points <= 20:
+            raise UserError("error_bad_number", value=values["points"][:20], low=-20, high=20)
+        earned = mcmahon.earned_right(points)
+    return rest[:-1], rating, strength, earned
+
+
+async def _inschrijven(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    tour = await _running(nk, ctx)
+    if tour.status != "registration":
+        raise UserError("nk_error_registration_closed", name=tour.name)
+    usage = "nk_usage_inschrijven_director" if ctx.is_director else "nk_usage_inschrijven"
+    words, rating, strength, earned = _registration(ctx, args, usage)
+    store = core.store
+    if words:
+        if not ctx.is_director:
+            raise UserError("error_usage", usage=ctx.t(usage))
+        if strength is not None and not ctx.is_director:
+            raise UserError("error_director_only", command="nk inschrijven sterkte=")
+        name = " ".join(" ".join(words).split())
+        if len(name) > MAX_NAME:
+            raise UserError("error_bad_name", limit=MAX_NAME)
+        member = await store.member_by_name(ctx.club.id, name)
+        async with store.transaction():
+            if member is None:
+                member = await store.add_member(ctx.club.id, name, rating, ctx.now)
+            await nk.upsert_player(tour.id, member.id, rating, strength, earned, True, ctx.now)
+        return Reply(lines=(ctx.t("nk_registered_by_director", name=member.name, tournament=tour.name, rating=rating),))
+    if strength is not None and not ctx.is_director:
+        raise UserError("error_director_only", command="nk inschrijven sterkte=")
+    member = ctx.member
+    existing = await joining(ctx) if member is None else None
+    if member is not None:
+        registered = await nk.player(tour.id, member.id)
+        if registered is not None and registered.confirmed and not ctx.is_director:
+            raise UserError("nk_error_already_confirmed", name=member.name)
+    async with store.transaction():
+        if member is None:
+            member = existing or await store.add_member(ctx.club.id, join_name(ctx), 0, ctx.now)
+            await store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
+        await nk.upsert_player(tour.id, member.id, rating, strength, earned, ctx.is_director, ctx.now)
+    key = "nk_registered_by_director" if ctx.is_director else "nk_registered"
+    return Reply(lines=(ctx.t(key, name=member.name, tournament=tour.name, rating=rating),), private=not ctx.is_director)
+
+
+async def _goedkeuren(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    tour = await _running(nk, ctx)
+    if tour.status != "registration":
+        raise UserError("nk_error_registration_closed", name=tour.name)
+    if not args:
+        raise UserError("error_usage", usage=ctx.t("nk_usage_goedkeuren"))
+    players = await nk.players(tour.id)
+    if [a.lower() for a in args] in (["alle"], ["all"]):
+        todo = [p for p in players if not p.confirmed]
+    else:
+        name = " ".join(args)
+        todo = [p for p in players if p.name.lower() == name.lower()]
+        if not todo:
+            raise UserError("nk_error_not_registered", name=name[:MAX_NAME])
+    async with core.store.transaction():
+        for p in todo:
+            await nk.confirm_player(tour.id, p.member_id)
+    return Reply(lines=(ctx.t("nk_approved", count=len(todo), names=", ".join(p.name for p in todo) or "-"),))
+
+
+# --------------------------------------------------------------------------- director: pair a round
+
+
+async def _ronde(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    if args:
+        raise UserError("error_usage", usage=ctx.t("nk_usage"))
+    tour = await _current(nk, ctx)
+    if tour.status == "finished":
+        raise UserError("nk_error_over", name=tour.name)
+    data = await nk.load(tour)
+    field = mcmahon.field_of(data.players)
+    if len(field) < 2:
+        raise UserError("nk_error_too_few", count=len(field))
+    stat = mcmahon.status(data)
+    if stat.next_round is None:
+        raise UserError("nk_error_over", name=tour.name)
+    try:
+        pairing = mcmahon.pair_next(data)
+    except ValueError:
+        open_round = max((r.number for r in data.rounds), default=0)
+        raise UserError("nk_error_round_open", round=open_round)
+    names = {p.id: p.name for p in data.players}
+    club = ctx.club
+    lang = club.language
+    title_key = "nk_title_round_title" if pairing.title_round else "nk_pairing_title"
+    lines = [t(lang, title_key, name=tour.name, round=pairing.round)]
+    for g in pairing.games:
+        lines.append(t(lang, "nk_pairing_line", board=g.board, black=names[g.black], white=names[g.white]))
+    if pairing.bye is not None:
+        lines.append(t(lang, "nk_bye_line", name=names[pairing.bye]))
+    body = "\n".join(lines)
+    table = Table(
+        headers=(t(lang, "col_board"), t(lang, "nk_col_black"), t(lang, "nk_col_white")),
+        rows=tuple((str(g.board), names[g.black], names[g.white]) for g in pairing.games),
+    )
+    picture = table_png(lines[0], table, tuple(lines[len(pairing.games) + 1 :]))
+    async with core.store.transaction():
+        if tour.status == "registration":
+            await nk.set_status(tour.id, "running")
+        await nk.save_round(tour.id, pairing, ctx.now)
+        await nk.announce_once(club.id, f"nk:{tour.id}:round:{pairing.round}", body, ctx.now, picture)
+    return Reply(lines=(ctx.t("nk_round_paired", round=pairing.round, games=len(pairing.games)),))
+
+
+# --------------------------------------------------------------------------- pairings, results
+
+
+async def _indeling(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    tour = await _current(nk, ctx)
+    rounds = await nk.rounds(tour.id)
+    if not rounds:
+        raise UserError("nk_error_no_round")
+    if len(args) > 1 or (args and _int(args[0]) is None):
+        raise UserError("error_usage", usage=ctx.t("nk_usage"))
+    number = _int(args[0]) if args else rounds[-1][1]
+    if number not in {r[1] for r in rounds}:
+        raise UserError("nk_error_unknown_round", round=args[0][:10] if args else number, count=len(rounds))
+    data = await nk.load(tour)
+    names = {p.id: p.name for p in data.players}
+    rnd = next(r for r in data.rounds if r.number == number)
+    table = Table(
+        headers=(ctx.t("col_board"), ctx.t("nk_col_black"), ctx.t("nk_col_white"), ctx.t("col_result")),
+        rows=tuple(
+            (str(g.board), names[g.black], names[g.white], "" if g.winner is None else names[g.winner] + (" (F)" if g.forfeit else ""))
+            for g in rnd.games
+        ),
+    )
+    lines = [ctx.t("nk_pairing_title", name=tour.name, round=number)]
+    if rnd.bye is not None:
+        lines.append(ctx.t("nk_bye_line", name=names[rnd.bye]))
+    return Reply(lines=tuple(lines), table=table, image=table_png(lines[0], table, tuple(lines[1:])))
+
+
+async def _game_of(nk: NkStore, ctx: Context, tour: NkTournament, member_id: int, number: int | None) -> NkGame:
+    games = await nk.games(tour.id)
+    rounds = [r[1] for r in await nk.rounds(tour.id)]
+    if not rounds:
+        raise UserError("nk_error_no_round")
+    number = rounds[-1] if number is None else number
+    if number not in rounds:
+        raise UserError("nk_error_unknown_round", round=number, count=len(rounds))
+    for g in games:
+        if g.number == number and member_id in (g.black_id, g.white_id):
+            return g
+    raise UserError("nk_error_no_game", round=number)
+
+
+async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    tour = await _current(nk, ctx)
+    won: bool | None = None
+    forfeit = False
+    number: int | None = None
+    words: list[str] = []
+    for arg in args:
+        low = arg.lower()
+        if low in _WON and won is None:
+            won = True
+        elif low in _LOST and won is None:
+            won = False
+        elif low in _FORFEIT:
+            forfeit = True
+        elif _int(arg) is not None and number is None:
+            number = _int(arg)
+        else:
+            words.append(arg)
+    if won is None or ((words or forfeit) and not ctx.is_director):
+        raise UserError("error_usage", usage=ctx.t("nk_usage_uitslag"))
+    store = core.store
+    if words:
+        member = await store.member_by_name(ctx.club.id, " ".join(words))
+        if member is None:
+            raise UserError("error_unknown_player", name=" ".join(words)[:MAX_NAME])
+        game = await _game_of(nk, ctx, tour, member.id, number)
+        other = game.white_id if game.black_id == member.id else game.black_id
+        winner = member.id if won else other
+        async with store.transaction():
+            await nk.set_result(game.id, winner, forfeit, ctx.now)
+            await _after_result(core, nk, ctx, tour, game.number)
+        name = member.name if won else (await store.member(other)).name  # type: ignore[union-attr]
+        return Reply(lines=(ctx.t("nk_result_set", board=game.board, round=game.number, name=name),))
+    if ctx.member is None:
+        raise UserError("nk_error_not_a_member")
+    me = ctx.member.id
+    game = await _game_of(nk, ctx, tour, me, number)
+    if game.winner_id is not None:
+        raise UserError("nk_error_result_confirmed", round=game.number)
+    other = game.white_id if game.black_id == me else game.black_id
+    winner = me if won else other
+    other_name = (await store.member(other)).name  # type: ignore[union-attr]
+    if game.reported_winner is not None and game.reported_by == other:
+        if game.reported_winner != winner:
+            raise UserError("nk_error_conflict", name=other_name)
+        async with store.transaction():
+            await nk.set_result(game.id, winner, False, ctx.now)
+            await _after_result(core, nk, ctx, tour, game.number)
+        return Reply(lines=(ctx.t("nk_result_confirmed", board=game.board, round=game.number),))
+    await nk.report(game.id, winner, me)
+    return Reply(
+        lines=(ctx.t("nk_result_reported", name=other_name),),
+        buttons=(Button(ctx.t("button_confirm", name=other_name), f"/nk bevestig {game.number}"),),
+    )
+
+
+async def _bevestig(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    tour = await _current(nk, ctx)
+    if len(args) > 1 or (args and _int(args[0]) is None):
+        raise UserError("error_usage", usage=ctx.t("nk_usage"))
+    if ctx.member is None:
+        raise UserError("nk_error_not_a_member")
+    game = await _game_of(nk, ctx, tour, ctx.member.id, _int(args[0]) if args else None)
+    if game.winner_id is not None:
+        raise UserError("nk_error_result_confirmed", round=game.number)
+    if game.reported_winner is None or game.reported_by == ctx.member.id:
+        raise UserError("error_nothing_to_confirm")
+    async with core.store.transaction():
+        await nk.set_result(game.id, game.reported_winner, False, ctx.now)
+        await _after_result(core, nk, ctx, tour, game.number)
+    return Reply(lines=(ctx.t("nk_result_confirmed", board=game.board, round=game.number),))
+
+
+async def _after_result(core: Core, nk: NkStore, ctx: Context, tour: NkTournament, number: int) -> None:
+    """When a round's last result is in: announce the table (once per round); when the champion is
+    known and every round is played, the tournament is finished and the champion announced (once)."""
+    data = await nk.load(tour)
+    rnd = next(r for r in data.rounds if r.number == number)
+    if not all(g.winner is not None for g in rnd.games):
+        return
+    lang = ctx.club.language
+    standings = _standings_reply(ctx, tour, data, lang)
+    await nk.announce_once(ctx.club.id, f"nk:{tour.id}:standings:{number}", standings.text, ctx.now, standings.image)
+    stat = mcmahon.status(data)
+    if stat.champion is not None:
+        names = {p.id: p.name for p in data.players}
+        body = t(lang, "nk_champion_announcement", name=names[stat.champion], tournament=tour.name, round=stat.champion_after)
+        await nk.announce_once(ctx.club.id, f"nk:{tour.id}:champion", body, ctx.now)
+    if stat.next_round is None and tour.status != "finished":
+        await nk.set_status(tour.id, "finished")
+
+
+# --------------------------------------------------------------------------- standings, EGF
+
+
+def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str) -> Reply:
+    rows = mcmahon.standings(data)
+    stat = mcmahon.status(data)
+    names = {p.id: p.name for p in data.players}
+    table = Table(
+        headers=(t(lang, "col_rank"), t(lang, "col_name"), t(lang, "nk_col_score"), t(lang, "nk_col_sos"),
+                 t(lang, "nk_col_sosos"), t(lang, "nk_col_strength"), t(lang, "nk_col_title")),
+        rows=tuple(
+            (str(r.rank), r.player.name, str(r.score), str(r.sos), str(r.sosos), str(r.player.strength),
+             t(lang, "nk_mark_champion") if r.champion else (t(lang, "nk_mark_contender") if r.contender else ""))
+            for r in rows
+        ),
+    )  # fmt: skip
+    lines = [t(lang, "nk_standings_title", name=tour.name, round=stat.rounds_complete)]
+    if stat.champion is not None:
+        lines.append(t(lang, "nk_champion_line", name=names[stat.champion], round=stat.champion_after))
+    elif data.rounds:
+        lines.append(t(lang, "nk_contenders_line", names=", ".join(names[c] for c in stat.contenders)))
+    return Reply(lines=tuple(lines), table=table, image=table_png(lines[0], table, tuple(lines[1:])))
+
+
+async def _loaded(nk: NkStore, ctx: Context, args: list[str]) -> tuple[NkTournament, mcmahon.Tournament]:
+    """The club's tournament and its engine view, for sub-commands that take no arguments."""
+    if args:
+        raise UserError("error_usage", usage=ctx.t("nk_usage"))
+    tour = await _current(nk, ctx)
+    return tour, await nk.load(tour)
+
+
+async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    tour, data = await _loaded(nk, ctx, args)
+    if not data.rounds:
+        pending = [p for p in await nk.players(tour.id) if not p.confirmed]
+        lines = [ctx.t("nk_registration_title", name=tour.name, count=len(mcmahon.field_of(data.players)), pending=len(pending))]
+        groups = mcmahon.start_groups(data.players, data.settings)
+        table = Table(
+            headers=(ctx.t("col_name"), ctx.t("nk_col_strength"), ctx.t("nk_col_group")),
+            rows=tuple((p.name, str(p.strength), str(groups[p.id])) for p in mcmahon.field_of(data.players)),
+        )
+        return Reply(lines=tuple(lines), table=table)
+    return _standings_reply(ctx, tour, data, ctx.lang)
+
+
+async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    tour, data = await _loaded(nk, ctx, args)
+    if not data.rounds:
+        raise UserError("nk_error_no_round")
+    text = egf_results(data)
+    filename = re.sub(r"[^A-Za-z0-9._-]+", "_", tour.name).strip("_") + "-egf.txt"
+    return Reply(lines=(ctx.t("nk_egf_exported", name=tour.name),), attachment=(filename, text.encode("utf-8")))

@@ -1,0 +1,214 @@
+"""The SQL of NK championship tournaments (migrations/0003_mcmahon.sql), on top of a ``Store``.
+
+Writes join the caller's ``store.transaction()`` (or get their own). ``load`` turns the rows into the
+engine's ``Tournament`` (player ids are the member ids as text).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+
+from engine import mcmahon
+
+from bot.core.store import Store, iso
+
+
+@dataclass(frozen=True)
+class NkTournament:
+    id: int
+    club_id: int
+    name: str
+    rounds: int
+    group_size: int
+    status: str
+
+
+@dataclass(frozen=True)
+class NkPlayer:
+    member_id: int
+    name: str
+    rating: int
+    strength: int | None
+    earned: str | None
+    confirmed: bool
+
+
+@dataclass(frozen=True)
+class NkGame:
+    id: int
+    round_id: int
+    number: int
+    board: int
+    black_id: int
+    white_id: int
+    winner_id: int | None
+    forfeit: bool
+    reported_winner: int | None
+    reported_by: int | None
+
+
+def _tournament(row: sqlite3.Row) -> NkTournament:
+    return NkTournament(row["id"], row["club_id"], row["name"], row["rounds"], row["group_size"], row["status"])
+
+
+def _game(row: sqlite3.Row) -> NkGame:
+    return NkGame(
+        row["id"], row["round_id"], row["number"], row["board"], row["black_id"], row["white_id"], row["winner_id"],
+        bool(row["forfeit"]), row["reported_winner"], row["reported_by"],
+    )  # fmt: skip
+
+
+_GAMES = "SELECT g.*, r.number FROM nk_games g JOIN nk_rounds r ON r.id = g.round_id WHERE r.tournament_id = ?"
+
+
+class NkStore:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def tournaments(self, club_id: int) -> list[NkTournament]:
+        rows = await self.store.fetch_all("SELECT * FROM nk_tournaments WHERE club_id = ? ORDER BY id", (club_id,))
+        return [_tournament(r) for r in rows]
+
+    async def by_name_any_case(self, club_id: int, name: str) -> NkTournament | None:
+        row = await self.store.fetch_one(
+            "SELECT * FROM nk_tournaments WHERE club_id = ? AND name = ? COLLATE NOCASE", (club_id, name)
+        )
+        return _tournament(row) if row else None
+
+    async def played_games(self, club_id: int) -> list[sqlite3.Row]:
+        """The club's games won over the board (no forfeits), with their tournament and round."""
+        return await self.store.fetch_all(
+            "SELECT g.*, r.number, r.paired_at, n.name AS tournament_name, n.id AS tournament_id FROM nk_games g"
+            " JOIN nk_rounds r ON r.id = g.round_id JOIN nk_tournaments n ON n.id = r.tournament_id"
+            " WHERE n.club_id = ? AND g.winner_id IS NOT NULL AND g.forfeit = 0 ORDER BY g.id",
+            (club_id,),
+        )
+
+    async def active(self, club_id: int) -> NkTournament | None:
+        row = await self.store.fetch_one(
+            "SELECT * FROM nk_tournaments WHERE club_id = ? AND status != 'finished' ORDER BY id DESC LIMIT 1",
+            (club_id,),
+        )
+        return _tournament(row) if row else None
+
+    async def latest(self, club_id: int) -> NkTournament | None:
+        row = await self.store.fetch_one("SELECT * FROM nk_tournaments WHERE club_id = ? ORDER BY id DESC LIMIT 1", (club_id,))
+        return _tournament(row) if row else None
+
+    async def by_name(self, club_id: int, name: str) -> NkTournament | None:
+        row = await self.store.fetch_one("SELECT * FROM nk_tournaments WHERE club_id = ? AND name = ?", (club_id, name))
+        return _tournament(row) if row else None
+
+    async def create(self, club_id: int, name: str, rounds: int, group_size: int, now: datetime) -> int:
+        return await self.store.write(
+            "INSERT INTO nk_tournaments (club_id, name, rounds, group_size, created_at) VALUES (?, ?, ?, ?, ?)",
+            (club_id, name, rounds, group_size, iso(now)),
+        )
+
+    async def set_status(self, tournament_id: int, status: str) -> None:
+        await self.store.write("UPDATE nk_tournaments SET status = ? WHERE id = ?", (status, tournament_id))
+
+    async def players(self, tournament_id: int) -> list[NkPlayer]:
+        rows = await self.store.fetch_all(
+            "SELECT p.*, m.name FROM nk_players p JOIN members m ON m.id = p.member_id WHERE p.tournament_id = ?"
+            " ORDER BY m.name COLLATE NOCASE",
+            (tournament_id,),
+        )
+        return [NkPlayer(r["member_id"], r["name"], r["rating"], r["strength"], r["earned"], bool(r["confirmed"])) for r in rows]
+
+    async def player(self, tournament_id: int, member_id: int) -> NkPlayer | None:
+        for p in await self.players(tournament_id):
+            if p.member_id == member_id:
+                return p
+        return None
+
+    async def upsert_player(
+        self, tournament_id: int, member_id: int, rating: int, strength: int | None, earned: str | None,
+        confirmed: bool, now: datetime,
+    ) -> None:  # fmt: skip
+        await self.store.write(
+            "INSERT INTO nk_players (tournament_id, member_id, rating, strength, earned, confirmed, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, member_id) DO UPDATE SET"
+            " rating = excluded.rating, strength = excluded.strength, earned = excluded.earned,"
+            " confirmed = excluded.confirmed",
+            (tournament_id, member_id, rating, strength, earned, int(confirmed), iso(now)),
+        )
+
+    async def confirm_player(self, tournament_id: int, member_id: int) -> None:
+        await self.store.write(
+            "UPDATE nk_players SET confirmed = 1 WHERE tournament_id = ? AND member_id = ?", (tournament_id, member_id)
+        )
+
+    async def games(self, tournament_id: int) -> list[NkGame]:
+        rows = await self.store.fetch_all(_GAMES + " ORDER BY r.number, g.board", (tournament_id,))
+        return [_game(r) for r in rows]
+
+    async def rounds(self, tournament_id: int) -> list[tuple[int, int, int | None]]:
+        """(round id, number, bye member id) of every paired round."""
+        rows = await self.store.fetch_all(
+            "SELECT id, number, bye_id FROM nk_rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,)
+        )
+        return [(r["id"], r["number"], r["bye_id"]) for r in rows]
+
+    async def save_round(self, tournament_id: int, pairing: mcmahon.Pairing, now: datetime) -> int:
+        round_id = await self.store.write(
+            "INSERT INTO nk_rounds (tournament_id, number, bye_id, paired_at) VALUES (?, ?, ?, ?)",
+            (tournament_id, pairing.round, None if pairing.bye is None else int(pairing.bye), iso(now)),
+        )
+        for g in pairing.games:
+            await self.store.write(
+                "INSERT INTO nk_games (round_id, board, black_id, white_id) VALUES (?, ?, ?, ?)",
+                (round_id, g.board, int(g.black), int(g.white)),
+            )
+        return round_id
+
+    async def report(self, game_id: int, winner_id: int, by: int) -> None:
+        await self.store.write(
+            "UPDATE nk_games SET reported_winner = ?, reported_by = ? WHERE id = ?", (winner_id, by, game_id)
+        )
+
+    async def set_result(self, game_id: int, winner_id: int, forfeit: bool, now: datetime) -> None:
+        await self.store.write(
+            "UPDATE nk_games SET winner_id = ?, forfeit = ?, confirmed_at = ? WHERE id = ?",
+            (winner_id, int(forfeit), iso(now), game_id),
+        )
+
+    async def announced(self, club_id: int, kind: str) -> bool:
+        row = await self.store.fetch_one("SELECT 1 FROM announcements WHERE club_id = ? AND kind = ?", (club_id, kind))
+        return row is not None
+
+    async def announce_once(self, club_id: int, kind: str, body: str, now: datetime, image: bytes | None = None) -> None:
+        """Queue an announcement (with its picture) unless one of this kind exists (round_id is NULL, so
+        the table's UNIQUE (round_id, kind) does not guard it)."""
+        if not await self.announced(club_id, kind):
+            await self.store.queue_announcement(club_id, None, kind, body, now, image)
+
+    async def load(self, t: NkTournament) -> mcmahon.Tournament:
+        """The engine's view: confirmed registrations are the eligible players."""
+        players = tuple(
+            mcmahon.Player(
+                id=str(p.member_id), name=p.name, rating=p.rating, strength_override=p.strength, earned=p.earned,
+                eligible=p.confirmed,
+            )  # fmt: skip
+            for p in await self.players(t.id)
+        )
+        games = await self.games(t.id)
+        rounds = []
+        for _, number, bye in await self.rounds(t.id):
+            rounds.append(
+                mcmahon.Round(
+                    number,
+                    tuple(
+                        mcmahon.Game(
+                            str(g.black_id), str(g.white_id), None if g.winner_id is None else str(g.winner_id),
+                            g.forfeit, g.board,
+                        )  # fmt: skip
+                        for g in games
+                        if g.number == number
+                    ),
+                    None if bye is None else str(bye),
+                )
+            )
+        return mcmahon.Tournament(players, tuple(rounds), mcmahon.Settings(rounds=t.rounds, group_size=t.group_size), t.name)

@@ -1,0 +1,33 @@
+"""The competition systems this bot runs, and the registry they fill. The core imports none of them: the
+start-up (``bot/app.py``), the CLI and the tests build the bot through here.
+
+A new system is one more package with a ``register(registry)`` function, named in ``INSTALLED``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from bot.config import Config
+from bot.core import club_commands
+from bot.core.clock import Clock
+from bot.core.dispatch import Core
+from bot.core.registry import Registry
+from bot.core.store import Store
+
+INSTALLED = ("bot.keizer", "bot.nk", "bot.grades", "bot.go", "bot.backup")
+
+
+def build_registry(systems: tuple[str, ...] = INSTALLED) -> Registry:
+    """Each system's commands in the order given (the first system's come first in menus and the help),
+    then the club's own (/help, /taal, /kanaal)."""
+    registry = Registry()
+    for name in systems:
+        importlib.import_module(name).register(registry)
+        registry.systems.append(name)
+    club_commands.register(registry)
+    return registry
+
+
+def make_core(store: Store, config: Config, clock: Clock, systems: tuple[str, ...] = INSTALLED) -> Core:
+    return Core(store, config, clock, build_registry(systems))

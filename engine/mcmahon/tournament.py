@@ -1,0 +1,178 @@
+"""An NK tournament's state (seed 000): start groups, scores and groups after each round, SOS and SOSOS,
+the contenders, and the standings.
+
+A win (or a bye) is +1, a loss 0: the score after ``r`` rounds is ``-start_group + wins`` and the current
+group ``r - score``. Only the top group and group 1 can still become champion: the *contenders*.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.mcmahon.model import EARNED_GROUP1, EARNED_TOP, Player, PlayerId, Round, Settings, Standing, Status, Tournament
+
+def field_of(players: Sequence[Player]) -> list[Player]:
+    """The players who take part: the eligible ones, strongest first (ties: id)."""
+    return sorted((p for p in players if p.eligible), key=lambda p: (-p.strength, p.id))
+
+
+def start_groups(players: Sequence[Player], settings: Settings = Settings()) -> dict[PlayerId, int]:
+    """Seed 000, "Deelnemers" and "Verdiende Rechten": groups of ``group_size`` (16) by strength
+    (the strongest 16 the top group, the next 16 group 1, ...), except that earned rights override
+    strength: every player with a top-group right is in the top group (which grows past 16 if more
+    than 16 have one), and the rest of the top group are the strongest others; every player with a
+    group-1 right who is not in the top group is in group 1, filled up to 16 with the strongest others.
+    The rest follow in groups of 16 by strength; the last group holds what remains (fewer than 16)."""
+    ordered = field_of(players)
+    size = max(1, settings.group_size)
+    group: dict[PlayerId, int] = {}
+    rest = list(ordered)
+    for index, right in ((0, EARNED_TOP), (1, EARNED_GROUP1)):
+        entitled = [p for p in rest if p.earned == right or (index == 1 and p.earned == EARNED_TOP)]
+        others = [p for p in rest if p not in entitled]
+        members = entitled + others[: max(0, size - len(entitled))]
+        for p in members:
+            group[p.id] = index
+        rest = [p for p in rest if p.id not in group]
+    for i, p in enumerate(rest):
+        group[p.id] = 2 + i // size
+    return group
+
+
+# --------------------------------------------------------------------------- scores
+
+
+@dataclass
+class State:
+    start: dict[PlayerId, int]
+    score: dict[PlayerId, int]
+    wins: Counter[PlayerId]
+    losses: Counter[PlayerId]
+    opponents: dict[PlayerId, list[PlayerId | None]]
+    met: dict[PlayerId, set[PlayerId]]
+    blacks: Counter[PlayerId]
+    byes: Counter[PlayerId]
+
+
+def state_after(t: Tournament, after: int | None = None) -> State:
+    groups = start_groups(t.players, t.settings)
+    st = State(
+        start={pid: -g for pid, g in groups.items()},
+        score={pid: -g for pid, g in groups.items()},
+        wins=Counter(), losses=Counter(),
+        opponents={pid: [] for pid in groups}, met={pid: set() for pid in groups},
+        blacks=Counter(), byes=Counter(),
+    )  # fmt: skip
+    for rnd in t.rounds:
+        if after is not None and rnd.number > after:
+            continue
+        for g in rnd.games:
+            if g.black not in groups or g.white not in groups:
+                continue
+            st.opponents[g.black].append(g.white)
+            st.opponents[g.white].append(g.black)
+            st.met[g.black].add(g.white)
+            st.met[g.white].add(g.black)
+            st.blacks[g.black] += 1
+            if g.winner is not None:
+                loser = g.white if g.winner == g.black else g.black
+                st.score[g.winner] += 1
+                st.wins[g.winner] += 1
+                st.losses[loser] += 1
+        if rnd.bye is not None and rnd.bye in groups:
+            st.score[rnd.bye] += 1
+            st.wins[rnd.bye] += 1
+            st.byes[rnd.bye] += 1
+            st.opponents[rnd.bye].append(None)
+    return st
+
+
+def sos_tables(st: State) -> tuple[dict[PlayerId, int], dict[PlayerId, int]]:
+    """SOS (weerstandspunten): the sum of the current McMahon scores of the player's opponents, start
+    scores included (so an opponent from a lower group brings a lower score); a bye counts as an
+    opponent with the player's own start score. SOSOS: the sum of the opponents' SOS (a bye: the
+    player's own SOS)."""
+    sos = {pid: sum(st.score[o] if o is not None else st.start[pid] for o in opps) for pid, opps in st.opponents.items()}
+    sosos = {pid: sum(sos[o] if o is not None else sos[pid] for o in opps) for pid, opps in st.opponents.items()}
+    return sos, sosos
+
+
+def is_complete(rnd: Round) -> bool:
+    return all(g.winner is not None for g in rnd.games)
+
+
+def contenders_of(st: State) -> set[PlayerId]:
+    return {pid for pid, s in st.start.items() if -s + st.losses[pid] <= 1}
+
+
+def status(t: Tournament) -> Status:
+    """Seed 000, "Indeling": a double elimination; only the top group and group 1 can still win, and
+    as soon as one player is left in them, that player is champion (also if they lose later).
+
+    The champion is fixed after the first complete round that leaves exactly one contender. Should a
+    round ever leave none (the pairing prevents it), the previous contenders with the fewest losses
+    stay in the race. After the regular ``rounds`` (7), while two or more contenders are left, the
+    next round is a title round in which only they play (seed 000: two players left after 7 rounds
+    play at once for the title; the top-group player who loses that game meets the same player again)."""
+    regular = t.settings.rounds
+    previous: set[PlayerId] = set(start_groups(t.players, t.settings))
+    champion: PlayerId | None = None
+    champion_after: int | None = None
+    complete = 0
+    for rnd in sorted(t.rounds, key=lambda r: r.number):
+        if not is_complete(rnd):
+            break
+        complete = rnd.number
+        st = state_after(t, after=rnd.number)
+        alive = contenders_of(st)
+        if not alive and previous:
+            fewest = min(st.losses[p] - st.start[p] for p in previous)
+            alive = {p for p in previous if st.losses[p] - st.start[p] == fewest}
+        previous = alive
+        if champion is None and len(alive) == 1:
+            champion = next(iter(alive))
+            champion_after = rnd.number
+    st = state_after(t)
+    if champion is not None:
+        contenders: tuple[PlayerId, ...] = (champion,)
+    else:
+        now = contenders_of(st) & previous or previous
+        contenders = tuple(sorted(now, key=lambda p: (st.losses[p] - st.start[p], p)))
+    played = len(t.rounds)
+    finished = complete == played and played >= regular and (champion is not None or len(contenders) < 2)
+    next_round = None if finished else played + 1
+    return Status(
+        rounds_complete=complete,
+        contenders=contenders,
+        champion=champion,
+        champion_after=champion_after,
+        next_round=next_round,
+        title_round_next=next_round is not None and next_round > regular,
+    )
+
+
+def standings(t: Tournament, after: int | None = None) -> list[Standing]:
+    """The table: the champion (once known) first, then by score, SOS, SOSOS, strength, id."""
+    st = state_after(t, after)
+    sos, sosos = sos_tables(st)
+    stat = status(t if after is None else Tournament(t.players, tuple(r for r in t.rounds if r.number <= after), t.settings, t.name))
+    alive = set(stat.contenders)
+    players = {p.id: p for p in field_of(t.players)}
+    order = sorted(
+        players,
+        key=lambda p: (p != stat.champion, -st.score[p], -sos[p], -sosos[p], -players[p].strength, p),
+    )
+    return [
+        Standing(
+            rank=i + 1, player=players[pid], start_group=-st.start[pid], score=st.score[pid], wins=st.wins[pid],
+            losses=st.losses[pid], sos=sos[pid], sosos=sosos[pid], group=-st.start[pid] + st.losses[pid],
+            contender=pid in alive, champion=pid == stat.champion,
+        )  # fmt: skip
+        for i, pid in enumerate(order)
+    ]
+
+
+# --------------------------------------------------------------------------- pairing
+

@@ -1,0 +1,74 @@
+"""Seed 001's worked example (13x13) and territory counting."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine.go import BLACK, WHITE, default_komi, parse_point, score, territory, toggle_dead
+from tests.engine.go.test_go_rules import board_from
+
+# The seed's picture is lost; this 13x13 position has its counts. Row 13 on top, columns A-N (no I).
+# x: a black stone that will be marked dead, o: a white stone that will be marked dead.
+#   black territory: G13-N13 (7) and the right-hand area E9-N9, E10, N10, K8-N8 with the 7 dead white
+#   stones F10-M10 under it (15 + 7 = 22): 29.
+#   white territory: A12-D13 (8), A9-B10 (4), A1-G3 with the dead black stone B2 (21): 33.
+SEED_13 = [
+    "....OX.......",  # 13
+    "....OXXXXXXXX",  # 12
+    "OOOOXXXXXXXXX",  # 11
+    "..OX.ooooooo.",  # 10
+    "..OX.........",  # 9
+    "OOOXXXXXX....",  # 8
+    "XXXXXXXXXXXXX",  # 7
+    "OOOOOOOOOOOOO",  # 6
+    "OOOOOOOOOOOOO",  # 5
+    "OOOOOOOOOOOOO",  # 4
+    ".......OOOOOO",  # 3
+    ".x.....OOOOOO",  # 2
+    ".......OOOOOO",  # 1
+]
+
+
+def test_seed_001_worked_example() -> None:
+    board = board_from(SEED_13)
+    cells = bytes(board.cells)
+    # marking one white stone marks the seven in the area black surrounds; one black stone, the one
+    dead = toggle_dead(cells, 13, frozenset(), parse_point("H10", 13))
+    assert len(dead) == 7 and all(cells[p] == WHITE for p in dead)
+    dead = toggle_dead(cells, 13, dead, parse_point("B2", 13))
+    assert len(dead) == 8
+    black_area, white_area = territory(cells, 13, dead)
+    assert len(black_area) == 29 and len(white_area) == 33
+    # 3 black stones and 2 white stones were captured during play
+    result = score(cells, 13, dead, black_captured=3, white_captured=2, komi=default_komi(13))
+    assert result.black == Fraction(41, 2)  # 29 - 3 - 1 - 4.5 = 20.5
+    assert result.white == 24  # 33 - 2 - 7
+    assert result.winner == WHITE
+
+
+def test_an_area_touching_both_colours_is_no_ones() -> None:
+    board = board_from([
+        "...X.O...",
+        "...X.O...",
+        "...X.O...",
+        "...X.O...",
+        "...X.O...",
+        "...X.O...",
+        "...X.O...",
+        "...X.O...",
+        "...X.O...",
+    ])  # fmt: skip
+    black_area, white_area = territory(bytes(board.cells), 9, frozenset())
+    assert len(black_area) == 27 and len(white_area) == 27  # column E is neutral
+    result = score(bytes(board.cells), 9, frozenset(), 0, 0, Fraction(7, 2))
+    assert result.black == Fraction(47, 2) and result.white == 27
+
+
+def test_an_empty_board_is_no_ones_territory() -> None:
+    assert territory(bytes(81), 9, frozenset()) == (set(), set())
+
+
+def test_a_tie_has_no_winner() -> None:
+    board = board_from(["...X.O..."] * 9)
+    assert score(bytes(board.cells), 9, frozenset(), 0, 0, Fraction(0)).winner is None
+    assert BLACK != WHITE
