@@ -1,6 +1,6 @@
 """``/backup``: the director downloads the club's database, a consistent snapshot taken while the bot runs.
 
-The file is a SQLite database (SQLite's online backup API, see ``bot/store_backup.py``) holding only
+The file is a SQLite database (SQLite's online backup API, see ``bot/backup/store.py``) holding only
 the club's own rows; ``clubbot restore FILE`` puts such a file back in place (docs/reliability.md).
 """
 

@@ -23,7 +23,7 @@ from bot.go.store import GoClubSettings, GoGameRow, GoStore
 
 from bot.go.clock import GoSchedule
 from bot.go.play import chat_source, cmd_afwijzen, cmd_akkoord, cmd_bord, cmd_dood, cmd_opgeven, cmd_pas, cmd_zet
-from bot.go.view import board_reply, colour_name, colour_of, fmt_komi, load_game, names_of, narrow, sgf_file, split_args
+from bot.go.view import only_one, board_reply, colour_name, colour_of, fmt_komi, load_game, names_of, narrow, sgf_file, split_args
 
 SIZES = ("19", "13", "9")
 _DURATION = re.compile(r"^(\d{1,5})(m|min|u|h|d|w)?$")
@@ -177,12 +177,7 @@ async def _answer(core: Core, ctx: Context, args: list[str], accept: bool) -> Re
     games = await narrow(core, ctx, member.id, games, game_id, name)
     if not games:
         raise UserError("go_error_no_challenge")
-    if len(games) > 1:
-        listed = []
-        for g in games:
-            m = await core.store.member(g.opponent_of(member.id))
-            listed.append(f"#{g.id} {m.name if m else '?'}")
-        raise UserError("go_error_which_game", games=", ".join(listed))
+    await only_one(core, member.id, games)
     row = games[0]
     names = await names_of(core, row)
     if not accept:

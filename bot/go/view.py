@@ -83,13 +83,18 @@ async def pick_game(
     if len(games) > 1 and need_turn:
         mine = [g for g in games if load_game(g).to_act == colour_of(g, member.id)]
         games = mine or games
-    if len(games) > 1:
-        names = []
-        for g in games:
-            opponent_member = await core.store.member(g.opponent_of(member.id))
-            names.append(f"#{g.id} {opponent_member.name if opponent_member else '?'}")
-        raise UserError("go_error_which_game", games=", ".join(names))
+    await only_one(core, member.id, games)
     return games[0], load_game(games[0])
+
+
+async def only_one(core: Core, member_id: int, games: list[GoGameRow]) -> None:
+    """Refuse when more than one game fits, naming them (``#12 Bert, #15 Carla``) so the member can pick."""
+    if len(games) > 1:
+        listed = []
+        for g in games:
+            opponent = await core.store.member(g.opponent_of(member_id))
+            listed.append(f"#{g.id} {opponent.name if opponent else '?'}")
+        raise UserError("go_error_which_game", games=", ".join(listed))
 
 
 def engine_error(ctx: Context, err: GoError, game: GoGame, names: dict[int, str], row: GoGameRow) -> UserError:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from bot.core.cli_common import CliError, guarded, round_number
+from bot.core.cli_common import CliError, file_command, guarded, read_text_file, round_number
 from engine import keizer
 from engine.keizer import pairing
 from engine.keizer import prizes as prize_rules
@@ -35,25 +35,17 @@ def register(subparsers: Any) -> None:
     )
     sub = keizer_parser.add_subparsers(dest="keizer_command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("standings", help="the standings after the last (or a given) round")
-    p.add_argument("season", metavar="SEASON.json")
+    p = file_command(sub, "standings", "the standings after the last (or a given) round", "SEASON.json",
+                     _guarded(cmd_standings), "print JSON instead of a table")
     p.add_argument("--after-round", type=round_number, default=None, metavar="N",
                    help="standings after round N (default: the last round in the file; 0: start order)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.set_defaults(handler=_guarded(cmd_standings))
-
-    p = sub.add_parser("pair", help="pair the next round for the players present")
-    p.add_argument("season", metavar="SEASON.json")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a list")
-    p.set_defaults(handler=_guarded(cmd_pair))
-
-    p = sub.add_parser("prizes", help="the season's prizes as the standings are now")
-    p.add_argument("season", metavar="SEASON.json")
+    file_command(sub, "pair", "pair the next round for the players present", "SEASON.json", _guarded(cmd_pair),
+                 "print JSON instead of a list")
+    p = file_command(sub, "prizes", "the season's prizes as the standings are now", "SEASON.json",
+                     _guarded(cmd_prizes), "print JSON instead of text")
     p.add_argument("--rapid", metavar="RAPID.json", default=None, help="the rapid competition's season file")
     p.add_argument("--season-rounds", type=round_number, default=None, metavar="N",
                    help="rounds of the whole season for the 2/3 rule (default: cycles x cycle_length)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    p.set_defaults(handler=_guarded(cmd_prizes))
 
 
 def _guarded(fn: Callable[[argparse.Namespace], str]) -> Callable[[argparse.Namespace], int]:
@@ -61,13 +53,7 @@ def _guarded(fn: Callable[[argparse.Namespace], str]) -> Callable[[argparse.Name
 
 
 def load_season(path: str) -> Season:
-    try:
-        with open(path, encoding="utf-8-sig") as f:
-            text = f.read()
-    except OSError as e:
-        raise _Fail(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise _Fail(f"{path} is not UTF-8 text: {e.reason} at byte {e.start}") from None
+    text = read_text_file(path)
     return parse_season(text, source=path)
 
 
@@ -87,11 +73,11 @@ def _dumps(data: Any) -> str:
 
 
 def cmd_standings(args: argparse.Namespace) -> str:
-    season = load_season(args.season)
+    season = load_season(args.file)
     last = _last_round(season)
     after = last if args.after_round is None else args.after_round
     if after > last:
-        raise _Fail(f"{args.season} has {last} round{'s' if last != 1 else ''}; no standings after round {after}")
+        raise _Fail(f"{args.file} has {last} round{'s' if last != 1 else ''}; no standings after round {after}")
     rows = keizer.standings(season.players, season.rounds, season.settings, after_round=after)
     attendance = {s.player.id: season_rules.attendance(s.player.id, season.rounds, after) for s in rows}
     if args.json:
@@ -146,7 +132,7 @@ def _standings_table(rows: list[Standing], attendance: dict[str, int]) -> str:
 
 
 def cmd_pair(args: argparse.Namespace) -> str:
-    season = load_season(args.season)
+    season = load_season(args.file)
     number = _last_round(season) + 1
     if season.present is not None:
         present = list(season.present)
@@ -193,7 +179,7 @@ def cmd_pair(args: argparse.Namespace) -> str:
 
 
 def cmd_prizes(args: argparse.Namespace) -> str:
-    season = load_season(args.season)
+    season = load_season(args.file)
     rapid: Season | None = load_season(args.rapid) if args.rapid else None
     prizes = prize_rules.prizes_from_rounds(
         season.players,

@@ -18,7 +18,7 @@ from typing import Any
 from engine import mcmahon
 from engine.mcmahon.files import McMahonFileError, egf_results, parse_tournament
 
-from bot.core.cli_common import CliError, guarded, round_number
+from bot.core.cli_common import CliError, file_command, guarded, read_text_file, round_number
 
 _Fail = CliError
 
@@ -28,16 +28,11 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("mcmahon", help="NK championship tournament from a file (standings, pairing, EGF)")
     sub = parser.add_subparsers(dest="mcmahon_command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("standings", help="the table: score, SOS, SOSOS, strength, who can still win")
-    p.add_argument("file", metavar="FILE")
+    p = file_command(sub, "standings", "the table: score, SOS, SOSOS, strength, who can still win", "FILE",
+                     _guarded(cmd_standings), "print JSON instead of a table")
     p.add_argument("--after-round", type=round_number, default=None, metavar="N")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.set_defaults(handler=_guarded(cmd_standings))
-
-    p = sub.add_parser("pair", help="pair the next round (every earlier game needs its result)")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a list")
-    p.set_defaults(handler=_guarded(cmd_pair))
+    file_command(sub, "pair", "pair the next round (every earlier game needs its result)", "FILE", _guarded(cmd_pair),
+                 "print JSON instead of a list")
 
     p = sub.add_parser("egf", help="the results in the EGF tournament results format, for rating")
     p.add_argument("file", metavar="FILE")
@@ -53,13 +48,7 @@ def _guarded(fn: Callable[[argparse.Namespace], str]) -> Callable[[argparse.Name
 
 
 def load(path: str) -> mcmahon.Tournament:
-    try:
-        with open(path, encoding="utf-8-sig") as f:
-            text = f.read()
-    except OSError as e:
-        raise _Fail(f"cannot read: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise _Fail(f"not UTF-8 text: {e.reason} at byte {e.start}") from None
+    text = read_text_file(path, name_it=False)
     return parse_tournament(text)
 
 

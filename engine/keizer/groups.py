@@ -7,9 +7,9 @@ Pure: takes the final ranking and last season's groups, returns the proposal wit
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from engine.keizer.model import Player, PlayerId, Standing
+from engine.keizer.model import PlayerId
 from engine.keizer.season import GROUPS
 
 # --------------------------------------------------------------------------- groups

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from engine.keizer.model import KeizerSettings, Player, PlayerId, Round, Standing
 from engine.keizer.scores import standings
-from engine.keizer.season import GROUPS, attendance, counts_as_played, required_attendance
+from engine.keizer.season import GROUPS, attendance, required_attendance
 
 # --------------------------------------------------------------------------- prizes
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from engine.keizer.model import Absence, Game, KeizerSettings, Player, PlayerId, Result, Round, Standing
+from engine.keizer.model import Absence, KeizerSettings, Player, PlayerId, Result, Round, Standing
 
 # ---------------------------------------------------------------------------
 # Ranking values

@@ -19,11 +19,10 @@ GROEPEN INDELING"):
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
-from engine.keizer.model import Absence, KeizerSettings, Player, PlayerId, Result, Round, Standing
+from engine.keizer.model import Absence, KeizerSettings, Player, PlayerId, Result, Round
 
 GROUPS: tuple[str, ...] = ("A", "B", "C", "D")
 

@@ -18,12 +18,11 @@ import json
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any, NoReturn
 
+from engine.keizer.json_positions import JsonPath, format_path, json_positions, line_column
 from engine.keizer.model import Absence, Game, KeizerSettings, Player, PlayerId, Result, Round
 
-JsonPath = tuple[str | int, ...]
 
 RESULT_CODES: tuple[str, ...] = tuple(r.value for r in Result)
 ABSENCE_KINDS: tuple[str, ...] = tuple(a.value for a in Absence)
@@ -61,96 +60,6 @@ class SeasonFileError(ValueError):
         super().__init__(f"{where}: {path + ': ' if path else ''}{message}")
 
 
-# --------------------------------------------------------------------------- positions
-
-_WS = re.compile(r"[ \t\n\r]*")
-_SCALAR = re.compile(r"-?[0-9][0-9.eE+-]*|true|false|null|NaN|-?Infinity")
-
-
-@dataclass
-class JsonPositions:
-    values: dict[JsonPath, int]  # path -> offset where its value starts
-    keys: dict[JsonPath, int]  # path of an object member -> offset where its key starts
-    duplicates: list[JsonPath]  # object members whose key appeared before in the same object
-
-
-def json_positions(text: str) -> JsonPositions:
-    """Map every JSON path in ``text`` to the offset of its value, and (for object members)
-    of its key. ``text`` must be valid JSON (run ``json.loads`` first). With duplicate
-    keys the last one wins, as in ``json.loads``, and the path is listed in ``duplicates``.
-
-    >>> pos = json_positions('{"a": [1, {"b": 2}]}')
-    >>> pos.values[("a", 1, "b")], pos.keys[("a", 1, "b")]
-    (16, 11)
-    """
-    values: dict[JsonPath, int] = {}
-    keys: dict[JsonPath, int] = {}
-    duplicates: list[JsonPath] = []
-
-    def skip(i: int) -> int:
-        match = _WS.match(text, i)
-        assert match is not None
-        return match.end()
-
-    def value(i: int, path: JsonPath) -> int:
-        i = skip(i)
-        values[path] = i
-        c = text[i]
-        if c == "{":
-            i = skip(i + 1)
-            if text[i] == "}":
-                return i + 1
-            while True:
-                i = skip(i)
-                start = i
-                key, i = scanstring(text, i + 1)
-                if path + (key,) in keys:
-                    duplicates.append(path + (key,))
-                keys[path + (key,)] = start
-                i = skip(i)  # at ':'
-                i = skip(value(i + 1, path + (key,)))
-                if text[i] == "}":
-                    return i + 1
-                i += 1  # ','
-        if c == "[":
-            i = skip(i + 1)
-            if text[i] == "]":
-                return i + 1
-            index = 0
-            while True:
-                i = skip(value(i, path + (index,)))
-                if text[i] == "]":
-                    return i + 1
-                i += 1
-                index += 1
-        if c == '"':
-            return int(scanstring(text, i + 1)[1])
-        match = _SCALAR.match(text, i)
-        if match is None:  # pragma: no cover - text was valid JSON
-            raise ValueError(f"not JSON at offset {i}")
-        return match.end()
-
-    value(0, ())
-    return JsonPositions(values, keys, duplicates)
-
-
-def format_path(path: JsonPath) -> str:
-    """``("rounds", 2, "games", 1, "white")`` -> ``rounds[2].games[1].white``."""
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + part
-    return out
-
-
-def _line_column(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, column
-
-
 # --------------------------------------------------------------------------- parsing
 
 
@@ -174,10 +83,10 @@ class _Reader:
 
     def where(self, path: JsonPath, key: bool = False) -> tuple[int, int]:
         if key and path in self.keys:
-            return _line_column(self.text, self.keys[path])
+            return line_column(self.text, self.keys[path])
         while path not in self.values:
             path = path[:-1]
-        return _line_column(self.text, self.values[path])
+        return line_column(self.text, self.values[path])
 
     def fail(self, path: JsonPath, message: str, key: bool = False) -> NoReturn:
         line, column = self.where(path, key)
@@ -267,7 +176,7 @@ def parse_season(text: str, source: str = "season file") -> Season:
     except json.JSONDecodeError as e:
         raise SeasonFileError(f"not valid JSON: {e.msg}", e.lineno, e.colno, "", source) from None
     except ValueError as e:  # NaN / Infinity
-        raise SeasonFileError(str(e), *_line_column(text, _first_constant(text)), "", source) from None
+        raise SeasonFileError(str(e), *line_column(text, _first_constant(text)), "", source) from None
     except RecursionError:
         raise SeasonFileError("nested too deeply to be a season file", 1, 1, "", source) from None
     try:

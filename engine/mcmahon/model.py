@@ -13,10 +13,7 @@ become champion: the *contenders*.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 
 PlayerId = str
 

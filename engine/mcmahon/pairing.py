@@ -5,11 +5,10 @@ contenders (the title game after round 7).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
-from engine.mcmahon.model import Game, Pairing, Player, PlayerId, Round, Tournament
+from engine.mcmahon.model import Game, Pairing, PlayerId, Tournament
 from engine.mcmahon.tournament import State, contenders_of, field_of, is_complete, sos_tables, start_groups, state_after, status
 
 _BUDGET = 20000  # backtracking steps per matching attempt

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.mcmahon.model import EARNED_GROUP1, EARNED_TOP, Player, PlayerId, Round, Settings, Standing, Status, Tournament
 

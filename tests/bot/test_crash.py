@@ -21,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[2]  # tests/bot -> the repository
 CLUBBOT = REPO / ".venv" / "bin" / "clubbot"
 FIRST_CLOCK = "2026-12-01T12:00"
 

@@ -18,7 +18,6 @@ a row here, so a new command cannot arrive without its rights being stated.
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -169,7 +168,7 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/speeltempo seizoen=Seizoen-Een minuten=90 byoyomi=30", None, "XXWX"),
     # next season's groups: anyone may look; applying is the director's, to a new season not yet begun
     ("/groepen", None, "RRRR"),
-    ("/groepen toepassen", None, "XXXX"),  # the season is being played (tests/bot/test_groups.py applies)
+    ("/groepen toepassen", None, "XXXX"),  # the season is being played (tests/bot/keizer/test_groups.py applies)
     # data safety
     ("/backup", None, "XXRX"),
 ]  # fmt: skip

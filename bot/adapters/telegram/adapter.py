@@ -1,7 +1,7 @@
 """The Telegram adapter (python-telegram-bot 22.x): messages in, replies and announcements out. No rules here.
 
 A Telegram group (or supergroup) is a club. Every command of the commands layer, Dutch names and English
-aliases, is a ``CommandHandler``; the message text goes as typed to ``Commands.handle`` (which understands
+aliases, is a ``CommandHandler``; the message text goes as typed to ``Core.handle`` (which understands
 ``/afmelden@clubbot 3``) as the user who sent it. The command menu is registered per language: Dutch
 names for everyone (and explicitly for ``nl``), English names for ``en`` users, with the director commands
 added in the group administrators' scope.

@@ -1,4 +1,4 @@
-"""Keizer scores and ranking (engine/keizer.py): worked examples from seeds 003 and 004, and
+"""Keizer scores and ranking (engine/keizer/): worked examples from seeds 003 and 004, and
 properties checked against an independent, deliberately naive re-implementation."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings as hyp_settings, strategies as st
 
-from engine import keizer
 from engine.keizer import scores
 from engine.keizer import (
     Absence,

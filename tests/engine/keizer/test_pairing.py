@@ -1,4 +1,4 @@
-"""Keizer pairing (engine/pairing.py): worked examples from seeds 003/004, and properties
+"""Keizer pairing (engine/keizer/pairing.py): worked examples from seeds 003/004, and properties
 checked against brute force on small instances."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Crash safety on Discord: the real `clubbot run` process (``tests/bot/discord_process.py``: the CLI with
+"""Crash safety on Discord: the real `clubbot run` process (``tests/bot/adapters/discord_process.py``: the CLI with
 discord.py pointed at the local fake) gets a round's life as slash commands and button presses over the
 fake's gateway, and is killed with SIGKILL at many points of it, then started again on the same SQLite
 file. The bot's time comes from ``--clock``: the deadline and publication pass by starting it later.
@@ -13,6 +13,8 @@ bot never got the answer), which is the hard case (docs/reliability.md).
 
 from __future__ import annotations
 
+from tests.paths import REPO
+
 import asyncio
 import os
 import signal
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bot.core.i18n import t
-from tests.bot.fake_discord import (  # noqa: F401 - the fixture
+from tests.bot.adapters.fake_discord import (  # noqa: F401 - the fixture
     ANNOUNCE,
     APP_ID,
     FakeDiscord,
@@ -32,9 +34,8 @@ from tests.bot.fake_discord import (  # noqa: F401 - the fixture
     press_payload,
     slash_payload,
 )
-from tests.bot.discord_process import FAKE_ENV
+from tests.bot.adapters.discord_process import FAKE_ENV
 
-REPO = Path(__file__).resolve().parents[2]
 FIRST_CLOCK = "2026-12-01T12:00"  # Tuesday; round 1 is on Thursday 3 December, deadline 17:00, pairing 18:00
 AFTER_PUBLISH_1 = "2026-12-03T18:05"
 BEFORE_PUBLISH_2 = "2026-12-10T17:59:56"  # the real scheduler pairs round 2 four seconds after the start
@@ -115,7 +116,7 @@ class Week:
         self._log = self.logs / f"bot-{self.starts}.log"
         with open(self._log, "wb") as log:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "tests.bot.discord_process", "run", "--config", str(REPO / "config.example.toml"),
+                sys.executable, "-m", "tests.bot.adapters.discord_process", "run", "--config", str(REPO / "config.example.toml"),
                 "--db", str(self.db), "--clock", clock,
                 cwd=REPO, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=log,
             )  # fmt: skip

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from tests.paths import REPO
+
 import json
 from pathlib import Path
 import pytest
 
 from engine.mcmahon.files import export_tournament, parse_tournament
-from tests.bot.test_cli_keizer import run, run_json
+from tests.bot.keizer.test_cli import run, run_json
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = REPO
 START = ROOT / "examples" / "mcmahon.json"
 ROUND4 = ROOT / "examples" / "mcmahon-round4.json"
 FINAL = ROOT / "examples" / "mcmahon-final.json"

@@ -3,6 +3,8 @@ rows, and a restore that checks the file, keeps the old database aside and loses
 
 from __future__ import annotations
 
+from tests.paths import REPO
+
 import asyncio
 import sqlite3
 import subprocess
@@ -15,7 +17,6 @@ from bot.systems import make_core
 from bot.core.store import Store
 from tests.bot.conftest import DIRECTOR, START, actor
 
-REPO = Path(__file__).resolve().parents[2]
 OTHER = actor("Baas", director=True, club="club-2")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.paths import REPO
+
 import json
 import math
 import subprocess
@@ -14,7 +16,7 @@ import pytest
 
 from bot.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = REPO
 EXAMPLE = ROOT / "examples" / "season.json"
 RAW = json.loads(EXAMPLE.read_text(encoding="utf-8"))  # the example, read without the code under test
 

@@ -1,8 +1,8 @@
 """The real `clubbot` command, with discord.py pointed at the local fake of Discord
-(``tests/bot/fake_discord.py``) instead of discord.com:
+(``tests/bot/adapters/fake_discord.py``) instead of discord.com:
 
     CLUBBOT_FAKE_DISCORD=http://127.0.0.1:PORT CLUBBOT_DISCORD_TOKEN=x \\
-        .venv/bin/python -m tests.bot.discord_process run --db FILE --clock 2026-12-03T18:05
+        .venv/bin/python -m tests.bot.adapters.discord_process run --db FILE --clock 2026-12-03T18:05
 
 Two addresses are moved and nothing else: the REST base (``discord.http.Route.BASE``) and the gateway
 (``DiscordWebSocket.DEFAULT_GATEWAY``: a plain ``Client`` connects there without asking ``/gateway/bot``).

@@ -4,17 +4,17 @@ clock (reminders and losses on time, with the clock moved)."""
 
 from __future__ import annotations
 
+from tests.paths import REPO
+
 import io
 import json
 import sqlite3
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 from PIL import Image
 
 from bot.core.clock import ShiftedClock
 from bot.core.dispatch import Core
-from bot.systems import make_core
 from bot.go.clock import GoSchedule
 from bot.core.i18n import catalogue
 from engine.go.sgf import read_sgf
@@ -259,7 +259,7 @@ async def test_reminder_once_per_turn_then_loss_on_time(commands: Core, clock: S
 
 
 async def test_the_go_table_is_documented(config) -> None:
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "go.md").read_text(encoding="utf-8")
+    doc = (REPO / "docs" / "go.md").read_text(encoding="utf-8")
     for column in ("handicap", "result", "winner_id", "black_id", "white_id", "finished_at", "keizer_game_id"):
         assert f"`{column}`" in doc
-    json.loads((Path(__file__).resolve().parents[2] / "bot" / "go" / "i18n" / "en" / "go.json").read_text())
+    json.loads((REPO / "bot" / "go" / "i18n" / "en" / "go.json").read_text())

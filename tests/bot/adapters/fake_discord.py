@@ -9,7 +9,7 @@ seconds, "the past few minutes" on Discord), a channel's history as ``GET .../me
 It also has a gateway (``/gateway``, a websocket with plain-text JSON frames, which discord.py accepts next
 to its zlib stream): HELLO, IDENTIFY answered with READY and the guild's GUILD_CREATE, heartbeats, RESUME;
 ``interaction()`` delivers INTERACTION_CREATE to the connected bot. So a real ``clubbot run`` process can
-run against it (``tests/bot/discord_process.py``).
+run against it (``tests/bot/adapters/discord_process.py``).
 
 Point discord.py at it with ``discord.http.Route.BASE = fake.base`` (the webhook client uses the same
 Route class), and restore the old value afterwards: the ``fake`` fixture does. Below the fake: a harness
@@ -40,12 +40,12 @@ from bot.config import Config
 from bot.core.scheduler import Alarm
 from bot.core.store import Announcement, Club, Store
 from tests.bot.conftest import START
-from tests.bot.local_server import serve_locally
+from tests.bot.adapters.discord_world import (  # noqa: F401 - the tests take the world from here too
+    ANNOUNCE, APP_ID, BOT_ID, DIRECTOR_ROLE, DM_CHANNEL, EPHEMERAL, GENERAL, GUILD, MANAGE_GUILD, OWNER_ID, TIMESTAMP,
+    USERS, guild_payload, ids, interaction_payload, role, slash_payload, text_channel, user_payload,
+)
+from tests.bot.adapters.local_server import serve_locally
 
-BOT_ID = 900000000000000001
-APP_ID = 900000000000000002
-OWNER_ID = 900000000000000003
-TIMESTAMP = "2026-12-01T12:00:00.000000+00:00"
 
 
 @dataclass
@@ -61,13 +61,6 @@ class Request:
     @property
     def content(self) -> str:
         return (self.json or {}).get("content") or "" if isinstance(self.json, dict) else ""
-
-
-def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
-    return {
-        "id": str(user_id), "username": name, "global_name": name, "discriminator": "0", "avatar": None,
-        "bot": bot, "public_flags": 0,
-    }  # fmt: skip
 
 
 class FakeDiscord:
@@ -350,87 +343,6 @@ class FakeDiscord:
 
 # -------------------------------------------------------------------------------------------------- driving the real client
 
-GUILD = 710000000000000001
-GENERAL = 720000000000000001  # where the members type
-ANNOUNCE = 720000000000000002  # the club's channel for announcements
-DIRECTOR_ROLE = 730000000000000001
-DM_CHANNEL = 740000000000000001
-MANAGE_GUILD = 1 << 5
-EPHEMERAL = 64
-
-USERS = {name: 800000000000000000 + i for i, name in enumerate(["Leider", "Anna", "Bert", "Carla", "Daan", "Eva", "Vreemde"], 1)}
-_ids = itertools.count(500000000000000000)
-
-
-def role(role_id: int, name: str) -> dict[str, Any]:
-    return {"id": str(role_id), "name": name, "permissions": "0", "position": 1, "color": 0, "hoist": False,
-            "managed": False, "mentionable": False, "flags": 0}  # fmt: skip
-
-
-def text_channel(channel_id: int, name: str) -> dict[str, Any]:
-    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD), "name": name, "position": 0,
-            "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None}  # fmt: skip
-
-
-def guild_payload() -> dict[str, Any]:
-    """What GUILD_CREATE carries (the only intent the bot asks for is ``guilds``)."""
-    return {
-        "id": str(GUILD), "name": "Schaakclub De Toren", "icon": None, "owner_id": str(USERS["Leider"]),
-        "roles": [role(GUILD, "@everyone"), role(DIRECTOR_ROLE, "Wedstrijdleider")],
-        "channels": [text_channel(GENERAL, "algemeen"), text_channel(ANNOUNCE, "competitie")],
-        "members": [], "member_count": 7, "emojis": [], "stickers": [], "features": [], "preferred_locale": "nl",
-        "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
-        "mfa_level": 0, "premium_tier": 0, "nsfw_level": 0, "system_channel_flags": 0,
-    }  # fmt: skip
-
-
-def interaction_payload(
-    kind: int,
-    data: dict[str, Any],
-    user: str,
-    director: bool = False,
-    manage_guild: bool = False,
-    channel: int = GENERAL,
-    dm: bool = False,
-    locale: str = "nl",
-    message: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """An interaction as the gateway delivers it (INTERACTION_CREATE's data), from one of ``USERS``."""
-    n = next(_ids)
-    who = user_payload(USERS[user], user)
-    payload: dict[str, Any] = {
-        "id": str(n), "application_id": str(APP_ID), "type": kind, "token": f"token-{n}", "version": 1,
-        "data": data, "locale": locale, "attachment_size_limit": 8 * 1024 * 1024,
-        "app_permissions": str((1 << 11) | (1 << 15)), "entitlements": [],
-    }  # fmt: skip
-    if dm:
-        payload.update(
-            user=who, channel_id=str(DM_CHANNEL), context=1,
-            channel={"id": str(DM_CHANNEL), "type": 1, "recipients": [who]},
-        )  # fmt: skip
-    else:
-        payload.update(
-            guild_id=str(GUILD), guild_locale="nl", channel_id=str(channel), context=0,
-            channel=text_channel(channel, "algemeen" if channel == GENERAL else "competitie"),
-            member={
-                "user": who, "roles": [str(DIRECTOR_ROLE)] if director else [], "joined_at": TIMESTAMP,
-                "deaf": False, "mute": False, "flags": 0, "nick": None,
-                "permissions": str(MANAGE_GUILD if manage_guild else 0),
-            },
-        )  # fmt: skip
-    if message is not None:
-        payload["message"] = message
-    return payload
-
-
-def slash_payload(name: str, user: str, options: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
-    """A slash command with its options (bool, int and str values)."""
-    kinds = {bool: 5, int: 4, str: 3}
-    opts = [{"name": k, "type": kinds[type(v)], "value": v} for k, v in (options or {}).items()]
-    data = {"id": str(next(_ids)), "name": name, "type": 1, "options": opts}
-    return interaction_payload(2, data, user, **kw)
-
-
 def press_payload(fake: FakeDiscord, answer: Request, label_part: str, user: str, **kw: Any) -> dict[str, Any]:
     """Pressing the button whose label contains ``label_part`` on the message an earlier answer made."""
     body = answer.json["data"]
@@ -479,7 +391,7 @@ class Harness:
         kinds = {bool: 5, int: 4, str: 3}
         options = [{"name": k, "type": kinds[type(v)], "value": v} for k, v in (others or {}).items()]
         options.append({"name": focused, "type": kinds[type(value)], "value": value, "focused": True})
-        data = {"id": str(next(_ids)), "name": name, "type": 1, "options": options}
+        data = {"id": str(next(ids)), "name": name, "type": 1, "options": options}
         payload = self.payload(4, data, user, **kw)
         interaction = discord.Interaction(data=payload, state=self.client._connection)  # type: ignore[arg-type]
         await self.client.tree._call(interaction)  # type: ignore[attr-defined]

@@ -10,8 +10,7 @@ from bot.core.clock import ShiftedClock
 from bot.core.context import UserError
 from bot.core.dispatch import parse_command
 from bot.core.dispatch import Core
-from bot.systems import build_registry, make_core
-from bot.core.store import Store
+from bot.systems import build_registry
 from tests.bot.conftest import DIRECTOR, actor, dump
 
 ANNA, BERT, CARLA, DAAN, EVA = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan", "Eva"))

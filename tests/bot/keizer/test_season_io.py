@@ -3,17 +3,17 @@ exported file pairs and ranks exactly as the bot does."""
 
 from __future__ import annotations
 
+from tests.paths import REPO
+
 from datetime import datetime, timezone
-from pathlib import Path
 
 from bot.core.clock import ShiftedClock
 from bot.core.dispatch import Core
-from bot.systems import make_core
 from engine import keizer
 from engine.keizer import pairing, season_file
 from tests.bot.conftest import DIRECTOR, dump
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "season.json"
+EXAMPLE = REPO / "examples" / "season.json"
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
 
 

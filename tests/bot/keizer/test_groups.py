@@ -8,7 +8,6 @@ from datetime import datetime, timezone
 
 from bot.core.clock import ShiftedClock
 from bot.core.dispatch import Core
-from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ORDER = ["Daan", "Carla", "Bert", "Anna"]  # who beats whom: the earlier name wins every game

@@ -3,13 +3,14 @@ uses exists."""
 
 from __future__ import annotations
 
+from tests.paths import REPO
+
 import re
 import string
-from pathlib import Path
 
 from bot.core.i18n import LANGUAGES, catalogue
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = REPO
 
 
 def placeholders(text: str) -> set[str]:

@@ -3,19 +3,19 @@ promotion recorded and announced once, corrections, the CSV import, competition 
 
 from __future__ import annotations
 
+from tests.paths import REPO
+
 import json
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 from bot.core.clock import ShiftedClock
 from bot.core.dispatch import Core
-from bot.systems import make_core
 from bot.grades import commands as grades
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ANNA, BERT = actor("Anna"), actor("Bert")
 JUNE = datetime(2027, 6, 1, 10, 0, tzinfo=timezone.utc)
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = REPO
 GAME = "minuten=90 byoyomi=30 toernooi=Regio"
 
 

@@ -14,7 +14,7 @@ from bot.adapters.telegram.outgoing import MAX_CALLBACK_DATA
 from bot.adapters.telegram.render import MAX_TEXT, html_chunks, units
 from bot.config import Config
 from bot.core.replies import Button
-from tests.bot.fake_telegram import (  # noqa: F401 - fixtures
+from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
     GROUP,
     GROUP_CHAT,
     FakeTelegram,
@@ -316,7 +316,6 @@ async def test_a_wrong_token_fails_the_start_and_leaves_nothing_running(fake: Fa
     from telegram.error import InvalidToken
 
     from bot.core.clock import ShiftedClock
-    from bot.core.dispatch import Core
     from bot.systems import make_core
     from bot.core.store import Store
 

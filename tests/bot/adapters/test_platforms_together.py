@@ -11,8 +11,8 @@ from discord.gateway import DiscordWebSocket
 
 from bot.app import run_platforms
 from bot.config import Config
-from tests.bot.fake_discord import FakeDiscord, fake  # noqa: F401 - the Discord fake's fixture
-from tests.bot.fake_telegram import TOKEN, FakeTelegram, message, user
+from tests.bot.adapters.fake_discord import FakeDiscord, fake  # noqa: F401 - the Discord fake's fixture
+from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram, message, user
 
 
 async def test_discord_and_telegram_run_together_and_stop_cleanly(config: Config, fake: FakeDiscord) -> None:  # noqa: F811

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from bot.core.dispatch import Core
-from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ANNA, BERT, CARLA, DAAN = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan"))

@@ -19,7 +19,7 @@ from bot.core.registry import Command as RegistryCommand
 from bot.systems import make_core
 from bot.config import Config
 from bot.core.replies import Reply
-from tests.bot.fake_discord import (  # noqa: F401 - fixtures
+from tests.bot.adapters.fake_discord import (  # noqa: F401 - fixtures
     ANNOUNCE,
     EPHEMERAL,
     GENERAL,
@@ -296,7 +296,7 @@ async def test_run_platforms_with_a_clock_start_lives_at_that_moment(config: Con
     from bot.core.clock import ShiftedClock
     from bot.core.context import Actor
     from bot.core.store import Store
-    from tests.bot.fake_discord import GUILD
+    from tests.bot.adapters.fake_discord import GUILD
 
     store = await Store.open(config.db_path)
     commands = make_core(store, config, ShiftedClock(datetime(2099, 1, 1, 9, 0, tzinfo=timezone.utc)))
@@ -418,7 +418,7 @@ async def test_the_fakes_gateway_as_discord_py_uses_it_identify_resume_interacti
     import yarl
     from discord.gateway import DiscordWebSocket
 
-    from tests.bot.fake_discord import slash_payload
+    from tests.bot.adapters.fake_discord import slash_payload
 
     old = DiscordWebSocket.DEFAULT_GATEWAY
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)

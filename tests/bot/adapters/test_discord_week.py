@@ -9,7 +9,7 @@ import sqlite3
 from datetime import datetime, timedelta, timezone
 
 from bot.config import Config
-from tests.bot.fake_discord import ANNOUNCE, EPHEMERAL, FakeDiscord, Harness, bot, content, fake, flags  # noqa: F401
+from tests.bot.adapters.fake_discord import ANNOUNCE, EPHEMERAL, FakeDiscord, Harness, bot, content, fake, flags  # noqa: F401
 
 PNG = b"\x89PNG\r\n\x1a\n"
 AMS_17_30 = datetime(2026, 12, 3, 16, 30, tzinfo=timezone.utc)  # 17:30 in Amsterdam: after the deadline

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 from bot.core.dispatch import Core
-from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ANNA, BERT = actor("Anna"), actor("Bert")

@@ -13,7 +13,7 @@ import sqlite3
 from datetime import datetime, timezone
 
 from bot.config import Config
-from tests.bot.fake_telegram import (  # noqa: F401 - fixtures
+from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
     GROUP,
     GROUP_CHAT,
     FakeTelegram,

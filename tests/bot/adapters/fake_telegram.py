@@ -25,13 +25,12 @@ from aiohttp import web
 
 from bot.adapters.telegram.adapter import TelegramAdapter
 from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
 from bot.systems import make_core
 from bot.config import Config
 from bot.core.scheduler import Alarm
 from bot.core.store import Announcement, Club, Store
 from tests.bot.conftest import START
-from tests.bot.local_server import serve_locally
+from tests.bot.adapters.local_server import serve_locally
 
 TOKEN = "123456:TEST-token"
 BOT_ID = 123456

@@ -1,0 +1,103 @@
+"""The Discord world the tests' fake serves: the club's server, its channels and roles, its members, and the
+payloads of their interactions, as Discord's API sends them."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+BOT_ID = 900000000000000001
+APP_ID = 900000000000000002
+OWNER_ID = 900000000000000003
+TIMESTAMP = "2026-12-01T12:00:00.000000+00:00"
+
+
+def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
+    return {
+        "id": str(user_id), "username": name, "global_name": name, "discriminator": "0", "avatar": None,
+        "bot": bot, "public_flags": 0,
+    }  # fmt: skip
+
+
+
+GUILD = 710000000000000001
+GENERAL = 720000000000000001  # where the members type
+ANNOUNCE = 720000000000000002  # the club's channel for announcements
+DIRECTOR_ROLE = 730000000000000001
+DM_CHANNEL = 740000000000000001
+MANAGE_GUILD = 1 << 5
+EPHEMERAL = 64
+
+USERS = {name: 800000000000000000 + i for i, name in enumerate(["Leider", "Anna", "Bert", "Carla", "Daan", "Eva", "Vreemde"], 1)}
+ids = itertools.count(500000000000000000)  # ids of the interactions the tests make
+
+
+def role(role_id: int, name: str) -> dict[str, Any]:
+    return {"id": str(role_id), "name": name, "permissions": "0", "position": 1, "color": 0, "hoist": False,
+            "managed": False, "mentionable": False, "flags": 0}  # fmt: skip
+
+
+def text_channel(channel_id: int, name: str) -> dict[str, Any]:
+    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD), "name": name, "position": 0,
+            "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None}  # fmt: skip
+
+
+def guild_payload() -> dict[str, Any]:
+    """What GUILD_CREATE carries (the only intent the bot asks for is ``guilds``)."""
+    return {
+        "id": str(GUILD), "name": "Schaakclub De Toren", "icon": None, "owner_id": str(USERS["Leider"]),
+        "roles": [role(GUILD, "@everyone"), role(DIRECTOR_ROLE, "Wedstrijdleider")],
+        "channels": [text_channel(GENERAL, "algemeen"), text_channel(ANNOUNCE, "competitie")],
+        "members": [], "member_count": 7, "emojis": [], "stickers": [], "features": [], "preferred_locale": "nl",
+        "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
+        "mfa_level": 0, "premium_tier": 0, "nsfw_level": 0, "system_channel_flags": 0,
+    }  # fmt: skip
+
+
+def interaction_payload(
+    kind: int,
+    data: dict[str, Any],
+    user: str,
+    director: bool = False,
+    manage_guild: bool = False,
+    channel: int = GENERAL,
+    dm: bool = False,
+    locale: str = "nl",
+    message: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An interaction as the gateway delivers it (INTERACTION_CREATE's data), from one of ``USERS``."""
+    n = next(ids)
+    who = user_payload(USERS[user], user)
+    payload: dict[str, Any] = {
+        "id": str(n), "application_id": str(APP_ID), "type": kind, "token": f"token-{n}", "version": 1,
+        "data": data, "locale": locale, "attachment_size_limit": 8 * 1024 * 1024,
+        "app_permissions": str((1 << 11) | (1 << 15)), "entitlements": [],
+    }  # fmt: skip
+    if dm:
+        payload.update(
+            user=who, channel_id=str(DM_CHANNEL), context=1,
+            channel={"id": str(DM_CHANNEL), "type": 1, "recipients": [who]},
+        )  # fmt: skip
+    else:
+        payload.update(
+            guild_id=str(GUILD), guild_locale="nl", channel_id=str(channel), context=0,
+            channel=text_channel(channel, "algemeen" if channel == GENERAL else "competitie"),
+            member={
+                "user": who, "roles": [str(DIRECTOR_ROLE)] if director else [], "joined_at": TIMESTAMP,
+                "deaf": False, "mute": False, "flags": 0, "nick": None,
+                "permissions": str(MANAGE_GUILD if manage_guild else 0),
+            },
+        )  # fmt: skip
+    if message is not None:
+        payload["message"] = message
+    return payload
+
+
+def slash_payload(name: str, user: str, options: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
+    """A slash command with its options (bool, int and str values)."""
+    kinds = {bool: 5, int: 4, str: 3}
+    opts = [{"name": k, "type": kinds[type(v)], "value": v} for k, v in (options or {}).items()]
+    data = {"id": str(next(ids)), "name": name, "type": 1, "options": opts}
+    return interaction_payload(2, data, user, **kw)
+
+
