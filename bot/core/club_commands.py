@@ -10,7 +10,7 @@ from bot.core.replies import Reply
 
 
 def register(registry: Registry) -> None:
-    registry.add(Command("help", cmd_help, english="hulp", params=()))
+    registry.add(Command("help", cmd_help, english="hulp", params=(), reads_only=True))
     registry.add(Command("taal", cmd_taal, director=True, english="language",
                          params=(Param("taal", "choice", required=True, choices=(("nl", "nl"), ("en", "en"))),)))  # fmt: skip
     registry.add(Command("kanaal", cmd_kanaal, director=True, english="channel", params=(Param("kanaal", "channel"),)))

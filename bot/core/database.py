@@ -6,6 +6,11 @@ error), serialised by an asyncio lock, so a command either changes everything it
 BEGIN IMMEDIATE is issued by the sqlite3 module right before the first INSERT, UPDATE or DELETE, in the
 same trip to the database thread; a transaction that writes nothing costs no BEGIN, COMMIT or ROLLBACK.
 
+Reads have a path of their own: inside ``async with db.reading():`` (a command that only reads: /stand,
+/indeling, /help) every query goes to a second, read-only connection on its own thread. In WAL mode it
+sees the last committed state, never half a change, and it never waits for the writer: a burst of reads
+in one club does not hold up another club's sign-off.
+
 The systems' stores (``bot/keizer/store.py``, ``bot/nk/store.py``, ...) hold their own SQL and run it
 through ``fetch_one``, ``fetch_all``, ``write``, ``execute``, ``execute_many`` and ``returning``.
 """
@@ -48,6 +53,9 @@ class Database:
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
+        self._reader: aiosqlite.Connection | None = None  # the read path's connection (a file only)
+        self._reading: contextvars.ContextVar[bool] = contextvars.ContextVar(f"store_read_{id(self)}", default=False)
+        self._cache_touched = False  # a write of this transaction emptied a cache: empty it again at COMMIT
         self._write_lock = asyncio.Lock()
         # Counts the emptyings of the caches a subclass keeps (``_forget``). A row read for a cache is kept
         # only when the count has not moved while the read was on its way: a read queued before a write
@@ -83,11 +91,14 @@ class Database:
         if str(path) != ":memory:":
             await conn.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_NET_PAGES}")
             db._checkpointer = Checkpointer(Path(path), checkpoint_every)
+            db._reader = await _open_reader(Path(path))
         return db
 
     async def close(self) -> None:
         if self._checkpointer is not None:
             await asyncio.to_thread(self._checkpointer.stop)
+        if self._reader is not None:
+            await self._reader.close()
         await self._conn.close()
 
     async def schema_version(self) -> int:
@@ -128,6 +139,28 @@ class Database:
                 self._in_transaction.reset(token)
             if self._conn.in_transaction:
                 await self._conn.execute("COMMIT")
+            if self._cache_touched:  # a read on the read path may have refilled a cache before the COMMIT
+                self._cache_touched = False
+                self._forget()
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[None]:
+        """Run what is inside on the read path: queries go to the read-only connection (where there is
+        one) and do not wait for the writer; a write in here is a bug and raises."""
+        token = self._reading.set(True)
+        try:
+            yield
+        finally:
+            self._reading.reset(token)
+
+    def _connection_for_reads(self) -> aiosqlite.Connection:
+        if self._reading.get() and self._reader is not None and not self._in_transaction.get():
+            return self._reader
+        return self._conn
+
+    def _check_not_reading(self) -> None:
+        if self._reading.get():
+            raise RuntimeError("a write on the read path (a command marked reads_only wrote)")
 
     async def _roll_back(self, cancelled: bool) -> None:
         """Undo the open transaction, if any, and forget what the caches hold. A cancelled task may have
@@ -148,15 +181,17 @@ class Database:
 
     # ------------------------------------------------------------------ running SQL
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
-        rows = await self._conn.execute_fetchall(sql, tuple(params))  # one trip to the database thread
+        conn = self._connection_for_reads()
+        rows = await conn.execute_fetchall(sql, tuple(params))  # one trip to the database thread
         return next(iter(rows), None)
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._conn.execute_fetchall(sql, tuple(params)))
+        return list(await self._connection_for_reads().execute_fetchall(sql, tuple(params)))
 
     async def write(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one change; outside a transaction it gets a transaction of its own. Returns lastrowid."""
         _check_write(sql)
+        self._check_not_reading()
         async with self.transaction():
             self._forget(sql)
             row = await self._conn.execute_insert(sql, tuple(params))  # one trip to the database thread
@@ -165,6 +200,7 @@ class Database:
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one change and return how many rows it changed."""
         _check_write(sql)
+        self._check_not_reading()
         async with self.transaction():
             self._forget(sql)
             async with self._conn.execute(sql, tuple(params)) as cur:
@@ -173,6 +209,7 @@ class Database:
     async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         """Run one change for each of ``rows``."""
         _check_write(sql)
+        self._check_not_reading()
         async with self.transaction():
             self._forget(sql)
             await self._conn.executemany(sql, [tuple(r) for r in rows])
@@ -180,9 +217,19 @@ class Database:
     async def returning(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         """Run one change with a RETURNING clause in one trip; the rows it returned."""
         _check_write(sql)
+        self._check_not_reading()
         async with self.transaction():
             self._forget(sql)
             return list(await self._conn.execute_fetchall(sql, tuple(params)))
+
+
+async def _open_reader(path: Path) -> aiosqlite.Connection:
+    """The read path's connection: same file, read-only, autocommit (each query sees the latest commit)."""
+    reader = await aiosqlite.connect(str(path), isolation_level=None)
+    reader.row_factory = sqlite3.Row
+    await reader.execute("PRAGMA query_only = ON")
+    await reader.execute("PRAGMA busy_timeout = 5000")
+    return reader
 
 
 def _check_write(sql: str) -> None:

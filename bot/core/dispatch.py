@@ -18,6 +18,7 @@ from bot.core.context import Actor, Context, UserError
 from bot.core.i18n import t
 from bot.core.registry import Command, Registry
 from bot.core.replies import Reply
+from bot.core.reply_cache import ReplyCache
 from bot.core.store import Club, Store
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,7 @@ class Core:
         self.config = config
         self.clock = clock
         self.registry = registry
+        self.replies = ReplyCache()
 
     async def club_for(self, actor: Actor) -> Club:
         return await self.store.get_or_create_club(
@@ -86,6 +88,8 @@ class Core:
             ctx = Context(actor, club, member, self.clock.now(), args, attachment, self)
             if command.director and not ctx.is_director:
                 raise UserError("error_director_only", command=name)
+            if command.reads_only:
+                return await self.read(command, ctx)
             # One transaction per command: commands run one at a time, see no one else's half-done
             # work, and whatever goes wrong (a refusal or a bug) rolls back everything they wrote.
             async with self.store.transaction():
@@ -99,6 +103,21 @@ class Core:
         except Exception:  # a bug must not crash the bot; the transaction has rolled back
             log.exception("command failed: %r", text[:200])
             return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
+
+    async def read(self, command: Command, ctx: Context) -> Reply:
+        """A read-only command on the read path: no transaction, no writer's lock, its own connection; its
+        reply from the cache while what it depends on is unchanged."""
+        async with self.store.reading():
+            routed = bool(ctx.args) and any(ctx.args[0].lower() in r.words for r in self.registry.routes.get(command.name, []))
+            key = None if routed or command.cache_key is None else await command.cache_key(self, ctx)
+            if key is not None:
+                cached = self.replies.get((command.name, ctx.club.id, key))
+                if cached is not None:
+                    return cached
+            reply = await self.run(command, ctx)
+            if key is not None and reply.ok:
+                self.replies.put((command.name, ctx.club.id, key), reply)
+            return reply
 
     async def run(self, command: Command, ctx: Context) -> Reply:
         """The command's handler, or another system's route for its first word (``/stand nk``); a route

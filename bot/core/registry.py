@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
 from bot.core.replies import Reply
@@ -25,6 +26,8 @@ AfterCommand = Callable[["Core", "Context", str], Awaitable[None]]
 # Suggestions while a parameter is typed: (core, club, what is typed so far, the options given so far)
 # -> (label, value) pairs.
 Completer = Callable[["Core", Club, str, dict[str, Any]], Awaitable[list[tuple[str, Any]]]]
+# What a read-only command's reply depends on (None: do not cache this one), read on the read path.
+CacheKey = Callable[["Core", "Context"], Awaitable[Hashable | None]]
 
 # How a parameter's value becomes part of the command line the console would type.
 POSITIONAL = "positional"  # the value itself: ``/stand A``
@@ -68,7 +71,10 @@ class Command:
     """A command: its Dutch name (what users type), English alias, who may use it, its handler.
 
     ``params`` None: one free-text option with what one would type after the name. ``confirm``: the
-    catalogue keys of a question and a button a platform with buttons asks before running it."""
+    catalogue keys of a question and a button a platform with buttons asks before running it.
+    ``reads_only``: it never writes, so it runs on the read path (its own connection, no writer's lock,
+    no transaction); ``cache_key`` then names what its reply depends on, and the reply is served from
+    the cache until that changes."""
 
     name: str
     handler: Handler
@@ -76,6 +82,8 @@ class Command:
     english: str | None = None
     params: tuple[Param, ...] | None = None
     confirm: tuple[str, str] | None = None
+    reads_only: bool = False
+    cache_key: CacheKey | None = None
 
     def line(self, values: dict[str, Any]) -> list[str]:
         """The arguments of the command line for the given parameter values, in parameter order."""

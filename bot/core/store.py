@@ -63,9 +63,11 @@ class Store(Database):
         if sql is None or "clubs" in sql:
             self._clubs.clear()
             self._forgotten += 1
+            self._cache_touched = sql is not None
         if sql is None or "members" in sql or "identities" in sql:
             self._members.clear()
             self._forgotten += 1
+            self._cache_touched = sql is not None
 
     # ------------------------------------------------------------------ clubs
     async def get_or_create_club(

@@ -23,6 +23,7 @@ from bot.keizer.results import cmd_bevestig, cmd_invaller, cmd_nietverschenen, c
 from bot.keizer.seasons import cmd_exporteer, cmd_importeer, cmd_seizoen, cmd_speler
 from bot.keizer.signoffs import cmd_aanmelden, cmd_afmelden
 from bot.keizer.source import KeizerSource
+from bot.keizer.versions import prizes_key, season_key
 from bot.keizer.views import cmd_indeling, cmd_prijzen, cmd_stand
 
 MAX_SUGGESTIONS = 25
@@ -87,12 +88,14 @@ def register(registry: Registry) -> None:
     add(Command("afmelden", cmd_afmelden, english="withdraw",
                 params=(ROUND_COMING, Param("teamwedstrijd", "bool", style=FLAG), PLAYER, RAPID)))  # fmt: skip
     registry.alias("signoff", "afmelden")
-    add(Command("stand", cmd_stand, english="standings", params=(GROUP, RAPID, ROUND_PAIRED)))
-    add(Command("indeling", cmd_indeling, english="pairings", params=(ROUND_PAIRED, RAPID)))
+    add(Command("stand", cmd_stand, english="standings", params=(GROUP, RAPID, ROUND_PAIRED), reads_only=True,
+                cache_key=season_key))  # fmt: skip
+    add(Command("indeling", cmd_indeling, english="pairings", params=(ROUND_PAIRED, RAPID), reads_only=True,
+                cache_key=season_key))  # fmt: skip
     add(Command("uitslag", cmd_uitslag, english="result",
                 params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID)))  # fmt: skip
     add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID)))
-    add(Command("prijzen", cmd_prijzen, english="prizes", params=()))
+    add(Command("prijzen", cmd_prijzen, english="prizes", params=(), reads_only=True, cache_key=prizes_key))
     add(Command("groepen", cmd_groepen, english="groups"))
     add(Command("seizoen", cmd_seizoen, director=True, english="season",
                 params=(_keyed("naam", required=True), _keyed("start", required=True), *_calendar(),

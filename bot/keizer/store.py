@@ -135,6 +135,15 @@ class KeizerStore:
         )
         return _season(row) if row else None
 
+    async def season_version(self, club_id: int, kind: str = "main") -> tuple[int, int] | None:
+        """The active season's id and change version (bumped by triggers on every change that shows)."""
+        row = await self.db.fetch_one(
+            "SELECT id, version FROM seasons WHERE club_id = ? AND kind = ? AND status = 'active'"
+            " ORDER BY id DESC LIMIT 1",
+            (club_id, kind),
+        )
+        return (int(row["id"]), int(row["version"])) if row else None
+
     async def active_season(self, club_id: int, kind: str = "main") -> Season | None:
         row = await self.db.fetch_one(
             "SELECT * FROM seasons WHERE club_id = ? AND kind = ? AND status = 'active' ORDER BY id DESC LIMIT 1",

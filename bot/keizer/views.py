@@ -3,6 +3,8 @@ pairing with its results so far)."""
 
 from __future__ import annotations
 
+import asyncio
+
 from engine.keizer import prizes as prize_rules
 
 from bot.core.context import Context, UserError, parse_int
@@ -44,7 +46,8 @@ async def cmd_stand(core: Core, ctx: Context) -> Reply:
     title = ctx.t("standings_title", season=season.name, round=shown_after)
     if group is not None:
         title += " " + ctx.t("group_suffix", group=group)
-    return Reply(lines=(title,), table=table, image=table_png(title, table))
+    picture = await asyncio.to_thread(table_png, title, table)  # off the event loop: other clubs go on
+    return Reply(lines=(title,), table=table, image=picture)
 
 
 async def cmd_prijzen(core: Core, ctx: Context) -> Reply:
