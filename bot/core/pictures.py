@@ -5,7 +5,9 @@ Only Pillow's own bundled font is used, so the picture looks the same on every m
 
 from __future__ import annotations
 
+import functools
 import io
+import json
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -22,6 +24,7 @@ STRIPE = (247, 247, 247)
 MAX_ROWS = 300
 
 
+@functools.lru_cache(maxsize=8)  # loading a font costs more than drawing a table with it
 def _font(size: int = FONT_SIZE) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
@@ -74,3 +77,19 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def picture_spec(title: str, table: Table, notes: tuple[str, ...] = ()) -> str:
+    """What a table picture shows, as JSON text to keep (an announcement's picture is drawn when sent)."""
+    return json.dumps(
+        {"title": title, "headers": list(table.headers), "rows": [list(r) for r in table.rows], "notes": list(notes)},
+        ensure_ascii=False,
+    )
+
+
+def render_spec(spec: str) -> bytes:
+    """Draw a picture kept by ``picture_spec``."""
+    data = json.loads(spec)
+    table = Table(headers=tuple(data["headers"]), rows=tuple(tuple(r) for r in data["rows"]))
+    return table_png(data["title"], table, tuple(data.get("notes", ())))
+

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Awaitable, Callable
 
@@ -22,6 +23,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
 from bot.core.clock import Clock
+from bot.core.pictures import render_spec
 from bot.core.dispatch import Core
 from bot.core.store import Announcement, Club, Store
 
@@ -73,6 +75,12 @@ class Alarm:
             if club is None:
                 continue
             announcement = await self.store.mark_announcement_attempted(announcement, self.clock.now())
+            if announcement.image is None and announcement.picture is not None:
+                try:  # drawn now, off the event loop, not while the round was paired
+                    image = await asyncio.to_thread(render_spec, announcement.picture)
+                    announcement = replace(announcement, image=image)
+                except Exception:
+                    log.exception("the picture of announcement %s could not be drawn; its text goes alone", announcement.id)
             try:
                 ref = await self.send(club, announcement)
             except Exception:

@@ -46,6 +46,7 @@ class Announcement:
     image: bytes | None = None  # a PNG of what the body says (pairing, standings)
     attempted: bool = False  # a post was tried before: it may already be in the channel (a crash after posting)
     after_ref: str | None = None  # the platform's reference of the club's latest post before that try
+    picture: str | None = None  # what its picture shows (bot/core/pictures.py picture_spec), drawn when sent
 
 
 class Store(Database):
@@ -170,12 +171,20 @@ class Store(Database):
 
     # ------------------------------------------------------------------ announcements
     async def queue_announcement(
-        self, club_id: int, round_id: int | None, kind: str, body: str, now: datetime, image: bytes | None = None
+        self,
+        club_id: int,
+        round_id: int | None,
+        kind: str,
+        body: str,
+        now: datetime,
+        image: bytes | None = None,
+        picture: str | None = None,
     ) -> None:
+        """Queue an announcement (once per round and kind); ``picture`` is drawn when it is sent."""
         await self.write(
-            "INSERT OR IGNORE INTO announcements (club_id, round_id, kind, body, created_at, image)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (club_id, round_id, kind, body, iso(now), image),
+            "INSERT OR IGNORE INTO announcements (club_id, round_id, kind, body, created_at, image, picture)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (club_id, round_id, kind, body, iso(now), image, picture),
         )
 
     async def pending_announcements(self) -> list[Announcement]:
@@ -211,7 +220,7 @@ class Store(Database):
 def _announcement(row: sqlite3.Row) -> Announcement:
     return Announcement(
         row["id"], row["club_id"], row["round_id"], row["kind"], row["body"], row["image"],
-        attempted=row["attempted_at"] is not None, after_ref=row["after_ref"],
+        attempted=row["attempted_at"] is not None, after_ref=row["after_ref"], picture=row["picture"],
     )  # fmt: skip
 
 

@@ -115,7 +115,7 @@ async def pair(
     season: Season,
     round_row: RoundRow,
     now: datetime,
-    render: Callable[[SeasonData, pairing.Pairing], tuple[str, bytes | None]],
+    render: Callable[[SeasonData, pairing.Pairing], tuple[str, str | None]],
 ) -> pairing.Pairing | None:
     """Pair ``round_row`` with the Keizer engine and store it; None when it was already paired.
 
@@ -136,9 +136,9 @@ async def pair(
         result = pairing.pair_round(data.players, data.rounds, present, data.settings, round_row.number)
         games = [(board, int(g.white), int(g.black)) for board, g in enumerate(result.games, start=1)]
         bye = int(result.bye) if result.bye is not None else None
-        body, image = render(data, result)
+        body, picture = render(data, result)
         saved = await KeizerStore(store).save_pairing(
-            round_row.id, games, bye, now, announcement=(season.club_id, "pairing", body, image)
+            round_row.id, games, bye, now, announcement=(season.club_id, "pairing", body, picture)
         )
         if not saved:
             return None

@@ -13,7 +13,7 @@ from bot.core.calendar import local_text
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.i18n import t
-from bot.core.pictures import table_png
+from bot.core.pictures import picture_spec
 from bot.core.replies import Reply, Table
 from bot.keizer import competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
@@ -41,7 +41,7 @@ async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetim
     club = await core.store.club(season.club_id)
     assert club is not None
 
-    def render(data: competition.SeasonData, result: pairing.Pairing) -> tuple[str, bytes | None]:
+    def render(data: competition.SeasonData, result: pairing.Pairing) -> tuple[str, str | None]:
         names = {p.id: p.name for p in data.players}
         lang = club.language
         title = t(lang, "pairing_title", round=row.number, date=row.play_date)
@@ -61,7 +61,7 @@ async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetim
                 (str(board), names[g.white], names[g.black]) for board, g in enumerate(result.games, start=1)
             ),
         )
-        return "\n".join(lines), table_png(title, table, notes)
+        return "\n".join(lines), picture_spec(title, table, notes)
 
     return await competition.pair(core.store, season, row, now, render)
 

@@ -7,12 +7,13 @@ from engine.keizer import season as season_rules
 
 from bot.core.context import Context, UserError, parse_int
 from bot.core.dispatch import Core
+from bot.core.pictures import picture_spec
 from bot.core.replies import Button, Reply
 from bot.keizer import competition
 from bot.keizer.formatting import confirm_command
 from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
 from bot.keizer.store import RoundRow, Season
-from bot.keizer.views import cmd_stand
+from bot.keizer.views import standings_table
 
 _RESULT_WORDS = {
     "1-0": "1-0",
@@ -109,8 +110,11 @@ async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) 
     games = await keizer_store(core).games_of_round(row.id)
     if games and all(g.result is not None for g in games):
         args = ["rapid", str(row.number)] if season.kind == "rapid" else [str(row.number)]
-        reply = await cmd_stand(core, Context(ctx.actor, ctx.club, ctx.member, ctx.now, args))
-        await core.store.queue_announcement(ctx.club.id, row.id, "standings", reply.text, ctx.now, reply.image)
+        title, table = await standings_table(core, ctx.with_args(args))
+        body = title + "\n" + table.as_text()
+        await core.store.queue_announcement(
+            ctx.club.id, row.id, "standings", body, ctx.now, picture=picture_spec(title, table)
+        )
 
 
 async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:

@@ -310,7 +310,7 @@ class KeizerStore:
         games: list[tuple[int, int, int]],
         bye: int | None,
         now: datetime,
-        announcement: tuple[int, str, str, bytes | None] | None,
+        announcement: tuple[int, str, str, str | None] | None,
     ) -> bool:
         """Store a round's games (board, white, black) and bye, mark it paired, queue its announcement.
 
@@ -330,8 +330,8 @@ class KeizerStore:
             if bye is not None:
                 await self.db.write("INSERT INTO byes (round_id, member_id) VALUES (?, ?)", (round_id, bye))
             if announcement is not None:
-                club_id, kind, body, image = announcement
-                await self.db.queue_announcement(club_id, round_id, kind, body, now, image)
+                club_id, kind, body, picture = announcement
+                await self.db.queue_announcement(club_id, round_id, kind, body, now, picture=picture)
         return True
 
     async def store_played_round(

@@ -20,6 +20,13 @@ from bot.keizer.store import RoundRow
 async def cmd_stand(core: Core, ctx: Context) -> Reply:
     """The standings after the last paired round; ``/stand A`` one group, ``/stand rapid`` the rapid
     competition, ``/stand 5`` after round 5."""
+    title, table = await standings_table(core, ctx)
+    picture = await asyncio.to_thread(table_png, title, table)  # off the event loop: other clubs go on
+    return Reply(lines=(title,), table=table, image=picture)
+
+
+async def standings_table(core: Core, ctx: Context) -> tuple[str, Table]:
+    """/stand's title and table (the picture is drawn by whoever shows it)."""
     group: str | None = None
     after: int | None = None
     kind, ctx = competition_of(ctx)
@@ -46,8 +53,7 @@ async def cmd_stand(core: Core, ctx: Context) -> Reply:
     title = ctx.t("standings_title", season=season.name, round=shown_after)
     if group is not None:
         title += " " + ctx.t("group_suffix", group=group)
-    picture = await asyncio.to_thread(table_png, title, table)  # off the event loop: other clubs go on
-    return Reply(lines=(title,), table=table, image=picture)
+    return title, table
 
 
 async def cmd_prijzen(core: Core, ctx: Context) -> Reply:

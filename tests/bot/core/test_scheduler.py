@@ -178,3 +178,38 @@ async def test_the_alarm_runs_a_features_timed_work(config: Config) -> None:
     finally:
         alarm.shutdown()
         await store.close()
+
+
+async def test_a_pairing_picture_is_kept_as_what_it_shows_and_drawn_when_sent(config: Config) -> None:
+    """Pairing a round draws nothing (a thousand clubs at one minute): the outbox keeps the picture's table
+    as JSON, a few hundred bytes; the sender gets the PNG, drawn at send time."""
+    import json
+    import sqlite3
+
+    store = await Store.open(config.db_path)
+    clock = ShiftedClock(PUBLISH - timedelta(hours=2))
+    commands = make_core(store, config, clock)
+    await setup_season(commands)
+    sent: list[Announcement] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        sent.append(announcement)
+
+    alarm = Alarm(commands, send)
+    try:
+        clock.set(PUBLISH + timedelta(seconds=5))
+        conn = sqlite3.connect(config.db_path)
+        async def queued() -> tuple:  # noqa: E306
+            return conn.execute("SELECT image, picture FROM announcements WHERE kind = 'pairing'").fetchone()
+
+        await alarm.run_due()
+        image, picture = await queued()
+        conn.close()
+        assert image is None and len(picture) < 1000
+        shown = json.loads(picture)
+        assert shown["title"] == "Indeling ronde 1 (2026-12-03)" and len(shown["rows"]) == 1  # 3 players: 1 board
+        (pairing,) = [a for a in sent if a.kind == "pairing"]
+        assert pairing.image is not None and pairing.image.startswith(b"\x89PNG")
+    finally:
+        alarm.shutdown()
+        await store.close()
