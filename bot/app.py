@@ -16,6 +16,7 @@ from bot.adapters.console import ConsoleAdapter
 from bot.core.clock import Clock, ShiftedClock
 from bot.core.dispatch import Core
 from bot.config import Config, load_config
+from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
 from bot.core.store import Announcement, Club, Store
@@ -117,7 +118,7 @@ async def run_platforms(
             raise RuntimeError(f"no adapter running for platform {club.platform}")
         return await adapter.send_announcement(club, announcement)
 
-    alarm = Alarm(core, send)
+    alarm = Alarm(core, send, limits=RateLimits({"discord": DISCORD, "telegram": TELEGRAM}))
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -24,6 +24,7 @@ from apscheduler.triggers.date import DateTrigger
 
 from bot.core.clock import Clock
 from bot.core.pictures import render_spec
+from bot.core.rate_limit import RateLimits
 from bot.core.dispatch import Core
 from bot.core.store import Announcement, Club, Store
 
@@ -33,11 +34,21 @@ log = logging.getLogger(__name__)
 # it was not posted.
 Sender = Callable[[Club, Announcement], Awaitable[str | None]]
 RETRY_AFTER = timedelta(seconds=60)
+CONCURRENCY = 16  # clubs whose announcements are being posted at the same time
 
 
 class Alarm:
-    def __init__(self, core: Core, send: Sender, retry_after: timedelta = RETRY_AFTER) -> None:
+    def __init__(
+        self,
+        core: Core,
+        send: Sender,
+        retry_after: timedelta = RETRY_AFTER,
+        limits: RateLimits | None = None,
+        concurrency: int = CONCURRENCY,
+    ) -> None:
         self.core = core
+        self.limits = limits
+        self.concurrency = concurrency
         self.store: Store = core.store
         self.clock: Clock = core.clock
         self.send = send
@@ -68,27 +79,47 @@ class Alarm:
             await self._set_alarm(retry=pending > 0)
 
     async def dispatch(self) -> int:
-        """Send the pending announcements; return how many are still pending (kept for a retry)."""
-        still_pending = 0
+        """Send the pending announcements; return how many are still pending (kept for a retry).
+
+        Clubs are served side by side (at most ``concurrency`` at a time), each club's announcements in
+        the order they were queued; when one of a club's announcements cannot be posted, the club's later
+        ones wait with it for the retry, so a club never sees them out of order. Every post waits for the
+        platform's rate limits (``bot/core/rate_limit.py``)."""
+        by_club: dict[int, list[Announcement]] = {}
         for announcement in await self.store.pending_announcements():
-            club = await self.store.club(announcement.club_id)
-            if club is None:
-                continue
-            announcement = await self.store.mark_announcement_attempted(announcement, self.clock.now())
-            if announcement.image is None and announcement.picture is not None:
-                try:  # drawn now, off the event loop, not while the round was paired
-                    image = await asyncio.to_thread(render_spec, announcement.picture)
-                    announcement = replace(announcement, image=image)
-                except Exception:
-                    log.exception("the picture of announcement %s could not be drawn; its text goes alone", announcement.id)
-            try:
-                ref = await self.send(club, announcement)
+            by_club.setdefault(announcement.club_id, []).append(announcement)
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def serve(club_id: int, queue: list[Announcement]) -> int:
+            async with gate:
+                club = await self.store.club(club_id)
+                if club is None:
+                    return 0
+                for done, announcement in enumerate(queue):
+                    if not await self._post(club, announcement):
+                        return len(queue) - done
+                return 0
+
+        left = await asyncio.gather(*(serve(club_id, queue) for club_id, queue in by_club.items()))
+        return sum(left)
+
+    async def _post(self, club: Club, announcement: Announcement) -> bool:
+        announcement = await self.store.mark_announcement_attempted(announcement, self.clock.now())
+        if announcement.image is None and announcement.picture is not None:
+            try:  # drawn now, off the event loop, not while the round was paired
+                image = await asyncio.to_thread(render_spec, announcement.picture)
+                announcement = replace(announcement, image=image)
             except Exception:
-                log.exception("announcement %s to club %s not sent; it stays pending", announcement.id, club.id)
-                still_pending += 1
-                continue
-            await self.store.mark_announcement_sent(announcement.id, self.clock.now(), ref)
-        return still_pending
+                log.exception("the picture of announcement %s could not be drawn; its text goes alone", announcement.id)
+        if self.limits is not None:
+            await self.limits.wait(club.platform, club.channel_id)
+        try:
+            ref = await self.send(club, announcement)
+        except Exception:
+            log.exception("announcement %s to club %s not sent; it stays pending", announcement.id, club.id)
+            return False
+        await self.store.mark_announcement_sent(announcement.id, self.clock.now(), ref)
+        return True
 
     async def _set_alarm(self, retry: bool) -> None:
         delays = []
