@@ -1,10 +1,20 @@
-"""The database connection every store works through: one aiosqlite connection per process, WAL journal,
-foreign keys on, a busy timeout, and one writer path.
+"""The database connection every store works through: one writer connection per process, WAL journal,
+foreign keys on, and one writer path with group commit.
 
-Every change runs inside ``async with db.transaction():`` (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any
-error), serialised by an asyncio lock, so a command either changes everything it meant to or nothing.
-BEGIN IMMEDIATE is issued by the sqlite3 module right before the first INSERT, UPDATE or DELETE, in the
-same trip to the database thread; a transaction that writes nothing costs no BEGIN, COMMIT or ROLLBACK.
+Every change runs inside ``async with db.transaction():`` so a command either changes everything it
+meant to or nothing. Commands take turns on the writer (an asyncio lock) and each command's statements
+run straight on the event loop's thread: a statement of the bot's is a matter of microseconds, far less
+than a trip to a database thread would cost. What costs is the COMMIT (SQLite writes the log), so it is
+shared and kept off the event loop:
+
+- A command's first write opens the transaction (BEGIN IMMEDIATE) if none is open, then a savepoint of
+  its own. If the command fails (a refusal, a bug, a cancellation) it rolls back to that savepoint: only
+  its own writes are undone. A command that writes nothing opens nothing.
+- When a command is done and a transaction is open, a flush is queued behind the commands already
+  waiting for the writer (the lock is first come, first served). They run and join the same transaction;
+  then the flush COMMITs them all at once, on a thread of its own, and each command returns only after
+  that COMMIT: no reply announces a change that is not on disk. If the COMMIT fails, every command of
+  the group gets the error and none of their changes remain.
 
 Reads have a path of their own: inside ``async with db.reading():`` (a command that only reads: /stand,
 /indeling, /help) every query goes to a second, read-only connection on its own thread. In WAL mode it
@@ -21,20 +31,24 @@ import asyncio
 import contextvars
 import re
 import sqlite3
+import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterable
+from typing import Any, AsyncIterator, Callable, Iterable, TypeVar
 
 import aiosqlite
 
 from bot.core.checkpoints import SAFETY_NET_PAGES, Checkpointer
 from bot.core.migrations import MIGRATIONS_DIR, applied_migrations, migrate, schema_version
 
-# The statements before which the sqlite3 module opens the transaction (isolation_level "IMMEDIATE").
+# The statements a store may run as a write: anything else would not open the transaction.
 _OPENS_TRANSACTION = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
+BUSY_WAIT_SECONDS = 5.0  # how long a write waits for another process's write lock before it fails
 
 Row = sqlite3.Row
+T = TypeVar("T")
 
 
 def iso(moment: datetime) -> str:
@@ -51,19 +65,24 @@ def from_iso(text: str) -> datetime:
 class Database:
     """Async access to the club database. Open with ``await Store.open(path)``."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
         self._conn = conn
+        self._thread = thread  # the writer's own thread: opening, migrating, COMMIT, closing
         self._reader: aiosqlite.Connection | None = None  # the read path's connection (a file only)
         self._reading: contextvars.ContextVar[bool] = contextvars.ContextVar(f"store_read_{id(self)}", default=False)
-        self._cache_touched = False  # a write of this transaction emptied a cache: empty it again at COMMIT
+        self._cache_touched = False  # a write of the open transaction emptied a cache: empty it again at COMMIT
         self._write_lock = asyncio.Lock()
-        # Counts the emptyings of the caches a subclass keeps (``_forget``). A row read for a cache is kept
-        # only when the count has not moved while the read was on its way: a read queued before a write
-        # (or before a rollback) returns the row as it was, after the write has emptied the cache, and must
-        # not put the old row back.
+        self._savepoint = False  # the command holding the writer has a savepoint open
+        self._group: asyncio.Future[None] | None = None  # the open transaction's COMMIT, awaited by its commands
+        self._group_commands = 0  # commands whose changes the open transaction holds
+        self._flush: asyncio.Task[None] | None = None
+        self._committing = False  # the writer's thread is running a COMMIT: the connection is its
+        # Counts the emptyings of the caches a subclass keeps (``_forget``). A row read for a cache on the
+        # read path is kept only when the count has not moved while the read was on its way: a read that
+        # started before a write (or a rollback) returns the row as it was and must not put it back.
         self._forgotten = 0
         self._checkpointer: Checkpointer | None = None
-        # Which task holds the open transaction: a per-task flag, so another task never joins it by accident.
+        # Which task holds the writer: a per-task flag, so another task never joins its command by accident.
         self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(f"store_tx_{id(self)}", default=False)
 
     # ------------------------------------------------------------------ lifecycle
@@ -73,58 +92,57 @@ class Database:
         seconds on a thread of its own (``bot/core/checkpoints.py``), not in a command's COMMIT."""
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute("PRAGMA busy_timeout = 5000")
-        await conn.execute("PRAGMA synchronous = NORMAL")
-        db = cls(conn)
+        thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        loop = asyncio.get_running_loop()
         try:
-            await migrate(conn, migrations)
+            conn = await loop.run_in_executor(thread, _open_writer, str(path), migrations)
         except BaseException:
-            await conn.close()
+            thread.shutdown(wait=False)
             raise
-        # From here on the sqlite3 module itself issues BEGIN IMMEDIATE right before the first INSERT,
-        # UPDATE or DELETE when no transaction is open, in the same trip (see transaction()).
-        conn.isolation_level = "IMMEDIATE"
+        db = cls(conn, thread)
         if str(path) != ":memory:":
-            await conn.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_NET_PAGES}")
             db._checkpointer = Checkpointer(Path(path), checkpoint_every)
             db._reader = await _open_reader(Path(path))
         return db
 
     async def close(self) -> None:
+        await self._flushed()
         if self._checkpointer is not None:
             await asyncio.to_thread(self._checkpointer.stop)
         if self._reader is not None:
             await self._reader.close()
-        await self._conn.close()
+        async with self._write_lock:
+            await self._on_thread(self._conn.close)
+        self._thread.shutdown(wait=True)
 
     async def schema_version(self) -> int:
-        return await schema_version(self._conn)
+        await self._flushed()
+        return schema_version(self._conn)
 
     async def applied_migrations(self) -> list[str]:
-        return await applied_migrations(self._conn)
+        await self._flushed()
+        return applied_migrations(self._conn)
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> int:
-        return await migrate(self._conn, directory)
+        await self._flushed()
+        async with self._write_lock:
+            return await self._on_thread(migrate, self._conn, directory)
 
     async def integrity_check(self) -> str:
-        row = await self.fetch_one("PRAGMA integrity_check")
-        return str(row[0]) if row else ""
+        await self._flushed()
+        async with self._write_lock:
+            rows = await self._on_thread(lambda: self._conn.execute("PRAGMA integrity_check").fetchall())
+        return str(rows[0][0]) if rows else ""
 
     # ------------------------------------------------------------------ transactions
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        """One write transaction; nested use joins the outer one.
+        """One command's changes, all or nothing; nested use joins the outer one.
 
-        The asyncio lock makes this task the only writer of the process until the end. BEGIN IMMEDIATE
-        is not a trip of its own: the sqlite3 module issues it with the first INSERT, UPDATE or DELETE
-        (``isolation_level`` "IMMEDIATE", set in ``open``). Reads before that first write see the committed
-        database, which nobody can change meanwhile: this task holds the lock, and the bot is the only
-        process that writes the file (``clubbot restore`` runs while the bot is stopped; a backup only
-        reads). A transaction that wrote nothing (a refusal, /stand) has nothing to commit or roll back."""
+        Returns when the changes are committed (see the module's docstring for the group commit). Reads
+        before the command's first write see the database as the commands before it left it; nobody else
+        changes it meanwhile: this task holds the writer, and the bot is the only process that writes the
+        file (``clubbot restore`` runs while the bot is stopped; a backup only reads)."""
         if self._in_transaction.get():
             yield
             return
@@ -132,16 +150,20 @@ class Database:
             token = self._in_transaction.set(True)
             try:
                 yield
-            except BaseException as exc:
-                await self._roll_back(cancelled=not isinstance(exc, Exception))
+            except BaseException:
+                self._undo_command()
                 raise
             finally:
                 self._in_transaction.reset(token)
-            if self._conn.in_transaction:
-                await self._conn.execute("COMMIT")
-            if self._cache_touched:  # a read on the read path may have refilled a cache before the COMMIT
-                self._cache_touched = False
-                self._forget()
+            if self._savepoint:
+                self._savepoint = False
+                self._execute("RELEASE command")
+                self._group_commands += 1
+            group = self._group if self._conn.in_transaction else None
+            if group is not None:
+                self._queue_flush()
+        if group is not None:
+            await asyncio.shield(group)
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[None]:
@@ -153,74 +175,176 @@ class Database:
         finally:
             self._reading.reset(token)
 
-    def _connection_for_reads(self) -> aiosqlite.Connection:
-        if self._reading.get() and self._reader is not None and not self._in_transaction.get():
-            return self._reader
-        return self._conn
+    async def _before_write(self) -> None:
+        """Open the transaction (if this is the group's first write) and this command's savepoint."""
+        if not self._conn.in_transaction:
+            await self._begin()
+            self._group = asyncio.get_running_loop().create_future()
+        if not self._savepoint:
+            self._execute("SAVEPOINT command")
+            self._savepoint = True
+
+    async def _begin(self) -> None:
+        """BEGIN IMMEDIATE; if another process holds the write lock, wait for it without blocking the
+        event loop (the writer's own busy timeout is 0), up to ``BUSY_WAIT_SECONDS``."""
+        deadline = time.monotonic() + BUSY_WAIT_SECONDS
+        pause = 0.001
+        while True:
+            try:
+                self._execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if time.monotonic() > deadline:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.05)
+
+    def _undo_command(self) -> None:
+        """Undo what the failing command wrote (its savepoint) and forget what the caches hold; a command
+        that wrote nothing (most refusals) has nothing to undo."""
+        if not self._savepoint:
+            return
+        self._forget()
+        if self._conn.in_transaction:
+            self._execute("ROLLBACK TO command")
+            self._execute("RELEASE command")
+        self._savepoint = False
+        if self._conn.in_transaction and self._group_commands == 0:  # nothing else to keep: end it now
+            self._execute("ROLLBACK")
+            group, self._group = self._group, None
+            if group is not None and not group.done():
+                group.set_result(None)
+        if self._conn.in_transaction:
+            self._queue_flush()
+        self._forget()
+
+    def _queue_flush(self) -> None:
+        if self._flush is None or self._flush.done():
+            self._flush = asyncio.get_running_loop().create_task(self._commit_group())
+
+    async def _commit_group(self) -> None:
+        """Behind the commands waiting for the writer: COMMIT what they and the ones before did."""
+        async with self._write_lock:
+            group, self._group = self._group, None
+            self._group_commands = 0
+            error: BaseException | None = None
+            if self._conn.in_transaction:
+                self._committing = True
+                job = asyncio.get_running_loop().run_in_executor(self._thread, self._conn.execute, "COMMIT")
+                try:
+                    await asyncio.shield(job)
+                except asyncio.CancelledError as exc:  # the COMMIT runs on all the same: see it through
+                    error = exc
+                    await asyncio.wait([job])
+                    if not job.cancelled() and job.exception() is None:
+                        error = None
+                except BaseException as exc:
+                    error = exc
+                self._committing = False
+                if error is not None and self._conn.in_transaction:
+                    self._execute("ROLLBACK")
+            if error is not None or self._cache_touched:
+                self._cache_touched = False
+                self._forget()
+            if group is not None and not group.done():
+                if error is None:
+                    group.set_result(None)
+                else:
+                    group.set_exception(error if isinstance(error, Exception) else RuntimeError("commit cancelled"))
+                    group.exception()  # retrieved here too: a group whose commands were all cancelled
+
+    async def _flushed(self) -> None:
+        """Wait until what has been written is committed."""
+        while self._flush is not None and not self._flush.done():
+            await asyncio.shield(self._flush)
+
+    async def _on_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
 
     def _check_not_reading(self) -> None:
         if self._reading.get():
             raise RuntimeError("a write on the read path (a command marked reads_only wrote)")
 
-    async def _roll_back(self, cancelled: bool) -> None:
-        """Undo the open transaction, if any, and forget what the caches hold. A cancelled task may have
-        left a write on its way to the database thread, which opens the transaction when it runs: then
-        ROLLBACK is sent all the same (the thread runs it after that write) and "no transaction" is fine."""
-        self._forget()
-        if self._conn.in_transaction or cancelled:
-            try:
-                await self._conn.execute("ROLLBACK")
-            except sqlite3.OperationalError:
-                if self._conn.in_transaction:
-                    raise
-        self._forget()
-
     def _forget(self, sql: str | None = None) -> None:
         """Empty what a subclass caches (all of it, or what ``sql`` may change)."""
         self._forgotten += 1
 
+    def _execute(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Cursor:
+        return self._conn.execute(sql, tuple(params))
+
     # ------------------------------------------------------------------ running SQL
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
-        conn = self._connection_for_reads()
-        rows = await conn.execute_fetchall(sql, tuple(params))  # one trip to the database thread
-        return next(iter(rows), None)
+        if self._on_read_path():
+            rows = await self._reader.execute_fetchall(sql, tuple(params))  # type: ignore[union-attr]
+            return next(iter(rows), None)
+        await self._writer_free()
+        row: sqlite3.Row | None = self._execute(sql, params).fetchone()
+        return row
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._connection_for_reads().execute_fetchall(sql, tuple(params)))
+        if self._on_read_path():
+            return list(await self._reader.execute_fetchall(sql, tuple(params)))  # type: ignore[union-attr]
+        await self._writer_free()
+        return self._execute(sql, params).fetchall()
+
+    async def _writer_free(self) -> None:
+        """A read on the writer outside a command waits while the writer's thread commits."""
+        if self._committing and not self._in_transaction.get():
+            await self._flushed()
+
+    def _on_read_path(self) -> bool:
+        return self._reading.get() and self._reader is not None and not self._in_transaction.get()
 
     async def write(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one change; outside a transaction it gets a transaction of its own. Returns lastrowid."""
-        _check_write(sql)
-        self._check_not_reading()
-        async with self.transaction():
-            self._forget(sql)
-            row = await self._conn.execute_insert(sql, tuple(params))  # one trip to the database thread
-            return int(row[0]) if row and row[0] else 0
+        cursor = await self._change(sql, lambda: self._execute(sql, params))
+        return int(cursor.lastrowid or 0)
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one change and return how many rows it changed."""
-        _check_write(sql)
-        self._check_not_reading()
-        async with self.transaction():
-            self._forget(sql)
-            async with self._conn.execute(sql, tuple(params)) as cur:
-                return int(cur.rowcount)
+        cursor = await self._change(sql, lambda: self._execute(sql, params))
+        return int(cursor.rowcount)
 
     async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         """Run one change for each of ``rows``."""
-        _check_write(sql)
-        self._check_not_reading()
-        async with self.transaction():
-            self._forget(sql)
-            await self._conn.executemany(sql, [tuple(r) for r in rows])
+        await self._change(sql, lambda: self._conn.executemany(sql, [tuple(r) for r in rows]))
 
     async def returning(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        """Run one change with a RETURNING clause in one trip; the rows it returned."""
+        """Run one change with a RETURNING clause; the rows it returned."""
+        rows: list[sqlite3.Row] = await self._change(sql, lambda: self._execute(sql, params).fetchall())
+        return rows
+
+    async def _change(self, sql: str, run: Callable[[], T]) -> T:
         _check_write(sql)
         self._check_not_reading()
-        async with self.transaction():
-            self._forget(sql)
-            return list(await self._conn.execute_fetchall(sql, tuple(params)))
+        if not self._in_transaction.get():
+            async with self.transaction():
+                return await self._change(sql, run)
+        await self._before_write()
+        self._forget(sql)
+        return run()
+
+
+def _open_writer(path: str, migrations: Path) -> sqlite3.Connection:
+    """The writer: autocommit (the store says BEGIN and COMMIT itself), usable from the event loop's
+    thread and from the writer's thread (never both at once: the write lock sees to that)."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        migrate(conn, migrations)
+        conn.execute("PRAGMA busy_timeout = 0")  # from here on waiting for a lock is _begin's, off the loop
+        if path != ":memory:":
+            conn.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_NET_PAGES}")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 async def _open_reader(path: Path) -> aiosqlite.Connection:

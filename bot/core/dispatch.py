@@ -14,6 +14,7 @@ from datetime import datetime
 
 from bot.config import Config
 from bot.core.clock import Clock
+from bot.core.club_slots import ClubSlots
 from bot.core.context import Actor, Context, UserError
 from bot.core.i18n import t
 from bot.core.registry import Command, Registry
@@ -51,6 +52,7 @@ class Core:
         self.clock = clock
         self.registry = registry
         self.replies = ReplyCache()
+        self.slots = ClubSlots()
 
     async def club_for(self, actor: Actor) -> Club:
         return await self.store.get_or_create_club(
@@ -76,8 +78,18 @@ class Core:
     async def handle(self, actor: Actor, text: str, attachment: bytes | None = None) -> Reply:
         """Answer one command line; ``attachment`` is a file that came with it (for /importeer).
 
-        The handler runs inside one store transaction: atomic, and serialised with every other
-        command and with the scheduler's work."""
+        A command waits for one of its club's few slots (``bot/core/club_slots.py``), so a busy club
+        never fills the event loop. A command that changes something runs inside one store transaction:
+        atomic, and serialised with every other command and with the scheduler's work; a command that
+        only reads runs on the read path."""
+        slot = (actor.platform, actor.club_external_id)
+        await self.slots.enter(slot)
+        try:
+            return await self._handle(actor, text, attachment)
+        finally:
+            self.slots.leave(slot)
+
+    async def _handle(self, actor: Actor, text: str, attachment: bytes | None) -> Reply:
         club = await self.club_for(actor)
         try:
             name, args = parse_command(text, self.registry.aliases)

@@ -2,6 +2,7 @@
 
 Each file runs in one transaction together with its record in ``schema_migrations`` and
 ``PRAGMA user_version`` (the number applied), so a failing migration leaves the previous schema intact.
+The functions take a plain ``sqlite3`` connection; the store runs them on its database thread.
 What has been applied is recorded by name: work on two migrations can land in either order. A landed
 migration is never edited; a change is a new file.
 """
@@ -11,8 +12,6 @@ from __future__ import annotations
 import re
 import sqlite3
 from pathlib import Path
-
-import aiosqlite
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -37,29 +36,27 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
     return found
 
 
-async def applied_migrations(conn: aiosqlite.Connection) -> list[str]:
-    async with conn.execute("SELECT name FROM schema_migrations ORDER BY name") as cur:
-        return [str(row[0]) for row in await cur.fetchall()]
+def applied_migrations(conn: sqlite3.Connection) -> list[str]:
+    return [str(row[0]) for row in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
 
 
-async def schema_version(conn: aiosqlite.Connection) -> int:
-    async with conn.execute("PRAGMA user_version") as cur:
-        row = await cur.fetchone()
+def schema_version(conn: sqlite3.Connection) -> int:
+    row = conn.execute("PRAGMA user_version").fetchone()
     return int(row[0]) if row else 0
 
 
-async def migrate(conn: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) -> int:
+def migrate(conn: sqlite3.Connection, directory: Path = MIGRATIONS_DIR) -> int:
     """Apply every migration not yet recorded in ``schema_migrations``, in file order, each in its own
     transaction together with its record and ``PRAGMA user_version`` (the number applied)."""
-    await conn.execute(
+    conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
     )
     files = migration_files(directory)
-    applied = set(await applied_migrations(conn))
-    version = await schema_version(conn)
+    applied = set(applied_migrations(conn))
+    version = schema_version(conn)
     if not applied and version > 0:  # a database from before migrations were recorded by name
         for _, path in files[:version]:
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 'before-record')", (path.name,)
             )
         applied = {path.name for _, path in files[:version]}
@@ -75,10 +72,10 @@ async def migrate(conn: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) 
             f"PRAGMA user_version = {version};\nCOMMIT;"
         )
         try:
-            await conn.executescript(script)
+            conn.executescript(script)
         except sqlite3.Error as exc:
             if conn.in_transaction:
-                await conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
             raise MigrationError(f"migration {path.name} failed: {exc}") from exc
         applied.add(path.name)
     return len(applied)

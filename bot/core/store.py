@@ -6,10 +6,9 @@ which run their SQL through this one connection (``bot/core/database.py``).
 from __future__ import annotations
 
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
-
-import aiosqlite
 
 from bot.core.database import Database, from_iso, iso
 
@@ -52,8 +51,8 @@ class Announcement:
 class Store(Database):
     """The database with the shared tables. Open with ``await Store.open(path)``."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        super().__init__(conn)
+    def __init__(self, conn: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
+        super().__init__(conn, thread)
         # Clubs by (platform, external id): read by every command, changed rarely. Every change to the
         # clubs table goes through a write, which empties this, and so does a rollback.
         self._clubs: dict[tuple[str, str], Club] = {}

@@ -1,6 +1,7 @@
 """The store's transactions: BEGIN IMMEDIATE comes with the first write, so a transaction that only reads
-takes no write lock in SQLite; a cancelled command leaves nothing behind; the in-memory caches never keep
-a row read before a write that changed it."""
+takes no write lock in SQLite; a cancelled command leaves nothing behind; commands at once share a COMMIT
+(group commit) and a failing one undoes only its own writes; the in-memory caches never keep a row read
+before a write that changed it."""
 
 from __future__ import annotations
 
@@ -75,26 +76,27 @@ async def test_a_write_that_would_not_open_the_transaction_is_refused(tmp_path: 
         await store.close()
 
 
-async def test_a_command_cancelled_while_its_write_is_queued_leaves_nothing(tmp_path: Path) -> None:
-    """The write is still waiting for the database thread when its task is cancelled; it runs after all,
-    and must be rolled back, not left open for the next transaction to commit."""
+async def test_a_command_cancelled_between_its_writes_leaves_nothing(tmp_path: Path) -> None:
+    """Cancelled after its first write, at an await before its second: the first is undone (its savepoint),
+    not left in the open transaction for the next command's COMMIT."""
     path = tmp_path / "c.sqlite3"
     store = await Store.open(path)
     try:
         club = await store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
+        halfway = asyncio.Event()
 
         async def sign_up() -> None:
             async with store.transaction():
                 await store.add_member(club.id, "Anna", 1800, NOW)
+                halfway.set()
+                await asyncio.sleep(3600)
+                await store.add_member(club.id, "Anna's twin", 1800, NOW)
 
-        busy = asyncio.create_task(store.fetch_all(SLOW_READ))
-        await asyncio.sleep(0)  # the slow read is on the database thread
         task = asyncio.create_task(sign_up())
-        await asyncio.sleep(0)  # Anna's insert is queued behind it
+        await halfway.wait()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        await busy
         await store.add_member(club.id, "Bert", 1700, NOW)  # a transaction of its own, committed
         assert [m.name for m in await store.members(club.id)] == ["Bert"]
         assert other_writer_can_begin(path)
@@ -102,6 +104,74 @@ async def test_a_command_cancelled_while_its_write_is_queued_leaves_nothing(tmp_
         await store.close()
     conn = sqlite3.connect(path)
     assert [r[0] for r in conn.execute("SELECT name FROM members")] == ["Bert"]
+
+
+def names_on_disk(path: Path) -> list[str]:
+    """What another connection sees: the committed members."""
+    conn = sqlite3.connect(path)
+    try:
+        return [r[0] for r in conn.execute("SELECT name FROM members ORDER BY name")]
+    finally:
+        conn.close()
+
+
+async def test_commands_at_once_share_a_commit_and_a_failing_one_undoes_only_its_own(tmp_path: Path) -> None:
+    """Group commit: commands waiting for the writer join one transaction; one that fails after writing
+    rolls back to its savepoint, the others' changes stay; each returns only once its change is on disk."""
+    path = tmp_path / "g.sqlite3"
+    store = await Store.open(path)
+    try:
+        club = await store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
+        seen_at_return: dict[str, list[str]] = {}
+
+        async def join(name: str, fail: bool) -> None:
+            async with store.transaction():
+                await store.add_member(club.id, name, 1500, NOW)
+                await store.add_member(club.id, name + " junior", 1000, NOW)
+                if fail:
+                    raise RuntimeError("refused after writing")
+            seen_at_return[name] = names_on_disk(path)
+
+        names = [f"M{i:02d}" for i in range(30)]
+        results = await asyncio.gather(*(join(n, i % 3 == 1) for i, n in enumerate(names)), return_exceptions=True)
+        kept = [n for i, n in enumerate(names) if i % 3 != 1]
+        assert [type(r).__name__ for i, r in enumerate(results) if i % 3 == 1] == ["RuntimeError"] * 10
+        assert names_on_disk(path) == sorted(kept + [n + " junior" for n in kept])
+        for name in kept:  # on disk by the time its command returned
+            assert name in seen_at_return[name] and name + " junior" in seen_at_return[name]
+        assert other_writer_can_begin(path)
+    finally:
+        await store.close()
+
+
+async def test_a_failed_commit_fails_every_command_of_its_group_and_keeps_nothing(tmp_path: Path) -> None:
+    """A COMMIT that fails (here a deferred foreign key) fails all the commands it would have committed:
+    none of them may report success, and none of their changes remain."""
+    path = tmp_path / "f.sqlite3"
+    store = await Store.open(path)
+    try:
+        club = await store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
+        started = asyncio.Event()
+
+        async def poison() -> None:
+            async with store.transaction():
+                await store.fetch_all("PRAGMA defer_foreign_keys = ON")
+                await store.add_member(club.id + 99, "Nobody's", 1500, NOW)  # checked only at COMMIT
+                started.set()
+
+        async def honest(name: str) -> None:
+            await started.wait()
+            async with store.transaction():
+                await store.add_member(club.id, name, 1500, NOW)
+
+        results = await asyncio.gather(poison(), honest("Anna"), honest("Bert"), return_exceptions=True)
+        assert all(isinstance(r, sqlite3.IntegrityError) for r in results), results
+        assert names_on_disk(path) == []
+        assert await store.members(club.id) == []
+        await store.add_member(club.id, "Carl", 1500, NOW)  # the writer works on
+        assert names_on_disk(path) == ["Carl"]
+    finally:
+        await store.close()
 
 
 async def test_a_member_read_while_a_change_is_on_its_way_is_not_kept(tmp_path: Path) -> None:
