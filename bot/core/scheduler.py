@@ -111,10 +111,12 @@ class Alarm:
                 announcement = replace(announcement, image=image)
             except Exception:
                 log.exception("the picture of announcement %s could not be drawn; its text goes alone", announcement.id)
-        if self.limits is not None:
-            await self.limits.wait(club.platform, club.channel_id)
         try:
-            ref = await self.send(club, announcement)
+            if self.limits is None:
+                ref = await self.send(club, announcement)
+            else:  # the chat it goes to: the announcement channel, or else the club's own chat
+                async with self.limits.slot(club.platform, club.channel_id or club.external_id):
+                    ref = await self.send(club, announcement)
         except Exception:
             log.exception("announcement %s to club %s not sent; it stays pending", announcement.id, club.id)
             return False

@@ -31,26 +31,32 @@ async def test_the_limits_hold_over_the_bot_and_per_chat() -> None:
     limits = RateLimits({"tg": SendLimits(per_bot=10, bot_period=0.2, per_chat=3, chat_period=0.3)})
     stamps: dict[str, list[float]] = {}
 
-    async def post(chat: str) -> None:
-        await limits.wait("tg", chat)
-        stamps.setdefault(chat, []).append(time.monotonic())
+    async def post(chat: str, delay: float) -> None:
+        async with limits.slot("tg", chat):
+            await asyncio.sleep(delay)  # on its way
+            stamps.setdefault(chat, []).append(time.monotonic())  # arrives
+            await asyncio.sleep(delay)  # the answer on its way back
 
     t0 = time.monotonic()
-    await asyncio.gather(*(post(f"c{i % 8}") for i in range(40)))
+    await asyncio.gather(*(post(f"c{i % 8}", 0.001 * (i % 5)) for i in range(40)))
     wall = time.monotonic() - t0
     everything = [t for ts in stamps.values() for t in ts]
     assert within(everything, 10, 0.2) and all(within(ts, 3, 0.3) for ts in stamps.values())
     assert wall >= 0.2 * (40 // 10 - 1) - 0.01  # it did have to wait: 40 posts at 10 per 0.2 s
-    await limits.wait("other", "x")  # a platform without limits never waits
+    async with limits.slot("other", "x"):  # a platform without limits never waits
+        pass
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 5), st.floats(0, 1)), min_size=1, max_size=60))
-def test_the_windows_never_overfill(events: list[tuple[int, float]]) -> None:
-    """Whatever the order of arrivals, the counted posts keep within both windows (a fake clock)."""
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.floats(0, 1), st.floats(0, 0.6), st.floats(0, 0.6)), min_size=1, max_size=60))
+def test_the_windows_never_overfill_where_the_posts_arrive(events: list[tuple[int, float, float, float]]) -> None:
+    """Posts let through at any moments, each on its way for any time and back after any time (a fake
+    clock): the moments they arrive at the platform keep within both windows. Counting a post from the
+    moment it was let through only, a slow post and a fast one after it arrive closer together than
+    they left, and the platform's window overfills."""
     now = [0.0]
     limits = RateLimits({"p": SendLimits(per_bot=4, bot_period=1.0, per_chat=2, chat_period=1.0)}, clock=lambda: now[0])
-    counted: dict[int, list[float]] = {}
+    arrived: dict[int, list[float]] = {}
 
     async def run() -> None:
         real_sleep = asyncio.sleep
@@ -59,18 +65,26 @@ def test_the_windows_never_overfill(events: list[tuple[int, float]]) -> None:
             now[0] += delay
             await real_sleep(0)
 
+        async def post(chat: int, there: float, back: float) -> None:
+            async with limits.slot("p", str(chat)):
+                await fake_sleep(there)
+                arrived.setdefault(chat, []).append(now[0])
+                await fake_sleep(back)
+
         asyncio.sleep = fake_sleep  # type: ignore[assignment]
         try:
-            for chat, gap in events:
+            posts = []
+            for chat, gap, there, back in events:
                 now[0] += gap
-                await limits.wait("p", str(chat))
-                counted.setdefault(chat, []).append(now[0])
+                posts.append(asyncio.create_task(post(chat, there, back)))
+                await real_sleep(0)
+            await asyncio.gather(*posts)
         finally:
             asyncio.sleep = real_sleep  # type: ignore[assignment]
 
     asyncio.run(run())
-    everything = [t for ts in counted.values() for t in ts]
-    assert within(everything, 4, 1.0) and all(within(ts, 2, 1.0) for ts in counted.values())
+    everything = [t for ts in arrived.values() for t in ts]
+    assert within(everything, 4, 1.0) and all(within(ts, 2, 1.0) for ts in arrived.values())
 
 
 async def test_clubs_are_served_side_by_side_in_order_and_a_failure_holds_back_the_rest(config: Config) -> None:
@@ -103,6 +117,29 @@ async def test_clubs_are_served_side_by_side_in_order_and_a_failure_holds_back_t
         send.healed = True  # type: ignore[attr-defined]
         assert await alarm.dispatch() == 0
         assert [k for c, k in posted if c == clubs[2].id] == ["k0", "k1", "k2"]
+    finally:
+        alarm.shutdown()
+        await store.close()
+
+
+async def test_each_club_without_an_announcement_channel_has_a_chat_window_of_its_own(config: Config) -> None:
+    """A Telegram club posts in its own group when it has no channel: the per-chat limit is that group's,
+    not one window shared by every club without a channel (20 posts a minute for the whole bot)."""
+    store = await Store.open(config.db_path)
+    core = make_core(store, config, ShiftedClock(NOW))
+    clubs = [await store.get_or_create_club("telegram", f"-100{i}", f"C{i}", "nl", "Europe/Amsterdam", NOW) for i in range(5)]
+    for club in clubs:
+        await store.queue_announcement(club.id, None, "notice", f"{club.name}", NOW)
+    posted: list[str] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        posted.append(club.external_id)
+
+    limits = RateLimits({"telegram": SendLimits(per_bot=30, bot_period=1.0, per_chat=1, chat_period=600.0)})
+    alarm = Alarm(core, send, limits=limits)
+    try:
+        assert await asyncio.wait_for(alarm.dispatch(), timeout=30) == 0
+        assert sorted(posted) == sorted(c.external_id for c in clubs)
     finally:
         alarm.shutdown()
         await store.close()
