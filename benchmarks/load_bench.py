@@ -25,6 +25,12 @@ What each figure means:
   answered per second until the last reply: the most the bot can do.
 - ``publication minute``: 100 clubs of 40 members whose round is published at the same minute: the time
   for one ``Alarm.run_due()`` to pair all 100 rounds, queue and send the 100 announcements. Target < 5 s.
+
+Many clubs on one bot (issue 16) has two scripts of its own, run from here with ``--many-clubs``:
+``benchmarks/many_clubs_bench.py`` (/stand bursts, the first /stand after a result, another club's sign-off
+beside a burst, group commit against bare aiosqlite, 1,000 clubs' publication minute, memory) and
+``benchmarks/sending_bench.py`` (1,000 clubs' posts through the local fakes of Telegram and Discord within
+their rate limits). Figures and what they mean: docs/performance.md.
 """
 
 from __future__ import annotations
@@ -211,9 +217,15 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1000.0, help="open loop: sign-offs offered per second")
     parser.add_argument("--seconds", type=float, default=5.0, help="open loop: how long")
     parser.add_argument("--arrivals", choices=("even", "poisson", "both"), default="both")
+    parser.add_argument("--many-clubs", action="store_true", help="then the many-clubs and sending benchmarks")
     args = parser.parse_args()
     asyncio.run(commands_bench(args))
     asyncio.run(publish_bench(args))
+    if args.many_clubs:
+        import subprocess
+
+        for script in ("many_clubs_bench.py", "sending_bench.py"):
+            subprocess.run([sys.executable, str(Path(__file__).with_name(script))], check=True)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round
 from bot.core.store import Store
 from bot.keizer.store import KeizerStore, RoundRow, Season, SeasonPlayer
 
+_RESULTS = {r.value: r for r in Result}
 _ABSENCE = {"notice": Absence.NOTICE, "team": Absence.TEAM, "unexcused": Absence.UNEXCUSED}
 
 
@@ -64,9 +65,8 @@ async def load(store: Store, season: Season) -> SeasonData:
     ]
     round_rows = await KeizerStore(store).rounds(season.id)
     games: dict[int, list[Game]] = {}
-    for number, g in await KeizerStore(store).games_of_season(season.id):
-        result = Result(g.result) if g.result else None
-        games.setdefault(number, []).append(Game(player_id(g.white_id), player_id(g.black_id), result))
+    for number, white, black, result in await KeizerStore(store).games_of_season(season.id):
+        games.setdefault(number, []).append(Game(player_id(white), player_id(black), _RESULTS[result] if result else None))
     byes: dict[int, list[str]] = {}
     for number, member_id in await KeizerStore(store).byes_of_season(season.id):
         byes.setdefault(number, []).append(player_id(member_id))
