@@ -73,7 +73,9 @@ class Database:
         self._cache_touched = False  # a write of the open transaction emptied a cache: empty it again at COMMIT
         self._write_lock = asyncio.Lock()
         self._savepoint = False  # the command holding the writer has a savepoint open
-        self._group: asyncio.Future[None] | None = None  # the open transaction's COMMIT, awaited by its commands
+        # The commands of the open transaction waiting for its COMMIT (a future each, so that one that is
+        # cancelled stops only its own wait); None while no transaction is open.
+        self._group: list[asyncio.Future[None]] | None = None
         self._group_commands = 0  # commands whose changes the open transaction holds
         self._flush: asyncio.Task[None] | None = None
         self._committing = False  # the writer's thread is running a COMMIT: the connection is its
@@ -135,35 +137,39 @@ class Database:
         return str(rows[0][0]) if rows else ""
 
     # ------------------------------------------------------------------ transactions
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
-        """One command's changes, all or nothing; nested use joins the outer one.
+    def transaction(self) -> _Transaction:
+        """``async with db.transaction():`` one command's changes, all or nothing; nested use joins the
+        outer one.
 
         Returns when the changes are committed (see the module's docstring for the group commit). Reads
         before the command's first write see the database as the commands before it left it; nobody else
         changes it meanwhile: this task holds the writer, and the bot is the only process that writes the
         file (``clubbot restore`` runs while the bot is stopped; a backup only reads)."""
-        if self._in_transaction.get():
-            yield
-            return
-        async with self._write_lock:
-            token = self._in_transaction.set(True)
-            try:
-                yield
-            except BaseException:
+        return _Transaction(self)
+
+    async def _enter_command(self) -> contextvars.Token[bool]:
+        await self._write_lock.acquire()
+        return self._in_transaction.set(True)
+
+    async def _leave_command(self, token: contextvars.Token[bool], failed: bool) -> None:
+        try:
+            self._in_transaction.reset(token)
+            if failed:
                 self._undo_command()
-                raise
-            finally:
-                self._in_transaction.reset(token)
+                return
             if self._savepoint:
                 self._savepoint = False
                 self._execute("RELEASE command")
                 self._group_commands += 1
-            group = self._group if self._conn.in_transaction else None
-            if group is not None:
+            waiter = None
+            if self._group is not None and self._conn.in_transaction:
+                waiter = asyncio.get_running_loop().create_future()
+                self._group.append(waiter)
                 self._queue_flush()
-        if group is not None:
-            await asyncio.shield(group)
+        finally:
+            self._write_lock.release()
+        if waiter is not None:
+            await waiter
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[None]:
@@ -179,7 +185,7 @@ class Database:
         """Open the transaction (if this is the group's first write) and this command's savepoint."""
         if not self._conn.in_transaction:
             await self._begin()
-            self._group = asyncio.get_running_loop().create_future()
+            self._group = []
         if not self._savepoint:
             self._execute("SAVEPOINT command")
             self._savepoint = True
@@ -213,9 +219,8 @@ class Database:
         self._savepoint = False
         if self._conn.in_transaction and self._group_commands == 0:  # nothing else to keep: end it now
             self._execute("ROLLBACK")
-            group, self._group = self._group, None
-            if group is not None and not group.done():
-                group.set_result(None)
+            _settle(self._group, None)
+            self._group = None
         if self._conn.in_transaction:
             self._queue_flush()
         self._forget()
@@ -248,12 +253,7 @@ class Database:
             if error is not None or self._cache_touched:
                 self._cache_touched = False
                 self._forget()
-            if group is not None and not group.done():
-                if error is None:
-                    group.set_result(None)
-                else:
-                    group.set_exception(error if isinstance(error, Exception) else RuntimeError("commit cancelled"))
-                    group.exception()  # retrieved here too: a group whose commands were all cancelled
+            _settle(group, error)
 
     async def _flushed(self) -> None:
         """Wait until what has been written is committed."""
@@ -325,6 +325,35 @@ class Database:
         await self._before_write()
         self._forget(sql)
         return run()
+
+
+def _settle(waiters: list[asyncio.Future[None]] | None, error: BaseException | None) -> None:
+    """Tell the commands waiting for a COMMIT how it went (a cancelled one is no longer waiting)."""
+    for waiter in waiters or ():
+        if waiter.done():
+            continue
+        if error is None:
+            waiter.set_result(None)
+        else:
+            waiter.set_exception(error if isinstance(error, Exception) else RuntimeError("the commit was cancelled"))
+
+
+class _Transaction:
+    """What ``Database.transaction()`` returns (a class, not a generator: it is on every command's path)."""
+
+    __slots__ = ("db", "token")
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.token: contextvars.Token[bool] | None = None
+
+    async def __aenter__(self) -> None:
+        if not self.db._in_transaction.get():
+            self.token = await self.db._enter_command()
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+        if self.token is not None:
+            await self.db._leave_command(self.token, failed=kind is not None)
 
 
 def _open_writer(path: str, migrations: Path) -> sqlite3.Connection:
