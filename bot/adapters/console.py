@@ -96,6 +96,8 @@ class ConsoleAdapter:
         elif word in ("/importeer", "/import"):
             await self._import(club, rest)
         else:
+            if word in ("/koppel", "/link"):
+                text = self._mention(text)
             reply = await self.core.handle(self.actor, text)
             self.render(reply, club.language)
         if self.after_command is not None:
@@ -133,6 +135,12 @@ class ConsoleAdapter:
             options = rest
         reply = await self.core.handle(self.actor, f"/importeer {options}".strip(), attachment=content)
         self.render(reply, club.language)
+
+    def _mention(self, text: str) -> str:
+        """The console's mention of a chat account: ``/koppel Anna @Anna`` names the account ``/als Anna``
+        acts as (a Discord mention, a Telegram answer to the member's message)."""
+        head, sep, name = text.rpartition(" @")
+        return f"{head} <@{self._actor(name, False).user_id}>" if sep and name.strip() else text
 
     def _switch(self, club: Club, rest: str) -> None:
         words = rest.split()

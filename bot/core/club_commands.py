@@ -1,7 +1,9 @@
-"""The commands every club has whatever systems it runs: ``/help``, ``/taal`` and ``/kanaal``."""
+"""The commands every club has whatever systems it runs: ``/help``, ``/taal``, ``/kanaal`` and ``/koppel``
+(``bot/core/linking.py``)."""
 
 from __future__ import annotations
 
+from bot.core import linking
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.i18n import LANGUAGES, t
@@ -14,6 +16,7 @@ def register(registry: Registry) -> None:
     registry.add(Command("taal", cmd_taal, director=True, english="language",
                          params=(Param("taal", "choice", required=True, choices=(("nl", "nl"), ("en", "en"))),)))  # fmt: skip
     registry.add(Command("kanaal", cmd_kanaal, director=True, english="channel", params=(Param("kanaal", "channel"),)))
+    linking.register(registry)
 
 
 async def cmd_help(core: Core, ctx: Context) -> Reply:

@@ -70,6 +70,9 @@ class Context:
     def with_args(self, args: list[str]) -> "Context":
         return replace(self, args=args)
 
+    def with_club(self, club: Club) -> "Context":
+        return replace(self, club=club)
+
     def local(self, moment: datetime) -> str:
         """A moment as the club reads it: ``2026-12-03 17:00`` in the club's timezone."""
         return local_text(moment, self.club.timezone)

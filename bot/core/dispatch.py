@@ -25,6 +25,7 @@ from bot.core.store import Club, Store
 log = logging.getLogger(__name__)
 
 MAX_ARGS_LENGTH = 500
+UNSAVED = 0  # the id of a club not (yet) in the database: no row has it, so reads of it find nothing
 
 
 def parse_command(text: str, aliases: dict[str, str] | None = None) -> tuple[str, list[str]]:
@@ -54,7 +55,17 @@ class Core:
         self.replies = ReplyCache()
         self.slots = ClubSlots()
 
+    async def club_of(self, actor: Actor) -> Club:
+        """The actor's club, or, for a chat the bot has never accepted anything in, the club it would be
+        (``UNSAVED``: nothing of it is in the database)."""
+        club = await self.store.club_by_external(actor.platform, actor.club_external_id)
+        if club is not None:
+            return club
+        language, zone = self.config.default_language, self.config.default_timezone
+        return Club(UNSAVED, actor.platform, actor.club_external_id, actor.club_name, language, zone, None)
+
     async def club_for(self, actor: Actor) -> Club:
+        """The actor's club, created if it is new (inside a command: rolled back if the command is refused)."""
         return await self.store.get_or_create_club(
             actor.platform,
             actor.club_external_id,
@@ -90,7 +101,7 @@ class Core:
             self.slots.leave(slot)
 
     async def _handle(self, actor: Actor, text: str, attachment: bytes | None) -> Reply:
-        club = await self.club_for(actor)
+        club = await self.club_of(actor)
         try:
             name, args = parse_command(text, self.registry.aliases)
             command = self.registry.commands.get(name)
@@ -105,6 +116,8 @@ class Core:
             # One transaction per command: commands run one at a time, see no one else's half-done
             # work, and whatever goes wrong (a refusal or a bug) rolls back everything they wrote.
             async with self.store.transaction():
+                if club.id == UNSAVED:  # a club is made only by a command it accepts: a refusal rolls it back
+                    ctx = ctx.with_club(await self.club_for(actor))
                 reply = await self.run(command, ctx)
                 if reply.ok:
                     for hook in self.registry.after_command:  # e.g. grades: a result may earn a promotion

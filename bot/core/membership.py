@@ -1,10 +1,10 @@
-"""How a chat account becomes a member of its club: the name it joins under, and which existing member
-(if any) it may take. Every system that lets a newcomer in (/aanmelden, /nk inschrijven) asks here."""
+"""How a chat account becomes a new member of its club: the name it joins under, and whether it may.
+Every system that lets a newcomer in (/aanmelden, /nk inschrijven) asks here; an account becomes an
+existing member only through the director (``bot/core/linking.py``)."""
 
 from __future__ import annotations
 
 from bot.core.context import MAX_NAME_LENGTH, Context, UserError
-from bot.core.store import Member
 
 
 def join_name(ctx: Context) -> str:
@@ -12,10 +12,10 @@ def join_name(ctx: Context) -> str:
     return " ".join(ctx.actor.display_name.split())[:MAX_NAME_LENGTH] or ctx.actor.user_id[:MAX_NAME_LENGTH]
 
 
-async def joining(ctx: Context) -> Member | None:
-    """Check that a new chat identity can join; the unlinked member of the same name, if any."""
+async def check_joining(ctx: Context) -> None:
+    """Check that a new chat identity can join as a new member: its name is nobody's yet. A display name
+    never makes an account an existing member (a stranger calling themselves "Anna" is not Anna): that
+    takes the director (``bot/core/linking.py``)."""
     name = join_name(ctx)
-    existing = await ctx.store.member_by_name(ctx.club.id, name)
-    if existing is not None and await ctx.store.member_is_linked(existing.id):
+    if await ctx.store.member_by_name(ctx.club.id, name) is not None:
         raise UserError("error_name_taken", name=name)
-    return existing

@@ -41,7 +41,7 @@ class Param:
 
     ``kind``: "text", "int" (``low``..``high``), "bool" (a flag word), "choice" (``choices``: label key or
     label, value), "file" (an attachment; not part of the line), "channel" (a channel of the club's
-    server; by default the one the command is used in). ``complete`` suggests values while typing. The
+    server; by default the one the command is used in), "user" (a chat account: ``<@id>`` in the line). ``complete`` suggests values while typing. The
     names of the option and its description are catalogue keys ``discord_param_<name>`` and
     ``discord_pdesc_<command>_<name>`` (or ``discord_pdesc_<name>``)."""
 

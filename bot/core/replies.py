@@ -52,6 +52,9 @@ class Reply:
     attachment: tuple[str, bytes] | None = None  # a file to hand over: (file name, content)
     buttons: tuple[Button, ...] = ()
     extra: dict[str, str] = field(default_factory=dict)
+    # Only the asker may ever see it (a one-time code): a platform that cannot show a reply in a group to
+    # one person only (Telegram) sends it to their private chat with the bot, or tells them how.
+    secret: bool = False
 
     @property
     def text(self) -> str:

@@ -168,6 +168,34 @@ class Store(Database):
             (club_id, user_id, member_id),
         )
 
+    async def identities_of(self, member_id: int) -> list[str]:
+        rows = await self.fetch_all("SELECT user_id FROM identities WHERE member_id = ? ORDER BY user_id", (member_id,))
+        return [r["user_id"] for r in rows]
+
+    async def move_member_to(self, club_id: int, user_id: str, member_id: int) -> None:
+        """Make ``user_id`` the member's one chat account: its earlier accounts stop acting as the member,
+        and a code handed out for it is used up."""
+        await self.write("DELETE FROM identities WHERE member_id = ?", (member_id,))
+        await self.write("DELETE FROM link_codes WHERE member_id = ?", (member_id,))
+        await self.link_identity(club_id, user_id, member_id)
+
+    async def set_link_code(self, club_id: int, member_id: int, code_hash: str, expires_at: datetime, by: str) -> None:
+        await self.write(
+            "INSERT INTO link_codes (member_id, club_id, code_hash, expires_at, created_by) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (member_id) DO UPDATE SET code_hash = excluded.code_hash,"
+            " expires_at = excluded.expires_at, created_by = excluded.created_by",
+            (member_id, club_id, code_hash, iso(expires_at), by),
+        )
+
+    async def member_of_link_code(self, club_id: int, code_hash: str, now: datetime) -> Member | None:
+        """The member a code is for, while it is good."""
+        row = await self.fetch_one(
+            "SELECT m.* FROM link_codes c JOIN members m ON m.id = c.member_id"
+            " WHERE c.club_id = ? AND c.code_hash = ? AND c.expires_at > ?",
+            (club_id, code_hash, iso(now)),
+        )
+        return _member(row) if row else None
+
     # ------------------------------------------------------------------ announcements
     async def queue_announcement(
         self,

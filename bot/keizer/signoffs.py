@@ -3,11 +3,13 @@ sign-off) and ``/afmelden`` (before the deadline; a director any time until the 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.core.context import Context, UserError, parse_int
 from bot.core.dispatch import Core
-from bot.core.membership import join_name, joining
+from bot.core.linking import looks_like_code, member_of_code, redeem
+from bot.core.membership import check_joining, join_name
 from bot.core.replies import Reply
-from bot.core.store import Member
 from bot.keizer.lookups import competition_of, keizer_store, round_by_number
 from bot.keizer.store import RoundRow
 
@@ -22,9 +24,13 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     A player new to the season joins from the coming round, or from the round after it once the
     coming round's deadline has passed. Every check comes before the first write."""
     kind, ctx = competition_of(ctx)
+    codes = [a for a in ctx.args if looks_like_code(a)]
     round_arg = [a for a in ctx.args if parse_int(a) is not None]
-    if len(round_arg) != len(ctx.args) or len(round_arg) > 1:
+    if len(round_arg) + len(codes) != len(ctx.args) or len(round_arg) > 1 or len(codes) > 1:
         raise UserError("error_usage", usage=ctx.t("usage_aanmelden"))
+    linked_to = await member_of_code(ctx, codes[0]) if codes else None
+    if linked_to is not None:
+        ctx = replace(ctx, member=linked_to)
     at_hand = await keizer_store(core).season_at_hand(ctx.club.id, ctx.member.id if ctx.member else None, kind)
     if at_hand is None and kind == "rapid":
         raise UserError("error_no_rapid_season")
@@ -37,9 +43,8 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     elif round_arg:
         raise UserError("error_no_season")
     member = ctx.member
-    existing: Member | None = None
     if member is None:
-        existing = await joining(ctx)
+        await check_joining(ctx)
     elif season is not None and target is None:
         raise UserError("error_season_over")
     signoff = await keizer_store(core).signoff(target.id, member.id) if target and member else None
@@ -49,9 +54,11 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
         raise UserError("error_deadline_passed", round=target.number, deadline=ctx.local(target.deadline_at))
     lines: list[str] = []
     async with core.store.transaction():
+        if linked_to is not None:
+            await redeem(ctx, linked_to)
+            lines.append(ctx.t("linked_by_code", name=linked_to.name))
         if member is None:
-            name = join_name(ctx)
-            member = existing or await core.store.add_member(ctx.club.id, name, 0, ctx.now)
+            member = await core.store.add_member(ctx.club.id, join_name(ctx), 0, ctx.now)
             await core.store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
             lines.append(ctx.t("joined", name=member.name))
         if season is None or target is None:

@@ -25,7 +25,7 @@ from engine.mcmahon.files import egf_results
 
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
-from bot.core.membership import join_name, joining
+from bot.core.membership import check_joining, join_name
 from bot.core.registry import Command, Registry
 from bot.core.i18n import t
 from bot.core.pictures import table_png
@@ -194,14 +194,15 @@ async def _inschrijven(core: Core, nk: NkStore, ctx: Context, args: list[str]) -
     if strength is not None and not ctx.is_director:
         raise UserError("error_director_only", command="nk inschrijven sterkte=")
     member = ctx.member
-    existing = await joining(ctx) if member is None else None
+    if member is None:
+        await check_joining(ctx)
     if member is not None:
         registered = await nk.player(tour.id, member.id)
         if registered is not None and registered.confirmed and not ctx.is_director:
             raise UserError("nk_error_already_confirmed", name=member.name)
     async with store.transaction():
         if member is None:
-            member = existing or await store.add_member(ctx.club.id, join_name(ctx), 0, ctx.now)
+            member = await store.add_member(ctx.club.id, join_name(ctx), 0, ctx.now)
             await store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
         await nk.upsert_player(tour.id, member.id, rating, strength, earned, ctx.is_director, ctx.now)
     key = "nk_registered_by_director" if ctx.is_director else "nk_registered"

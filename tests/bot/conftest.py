@@ -82,3 +82,12 @@ def rows(config: Config, sql: str, *params: object) -> list[tuple]:
         return conn.execute(sql, params).fetchall()
     finally:
         conn.close()
+
+
+async def link(commands: Core, *people: Actor) -> None:
+    """The director links each chat account to the member of its name (``/koppel Anna <@id>``): what a
+    club does for the players it added with ``/speler`` before they sign on."""
+    for who in people:
+        director = Actor(who.platform, who.club_external_id, who.club_name, "user:leider", "Leider", is_director=True)
+        reply = await commands.handle(director, f'/koppel "{who.display_name}" <@{who.user_id}>')
+        assert reply.ok, f"linking {who.display_name}: {reply.text}"

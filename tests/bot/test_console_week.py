@@ -28,6 +28,11 @@ SCRIPT = """
 /speler Carla 1800
 /speler Daan 1700
 /speler Eva 1600
+/koppel Anna @Anna
+/koppel Bert @Bert
+/koppel Carla @Carla
+/koppel Daan @Daan
+/koppel Eva @Eva
 /als Bert
 /aanmelden
 /afmelden

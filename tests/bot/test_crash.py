@@ -32,6 +32,7 @@ SCRIPT = [
     "/speler Carla 1800",
     "/speler Daan 1700",
     "/speler Eva 1600",
+    *(f"/koppel {name} @{name}" for name in ("Anna", "Bert", "Carla", "Daan", "Eva")),
     "/als Bert",
     "/aanmelden",
     "/afmelden 2",

@@ -17,7 +17,7 @@ from bot.systems import make_core
 from bot.config import Config, load_config
 from bot.core.i18n import t
 from bot.core.store import Store
-from tests.bot.conftest import DIRECTOR, START, actor, dump
+from tests.bot.conftest import DIRECTOR, START, actor, dump, link
 
 # every command and alias, those of the feature modules included (building Core touches no store)
 _ALL = make_core(None, None, None)  # type: ignore[arg-type]
@@ -45,6 +45,7 @@ async def _world(path: Path) -> tuple[Store, Core]:
     commands.clock.set(datetime(2026, 12, 3, 17, 1, tzinfo=timezone.utc))  # type: ignore[attr-defined]
     assert (await commands.handle(DIRECTOR, "/publiceer")).ok
     for name in ("Anna", "Bert"):
+        await link(commands, actor(name))
         assert (await commands.handle(actor(name), "/aanmelden")).ok
     return store, commands
 

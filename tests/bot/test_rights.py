@@ -30,7 +30,7 @@ from bot.core.dispatch import Core
 from bot.systems import make_core
 from bot.config import Config, load_config
 from bot.core.store import Store
-from tests.bot.conftest import START, actor, dump
+from tests.bot.conftest import START, actor, dump, link
 
 REPO = Path(__file__).resolve().parents[2]
 PAIRED = datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc)  # 18:05 in Amsterdam on the first playing day
@@ -66,6 +66,7 @@ async def _build(path: Path) -> None:
         for line in ("Xander 2000", "Yara 1900", "Zoe 1800"):
             await _ok(commands, OTHER_DIRECTOR, f"/speler {line}")
         for who in CLUB2:
+            await link(commands, who)
             await _ok(commands, who, "/aanmelden")
         await _ok(commands, OTHER_DIRECTOR, "/nk nieuw Clubkampioenschap-Twee")
         await _ok(commands, OTHER_DIRECTOR, "/nk inschrijven Xander 2000")
@@ -74,6 +75,7 @@ async def _build(path: Path) -> None:
         for line in ("Anna 2100 groep=A", "Bert 1950 groep=A", "Carla 1800 groep=B", "Daan 1700 groep=B", "Eva 1600 groep=B"):
             await _ok(commands, DIRECTOR, f"/speler {line}")
         for who in (ANNA, BERT, CARLA, DAAN, EVA):
+            await link(commands, who)
             await _ok(commands, who, "/aanmelden")
         await _ok(commands, DIRECTOR, "/nk nieuw Clubkampioenschap-Een")
         await _ok(commands, DIRECTOR, "/nk inschrijven Bert 1950")
@@ -133,6 +135,11 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/importeer start=2027-09-02 naam=Import", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
     ("/taal en", None, "XXWX"),
     ("/kanaal elders", None, "XXWX"),
+    # which chat account is which member: only the director says (a display name never does)
+    ("/koppel Eva", None, "XXWX"),  # a one-time code for Eva
+    ("/koppel Eva <@user:vreemde>", None, "XXWX"),
+    ("/koppel Eva <@user:anna>", None, "XXXX"),  # that account is Anna already
+    ("/aanmelden ABCD-EFGH", None, "XXXX"),  # a code nobody handed out
     # go: a member's own games; the settings are the director's
     ("/go uitdagen Carla 9", None, "WWXX"),
     ("/go accepteren", None, "WXXX"),

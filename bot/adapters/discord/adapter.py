@@ -254,7 +254,7 @@ class DiscordAdapter:
             await self.answer(interaction, Reply(lines=(t(lang, actor),), ok=False, private=True), lang)
             return
         if command == CANCEL:
-            club = await self.core.club_for(actor)
+            club = await self.core.club_of(actor)
             await self.answer(interaction, Reply(lines=(t(club.language, "discord_cancelled"),)), club.language, update=True)
             return
         await self._run_as(interaction, actor, command, None, update=True)
@@ -267,7 +267,7 @@ class DiscordAdapter:
         if isinstance(actor, str) or not actor.is_director:
             await self.run(interaction, name, list(args))
             return
-        club = await self.core.club_for(actor)
+        club = await self.core.club_of(actor)
         lang = club.language
         command = " ".join(["/" + name, *args])
         buttons = (Button(t(lang, button_key), command), Button(t(lang, "discord_button_cancel"), CANCEL))
@@ -291,7 +291,7 @@ class DiscordAdapter:
             except discord.HTTPException:
                 log.exception("deferring the interaction failed")
         reply = await task
-        club = await self.core.club_for(actor)
+        club = await self.core.club_of(actor)
         await self.answer(interaction, reply, club.language, deferred=deferred, update=update)
         if actor.is_director:
             await self.tell_problem(interaction, club)

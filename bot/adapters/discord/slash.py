@@ -75,6 +75,8 @@ def _annotation(param: Param) -> Any:
         kind = discord.Attachment
     elif param.kind == "channel":
         kind = discord.TextChannel
+    elif param.kind == "user":
+        kind = discord.Member
     else:
         kind = str
     return kind if param.required else Optional[kind]
@@ -137,6 +139,8 @@ def _options_callback(adapter: "DiscordAdapter", command: Command) -> Any:
             if param.kind == "channel":
                 channel_id = value.id if value is not None else interaction.channel_id
                 value = str(channel_id) if channel_id is not None else None
+            elif param.kind == "user" and value is not None:
+                value = f"<@{value.id}>"
             elif param.kind == "file" and value is not None:
                 if value.size > MAX_IMPORT_BYTES:
                     await _refuse_file(adapter, interaction)

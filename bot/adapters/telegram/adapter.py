@@ -326,13 +326,14 @@ class TelegramAdapter(Outgoing):
             lang = self.fallback_language(message.from_user)
             await self._refuse(message, lang, actor)
             return
-        text = self._with_channel(text, message)
+        text = self._with_account(self._with_channel(text, message), message)
         reply = await self.core.handle(actor, text, attachment=attachment)
-        if reply.ok and reply.private and reply.attachment is not None and message.chat.type != ChatType.PRIVATE:
+        privately = reply.attachment is not None or reply.secret
+        if reply.ok and reply.private and privately and message.chat.type != ChatType.PRIVATE:
             reply = await self._file_privately(message, reply, await self._chat_language(message.chat, message.from_user))
         await self.send_reply(message.chat.id, reply, reply_to=message)
         if actor.is_director:
-            club = await self.core.club_for(actor)
+            club = await self.core.club_of(actor)
             await self.tell_problem(message.chat.id, club, message)
         await self.after()
 
@@ -372,6 +373,16 @@ class TelegramAdapter(Outgoing):
         if message.is_topic_message and message.message_thread_id:
             here += f"/{message.message_thread_id}"
         return f"{text.strip()} {here}"
+
+    def _with_account(self, text: str, message: Message) -> str:
+        """``/koppel Anna`` typed as an answer to a member's message links that member's account (Telegram
+        has no user picker, and a bot cannot look up an @username)."""
+        head, _, rest = text.strip().partition(" ")
+        name = head[1:].split("@", 1)[0].lower()
+        answered = message.reply_to_message.from_user if message.reply_to_message is not None else None
+        if self.core.registry.aliases.get(name, name) != "koppel" or answered is None or answered.is_bot or "<@" in rest:
+            return text
+        return f"{text.strip()} <@{answered.id}>"
 
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._counted(self._run_callback(update))
@@ -448,15 +459,15 @@ class TelegramAdapter(Outgoing):
             lang = self.fallback_language(user)
             await self._refuse(message, lang, "telegram_director_group_only")
             return
-        club = await self.core.store.get_or_create_club(
-            PLATFORM, str(chat.id), chat.title or str(chat.id), self.config.default_language,
-            self.config.default_timezone, self.core.clock.now(),
-        )  # fmt: skip
-        lang = club.language
+        lang = await self._chat_language(chat, user)
         anonymous = message.sender_chat is not None and message.sender_chat.id == chat.id
         if not anonymous and user.id not in await self.admins(chat.id):
             await self._refuse(message, lang, "telegram_director_admins_only")
             return
+        club = await self.core.store.get_or_create_club(  # only now: a refusal leaves no trace
+            PLATFORM, str(chat.id), chat.title or str(chat.id), self.config.default_language,
+            self.config.default_timezone, self.core.clock.now(),
+        )  # fmt: skip
         words = (message.text or "").split()[1:]
         target = message.reply_to_message.from_user if message.reply_to_message is not None else None
         if target is None:

@@ -4,6 +4,7 @@ payloads of their interactions, as Discord's API sends them."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from typing import Any
 
 BOT_ID = 900000000000000001
@@ -93,11 +94,32 @@ def interaction_payload(
     return payload
 
 
+@dataclass(frozen=True)
+class UserOption:
+    """A user option's value: one of ``USERS``, picked in Discord's user picker."""
+
+    name: str
+
+
 def slash_payload(name: str, user: str, options: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
-    """A slash command with its options (bool, int and str values)."""
+    """A slash command with its options (bool, int and str values, and ``UserOption``: the picked member
+    comes in ``resolved`` as Discord sends it)."""
     kinds = {bool: 5, int: 4, str: 3}
-    opts = [{"name": k, "type": kinds[type(v)], "value": v} for k, v in (options or {}).items()]
-    data = {"id": str(next(ids)), "name": name, "type": 1, "options": opts}
+    opts, resolved = [], {}
+    for k, v in (options or {}).items():
+        if isinstance(v, UserOption):
+            uid = str(USERS[v.name])
+            opts.append({"name": k, "type": 6, "value": uid})
+            resolved.setdefault("users", {})[uid] = user_payload(USERS[v.name], v.name)
+            resolved.setdefault("members", {})[uid] = {
+                "roles": [], "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0, "nick": None,
+                "permissions": "0",
+            }  # fmt: skip
+        else:
+            opts.append({"name": k, "type": kinds[type(v)], "value": v})
+    data: dict[str, Any] = {"id": str(next(ids)), "name": name, "type": 1, "options": opts}
+    if resolved:
+        data["resolved"] = resolved
     return interaction_payload(2, data, user, **kw)
 
 

@@ -35,6 +35,7 @@ from tests.bot.adapters.fake_discord import (  # noqa: F401 - the fixture
     slash_payload,
 )
 from tests.bot.adapters.discord_process import FAKE_ENV
+from tests.bot.adapters.discord_world import UserOption
 
 FIRST_CLOCK = "2026-12-01T12:00"  # Tuesday; round 1 is on Thursday 3 December, deadline 17:00, pairing 18:00
 AFTER_PUBLISH_1 = "2026-12-03T18:05"
@@ -280,6 +281,8 @@ async def test_discord_bot_killed_at_every_point_of_a_round_nothing_acknowledged
         player = {"naam": name, "rating": rating}
         await week.send(f"speler {name}", lambda o=player: slash_payload("speler", "Leider", o, director=True))
     for name, _ in PLAYERS:
+        link = {"speler": name, "account": UserOption(name)}
+        await week.send(f"koppel {name}", lambda o=link: slash_payload("koppel", "Leider", o, director=True))
         await week.send(f"aanmelden {name}", lambda n=name: slash_payload("aanmelden", n))
     await week.send("afmelden Bert 2", lambda: slash_payload("afmelden", "Bert", {"ronde": 2}))
     team = {"ronde": 3, "teamwedstrijd": True}

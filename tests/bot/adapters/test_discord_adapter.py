@@ -19,6 +19,7 @@ from bot.core.registry import Command as RegistryCommand
 from bot.systems import make_core
 from bot.config import Config
 from bot.core.replies import Reply
+from tests.bot.adapters.discord_world import UserOption
 from tests.bot.adapters.fake_discord import (  # noqa: F401 - fixtures
     ANNOUNCE,
     EPHEMERAL,
@@ -446,6 +447,7 @@ async def test_the_rapid_option_addresses_the_rapid_competition(bot: Harness, fa
     await season_with_players(bot)
     rapid = {"naam": "R", "start": "2026-12-05", "rondes": 2, "soort": "rapid"}
     await bot.command("seizoen", "Leider", rapid, director=True)
+    await bot.command("koppel", "Leider", {"speler": "Anna", "account": UserOption("Anna")}, director=True)
     await bot.command("aanmelden", "Anna")
     # the round choices follow the option: the rapid rounds are on Saturdays
     main_rounds = await bot.autocomplete("afmelden", "Anna", "ronde", "")

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 from bot.config import Config
 from tests.bot.adapters.fake_discord import ANNOUNCE, EPHEMERAL, FakeDiscord, Harness, bot, content, fake, flags  # noqa: F401
+from tests.bot.adapters.discord_world import UserOption
 
 PNG = b"\x89PNG\r\n\x1a\n"
 AMS_17_30 = datetime(2026, 12, 3, 16, 30, tzinfo=timezone.utc)  # 17:30 in Amsterdam: after the deadline
@@ -30,10 +31,15 @@ async def test_a_week_on_discord(bot: Harness, fake: FakeDiscord, config: Config
     refused = await bot.command("speler", "Anna", {"naam": "Zoë", "rating": 1500})
     assert flags(refused) & EPHEMERAL
 
-    # every player links their Discord account to their member record; a sign-off is ephemeral
+    # a member's name does not make an account theirs: the director links each player's account (the
+    # user picker), then they sign on; a sign-off is ephemeral
+    answer = await bot.command("aanmelden", "Anna")
+    assert flags(answer) & EPHEMERAL and "/koppel Anna" in content(answer), content(answer)
     for name in ["Anna", "Bert", "Carla", "Daan", "Eva"]:
+        answer = await bot.command("koppel", "Leider", {"speler": name, "account": UserOption(name)}, director=True)
+        assert flags(answer) & EPHEMERAL and f"nu {name}" in content(answer), content(answer)
         answer = await bot.command("aanmelden", name)
-        assert flags(answer) & EPHEMERAL and f"Welkom, {name}" in content(answer), content(answer)
+        assert flags(answer) & EPHEMERAL and "aangemeld voor ronde 1" in content(answer), content(answer)
     answer = await bot.command("afmelden", "Bert")
     assert flags(answer) & EPHEMERAL and "ronde 1" in content(answer)
     answer = await bot.command("afmelden", "Eva", {"ronde": 2, "teamwedstrijd": True})

@@ -182,6 +182,7 @@ async def test_a_group_that_became_a_supergroup_keeps_its_club(tg: Harness, fake
     assert db.execute("SELECT external_id, channel_id FROM clubs").fetchall() == [(str(new_id), str(new_id))]
     db.close()
     # the service message of a later migration moves a club too
+    fake.admins["-4000002"] = [LEIDER["id"]]
     await tg.say(LEIDER, "/kanaal", chat={"id": -4000002, "type": "group", "title": "Goclub"})
     fake.push({"message": {"message_id": 9, "date": 0, "chat": {"id": -4000002, "type": "group", "title": "Goclub"},
                            "from": LEIDER, "migrate_to_chat_id": -1004000002}})  # fmt: skip
@@ -383,3 +384,19 @@ async def test_a_private_file_is_not_put_in_the_group_when_the_bot_may_not_write
     assert [c for c in calls if c.method == "sendDocument" and c.ok] == []
     (note,) = [c for c in calls if c.method == "sendMessage" and c.chat_id == str(GROUP)]
     assert "Start" in note.text and "@" in note.text
+
+
+# ------------------------------------------------------------------------------------------------ linking accounts
+async def test_a_link_code_asked_for_in_the_group_goes_only_to_the_directors_private_chat(
+    tg: Harness, fake: FakeTelegram
+) -> None:
+    await setup_club(tg, fake)
+    calls = await tg.say(LEIDER, "/koppel Anna")
+    (code,) = [c for c in calls if c.method == "sendMessage" and c.chat_id == str(LEIDER["id"])]
+    assert "Koppelcode voor Anna" in code.text
+    (note,) = [c for c in calls if c.method == "sendMessage" and c.chat_id == str(GROUP)]
+    assert "privégesprek" in note.text and "Koppelcode" not in note.text
+    # when the bot may not write privately, the group hears how, and never the code
+    fake.fail_chat(LEIDER["id"], 403, description="Forbidden: bot can't initiate conversation with a user")
+    calls = await tg.say(LEIDER, "/koppel Bert")
+    assert all("Koppelcode" not in c.text for c in calls if c.method == "sendMessage" and c.chat_id == str(GROUP))

@@ -18,6 +18,7 @@ from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
     GROUP_CHAT,
     FakeTelegram,
     Harness,
+    message,
     buttons,
     callback,
     fake,
@@ -63,10 +64,16 @@ async def test_a_week_on_telegram(tg: Harness, fake: FakeTelegram, config: Confi
     assert "alleen voor de wedstrijdleider" in refused.text
     assert refused.params["reply_parameters"]["message_id"] == 77
 
-    # every player links their Telegram account to their member record
-    for player in [ANNA, BERT, CARLA, DAAN, EVA]:
+    # a member's name does not make an account theirs: the director answers each player's message with
+    # /koppel, then they sign on
+    (answer,) = texts(await tg.say(ANNA, "/aanmelden", message_id=80))
+    assert "/koppel Anna" in answer, answer
+    for n, player in enumerate([ANNA, BERT, CARLA, DAAN, EVA]):
+        said = message(player, "hallo", message_id=90 + n)["message"]
+        (answer,) = texts(await tg.say(LEIDER, f"/koppel {player['first_name']}", reply_to_message=said))
+        assert f"nu {player['first_name']}" in answer, answer
         (answer,) = texts(await tg.say(player, "/aanmelden"))
-        assert f"Welkom, {player['first_name']}" in answer, answer
+        assert "aangemeld voor ronde 1" in answer, answer
     (answer,) = texts(await tg.say(BERT, "/afmelden"))
     assert "ronde 1" in answer
     (answer,) = texts(await tg.say(EVA, "/withdraw 2 teamwedstrijd"))

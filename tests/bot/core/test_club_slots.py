@@ -8,7 +8,7 @@ import asyncio
 
 from bot.core.club_slots import ClubSlots
 from bot.core.dispatch import Core
-from tests.bot.conftest import DIRECTOR, actor, ok
+from tests.bot.conftest import DIRECTOR, actor, link, ok
 
 
 async def test_another_clubs_command_is_not_answered_behind_a_whole_burst(commands: Core) -> None:
@@ -19,6 +19,7 @@ async def test_another_clubs_command_is_not_answered_behind_a_whole_burst(comman
     await ok(commands, other_director, "/seizoen naam=T start=2026-12-03 rondes=5")
     await ok(commands, other_director, "/speler Zoe 1500")
     zoe = actor("Zoe", club="club-2")
+    await link(commands, zoe)
     await ok(commands, zoe, "/aanmelden")
     await commands.handle(actor("Lezer"), "/stand")  # the busy club's reply is cached: the cheapest burst
 

@@ -18,7 +18,7 @@ from bot.core.dispatch import Core
 from bot.go.clock import GoSchedule
 from bot.core.i18n import catalogue
 from engine.go.sgf import read_sgf
-from tests.bot.conftest import DIRECTOR, actor, refused
+from tests.bot.conftest import DIRECTOR, actor, link, refused
 
 ANNA, BERT, CARLA = actor("Anna"), actor("Bert"), actor("Carla")
 
@@ -158,6 +158,7 @@ async def test_resign_and_the_sgf_afterwards(commands: Core, config) -> None:
 async def test_handicap_game(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/speler Anna 1500")
     await ok(commands, DIRECTOR, "/speler Bert 1900")
+    await link(commands, ANNA, BERT)
     await members(commands, ANNA, BERT)
     await ok(commands, BERT, "/go uitdagen Anna voorgift 4")  # the weaker player gets black
     reply = await ok(commands, ANNA, "/go accepteren")
@@ -200,6 +201,7 @@ async def test_a_competition_pairing_played_as_go_enters_the_round(commands: Cor
     await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
     await ok(commands, DIRECTOR, "/speler Anna 2000")
     await ok(commands, DIRECTOR, "/speler Bert 1900")
+    await link(commands, ANNA, BERT)
     await members(commands, ANNA, BERT)
     clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
     await ok(commands, DIRECTOR, "/publiceer")

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 from bot.core.clock import ShiftedClock
 from bot.core.dispatch import Core
 from bot.grades import commands as grades
-from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
+from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
 
 ANNA, BERT = actor("Anna"), actor("Bert")
 JUNE = datetime(2027, 6, 1, 10, 0, tzinfo=timezone.utc)
@@ -23,6 +23,7 @@ async def anna_at_1_dan(commands: Core, clock: ShiftedClock) -> None:
     clock.set(JUNE)
     await ok(commands, DIRECTOR, "/speler Anna 2100")
     await ok(commands, DIRECTOR, "/speler Bert 1900")
+    await link(commands, ANNA)
     await ok(commands, ANNA, "/aanmelden")
     text = await ok(commands, DIRECTOR, "/graadzetten Anna 1d vanaf=2027-01-01")
     assert "1d" in text and "2027-01-01" in text
@@ -209,6 +210,7 @@ async def season_with_two_1_dans(commands: Core) -> None:
     await ok(commands, DIRECTOR, "/speler Anna 2100")
     await ok(commands, DIRECTOR, "/speler Bert 1950")
     for who in (ANNA, BERT):
+        await link(commands, who)
         await ok(commands, who, "/aanmelden")
     await ok(commands, DIRECTOR, "/graadzetten Anna 1d vanaf=2026-01-01")
     await ok(commands, DIRECTOR, "/graadzetten Bert 1d vanaf=2026-01-01")

@@ -11,7 +11,7 @@ from bot.core.context import UserError
 from bot.core.dispatch import parse_command
 from bot.core.dispatch import Core
 from bot.systems import build_registry
-from tests.bot.conftest import DIRECTOR, actor, dump
+from tests.bot.conftest import DIRECTOR, actor, dump, link
 
 ANNA, BERT, CARLA, DAAN, EVA = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan", "Eva"))
 PAIRED = datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc)  # 18:05 in Amsterdam on the first playing day
@@ -34,6 +34,7 @@ async def make_season(commands: Core, players=("Anna 2100", "Bert 1950", "Carla 
     for line in players:
         await ok(commands, DIRECTOR, f"/speler {line}")
     for who in (ANNA, BERT, CARLA, DAAN, EVA)[: len(players)]:
+        await link(commands, who)
         await ok(commands, who, "/aanmelden")
 
 
@@ -274,6 +275,7 @@ async def test_prizes_need_two_thirds_of_the_rounds(commands: Core, clock: Shift
     for line in ("Anna 2100 groep=A", "Bert 1950 groep=A", "Carla 1800 groep=B"):
         await ok(commands, DIRECTOR, f"/speler {line}")
     for who in (ANNA, BERT, CARLA):
+        await link(commands, who)
         await ok(commands, who, "/aanmelden")
     early = await ok(commands, ANNA, "/prijzen")
     assert "vanaf 2 gespeelde rondes" in early and "Clubkampioen: nog niemand" in early
@@ -321,6 +323,7 @@ async def test_results_reported_and_confirmed_at_the_same_moment_all_land(comman
     people = [actor(f"Lid{i:02d}") for i in range(40)]
     for i, p in enumerate(people):
         await ok(commands, DIRECTOR, f"/speler {p.display_name} {2000 - i}")
+        await link(commands, p)
         await ok(commands, p, "/aanmelden")
     clock.set(PAIRED)
     await ok(commands, DIRECTOR, "/publiceer")

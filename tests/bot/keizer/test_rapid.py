@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from bot.core.dispatch import Core
-from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
+from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
 
 ANNA, BERT, CARLA, DAAN = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan"))
 RAPID_DEADLINE = datetime(2026, 12, 2, 11, 0, tzinfo=timezone.utc)  # Wednesday 12:00 in Amsterdam
@@ -29,6 +29,7 @@ async def two_competitions(commands: Core) -> None:
     # the rapid competition, on Wednesdays: the members so far take part
     await ok(commands, DIRECTOR, "/seizoen naam=R start=2026-12-02 rondes=3 soort=rapid deadline=12:00 publicatie=13:00")
     for who in (ANNA, BERT, CARLA, DAAN):
+        await link(commands, who)
         await ok(commands, who, "/aanmelden")
 
 
@@ -79,6 +80,7 @@ async def test_a_director_adds_a_player_to_the_rapid_competition_only(commands: 
 async def test_without_a_rapid_competition_the_word_is_refused_and_changes_nothing(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
     await ok(commands, DIRECTOR, "/speler Anna 2100")
+    await link(commands, ANNA)
     await ok(commands, ANNA, "/aanmelden")
     for text in ("/afmelden rapid", "/aanmelden rapid", "/indeling rapid", "/uitslag rapid gewonnen", "/bevestig rapid"):
         assert "rapidcompetitie" in await refused(commands, ANNA, text, config)
