@@ -108,7 +108,8 @@ def register(registry: Registry) -> None:
                 params=(Param("speler", required=True, complete=member_names), ROUND_PAIRED, RAPID)))  # fmt: skip
     add(Command("invaller", cmd_invaller, director=True, english="standby",
                 params=(Param("speler", required=True, complete=member_names), RAPID)))  # fmt: skip
-    add(Command("publiceer", cmd_publiceer, director=True, english="publish", params=(RAPID,),
+    add(Command("publiceer", cmd_publiceer, director=True, english="publish",
+                params=(RAPID, Param("toch", "bool", style=FLAG), Param("ongedaan", "bool", style=FLAG)),
                 confirm=("discord_publish_question", "discord_button_publish")))  # fmt: skip
     add(Command("exporteer", cmd_exporteer, director=True, english="export", params=(RAPID,)))
     add(Command("importeer", cmd_importeer, director=True, english="import",

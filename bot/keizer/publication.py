@@ -17,23 +17,82 @@ from bot.core.pictures import picture_spec
 from bot.core.replies import Reply, Table
 from bot.keizer import competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.source import KeizerSource
 from bot.keizer.store import RoundRow, Season
 
 log = logging.getLogger(__name__)
 
 
+UNDO_WORDS = {"ongedaan", "undo"}
+ANYWAY_WORDS = {"toch", "anyway"}
+
+
 async def cmd_publiceer(core: Core, ctx: Context) -> Reply:
-    """Pair the coming round now (sign-offs close) and announce it, without waiting for 18:00."""
+    """Pair the coming round now (sign-offs close) and announce it, without waiting for 18:00:
+    ``/publiceer [rapid] [toch]``; ``/publiceer ongedaan`` takes the latest pairing back.
+
+    A round is never paired while an earlier round's playing day is still ahead (two /publiceer in a
+    row would pair next week's round from standings without this week's results). When an earlier
+    round's results are missing, the director is told which and pairs only with ``toch``."""
     kind, ctx = competition_of(ctx)
+    words = {a.lower() for a in ctx.args}
+    if len(ctx.args) > 1 or not words <= UNDO_WORDS | ANYWAY_WORDS:
+        raise UserError("error_usage", usage=ctx.t("usage_publiceer"))
     season = await active_season(core, ctx, kind)
+    if words & UNDO_WORDS:
+        return await _undo(core, ctx, season)
     data = await competition.load(core.store, season)
     row = competition.coming_round(data)
     if row is None:
         raise UserError("error_season_over")
+    today = local_text(ctx.now, season.timezone)[:10]
+    ahead = [r for r in data.round_rows if r.number < row.number and r.play_date > today]
+    if ahead:
+        raise UserError("error_earlier_round_ahead", round=row.number, earlier=ahead[0].number, date=ahead[0].play_date)
+    missing = missing_results(data, row.number)
+    if missing and not words & ANYWAY_WORDS:
+        shown = "; ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
+        raise UserError("error_results_missing", round=row.number, count=len(missing), games=shown)
     result = await pair_and_queue(core, season, row, ctx.now)
     if result is None:
         raise UserError("error_round_paired", round=row.number)
     return Reply(lines=(ctx.t("published", round=row.number),))
+
+
+def missing_results(data: competition.SeasonData, before: int) -> list[str]:
+    """The games of the rounds before ``before`` without a result: ``ronde 3: Anna - Bert``."""
+    names = {p.id: p.name for p in data.players}
+    return [
+        f"{rnd.number}: {names.get(g.white, g.white)} - {names.get(g.black, g.black)}"
+        for rnd in data.rounds
+        if rnd.number < before
+        for g in rnd.games
+        if g.result is None
+    ]
+
+
+async def _undo(core: Core, ctx: Context, season: Season) -> Reply:
+    """Take back the latest pairing while none of its results are in: its games and bye are gone, the
+    round is open again (or closed, past its deadline) and is paired anew by /publiceer or at its
+    publication time; its announcement is withdrawn, or, once posted, corrected in the channel."""
+    store = keizer_store(core)
+    data = await competition.load(core.store, season)
+    row = competition.current_round(data)
+    if row is None:
+        raise UserError("error_nothing_to_undo")
+    games = await store.games_of_round(row.id)
+    if any(g.result is not None or g.reported_result is not None for g in games):
+        raise UserError("error_undo_results_in", round=row.number)
+    in_chat = set()
+    for played_in_chat in core.registry.chat_played:
+        in_chat |= await played_in_chat(core, ctx.club.id)
+    if any((KeizerSource.kind, g.id) in in_chat for g in games):
+        raise UserError("error_undo_chat_game", round=row.number)
+    status = "closed" if ctx.now >= row.deadline_at else "open"
+    body = ctx.t("pairing_withdrawn", round=row.number, date=row.play_date)
+    posted = await store.withdraw_pairing(row.id, status, ctx.club.id, body, ctx.now)
+    key = "pairing_withdrawn_posted" if posted else "pairing_withdrawn_unposted"
+    return Reply(lines=(ctx.t(key, round=row.number),))
 
 
 async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetime) -> pairing.Pairing | None:

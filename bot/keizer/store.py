@@ -7,66 +7,16 @@ it owns no connection and no transaction of its own: a command's transaction cov
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.core.store import Store, from_iso, iso
+from bot.keizer.rows import GameRow, RoundRow, Season, SeasonPlayer, Signoff
+from bot.keizer.rows import game_row as _game
+from bot.keizer.rows import round_row as _round
+from bot.keizer.rows import season_player_row as _season_player
+from bot.keizer.rows import season_row as _season
 
-
-@dataclass(frozen=True)
-class Season:
-    id: int
-    club_id: int
-    name: str
-    kind: str
-    rounds_count: int
-    deadline_time: str
-    publish_time: str
-    timezone: str
-    settings_json: str
-    status: str
-
-
-@dataclass(frozen=True)
-class SeasonPlayer:
-    member_id: int
-    name: str
-    rating: int
-    group_name: str | None
-    joined_round: int
-    start_points: str | None
-    auto_signed_off: bool
-
-
-@dataclass(frozen=True)
-class RoundRow:
-    id: int
-    season_id: int
-    number: int
-    play_date: str
-    deadline_at: datetime
-    publish_at: datetime
-    status: str
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    round_id: int
-    board: int
-    white_id: int
-    black_id: int
-    result: str | None
-    reported_result: str | None
-    reported_by: int | None
-
-
-@dataclass(frozen=True)
-class Signoff:
-    round_id: int
-    member_id: int
-    kind: str
-
+__all__ = ["GameRow", "KeizerStore", "RoundRow", "Season", "SeasonPlayer", "Signoff"]
 
 
 class KeizerStore:
@@ -334,6 +284,28 @@ class KeizerStore:
                 await self.db.queue_announcement(club_id, round_id, kind, body, now, picture=picture)
         return True
 
+    async def withdraw_pairing(self, round_id: int, status: str, club_id: int, correction: str, now: datetime) -> bool:
+        """Take a round's pairing back (games, bye, paired mark); its announcement goes from the outbox,
+        or, when it may have been posted already, stays as history and ``correction`` is queued after it.
+        True when a correction was queued."""
+        async with self.db.transaction():
+            await self.db.write("DELETE FROM games WHERE round_id = ?", (round_id,))
+            await self.db.write("DELETE FROM byes WHERE round_id = ?", (round_id,))
+            await self.db.write("UPDATE rounds SET status = ?, paired_at = NULL WHERE id = ?", (status, round_id))
+            posted = await self.db.fetch_one(
+                "SELECT id FROM announcements WHERE round_id = ? AND kind = 'pairing'"
+                " AND (sent_at IS NOT NULL OR attempted_at IS NOT NULL)",
+                (round_id,),
+            )
+            if posted is None:
+                await self.db.write("DELETE FROM announcements WHERE round_id = ? AND kind = 'pairing'", (round_id,))
+                return False
+            # the posted pairing keeps its row under another kind: the round's next pairing is a new one
+            withdrawn = posted["id"]
+            await self.db.write("UPDATE announcements SET kind = ? WHERE id = ?", (f"pairing-withdrawn-{withdrawn}", withdrawn))
+            await self.db.queue_announcement(club_id, round_id, f"withdrawal-{withdrawn}", correction, now)
+        return True
+
     async def store_played_round(
         self,
         round_id: int,
@@ -442,55 +414,3 @@ class KeizerStore:
             await self.db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (standby_id, game_id))
             await self.db.execute("DELETE FROM byes WHERE round_id = ? AND member_id = ?", (round_id, standby_id))
             await self.set_signoff(round_id, absent_id, "unexcused", None, now)
-
-
-def _season_player(r: sqlite3.Row, prefix: str = "") -> SeasonPlayer:
-    return SeasonPlayer(
-        member_id=r[prefix + "member_id"],
-        name=r[prefix + "name"],
-        rating=r[prefix + "rating"],
-        group_name=r[prefix + "group_name"],
-        joined_round=r[prefix + "joined_round"],
-        start_points=r[prefix + "start_points"],
-        auto_signed_off=bool(r[prefix + "auto_signed_off"]),
-    )
-
-
-def _season(row: sqlite3.Row) -> Season:
-    return Season(
-        row["id"],
-        row["club_id"],
-        row["name"],
-        row["kind"],
-        row["rounds_count"],
-        row["deadline_time"],
-        row["publish_time"],
-        row["timezone"],
-        row["settings_json"],
-        row["status"],
-    )
-
-
-def _round(row: sqlite3.Row, prefix: str = "") -> RoundRow:
-    return RoundRow(
-        row[prefix + "id"],
-        row[prefix + "season_id"],
-        row[prefix + "number"],
-        row[prefix + "play_date"],
-        from_iso(row[prefix + "deadline_at"]),
-        from_iso(row[prefix + "publish_at"]),
-        row[prefix + "status"],
-    )
-
-
-def _game(row: sqlite3.Row) -> GameRow:
-    return GameRow(
-        row["id"],
-        row["round_id"],
-        row["board"],
-        row["white_id"],
-        row["black_id"],
-        row["result"],
-        row["reported_result"],
-        row["reported_by"],
-    )

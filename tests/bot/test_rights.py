@@ -130,7 +130,9 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/speler Anna 2200", None, "XXWX"),
     ("/nietverschenen Daan", None, "XXWX"),
     ("/invaller Daan", None, "XXWX"),
-    ("/publiceer", None, "XXWX"),
+    ("/publiceer", None, "XXXX"),  # round 1's results are not all in: the director is asked first
+    ("/publiceer toch", None, "XXWX"),
+    ("/publiceer ongedaan", None, "XXXX"),  # Bert has reported a result of round 1
     ("/exporteer", None, "XXRX"),
     ("/importeer start=2027-09-02 naam=Import", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
     ("/taal en", None, "XXWX"),

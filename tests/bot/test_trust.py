@@ -4,7 +4,8 @@ hands out does, once; a stranger's refused command leaves no trace."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+import sqlite3
+from datetime import datetime, timedelta, timezone
 
 from bot.config import Config
 from bot.core.clock import ShiftedClock
@@ -14,6 +15,7 @@ from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
 
 ANNA = actor("Anna")
 IMPOSTOR = Actor("console", "club-1", "Test club", "user:someone-else", "Anna")  # another account, named Anna
+PAIRED = datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc)  # 18:05 in Amsterdam on the first playing day
 NEW_PHONE = Actor("console", "club-1", "Test club", "user:anna-new-phone", "Anna B.")
 
 
@@ -97,3 +99,73 @@ async def test_a_strangers_refused_command_in_an_unknown_chat_leaves_no_trace(co
     assert rows(config, "SELECT COUNT(*) FROM clubs") == [(0,)]
     await ok(commands, stranger, "/aanmelden")  # accepted: now the chat is a club
     assert rows(config, "SELECT external_id FROM clubs") == [("elsewhere",)]
+
+
+# ------------------------------------------------------------------------------------------- pairing the future
+async def _paired_round_one(commands: Core, clock: ShiftedClock) -> None:
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=5")
+    for name, rating in (("Anna", 2100), ("Bert", 1900), ("Carla", 1800), ("Daan", 1700)):
+        await ok(commands, DIRECTOR, f"/speler {name} {rating}")
+    clock.set(PAIRED)
+    await ok(commands, DIRECTOR, "/publiceer")
+
+
+async def test_a_second_publiceer_does_not_pair_next_weeks_round(commands: Core, config: Config, clock: ShiftedClock) -> None:
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=5")
+    for name, rating in (("Anna", 2100), ("Bert", 1900), ("Carla", 1800), ("Daan", 1700)):
+        await ok(commands, DIRECTOR, f"/speler {name} {rating}")
+    clock.set(PAIRED - timedelta(days=1))
+    await ok(commands, DIRECTOR, "/publiceer")  # round 1, a day early: the director's choice
+    # the day before round 1 is played, round 2 cannot be paired at all, not even with toch
+    assert "pas op 2026-12-03" in await refused(commands, DIRECTOR, "/publiceer", config)
+    assert "pas op 2026-12-03" in await refused(commands, DIRECTOR, "/publiceer toch", config)
+    # on round 1's evening its results are missing: the director is told which, and asked
+    clock.set(PAIRED)
+    text = await refused(commands, DIRECTOR, "/publiceer", config)
+    assert "ontbreken nog 2 uitslagen" in text and "Anna" in text and "/publiceer toch" in text
+    clock.set(PAIRED + timedelta(days=1))
+    await refused(commands, DIRECTOR, "/publiceer", config)
+    await ok(commands, DIRECTOR, "/publiceer toch")  # knowingly
+    assert rows(config, "SELECT number FROM rounds WHERE status = 'paired' ORDER BY number") == [(1,), (2,)]
+
+
+async def test_with_all_results_in_the_next_round_is_paired_without_asking(commands: Core, clock: ShiftedClock) -> None:
+    await _paired_round_one(commands, clock)
+    for name in ("Anna", "Carla"):
+        await ok(commands, DIRECTOR, f"/uitslag {name} 1-0 1")
+    clock.set(PAIRED + timedelta(days=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+
+
+async def test_publiceer_ongedaan_takes_back_a_pairing_without_results(commands: Core, config: Config, clock: ShiftedClock) -> None:
+    await _paired_round_one(commands, clock)
+    before = rows(config, "SELECT board, white_id, black_id FROM games ORDER BY board")
+    pending = rows(config, "SELECT COUNT(*) FROM announcements WHERE kind = 'pairing' AND sent_at IS NULL")
+    assert pending == [(1,)]
+    text = await ok(commands, DIRECTOR, "/publiceer ongedaan")
+    assert "voordat ze was aangekondigd" in text
+    assert rows(config, "SELECT COUNT(*) FROM games") == [(0,)]
+    assert rows(config, "SELECT status FROM rounds WHERE number = 1") == [("closed",)]  # past its deadline
+    assert rows(config, "SELECT COUNT(*) FROM announcements") == [(0,)]  # never posted: nothing to correct
+    await ok(commands, DIRECTOR, "/publiceer")
+    assert rows(config, "SELECT board, white_id, black_id FROM games ORDER BY board") == before
+    # once posted, a withdrawal is announced as a correction, and the new pairing is announced anew
+    conn = sqlite3.connect(config.db_path)
+    conn.execute("UPDATE announcements SET sent_at = '2026-12-03T17:01:00+00:00', message_ref = 'm1'")
+    conn.commit()
+    conn.close()
+    assert "correctie wordt aangekondigd" in await ok(commands, DIRECTOR, "/publiceer ongedaan")
+    kinds = rows(config, "SELECT kind, sent_at IS NULL FROM announcements ORDER BY id")
+    assert kinds[0][0].startswith("pairing-withdrawn-") and kinds[1][0].startswith("withdrawal-") and kinds[1][1]
+    await ok(commands, DIRECTOR, "/publiceer")
+    assert rows(config, "SELECT COUNT(*) FROM announcements WHERE kind = 'pairing' AND sent_at IS NULL") == [(1,)]
+
+
+async def test_publiceer_ongedaan_refuses_once_a_result_is_in(commands: Core, config: Config, clock: ShiftedClock) -> None:
+    await refused(commands, DIRECTOR, "/publiceer ongedaan", config)  # no season
+    await _paired_round_one(commands, clock)
+    await link(commands, ANNA)
+    await ok(commands, ANNA, "/uitslag gewonnen")  # reported, not yet confirmed: a result is in
+    assert "uitslagen binnen" in await refused(commands, DIRECTOR, "/publiceer ongedaan", config)
+    await refused(commands, ANNA, "/publiceer ongedaan", config)  # the director's
+    await refused(commands, DIRECTOR, "/publiceer ongedaan toch", config)
