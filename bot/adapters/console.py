@@ -18,10 +18,12 @@ from datetime import datetime, timedelta
 from typing import Awaitable, Callable, TextIO
 from zoneinfo import ZoneInfo
 
+from bot.core.calendar import FIRST_YEAR, LAST_YEAR, in_range
 from bot.core.clock import ShiftedClock
 from bot.core.context import Actor
 from bot.core.dispatch import Core
 from bot.core.i18n import t
+from bot.core.limits import MAX_FILE_BYTES
 from bot.core.replies import Reply
 from bot.core.store import Announcement, Club
 
@@ -126,10 +128,11 @@ class ConsoleAdapter:
         path, _, options = rest.strip().partition(" ")
         content: bytes | None = None
         if path and "=" not in path:
-            try:
-                content = Path(path).expanduser().read_bytes()
-            except OSError:
-                self.print("bot! " + t(club.language, "console_file_unreadable", path=path))
+            try:  # at most one byte over the limit is read: /dev/zero is refused, not read forever
+                with Path(path).expanduser().open("rb") as file:
+                    content = file.read(MAX_FILE_BYTES + 1)
+            except (OSError, ValueError):  # ValueError: a NUL byte in the path
+                self.print("bot! " + t(club.language, "console_file_unreadable", path=path.replace("\x00", "\\0")))
                 return
         else:
             options = rest
@@ -160,16 +163,19 @@ class ConsoleAdapter:
             match = _DELTA.match(rest)
             try:
                 if match:
-                    self.clock.advance(timedelta(**{_UNITS[match.group(2)]: int(match.group(1))}))
+                    target = self.clock.now() + timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
                 else:
                     target = datetime.fromisoformat(rest)
                     if target.tzinfo is None:
                         target = target.replace(tzinfo=zone)
-                    if target < self.clock.now():
-                        self.print("bot! " + t(club.language, "console_clock_backwards"))
-                        return
-                    self.clock.set(target)
-            except ValueError:
+                if not in_range(target):  # 9999-12-31 23:59 would overflow every calendar after it
+                    self.print("bot! " + t(club.language, "console_clock_range", first=FIRST_YEAR, last=LAST_YEAR))
+                    return
+                if target < self.clock.now():
+                    self.print("bot! " + t(club.language, "console_clock_backwards"))
+                    return
+                self.clock.set(target)
+            except (ValueError, OverflowError):
                 self.print("bot! " + t(club.language, "console_clock_usage"))
                 return
         now = self.clock.now().astimezone(zone).strftime("%Y-%m-%d %H:%M %a")

@@ -7,9 +7,36 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, time, timezone
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import lru_cache
+from zoneinfo import ZoneInfo, available_timezones
 
 _HHMM = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# The dates the bot accepts anywhere (a season's start, a game's day, the console's clock): a typo like
+# 9999-12-20 is refused with this range instead of overflowing a calendar computed from it.
+FIRST_YEAR, LAST_YEAR = 1900, 2200
+MAX_ZONE_NAME = 64
+
+
+def parse_day(text: str) -> date | None:
+    """``2026-12-03`` between 1900 and 2200, or None."""
+    text = text.strip()
+    if not _DAY.match(text):
+        return None
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        return None
+    return day if FIRST_YEAR <= day.year <= LAST_YEAR else None
+
+
+def in_range(moment: datetime) -> bool:
+    return FIRST_YEAR <= moment.year <= LAST_YEAR
+
+
+@lru_cache(maxsize=1)
+def _zone_names() -> frozenset[str]:
+    return frozenset(available_timezones())
 
 
 def parse_hhmm(text: str) -> time | None:
@@ -18,9 +45,13 @@ def parse_hhmm(text: str) -> time | None:
 
 
 def parse_zone(name: str) -> ZoneInfo | None:
+    """A zone of the IANA database by its name (``Europe/Amsterdam``); None for anything else: a folder
+    of the database (``Europe``), a path, an overlong name."""
+    if len(name) > MAX_ZONE_NAME or name not in _zone_names():
+        return None
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ValueError, OSError):
         return None
 
 

@@ -29,6 +29,28 @@ class Actor:
     display_name: str
     is_director: bool = False  # from the platform: the director role, a group administrator
 
+    def __post_init__(self) -> None:
+        # Names and ids come from the platform as the user's client sent them: a lone surrogate (JSON may
+        # carry one) or a control character is made harmless here, once, for every use after.
+        for name in ("club_external_id", "club_name", "user_id", "display_name"):
+            object.__setattr__(self, name, printable(getattr(self, name)))
+
+
+def printable(text: str) -> str:
+    """``text`` without what cannot be stored or shown: broken Unicode becomes U+FFFD, control characters go."""
+    if not storable(text):
+        text = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+    return text if text.isprintable() else "".join(c for c in text if c.isprintable() or c == " ")
+
+
+def storable(text: str) -> bool:
+    """Whether ``text`` can be stored as UTF-8 (no lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
 
 class UserError(Exception):
     """A refused command: the message key and its values. Raised before anything is changed."""

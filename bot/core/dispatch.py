@@ -15,7 +15,7 @@ from datetime import datetime
 from bot.config import Config
 from bot.core.clock import Clock
 from bot.core.club_slots import ClubSlots
-from bot.core.context import Actor, Context, UserError
+from bot.core.context import Actor, Context, UserError, storable
 from bot.core.i18n import t
 from bot.core.registry import Command, Registry
 from bot.core.replies import Reply
@@ -33,6 +33,8 @@ def parse_command(text: str, aliases: dict[str, str] | None = None) -> tuple[str
     stripped = text.strip()
     if not stripped.startswith("/"):
         raise UserError("error_not_a_command")
+    if "\x00" in stripped or not storable(stripped):  # a broken or hostile client's lone surrogates
+        raise UserError("error_bad_characters")
     head, _, rest = stripped[1:].partition(" ")
     name = head.split("@", 1)[0].lower()
     if len(rest) > MAX_ARGS_LENGTH:

@@ -8,7 +8,8 @@ from bot.core.context import MAX_NAME_LENGTH, Context, UserError
 
 
 def join_name(ctx: Context) -> str:
-    """The member name a newcomer joins under: their display name, tidied, or their chat id."""
+    """The member name a newcomer joins under: their display name, tidied (``Actor`` has taken out control
+    characters and broken Unicode), or their chat id."""
     return " ".join(ctx.actor.display_name.split())[:MAX_NAME_LENGTH] or ctx.actor.user_id[:MAX_NAME_LENGTH]
 
 

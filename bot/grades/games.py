@@ -126,7 +126,10 @@ async def cmd_partijenimport(core: Core, ctx: Context) -> Reply:
     sample = text[:2000]
     delimiter = ";" if sample.count(";") > sample.count(",") else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    rows = [r for r in reader if any(cell.strip() for cell in r)]
+    try:
+        rows = [r for r in reader if any(cell.strip() for cell in r)]
+    except csv.Error as err:  # a field over the csv module's limit, a NUL byte: the line it is on
+        raise UserError("grade_error_csv", detail=ctx.t("grade_csv_unreadable", line=reader.line_num, reason=str(err)[:100]))
     if not rows:
         raise UserError("grade_error_csv", detail=ctx.t("grade_csv_empty"))
     header = [_FIELDS.get(h.strip().lower(), "") for h in rows[0]]

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 from engine import promotion as rules
 
+from bot.core.calendar import parse_day
 from bot.core.context import MAX_NAME_LENGTH, Context, UserError
 from bot.core.dispatch import Core
 from bot.core.store import Member
@@ -58,11 +59,8 @@ def today(ctx: Context) -> date:
 
 
 def parse_date(ctx: Context, text: str) -> date:
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
-            raise ValueError(text)
-        day = date.fromisoformat(text.strip())
-    except ValueError:
+    day = parse_day(text)
+    if day is None:
         raise UserError("grade_error_date", value=text[:20])
     if day > today(ctx):
         raise UserError("grade_error_future", value=day.isoformat())

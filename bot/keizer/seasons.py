@@ -3,6 +3,7 @@ change their rating), ``/exporteer`` and ``/importeer`` (the season file, docs/s
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass
 from datetime import date, time
@@ -10,9 +11,10 @@ from zoneinfo import ZoneInfo
 
 from engine.keizer import KeizerSettings, season_file
 
-from bot.core.calendar import parse_hhmm, parse_zone
+from bot.core.calendar import FIRST_YEAR, LAST_YEAR, local_text, parse_day, parse_hhmm, parse_zone
 from bot.core.context import MAX_NAME_LENGTH, Context, UserError, parse_int
 from bot.core.dispatch import Core
+from bot.core.limits import MAX_FILE_BYTES, MAX_IMPORT_PLAYERS, MAX_ROUNDS
 from bot.core.replies import Reply
 from bot.keizer import competition, season_io
 from bot.keizer.calendar import season_rounds
@@ -91,23 +93,26 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
     if (need_name and "name" not in values) or "start" not in values:
         raise UserError("error_usage", usage=ctx.t(usage))
     name = values.get("name", "")[:MAX_NAME_LENGTH]
-    try:
-        first_day = date.fromisoformat(values["start"])
-    except ValueError:
-        raise UserError("error_bad_date", value=values["start"][:20])
+    first_day = parse_day(values["start"])
+    if first_day is None:
+        raise UserError("error_bad_date", value=values["start"][:20], first=FIRST_YEAR, last=LAST_YEAR)
     rounds = parse_int(values.get("rounds", str(core.config.season_rounds)))
-    if rounds is None or not 1 <= rounds <= 200:
-        raise UserError("error_bad_number", value=values.get("rounds", "")[:20], low=1, high=200)
+    if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
+        raise UserError("error_bad_number", value=values.get("rounds", "")[:20], low=1, high=MAX_ROUNDS)
     deadline = parse_hhmm(values.get("deadline", core.config.season_deadline))
     publish = parse_hhmm(values.get("publish", core.config.season_publish))
     if deadline is None or publish is None:
         raise UserError("error_bad_time")
-    if publish < deadline:
+    if publish <= deadline:
         raise UserError("error_publish_before_deadline")
     zone_name = values.get("timezone", ctx.club.timezone)
     zone = parse_zone(zone_name)
     if zone is None:
         raise UserError("error_bad_timezone", value=zone_name[:40])
+    for _, day, deadline_at, publish_at in season_rounds(first_day, rounds, deadline, publish, zone):
+        if deadline_at >= publish_at:  # daylight saving: a deadline in the skipped hour moves forward by it
+            raise UserError("error_deadline_after_publication_dst", date=day, deadline=deadline.strftime("%H:%M"),
+                            moved=local_text(deadline_at, zone_name)[-5:], publish=publish.strftime("%H:%M"))  # fmt: skip
     kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("kind", "main").lower())
     if kind is None:
         raise UserError("error_usage", usage=ctx.t(usage))
@@ -134,19 +139,30 @@ async def cmd_exporteer(core: Core, ctx: Context) -> Reply:
     return Reply(lines=(ctx.t("exported", name=season.name),), attachment=(filename, text.encode("utf-8")))
 
 
+def _parse_season_file(content: bytes) -> season_file.Season:
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError("error_season_file", detail="not UTF-8 text")
+    try:
+        return season_file.parse_season(text)
+    except season_file.SeasonFileError as err:
+        raise UserError("error_season_file", detail=str(err)[:500])
+
+
 async def cmd_importeer(core: Core, ctx: Context) -> Reply:
     """A new season from a season file sent with the command: ``/importeer start=2027-01-07
     [naam=...] [rondes=28] ...``; start is the date of the first round still to play."""
     if ctx.attachment is None:
         raise UserError("error_no_attachment")
-    try:
-        text = ctx.attachment.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UserError("error_season_file", detail="not UTF-8 text")
-    try:
-        file = season_file.parse_season(text)
-    except season_file.SeasonFileError as err:
-        raise UserError("error_season_file", detail=str(err)[:500])
+    if len(ctx.attachment) > MAX_FILE_BYTES:
+        raise UserError("error_season_file", detail=f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+    # parsed and checked off the event loop: a big file never holds up the other clubs' commands
+    file = await asyncio.to_thread(_parse_season_file, ctx.attachment)
+    if len(file.players) > MAX_IMPORT_PLAYERS:
+        raise UserError("error_season_file", detail=f"{len(file.players)} players; at most {MAX_IMPORT_PLAYERS}")
+    if len(file.rounds) >= MAX_ROUNDS:
+        raise UserError("error_season_file", detail=f"{len(file.rounds)} rounds played; at most {MAX_ROUNDS - 1}")
     opts = await season_options(core, ctx, "usage_importeer", need_name=False)
     name = opts.name or (file.name or "")[:MAX_NAME_LENGTH]
     if not name:
@@ -156,7 +172,7 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
     played = len(file.rounds)
     rounds = opts.rounds if opts.rounds_given else max(file.settings.cycles * file.settings.cycle_length, played + 1)
     if rounds <= played:
-        raise UserError("error_bad_number", value=rounds, low=played + 1, high=200)
+        raise UserError("error_bad_number", value=rounds, low=played + 1, high=MAX_ROUNDS)
     first = season_rounds(opts.first_day, 1, opts.deadline, opts.publish, opts.zone)
     if first[0][2] <= ctx.now:
         raise UserError("error_start_in_past", date=opts.first_day.isoformat())

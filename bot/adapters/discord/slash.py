@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, Range, locale_str
 
+from bot.core.limits import MAX_FILE_BYTES
 from bot.core.i18n import catalogue, t
 from bot.core.registry import Command, Param
 from bot.core.replies import Reply
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 
 MAX_DESCRIPTION = 100
 MAX_CHOICES = 25  # autocomplete suggestions
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
+MAX_IMPORT_BYTES = MAX_FILE_BYTES
 ENGLISH = (discord.Locale.american_english, discord.Locale.british_english)
 SLASH_NAME = re.compile(r"[-_a-z0-9]{1,32}")
 SlashCommand = app_commands.Command[Any, ..., None]

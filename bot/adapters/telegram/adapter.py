@@ -55,6 +55,7 @@ from telegram.ext import (
 )
 
 from bot.adapters.inflight import InFlight
+from bot.core.limits import MAX_FILE_BYTES
 from bot.core.context import Actor
 from bot.core.dispatch import Core
 from bot.config import Config
@@ -71,7 +72,7 @@ PLATFORM = "telegram"
 MAX_ALERT = 200  # characters of an answerCallbackQuery text
 MAX_MENU_DESCRIPTION = 256
 MAX_MENU_COMMANDS = 100
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
+MAX_IMPORT_BYTES = MAX_FILE_BYTES
 COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
 ADMIN_CACHE_SECONDS = 60.0
 MAX_RETRY_WAIT = 5.0  # a rate limit up to this long is waited out once; a longer one leaves it for the alarm
