@@ -1,10 +1,12 @@
 """`clubbot restore BACKUP.sqlite3 [--db PATH] [--config FILE]`: put a backup in place of the database.
 
-The bot must not be running while this runs (stop it first; start it again afterwards). The backup is
-checked first (SQLite's integrity_check and foreign_key_check, a clubbot database: ``schema_migrations``
-and ``clubs`` present); then the current database is moved aside as ``PATH.before-restore-<UTC time>``
+The bot must not be running: every process with the database open holds a shared lock on ``PATH.lock``
+(``bot/core/database_lock.py``), and the restore takes it exclusively or refuses. The backup is copied
+next to the database and the copy is checked (``bot/backup/checks.py``: integrity, foreign keys, and
+exactly the schema our migrations make at its level; a ``-wal`` beside it is folded in); then the current
+database is moved aside as ``PATH.before-restore-<UTC time>``
 (its WAL checkpointed into it first, so nothing committed is left behind in a ``-wal`` file), and the
-backup is copied into place through a temporary file and an atomic rename. On its next start the bot
+checked copy is renamed into place (atomic: the same directory). On its next start the bot
 applies any migration the backup is missing. A bad backup prints one message on stderr, exits with 2, and
 leaves the database untouched.
 """
@@ -13,15 +15,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sqlite3
 import sys
+import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from bot.backup.checks import BackupError, checked_copy
 from bot.core.cli_common import EXIT_ERROR
-from bot.backup.store import BackupError, check_backup
+from bot.core.database_lock import DatabaseInUse, DatabaseLock
 
 
 def register(subparsers: Any) -> None:
@@ -42,31 +45,33 @@ def cmd_restore(args: argparse.Namespace, now: datetime | None = None) -> int:
         from bot.config import load_config
 
         target = load_config(args.config).db_path
+    target.parent.mkdir(parents=True, exist_ok=True)
     try:
-        clubs, migrations = check_backup(backup)
-    except BackupError as exc:
+        if backup.resolve() == target.resolve():
+            raise BackupError("the backup is the database itself")
+        with DatabaseLock(target, exclusive=True), tempfile.TemporaryDirectory(
+            prefix=".clubbot-restore-", dir=target.parent
+        ) as tmp:
+            checked = Path(tmp) / "restore.sqlite3"
+            clubs, migrations, folded = checked_copy(backup, checked)
+            if folded:
+                print(f"clubbot restore: the -wal file beside {backup} is folded into what is restored")
+            moment = (now or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
+            aside = target.with_name(f"{target.name}.before-restore-{moment}")
+            if target.exists():
+                _checkpoint(target)
+                os.replace(target, aside)
+                for suffix in ("-wal", "-shm"):
+                    leftover = Path(f"{target}{suffix}")
+                    if leftover.exists():
+                        os.replace(leftover, Path(f"{aside}{suffix}"))
+                print(f"clubbot restore: the current database is kept as {aside}")
+            with open(checked, "rb+") as fh:
+                os.fsync(fh.fileno())
+            os.replace(checked, target)  # the same directory: an atomic rename
+    except (BackupError, DatabaseInUse) as exc:
         print(f"clubbot restore: {exc}; nothing was changed", file=sys.stderr)
         return EXIT_ERROR
-    if backup.resolve() == target.resolve():
-        print("clubbot restore: the backup is the database itself; nothing was changed", file=sys.stderr)
-        return EXIT_ERROR
-    print("clubbot restore: the bot must not be running while the database is replaced.")
-    moment = (now or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
-    aside = target.with_name(f"{target.name}.before-restore-{moment}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if target.exists():
-        _checkpoint(target)
-        os.replace(target, aside)
-        for suffix in ("-wal", "-shm"):
-            leftover = Path(f"{target}{suffix}")
-            if leftover.exists():
-                os.replace(leftover, Path(f"{aside}{suffix}"))
-        print(f"clubbot restore: the current database is kept as {aside}")
-    temporary = target.with_name(f".{target.name}.restoring")
-    shutil.copyfile(backup, temporary)
-    with open(temporary, "rb+") as fh:
-        os.fsync(fh.fileno())
-    os.replace(temporary, target)
     print(
         f"clubbot restore: {target} is now the backup {backup} ({clubs} club(s), "
         f"{len(migrations)} migration(s)); start the bot again."

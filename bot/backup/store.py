@@ -6,7 +6,7 @@ writing), then removes from the copy every row that does not belong to the club,
 the foreign keys up to ``clubs``. A director's backup therefore never holds another club's data; on a
 bot that serves one club (the console) it is the whole database.
 
-``check_backup(path)`` is what ``clubbot restore`` asks of a file before it replaces the database.
+What ``clubbot restore`` asks of a file before it replaces the database is in ``bot/backup/checks.py``.
 """
 
 from __future__ import annotations
@@ -119,31 +119,3 @@ def owned_rowids(conn: sqlite3.Connection, club_id: int) -> dict[str, set[int]]:
                     owned.setdefault(table, set()).update(new)
                     changed = True
     return owned
-
-
-def check_backup(path: Path) -> tuple[int, list[str]]:
-    """Check that ``path`` is a sound clubbot database: readable by SQLite, ``integrity_check`` ok,
-    no broken foreign keys, ``schema_migrations`` and ``clubs`` present. Returns (clubs, migrations)."""
-    if not path.is_file():
-        raise BackupError(f"{path} is not a file")
-    with open(path, "rb") as fh:
-        if fh.read(16) != b"SQLite format 3\x00":
-            raise BackupError(f"{path} is not a SQLite database")
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        result = conn.execute("PRAGMA integrity_check").fetchall()
-        if result != [("ok",)]:
-            raise BackupError(f"integrity_check failed: {'; '.join(str(r[0]) for r in result[:5])}")
-        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        for needed in ("schema_migrations", "clubs"):
-            if needed not in names:
-                raise BackupError(f"no {needed} table: not a clubbot database")
-        if conn.execute("PRAGMA foreign_key_check").fetchall():
-            raise BackupError("foreign_key_check found rows that refer to missing rows")
-        migrations = [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
-        clubs = int(conn.execute("SELECT COUNT(*) FROM clubs").fetchone()[0])
-    except sqlite3.DatabaseError as exc:
-        raise BackupError(f"{path}: {exc}") from exc
-    finally:
-        conn.close()
-    return clubs, migrations

@@ -46,5 +46,11 @@ async def cmd_taal(core: Core, ctx: Context) -> Reply:
 async def cmd_kanaal(core: Core, ctx: Context) -> Reply:
     """Where announcements go: ``/kanaal [kanaal]`` (default: where the command was typed)."""
     channel = ctx.args[0] if ctx.args else ctx.actor.club_external_id
-    await core.store.set_club_channel(ctx.club.id, channel[:100])
+    if len(channel) > 100:
+        raise UserError("error_channel_not_here")
+    check = core.channel_checks.get(ctx.actor.platform)
+    problem = await check(ctx.actor, channel) if check is not None else None
+    if problem is not None:
+        raise UserError(problem)
+    await core.store.set_club_channel(ctx.club.id, channel)
     return Reply(lines=(ctx.t("channel_set"),))

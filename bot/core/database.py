@@ -41,6 +41,7 @@ from typing import Any, AsyncIterator, Callable, Iterable, TypeVar
 import aiosqlite
 
 from bot.core.checkpoints import SAFETY_NET_PAGES, Checkpointer
+from bot.core.database_lock import DatabaseLock
 from bot.core.migrations import MIGRATIONS_DIR, applied_migrations, migrate, schema_version
 
 # The statements a store may run as a write: anything else would not open the transaction.
@@ -84,6 +85,7 @@ class Database:
         # started before a write (or a rollback) returns the row as it was and must not put it back.
         self._forgotten = 0
         self._checkpointer: Checkpointer | None = None
+        self._lock: DatabaseLock | None = None  # tells `clubbot restore` the database is open
         # Which task holds the writer: a per-task flag, so another task never joins its command by accident.
         self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(f"store_tx_{id(self)}", default=False)
 
@@ -92,16 +94,21 @@ class Database:
     async def open(cls, path: str | Path, migrations: Path = MIGRATIONS_DIR, checkpoint_every: float = 1.0) -> Any:
         """Open (and migrate) the database; a file gets WAL checkpoints every ``checkpoint_every``
         seconds on a thread of its own (``bot/core/checkpoints.py``), not in a command's COMMIT."""
+        lock = None
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+            lock = DatabaseLock(Path(path), exclusive=False)
         thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         loop = asyncio.get_running_loop()
         try:
             conn = await loop.run_in_executor(thread, _open_writer, str(path), migrations)
         except BaseException:
             thread.shutdown(wait=False)
+            if lock is not None:
+                lock.release()
             raise
         db = cls(conn, thread)
+        db._lock = lock
         if str(path) != ":memory:":
             db._checkpointer = Checkpointer(Path(path), checkpoint_every)
             db._reader = await _open_reader(Path(path))
@@ -116,6 +123,8 @@ class Database:
         async with self._write_lock:
             await self._on_thread(self._conn.close)
         self._thread.shutdown(wait=True)
+        if self._lock is not None:
+            self._lock.release()
 
     async def schema_version(self) -> int:
         await self._flushed()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import shlex
 from datetime import datetime
+from typing import Awaitable, Callable
 
 from bot.config import Config
 from bot.core.clock import Clock
@@ -21,6 +22,7 @@ from bot.core.registry import Command, Registry
 from bot.core.replies import Reply
 from bot.core.reply_cache import ReplyCache
 from bot.core.store import Club, Store
+from bot.core.user_limits import UserLimits
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,9 @@ def parse_command(text: str, aliases: dict[str, str] | None = None) -> tuple[str
     return (aliases or {}).get(name, name), args
 
 
+ChannelCheck = Callable[[Actor, str], Awaitable[str | None]]
+
+
 class Core:
     """The store, the configuration, the clock and the registry of commands, for every system."""
 
@@ -56,6 +61,11 @@ class Core:
         self.registry = registry
         self.replies = ReplyCache()
         self.slots = ClubSlots()
+        self.user_limits = UserLimits()
+        # Per platform, the adapter's answer to "may this club's announcements go to that channel?":
+        # ``await check(actor, channel)`` is None when they may, or the key of the message that says why not.
+        # A platform without one (the console: one chat) accepts any channel.
+        self.channel_checks: dict[str, ChannelCheck] = {}
 
     async def club_of(self, actor: Actor) -> Club:
         """The actor's club, or, for a chat the bot has never accepted anything in, the club it would be
@@ -95,6 +105,10 @@ class Core:
         never fills the event loop. A command that changes something runs inside one store transaction:
         atomic, and serialised with every other command and with the scheduler's work; a command that
         only reads runs on the read path."""
+        wait = self.user_limits.wait_for(actor.platform, actor.user_id)
+        if wait:  # a tight loop of commands: refused before it costs a club slot or a store trip
+            club = await self.club_of(actor)
+            return Reply(lines=(t(club.language, "error_slow_down", seconds=wait),), ok=False, private=True)
         slot = (actor.platform, actor.club_external_id)
         await self.slots.enter(slot)
         try:

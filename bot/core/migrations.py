@@ -45,13 +45,14 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return int(row[0]) if row else 0
 
 
-def migrate(conn: sqlite3.Connection, directory: Path = MIGRATIONS_DIR) -> int:
+def migrate(conn: sqlite3.Connection, directory: Path = MIGRATIONS_DIR, only: set[str] | None = None) -> int:
     """Apply every migration not yet recorded in ``schema_migrations``, in file order, each in its own
-    transaction together with its record and ``PRAGMA user_version`` (the number applied)."""
+    transaction together with its record and ``PRAGMA user_version`` (the number applied). ``only``
+    limits them to those names (``clubbot restore`` builds the schema a backup's level should have)."""
     conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
     )
-    files = migration_files(directory)
+    files = [(n, path) for n, path in migration_files(directory) if only is None or path.name in only]
     applied = set(applied_migrations(conn))
     version = schema_version(conn)
     if not applied and version > 0:  # a database from before migrations were recorded by name

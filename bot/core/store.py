@@ -233,8 +233,10 @@ class Store(Database):
         return replace(announcement, attempted=True, after_ref=after_ref)
 
     async def mark_announcement_sent(self, announcement_id: int, now: datetime, message_ref: str | None = None) -> bool:
+        """Record the post; its picture is dropped (the platform has it), its text and reference stay."""
         changed = await self.execute(
-            "UPDATE announcements SET sent_at = ?, message_ref = ? WHERE id = ? AND sent_at IS NULL",
+            "UPDATE announcements SET sent_at = ?, message_ref = ?, image = NULL, picture = NULL"
+            " WHERE id = ? AND sent_at IS NULL",
             (iso(now), message_ref, announcement_id),
         )
         return changed == 1

@@ -88,7 +88,9 @@ def register(registry: Registry) -> None:
     add(Command("afmelden", cmd_afmelden, english="withdraw",
                 params=(ROUND_COMING, Param("teamwedstrijd", "bool", style=FLAG), PLAYER, RAPID)))  # fmt: skip
     registry.alias("signoff", "afmelden")
-    add(Command("stand", cmd_stand, english="standings", params=(GROUP, RAPID, ROUND_PAIRED), reads_only=True,
+    add(Command("stand", cmd_stand, english="standings",
+                params=(GROUP, RAPID, ROUND_PAIRED, _keyed("pagina", "int", low=1, high=100), Param("alles", "bool", style=FLAG)),
+                reads_only=True,
                 cache_key=season_key))  # fmt: skip
     add(Command("indeling", cmd_indeling, english="pairings", params=(ROUND_PAIRED, RAPID), reads_only=True,
                 cache_key=season_key))  # fmt: skip

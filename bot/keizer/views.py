@@ -10,19 +10,59 @@ from engine.keizer import prizes as prize_rules
 from bot.core.context import Context, UserError, parse_int
 from bot.core.dispatch import Core
 from bot.core.pictures import table_png
-from bot.core.replies import Reply, Table
+from bot.core.replies import Button, Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, result_text
 from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number
 from bot.keizer.store import RoundRow
 
 
+PAGE_ROWS = 40  # rows of a standings page: a picture a phone shows at full size, a message that fits
+_PAGE_WORDS = ("pagina=", "page=")
+_ALL_WORDS = {"alles", "all"}
+
+
 async def cmd_stand(core: Core, ctx: Context) -> Reply:
     """The standings after the last paired round; ``/stand A`` one group, ``/stand rapid`` the rapid
-    competition, ``/stand 5`` after round 5."""
-    title, table = await standings_table(core, ctx)
+    competition, ``/stand 5`` after round 5. A club of more than ``PAGE_ROWS`` members gets pages
+    (``pagina=2``, a button to the next) and the whole table as a file with ``/stand alles``."""
+    page, whole, rest = 1, False, []
+    for arg in ctx.args:
+        low = arg.lower()
+        if low in _ALL_WORDS:
+            whole = True
+        elif low.startswith(_PAGE_WORDS):
+            number = parse_int(low.partition("=")[2])
+            if number is None or number < 1:
+                raise UserError("error_usage", usage=ctx.t("usage_stand"))
+            page = number
+        else:
+            rest.append(arg)
+    title, table = await standings_table(core, ctx.with_args(rest))
+    if whole:
+        name = "stand.txt" if ctx.lang == "nl" else "standings.txt"
+        content = (title + "\n\n" + table.as_text() + "\n").encode("utf-8")
+        return Reply(lines=(title, ctx.t("standings_file", rows=len(table.rows))), attachment=(name, content))
+    pages = max(1, -(-len(table.rows) // PAGE_ROWS))
+    if page > pages:
+        raise UserError("error_standings_page", page=page, pages=pages)
+    buttons: tuple[Button, ...] = ()
+    lines: tuple[str, ...] = (title,)
+    if pages > 1:
+        shown = table.rows[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
+        table = Table(headers=table.headers, rows=shown)
+        title = f"{title} ({page}/{pages})"
+        lines = (title, ctx.t("standings_pages", page=page, pages=pages, command=_command(ctx, "alles")))
+        if page < pages:
+            buttons = (Button(ctx.t("button_next_page"), _command(ctx, f"pagina={page + 1}")),)
     picture = await asyncio.to_thread(table_png, title, table)  # off the event loop: other clubs go on
-    return Reply(lines=(title,), table=table, image=picture)
+    return Reply(lines=lines, table=table, image=picture, buttons=buttons)
+
+
+def _command(ctx: Context, extra: str) -> str:
+    """/stand with the asker's own arguments (group, rapid, round) and ``extra``."""
+    kept = [a for a in ctx.args if not a.lower().startswith(_PAGE_WORDS) and a.lower() not in _ALL_WORDS]
+    return " ".join(["/stand", *kept, extra])
 
 
 async def standings_table(core: Core, ctx: Context) -> tuple[str, Table]:

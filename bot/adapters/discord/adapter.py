@@ -32,6 +32,7 @@ from typing import Any, Awaitable, Callable, Sequence
 import discord
 from discord import app_commands
 
+from bot.adapters.discord.channels import check_channel
 from bot.adapters.discord.slash import ClubTranslator, SlashCommand, build_commands, clip
 from bot.adapters.inflight import InFlight
 from bot.core.context import Actor
@@ -141,6 +142,7 @@ class DiscordAdapter:
         self.in_flight = InFlight()
         # club id -> (message key, values, told a director already): why its announcements are not posted
         self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
+        core.channel_checks[PLATFORM] = lambda actor, channel: check_channel(self.client, actor, channel)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, connect: bool = True) -> None:

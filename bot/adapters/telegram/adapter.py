@@ -55,6 +55,7 @@ from telegram.ext import (
 )
 
 from bot.adapters.inflight import InFlight
+from bot.adapters.telegram.channels import check_channel, with_account, with_channel
 from bot.core.limits import MAX_FILE_BYTES
 from bot.core.context import Actor
 from bot.core.dispatch import Core
@@ -103,6 +104,7 @@ class TelegramAdapter(Outgoing):
         if not config.telegram_token:
             raise RuntimeError("no Telegram token configured")
         self.core = core
+        core.channel_checks[PLATFORM] = lambda actor, channel: check_channel(self.app.bot, actor, channel)
         self.config = config
         self.after_command = after_command
         self.poll_timeout = poll_timeout
@@ -327,7 +329,7 @@ class TelegramAdapter(Outgoing):
             lang = self.fallback_language(message.from_user)
             await self._refuse(message, lang, actor)
             return
-        text = self._with_account(self._with_channel(text, message), message)
+        text = with_account(self.core.registry.aliases, with_channel(self.core.registry.aliases, text, message), message)
         reply = await self.core.handle(actor, text, attachment=attachment)
         privately = reply.attachment is not None or reply.secret
         if reply.ok and reply.private and privately and message.chat.type != ChatType.PRIVATE:
@@ -363,27 +365,6 @@ class TelegramAdapter(Outgoing):
 
     async def _refuse(self, message: Message, lang: str, key: str, **values: object) -> None:
         await self.send_reply(message.chat.id, Reply(lines=(t(lang, key, **values),), ok=False), reply_to=message)
-
-    def _with_channel(self, text: str, message: Message) -> str:
-        """``/kanaal`` typed without an argument in a group means this group, or this forum topic."""
-        head, _, rest = text.strip().partition(" ")
-        name = head[1:].split("@", 1)[0].lower()
-        if self.core.registry.aliases.get(name, name) != "kanaal" or rest.strip() or message.chat.type == ChatType.PRIVATE:
-            return text
-        here = str(message.chat.id)
-        if message.is_topic_message and message.message_thread_id:
-            here += f"/{message.message_thread_id}"
-        return f"{text.strip()} {here}"
-
-    def _with_account(self, text: str, message: Message) -> str:
-        """``/koppel Anna`` typed as an answer to a member's message links that member's account (Telegram
-        has no user picker, and a bot cannot look up an @username)."""
-        head, _, rest = text.strip().partition(" ")
-        name = head[1:].split("@", 1)[0].lower()
-        answered = message.reply_to_message.from_user if message.reply_to_message is not None else None
-        if self.core.registry.aliases.get(name, name) != "koppel" or answered is None or answered.is_bot or "<@" in rest:
-            return text
-        return f"{text.strip()} <@{answered.id}>"
 
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._counted(self._run_callback(update))

@@ -24,7 +24,10 @@ def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
 GUILD = 710000000000000001
 GENERAL = 720000000000000001  # where the members type
 ANNOUNCE = 720000000000000002  # the club's channel for announcements
+READ_ONLY = 720000000000000003  # a channel where the bot's role may read but not write
 DIRECTOR_ROLE = 730000000000000001
+BOT_ROLE = 730000000000000002  # the bot's own role: it may read, write and post pictures
+POSTING = (1 << 10) | (1 << 11) | (1 << 15)  # view channel, send messages, attach files
 DM_CHANNEL = 740000000000000001
 MANAGE_GUILD = 1 << 5
 EPHEMERAL = 64
@@ -33,23 +36,33 @@ USERS = {name: 800000000000000000 + i for i, name in enumerate(["Leider", "Anna"
 ids = itertools.count(500000000000000000)  # ids of the interactions the tests make
 
 
-def role(role_id: int, name: str) -> dict[str, Any]:
-    return {"id": str(role_id), "name": name, "permissions": "0", "position": 1, "color": 0, "hoist": False,
+def role(role_id: int, name: str, permissions: int = 0) -> dict[str, Any]:
+    return {"id": str(role_id), "name": name, "permissions": str(permissions), "position": 1, "color": 0, "hoist": False,
             "managed": False, "mentionable": False, "flags": 0}  # fmt: skip
 
 
-def text_channel(channel_id: int, name: str) -> dict[str, Any]:
+def text_channel(channel_id: int, name: str, overwrites: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD), "name": name, "position": 0,
-            "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None}  # fmt: skip
+            "permission_overwrites": overwrites or [], "nsfw": False, "parent_id": None, "topic": None}  # fmt: skip
+
+
+def bot_member() -> dict[str, Any]:
+    """The bot as a member of the server (GET /guilds/{id}/members/{bot}): it has the bot role."""
+    return {"user": user_payload(BOT_ID, "clubbot", bot=True), "roles": [str(BOT_ROLE)], "joined_at": TIMESTAMP,
+            "deaf": False, "mute": False, "flags": 0, "nick": None}  # fmt: skip
 
 
 def guild_payload() -> dict[str, Any]:
-    """What GUILD_CREATE carries (the only intent the bot asks for is ``guilds``)."""
+    """What GUILD_CREATE carries (the only intent the bot asks for is ``guilds``: of the members, only the
+    bot itself)."""
     return {
         "id": str(GUILD), "name": "Schaakclub De Toren", "icon": None, "owner_id": str(USERS["Leider"]),
-        "roles": [role(GUILD, "@everyone"), role(DIRECTOR_ROLE, "Wedstrijdleider")],
-        "channels": [text_channel(GENERAL, "algemeen"), text_channel(ANNOUNCE, "competitie")],
-        "members": [], "member_count": 7, "emojis": [], "stickers": [], "features": [], "preferred_locale": "nl",
+        "roles": [role(GUILD, "@everyone"), role(DIRECTOR_ROLE, "Wedstrijdleider"), role(BOT_ROLE, "clubbot", POSTING)],
+        "channels": [
+            text_channel(GENERAL, "algemeen"), text_channel(ANNOUNCE, "competitie"),
+            text_channel(READ_ONLY, "mededelingen", [{"id": str(BOT_ROLE), "type": 0, "allow": "0", "deny": str(1 << 11)}]),
+        ],
+        "members": [bot_member()], "member_count": 7, "emojis": [], "stickers": [], "features": [], "preferred_locale": "nl",
         "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
         "mfa_level": 0, "premium_tier": 0, "nsfw_level": 0, "system_channel_flags": 0,
     }  # fmt: skip

@@ -41,8 +41,8 @@ from bot.core.scheduler import Alarm
 from bot.core.store import Announcement, Club, Store
 from tests.bot.conftest import START
 from tests.bot.adapters.discord_world import (  # noqa: F401 - the tests take the world from here too
-    ANNOUNCE, APP_ID, BOT_ID, DIRECTOR_ROLE, DM_CHANNEL, EPHEMERAL, GENERAL, GUILD, MANAGE_GUILD, OWNER_ID, TIMESTAMP,
-    USERS, guild_payload, ids, interaction_payload, role, slash_payload, text_channel, user_payload,
+    ANNOUNCE, APP_ID, BOT_ID, BOT_ROLE, DIRECTOR_ROLE, DM_CHANNEL, EPHEMERAL, GENERAL, GUILD, MANAGE_GUILD, OWNER_ID,
+    READ_ONLY, TIMESTAMP, USERS, bot_member, guild_payload, ids, interaction_payload, role, slash_payload, text_channel, user_payload,
 )
 from tests.bot.adapters.local_server import serve_locally
 
@@ -210,6 +210,10 @@ class FakeDiscord:
         if r.method == "PUT" and len(p) >= 3 and p[0] == "applications" and p[-1] == "commands":
             commands = [{**c, "id": str(next(self._ids)), "application_id": str(APP_ID), "version": "1"} for c in r.json]
             return 200, commands
+        if r.method == "GET" and p[0] == "guilds" and len(p) == 4 and p[2] == "members":
+            if p[1] == str(GUILD) and p[3] == str(BOT_ID):
+                return 200, bot_member()
+            return 404, {"code": 10007, "message": "Unknown Member"}
         if r.method == "POST" and p[0] == "interactions" and p[-1] == "callback":
             return self._callback(r, p[1])
         if p[0] == "webhooks" and len(p) >= 3:

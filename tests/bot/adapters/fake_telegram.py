@@ -69,12 +69,24 @@ def _value(raw: str) -> Any:
         return raw
 
 
+FULL_INFO = {"accent_color_id": 0, "max_reaction_count": 11}  # what every getChat answer carries
+
+
+class FakeError(Exception):
+    """An API error the fake answers (``{"ok": false}`` with this status and description)."""
+
+    def __init__(self, status: int, description: str) -> None:
+        super().__init__(description)
+        self.status, self.description = status, description
+
+
 class FakeTelegram:
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.updates: list[dict[str, Any]] = []
         self.confirmed = 0  # the highest update_id the bot has confirmed (by asking for a later offset)
         self.admins: dict[str, list[int]] = {}
+        self.channels: dict[str, int] = {}  # chat id (or @name) -> numeric id, of the chats that are channels
         self.files: dict[str, bytes] = {}
         self._failures: dict[str, list[tuple[int, dict[str, Any]]]] = {}
         self._message_ids = itertools.count(5000)
@@ -190,7 +202,11 @@ class FakeTelegram:
             if status != 200:
                 call.status = status
                 return web.json_response(body, status=status)
-        result = await handler(params, files)
+        try:
+            result = await handler(params, files)
+        except FakeError as err:
+            call.status = err.status
+            return web.json_response({"ok": False, "error_code": err.status, "description": err.description}, status=err.status)
         call.result = result
         return web.json_response({"ok": True, "result": result})
 
@@ -226,11 +242,26 @@ class FakeTelegram:
             except TimeoutError:
                 pass
 
+    def channel(self, chat_id: int | str, admins: list[int], bot_posts: bool = True) -> None:
+        """A Telegram channel: its administrators (the first its creator), the bot among them when it may post."""
+        self.channels[str(chat_id)] = -1009000000000 - len(self.channels) if str(chat_id).startswith("@") else int(chat_id)
+        self.admins[str(chat_id)] = admins + ([BOT_ID] if bot_posts else [])
+
+    async def api_getChat(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        chat_id = str(params.get("chat_id"))
+        if chat_id in self.channels:
+            return {"id": self.channels[chat_id], "type": "channel", "title": f"Kanaal {chat_id}", **FULL_INFO}
+        if chat_id in self.admins:
+            return {"id": int(chat_id), "type": "supergroup", "title": GROUP_TITLE, **FULL_INFO}
+        raise FakeError(400, "Bad Request: chat not found")
+
     async def api_getChatAdministrators(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
-        ids = self.admins.get(str(params.get("chat_id")), [])
+        chat_id = str(params.get("chat_id"))
+        ids = self.admins.get(chat_id, [])
+        rights = {**ADMIN_RIGHTS, "can_post_messages": True, "can_edit_messages": True} if chat_id in self.channels else ADMIN_RIGHTS
         return [
-            {"status": "creator" if i == 0 else "administrator", "user": user(uid, f"Admin {uid}"), "is_anonymous": False,
-             **({} if i == 0 else ADMIN_RIGHTS)}
+            {"status": "creator" if i == 0 else "administrator", "user": self._bot_user() if uid == BOT_ID else user(uid, f"Admin {uid}"),
+             "is_anonymous": False, **({} if i == 0 else rights)}
             for i, uid in enumerate(ids)
         ]  # fmt: skip
 

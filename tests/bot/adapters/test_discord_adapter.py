@@ -321,20 +321,6 @@ async def test_run_platforms_with_a_clock_start_lives_at_that_moment(config: Con
     assert await asyncio.wait_for(task, 10) == 0
 
 
-async def test_kanaal_can_name_another_channel(bot: Harness, fake: FakeDiscord, config: Config) -> None:
-    payload = bot.slash("kanaal", "Leider", director=True, channel=GENERAL)
-    payload["data"]["options"] = [{"name": "kanaal", "type": 7, "value": str(ANNOUNCE)}]
-    payload["data"]["resolved"] = {"channels": {str(ANNOUNCE): {
-        "id": str(ANNOUNCE), "name": "competitie", "type": 0, "permissions": "0", "parent_id": None,
-    }}}  # fmt: skip
-    await bot.client.tree._call(discord.Interaction(data=payload, state=bot.client._connection))
-    (answer,) = fake.callbacks(payload["id"])
-    assert answer.json["type"] == 4 and not flags(answer) & EPHEMERAL
-    db = sqlite3.connect(config.db_path)
-    assert db.execute("SELECT channel_id FROM clubs WHERE platform = 'discord'").fetchone()[0] == str(ANNOUNCE)
-    db.close()
-
-
 # ---------------------------------------------------------------------------------------------- exactly once
 def refs(config: Config) -> list[tuple[str | None, str | None, str | None]]:
     db = sqlite3.connect(config.db_path)

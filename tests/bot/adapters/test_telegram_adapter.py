@@ -15,6 +15,7 @@ from bot.adapters.telegram.render import MAX_TEXT, html_chunks, units
 from bot.config import Config
 from bot.core.replies import Button
 from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
+    BOT_ID,
     GROUP,
     GROUP_CHAT,
     FakeTelegram,
@@ -40,6 +41,8 @@ OTHER_CHAT = -1002000000002  # a channel for announcements, besides the group
 async def setup_club(tg: Harness, fake: FakeTelegram, channel: str = "") -> None:
     """A club with a season, two players and a channel; the announcements so far sent."""
     fake.admins[str(GROUP)] = [LEIDER["id"]]
+    if channel:
+        fake.channel(channel, [LEIDER["id"]])
     await tg.say(LEIDER, f"/kanaal {channel}".strip())
     await tg.say(LEIDER, "/seizoen naam=2026-27 start=2026-12-03")
     await tg.say(LEIDER, "/speler Anna 2100")
@@ -215,6 +218,36 @@ async def test_kanaal_naming_a_public_channel(tg: Harness, fake: FakeTelegram) -
     await setup_club(tg, fake, "@clubnieuws")
     await tg.say(LEIDER, "/publiceer")
     assert len(pairing_posts(fake, "@clubnieuws")) == 1 and pairing_posts(fake, GROUP) == []
+
+
+def club_channel(config: Config) -> str | None:
+    db = sqlite3.connect(config.db_path)
+    try:
+        return db.execute("SELECT channel_id FROM clubs").fetchone()[0]
+    finally:
+        db.close()
+
+
+async def test_kanaal_takes_only_the_group_or_a_channel_both_bot_and_director_run(
+    tg: Harness, fake: FakeTelegram, config: Config
+) -> None:
+    """Another club's group, a channel the director does not administer, a channel where the bot may not
+    post, a chat that does not exist: each is refused with the reason, asking Telegram, and the club's
+    announcements stay where they were."""
+    await setup_club(tg, fake)
+    assert club_channel(config) == str(GROUP)
+    other_group = -1002000000077
+    fake.admins[str(other_group)] = [LEIDER["id"], BOT_ID]  # the bot and the director run it, but it is a group
+    fake.channel("@anderman", [77])  # someone else's channel, the bot is an admin there
+    fake.channel("@stilkanaal", [LEIDER["id"]], bot_posts=False)
+    for elsewhere in (str(other_group), "@anderman", "@stilkanaal", "@bestaatniet", "-100123456789", "kanaal!"):
+        calls = await tg.say(LEIDER, f"/kanaal {elsewhere}")
+        assert any("zowel de bot" in c.text for c in calls), (elsewhere, [c.text for c in calls])
+        assert club_channel(config) == str(GROUP)
+    fake.channel("@clubnieuws", [LEIDER["id"]])
+    calls = await tg.say(LEIDER, "/kanaal @clubnieuws")
+    assert any("Aankondigingen komen voortaan" in c.text for c in calls)
+    assert club_channel(config) == "@clubnieuws"
 
 
 # ------------------------------------------------------------------------------------------------ directors

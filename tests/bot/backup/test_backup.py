@@ -6,12 +6,16 @@ from __future__ import annotations
 from tests.paths import REPO
 
 import asyncio
+import shutil
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.cli import main as cli_main
+from bot.core.database_lock import DatabaseInUse, DatabaseLock
 from bot.core.dispatch import Core
 from bot.systems import make_core
 from bot.core.store import Store
@@ -107,7 +111,6 @@ def test_restore_puts_the_backup_in_place_and_keeps_the_old_database_aside(tmp_p
     assert _count(db, "SELECT COUNT(*) FROM members WHERE name = 'Daan'") == 1
     done = _restore(str(backup), "--db", str(db))
     assert done.returncode == 0, done.stderr
-    assert "must not be running" in done.stdout
     assert _count(db, "SELECT COUNT(*) FROM members WHERE name = 'Daan'") == 0
     assert _count(db, "SELECT COUNT(*) FROM members WHERE name = 'Anna'") == 1
     aside = [p for p in db.parent.iterdir() if ".before-restore-" in p.name]
@@ -171,3 +174,86 @@ def test_restore_keeps_what_a_killed_bot_left_in_its_wal(tmp_path: Path) -> None
     aside = next(p for p in tmp_path.iterdir() if p.name.startswith("club.sqlite3.before-restore-") and p.suffix != ".sqlite3-wal")
     assert _count(aside, "SELECT rating FROM members WHERE name = 'Anna'") == 1234
     assert _count(db, "SELECT rating FROM members WHERE name = 'Anna'") == 2000
+
+
+def _tampered(good: Path, out: Path, sql: str) -> Path:
+    shutil.copyfile(good, out)
+    conn = sqlite3.connect(str(out), isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = OFF")
+    conn.executescript(sql)
+    conn.close()
+    return out
+
+
+def test_restore_accepts_only_the_schema_the_migrations_make_at_the_files_level(tmp_path: Path) -> None:
+    """A trigger in a backup would fire inside the running bot (here: every sign-off empties the club);
+    a view, a missing table or column, a changed index or a migration from a newer clubbot are refused
+    too, each with what differs, and the database stays as it was."""
+    db, good = tmp_path / "club.sqlite3", tmp_path / "good.sqlite3"
+    asyncio.run(_make_backup(db, good))
+    before = _count(db, "SELECT COUNT(*) FROM members")
+    cases = {
+        "extra trigger wipe": "CREATE TRIGGER wipe AFTER INSERT ON signoffs BEGIN DELETE FROM members; END;",
+        "extra view": "CREATE VIEW everyone AS SELECT * FROM members;",
+        "missing table link_codes": "DROP TABLE link_codes;",
+        "table members differs": "ALTER TABLE members DROP COLUMN rating;",
+        "extra index": "CREATE INDEX nosy ON members(name);",
+        "newer clubbot": "INSERT INTO schema_migrations VALUES ('9999_from_the_future.sql', 'now');",
+    }
+    for number, (reason, sql) in enumerate(cases.items()):
+        bad = _tampered(good, tmp_path / f"bad{number}.sqlite3", sql)
+        done = _restore(str(bad), "--db", str(db))
+        assert done.returncode == 2, (reason, done.stdout)
+        assert reason in done.stderr and "nothing was changed" in done.stderr, (reason, done.stderr)
+        assert _count(db, "SELECT COUNT(*) FROM members") == before
+    assert [p.name for p in tmp_path.iterdir() if ".before-restore-" in p.name] == []
+    # the untouched backup of an earlier level (fewer migrations) is accepted: the bot migrates it on start
+    old = _tampered(good, tmp_path / "old.sqlite3", "DROP TABLE link_codes; DELETE FROM schema_migrations WHERE name = '0024_link_codes.sql';")
+    done = _restore(str(old), "--db", str(db))
+    assert done.returncode == 0, done.stderr
+
+
+def test_restore_reads_names_as_paths_and_folds_in_a_wal_beside_the_backup(tmp_path: Path) -> None:
+    """'#' and '?' are part of a file name, not a URI's fragment or query; the changes a writer left in
+    the backup's -wal file are restored with it, not silently dropped."""
+    db, made = tmp_path / "club.sqlite3", tmp_path / "made.sqlite3"
+    asyncio.run(_make_backup(db, made))
+    odd = tmp_path / "club#1?mode=memory.sqlite3"
+    shutil.copyfile(made, odd)
+    script = (
+        "import os, sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None);"
+        "c.execute('PRAGMA journal_mode=WAL'); c.execute(\"UPDATE members SET rating = 1777 WHERE name = 'Carla'\");"
+        "os._exit(0)"
+    )
+    subprocess.run([sys.executable, "-c", script, str(odd)], check=True, timeout=30)
+    assert Path(f"{odd}-wal").stat().st_size > 0
+    done = _restore(str(odd), "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert "-wal file" in done.stdout
+    assert _count(db, "SELECT rating FROM members WHERE name = 'Carla'") == 1777
+    assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
+
+
+def test_restore_refuses_while_a_bot_has_the_database_open_and_a_bot_waits_for_a_restore(tmp_path: Path) -> None:
+    db, backup = tmp_path / "club.sqlite3", tmp_path / "backup.sqlite3"
+    asyncio.run(_make_backup(db, backup))
+
+    async def restore_while_open() -> None:
+        store = await Store.open(db)
+        try:
+            done = await asyncio.to_thread(_restore, str(backup), "--db", str(db))
+            assert done.returncode == 2 and "a bot has" in done.stderr and "nothing was changed" in done.stderr
+            club = await store.club_by_external("console", "club-1")
+            assert club is not None and await store.member_by_name(club.id, "Daan") is not None
+        finally:
+            await store.close()
+
+    asyncio.run(restore_while_open())
+    with DatabaseLock(db, exclusive=True):  # what a restore holds while it runs
+
+        async def start() -> None:
+            await Store.open(db)
+
+        with pytest.raises(DatabaseInUse, match="being restored"):
+            asyncio.run(start())
+    assert _restore(str(backup), "--db", str(db)).returncode == 0  # the bot stopped: the restore goes ahead

@@ -1,0 +1,38 @@
+"""May a club's announcements go to a channel? (``/kanaal``, ``Core.channel_checks``.)
+
+Only to a text channel of the club's own server in which the bot may read, write and post pictures:
+never to a channel of another server, a voice channel or a category. The server's channels are in the
+gateway's cache (the ``guilds`` intent); the bot's own roles are asked once over REST (the bot does not
+receive member lists), then its permissions in that channel are worked out as Discord does, overwrites
+included.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.core.context import Actor
+
+log = logging.getLogger(__name__)
+
+
+async def check_channel(client: discord.Client, actor: Actor, channel: str) -> str | None:
+    """None when ``channel`` (an id) may carry the club's announcements; else why not (a message key)."""
+    guild = client.get_guild(int(actor.club_external_id)) if actor.club_external_id.isdigit() else None
+    target = guild.get_channel(int(channel)) if guild is not None and channel.isdigit() else None
+    if guild is None or not isinstance(target, discord.TextChannel):
+        return "error_channel_not_here"
+    me: discord.Member | None = guild.me
+    if me is None and client.user is not None:
+        try:
+            me = await guild.fetch_member(client.user.id)
+        except discord.HTTPException as err:
+            log.warning("could not read the bot's roles in server %s: %s", guild.id, err)
+    if me is None:
+        return "error_channel_bot_cannot_post"
+    allowed = target.permissions_for(me)
+    if not (allowed.view_channel and allowed.send_messages and allowed.attach_files):
+        return "error_channel_bot_cannot_post"
+    return None

@@ -1,0 +1,83 @@
+"""Where a command points on Telegram: the chat ``/kanaal`` names, the member ``/koppel`` answers.
+
+May a club's announcements go to a chat? (``/kanaal``, ``Core.channel_checks``.)
+
+To the club's own group (or one of its forum topics) always. Anywhere else only to a Telegram channel
+where both the bot (allowed to post messages) and the director who types ``/kanaal`` are administrators,
+as Telegram itself says (``getChat``, ``getChatAdministrators``): a director cannot make the bot post
+into another club's group or a channel they do not run.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Bot, ChatMemberAdministrator, ChatMemberOwner, Message
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+
+from bot.core.context import Actor
+
+log = logging.getLogger(__name__)
+
+
+def _target(channel: str) -> int | str | None:
+    """The chat id Telegram takes: a number or a public ``@name``; None for anything else."""
+    if channel.startswith("@") and 5 <= len(channel) <= 33 and channel[1:].replace("_", "").isalnum():
+        return channel
+    try:
+        return int(channel)
+    except ValueError:
+        return None
+
+
+async def check_channel(bot: Bot, actor: Actor, channel: str) -> str | None:
+    """None when ``channel`` may carry the club's announcements; else why not (a message key)."""
+    group, _, topic = channel.partition("/")
+    if group == actor.club_external_id and (not topic or topic.isdigit()):
+        return None
+    target = _target(channel)
+    if target is None or not actor.user_id.isdigit():
+        return "error_channel_not_admin"
+    try:
+        chat = await bot.get_chat(target)
+        if chat.type != ChatType.CHANNEL:
+            return "error_channel_not_admin"
+        admins = await bot.get_chat_administrators(target)
+    except TelegramError as err:  # not found, or the bot is not in it
+        log.info("/kanaal %s refused: %s", channel, err)
+        return "error_channel_not_admin"
+    director = any(a.user.id == int(actor.user_id) for a in admins)
+    poster = any(
+        a.user.id == bot.id
+        and (isinstance(a, ChatMemberOwner) or (isinstance(a, ChatMemberAdministrator) and a.can_post_messages))
+        for a in admins
+    )
+    return None if director and poster else "error_channel_not_admin"
+
+
+def _command(aliases: dict[str, str], text: str) -> tuple[str, str]:
+    head, _, rest = text.strip().partition(" ")
+    name = head[1:].split("@", 1)[0].lower()
+    return aliases.get(name, name), rest
+
+
+def with_channel(aliases: dict[str, str], text: str, message: Message) -> str:
+    """``/kanaal`` typed without an argument in a group means this group, or this forum topic."""
+    name, rest = _command(aliases, text)
+    if name != "kanaal" or rest.strip() or message.chat.type == ChatType.PRIVATE:
+        return text
+    here = str(message.chat.id)
+    if message.is_topic_message and message.message_thread_id:
+        here += f"/{message.message_thread_id}"
+    return f"{text.strip()} {here}"
+
+
+def with_account(aliases: dict[str, str], text: str, message: Message) -> str:
+    """``/koppel Anna`` typed as an answer to a member's message links that member's account (Telegram
+    has no user picker, and a bot cannot look up an @username)."""
+    name, rest = _command(aliases, text)
+    answered = message.reply_to_message.from_user if message.reply_to_message is not None else None
+    if name != "koppel" or answered is None or answered.is_bot or "<@" in rest:
+        return text
+    return f"{text.strip()} <@{answered.id}>"
