@@ -54,6 +54,11 @@ from bot.core.clock import ShiftedClock  # noqa: E402
 from bot.core.context import Actor  # noqa: E402
 from bot.core.dispatch import Core  # noqa: E402
 from bot.systems import make_core  # noqa: E402
+
+try:  # the same script measures older commits too (before/after in one session): those lack these
+    from bot.core.user_limits import UserLimits
+except ImportError:  # pragma: no cover - an older commit
+    UserLimits = None  # type: ignore[assignment,misc]
 from bot.config import Config, load_config  # noqa: E402
 from bot.core.scheduler import Alarm  # noqa: E402
 from bot.core.store import Announcement, Club, Store  # noqa: E402
@@ -83,11 +88,15 @@ async def world(path: Path, clubs: int, members: int) -> tuple[Store, Core, Shif
     store = await Store.open(path)
     clock = ShiftedClock(START)
     commands = make_core(store, config, clock)
+    if UserLimits is not None:  # a synthetic member sends far more than a person can
+        commands.user_limits = UserLimits(burst=10**9)
     for c in range(clubs):
         await must(commands, director(c), "/seizoen naam=S start=2026-12-03 rondes=28")
         for i in range(members):
             await must(commands, director(c), f'/speler "Lid {i:02d}" {1000 + 20 * i}')
-        for i in range(members):
+        for i in range(members):  # the director links each account to its member (a name never does)
+            if "koppel" in commands.registry.commands:
+                await must(commands, director(c), f'/koppel "Lid {i:02d}" <@{member(c, i).user_id}>')
             await must(commands, member(c, i), "/aanmelden")
     return store, commands, clock
 

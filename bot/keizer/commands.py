@@ -113,7 +113,7 @@ def register(registry: Registry) -> None:
     add(Command("publiceer", cmd_publiceer, director=True, english="publish",
                 params=(RAPID, Param("toch", "bool", style=FLAG), Param("ongedaan", "bool", style=FLAG)),
                 confirm=("discord_publish_question", "discord_button_publish")))  # fmt: skip
-    add(Command("exporteer", cmd_exporteer, director=True, english="export", params=(RAPID,)))
+    add(Command("exporteer", cmd_exporteer, director=True, english="export", params=(RAPID,), reads_only=True))
     add(Command("importeer", cmd_importeer, director=True, english="import",
                 params=(Param("bestand", "file", required=True), _keyed("start", required=True), _keyed("naam"),
                         *_calendar())))  # fmt: skip

@@ -8,6 +8,8 @@ played rounds, and the rounds still to play follow weekly from the given start d
 
 from __future__ import annotations
 
+import asyncio
+
 import json
 from dataclasses import replace
 from datetime import date, datetime, time, timedelta
@@ -41,7 +43,7 @@ async def export_text(store: Store, season: Season) -> str:
         signed_off = {so.member_id for so in await KeizerStore(store).signoffs(coming.id)}
         present = tuple(name_of[pid] for pid in competition.present_players(data, coming.number, signed_off))
     file = season_file.Season(settings=data.settings, players=players, rounds=rounds, present=present, name=season.name)
-    return season_file.export_season(file)
+    return await asyncio.to_thread(season_file.export_season, file)  # a big season: off the event loop
 
 
 def settings_json(settings: season_file.KeizerSettings) -> str:
