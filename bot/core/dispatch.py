@@ -127,7 +127,7 @@ class Core:
             ctx = Context(actor, club, member, self.clock.now(), args, attachment, self)
             if command.director and not ctx.is_director:
                 raise UserError("error_director_only", command=name)
-            if command.reads_only:
+            if command.reads_only and not self._writing_route(command.name, args):
                 return await self.read(command, ctx)
             # One transaction per command: commands run one at a time, see no one else's half-done
             # work, and whatever goes wrong (a refusal or a bug) rolls back everything they wrote.
@@ -144,6 +144,10 @@ class Core:
         except Exception:  # a bug must not crash the bot; the transaction has rolled back
             log.exception("command failed: %r", text[:200])
             return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
+
+    def _writing_route(self, name: str, args: list[str]) -> bool:
+        """Whether the first word routes a read-only command to a change (``/indeling wissel A B``)."""
+        return bool(args) and any(r.writes and args[0].lower() in r.words for r in self.registry.routes.get(name, []))
 
     async def read(self, command: Command, ctx: Context) -> Reply:
         """A read-only command on the read path: no transaction, no writer's lock, its own connection; its

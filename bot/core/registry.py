@@ -102,6 +102,7 @@ class Route:
     words: frozenset[str]
     handler: Handler
     fallback: bool = False
+    writes: bool = False  # it changes something: run in a transaction even when its command only reads
 
 
 class Timed(Protocol):
@@ -140,8 +141,10 @@ class Registry:
             raise ValueError(f"alias /{english} exists already")
         self.aliases[english] = name
 
-    def route(self, command: str, words: Sequence[str], handler: Handler, fallback: bool = False) -> None:
-        self.routes.setdefault(command, []).append(Route(frozenset(w.lower() for w in words), handler, fallback))
+    def route(
+        self, command: str, words: Sequence[str], handler: Handler, fallback: bool = False, writes: bool = False
+    ) -> None:
+        self.routes.setdefault(command, []).append(Route(frozenset(w.lower() for w in words), handler, fallback, writes))
 
     def competition(self, kind: str) -> "CompetitionSource | None":
         return next((c for c in self.competitions if c.kind == kind), None)

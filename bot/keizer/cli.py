@@ -24,6 +24,7 @@ from engine.keizer import prizes as prize_rules
 from engine.keizer import season as season_rules
 from engine.keizer import Standing
 from engine.keizer.season_file import Season, SeasonFileError, parse_season
+from engine.keizer.season_file import settings_json as season_file_settings
 
 _Fail = CliError
 
@@ -178,6 +179,15 @@ def cmd_pair(args: argparse.Namespace) -> str:
 # --------------------------------------------------------------------------- prizes
 
 
+def planned_rounds(season: Season) -> int:
+    """A season file's planned number of rounds: cycles x cycle_length when the file sets them, else
+    the rounds it holds (a short rapid season of 3 rounds asks 2 for its prize, not 2/3 of 28)."""
+    given = season_file_settings(season.settings)
+    if "cycles" in given or "cycle_length" in given:
+        return season_rules.season_length(season.settings)
+    return _last_round(season)
+
+
 def cmd_prizes(args: argparse.Namespace) -> str:
     season = load_season(args.file)
     rapid: Season | None = load_season(args.rapid) if args.rapid else None
@@ -187,6 +197,7 @@ def cmd_prizes(args: argparse.Namespace) -> str:
         season.settings,
         season_rounds=args.season_rounds,
         rapid=None if rapid is None else (rapid.players, rapid.rounds, rapid.settings),
+        rapid_season_rounds=None if rapid is None else planned_rounds(rapid),
     )
     names = {p.id: p.name for p in season.players}
     if rapid is not None:

@@ -16,6 +16,7 @@ from bot.core.dispatch import Core
 from bot.core.i18n import t
 from bot.core.registry import FLAG, KEYED, Command, Param, Registry
 from bot.core.store import Club
+from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WORDS, cmd_bye, cmd_colour, cmd_pair, cmd_swap
 from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
 from bot.keizer.publication import KeizerSchedule, cmd_publiceer
@@ -67,6 +68,11 @@ RESULTS = (
 )  # fmt: skip
 KINDS = (("discord_choice_main", "main"), ("rapid", "rapid"))
 ORDERS = (("discord_choice_rating", "rating"), ("discord_choice_ranking", "eindstand"))
+RISER_FROM = (("discord_choice_riser_start", "start"), ("discord_choice_riser_round1", "ronde1"))
+NO_SHOW_EARNS = (("discord_choice_noshow_third", "1/3"), ("discord_choice_noshow_none", "0"))
+CHANGES = (("discord_choice_swap", "wissel"), ("discord_choice_colour", "kleur"), ("discord_choice_pair", "koppel"),
+           ("discord_choice_bye", "vrij"))  # fmt: skip
+PLAYER_ACTIONS = (("discord_choice_withdraw", "terugtrekken"), ("discord_choice_back", "terug"))
 
 
 def _keyed(name: str, kind: str = "text", required: bool = False, **more: Any) -> Param:
@@ -77,7 +83,8 @@ def _calendar() -> tuple[Param, ...]:
     """The options of /seizoen and /importeer after name and start."""
     return (
         _keyed("rondes", "int", low=1, high=200), _keyed("deadline"), _keyed("publicatie"), _keyed("tijdzone"),
-        _keyed("soort", "choice", choices=KINDS),
+        _keyed("soort", "choice", choices=KINDS), _keyed("stijgprijs", "choice", choices=RISER_FROM),
+        _keyed("noshow", "choice", choices=NO_SHOW_EARNS),
     )  # fmt: skip
 
 
@@ -92,7 +99,10 @@ def register(registry: Registry) -> None:
                 params=(GROUP, RAPID, ROUND_PAIRED, _keyed("pagina", "int", low=1, high=100), Param("alles", "bool", style=FLAG)),
                 reads_only=True,
                 cache_key=season_key))  # fmt: skip
-    add(Command("indeling", cmd_indeling, english="pairings", params=(ROUND_PAIRED, RAPID), reads_only=True,
+    add(Command("indeling", cmd_indeling, english="pairings",
+                params=(Param("wijziging", "choice", choices=CHANGES), Param("wie", complete=member_names),
+                        Param("met", complete=member_names), ROUND_PAIRED, RAPID),
+                reads_only=True,
                 cache_key=season_key))  # fmt: skip
     add(Command("uitslag", cmd_uitslag, english="result",
                 params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID)))  # fmt: skip
@@ -104,7 +114,8 @@ def register(registry: Registry) -> None:
                         _keyed("startvolgorde", "choice", choices=ORDERS))))  # fmt: skip
     add(Command("speler", cmd_speler, director=True, english="player",
                 params=(Param("naam", required=True, complete=member_names),
-                        Param("rating", "int", required=True, low=0, high=4000),
+                        Param("rating", "int", low=0, high=4000),
+                        Param("actie", "choice", choices=PLAYER_ACTIONS),
                         Param("groep", "choice", style=KEYED, choices=GROUP.choices), RAPID)))  # fmt: skip
     add(Command("nietverschenen", cmd_nietverschenen, director=True, english="noshow",
                 params=(Param("speler", required=True, complete=member_names), ROUND_PAIRED, RAPID)))  # fmt: skip
@@ -117,5 +128,7 @@ def register(registry: Registry) -> None:
     add(Command("importeer", cmd_importeer, director=True, english="import",
                 params=(Param("bestand", "file", required=True), _keyed("start", required=True), _keyed("naam"),
                         *_calendar())))  # fmt: skip
+    for words, handler in ((SWAP_WORDS, cmd_swap), (COLOUR_WORDS, cmd_colour), (PAIR_WORDS, cmd_pair), (BYE_WORDS, cmd_bye)):
+        registry.route("indeling", words, handler, writes=True)  # the director's hands on the pairing
     registry.timed.append(KeizerSchedule())
     registry.competitions.append(KeizerSource())

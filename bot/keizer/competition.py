@@ -20,7 +20,7 @@ from bot.core.store import Store
 from bot.keizer.store import KeizerStore, RoundRow, Season, SeasonPlayer
 
 _RESULTS = {r.value: r for r in Result}
-_ABSENCE = {"notice": Absence.NOTICE, "team": Absence.TEAM, "unexcused": Absence.UNEXCUSED}
+_ABSENCE = {"notice": Absence.NOTICE, "team": Absence.TEAM, "unexcused": Absence.UNEXCUSED, "auto": Absence.AUTO}
 
 
 def settings_from_json(text: str) -> KeizerSettings:
@@ -60,6 +60,7 @@ async def load(store: Store, season: Season) -> SeasonData:
             group=sp.group_name,
             joined_round=sp.joined_round,
             start_points=Fraction(sp.start_points) if sp.start_points else None,
+            withdrawn_from=sp.withdrawn_from,
         )
         for sp in season_players
     ]
@@ -91,12 +92,18 @@ def standings(data: SeasonData, after_round: int | None = None) -> list[keizer.S
 
 
 def present_players(data: SeasonData, round_number: int, signed_off: set[int]) -> list[str]:
-    """Who is paired: joined by this round, not signed off for it, not signed off automatically."""
+    """Who is paired: joined by this round, not withdrawn, not signed off for it, not signed off
+    automatically."""
     return [
         player_id(sp.member_id)
         for sp in data.season_players
         if sp.joined_round <= round_number and not sp.auto_signed_off and sp.member_id not in signed_off
+        and not withdrawn(sp, round_number)
     ]
+
+
+def withdrawn(sp: SeasonPlayer, round_number: int) -> bool:
+    return sp.withdrawn_from is not None and sp.withdrawn_from <= round_number
 
 
 def coming_round(data: SeasonData) -> RoundRow | None:
@@ -130,8 +137,9 @@ async def pair(
         if fresh is None or fresh.status == "paired":
             return None
         for sp in data.season_players:
-            if sp.auto_signed_off and sp.joined_round <= round_row.number and sp.member_id not in signed_off:
-                await KeizerStore(store).set_signoff(round_row.id, sp.member_id, "notice", None, now)
+            if sp.auto_signed_off and sp.joined_round <= round_row.number and sp.member_id not in signed_off \
+                    and not withdrawn(sp, round_row.number):
+                await KeizerStore(store).set_signoff(round_row.id, sp.member_id, "auto", None, now)
         present = present_players(data, round_row.number, signed_off)
         result = pairing.pair_round(data.players, data.rounds, present, data.settings, round_row.number)
         games = [(board, int(g.white), int(g.black)) for board, g in enumerate(result.games, start=1)]

@@ -102,27 +102,30 @@ async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetim
 
     def render(data: competition.SeasonData, result: pairing.Pairing) -> tuple[str, str | None]:
         names = {p.id: p.name for p in data.players}
-        lang = club.language
-        title = t(lang, "pairing_title", round=row.number, date=row.play_date)
-        lines = [title]
-        for board, game in enumerate(result.games, start=1):
-            lines.append(t(lang, "pairing_line", board=board, white=names[game.white], black=names[game.black]))
-        notes: tuple[str, ...] = ()
-        if result.bye is not None:
-            notes = (t(lang, "bye_line", name=names[result.bye]),)
-            lines.extend(notes)
-        if not result.games and result.bye is None:
-            lines.append(t(lang, "pairing_empty"))
-            return "\n".join(lines), None
-        table = Table(
-            headers=(t(lang, "col_board"), t(lang, "col_white"), t(lang, "col_black")),
-            rows=tuple(
-                (str(board), names[g.white], names[g.black]) for board, g in enumerate(result.games, start=1)
-            ),
-        )
-        return "\n".join(lines), picture_spec(title, table, notes)
+        games = [(names[g.white], names[g.black]) for g in result.games]
+        return pairing_announcement(club.language, row, games, names[result.bye] if result.bye is not None else None)
 
     return await competition.pair(core.store, season, row, now, render)
+
+
+def pairing_announcement(lang: str, row: RoundRow, games: list[tuple[str, str]], bye: str | None) -> tuple[str, str | None]:
+    """A round's pairing announcement: its text, and what its picture shows (None: no picture)."""
+    title = t(lang, "pairing_title", round=row.number, date=row.play_date)
+    lines = [title]
+    for board, (white, black) in enumerate(games, start=1):
+        lines.append(t(lang, "pairing_line", board=board, white=white, black=black))
+    notes: tuple[str, ...] = ()
+    if bye is not None:
+        notes = (t(lang, "bye_line", name=bye),)
+        lines.extend(notes)
+    if not games and bye is None:
+        lines.append(t(lang, "pairing_empty"))
+        return "\n".join(lines), None
+    table = Table(
+        headers=(t(lang, "col_board"), t(lang, "col_white"), t(lang, "col_black")),
+        rows=tuple((str(board), white, black) for board, (white, black) in enumerate(games, start=1)),
+    )
+    return "\n".join(lines), picture_spec(title, table, notes)
 
 
 async def queue_reminder(core: Core, row: RoundRow, now: datetime) -> None:

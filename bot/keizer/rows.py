@@ -33,6 +33,7 @@ class SeasonPlayer:
     joined_round: int
     start_points: str | None
     auto_signed_off: bool
+    withdrawn_from: int | None = None  # out of the pairing and the ranking from this round on
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ def season_player_row(r: sqlite3.Row, prefix: str = "") -> SeasonPlayer:
         joined_round=r[prefix + "joined_round"],
         start_points=r[prefix + "start_points"],
         auto_signed_off=bool(r[prefix + "auto_signed_off"]),
+        withdrawn_from=r[prefix + "withdrawn_from"],
     )
 
 

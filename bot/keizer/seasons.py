@@ -4,9 +4,11 @@ change their rating), ``/exporteer`` and ``/importeer`` (the season file, docs/s
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, time
+from fractions import Fraction
 from zoneinfo import ZoneInfo
 
 from engine.keizer import KeizerSettings, season_file
@@ -34,6 +36,7 @@ class SeasonOptions:
     kind: str
     rounds_given: bool
     start_order: str = "rating"  # "list": last season's final ranking (seed 004 Keizer rule a)
+    club_rules: dict[str, object] = field(default_factory=dict)  # KeizerSettings given: riser_from, auto_signoff_fraction
 
 
 async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
@@ -57,7 +60,7 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         if opts.start_order == "list":
             raise UserError("error_no_previous_season")
         carried = [(m.id, m.rating, None) for m in await core.store.members(ctx.club.id) if not m.is_director]
-    settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order))
+    settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order, **opts.club_rules))  # type: ignore[arg-type]
     async with core.store.transaction():
         season = await keizer_store(core).create_season(
             ctx.club.id, opts.name, opts.kind, calendar, opts.deadline.strftime("%H:%M"),
@@ -82,7 +85,7 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
         "naam": "name", "name": "name", "start": "start", "rondes": "rounds", "rounds": "rounds",
         "deadline": "deadline", "publicatie": "publish", "publish": "publish", "tijdzone": "timezone",
         "timezone": "timezone", "soort": "kind", "kind": "kind", "startvolgorde": "start_order",
-        "start_order": "start_order",
+        "start_order": "start_order", "stijgprijs": "riser", "riser": "riser", "noshow": "noshow",
     }  # fmt: skip
     values: dict[str, str] = {}
     for arg in ctx.args:
@@ -121,10 +124,21 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
     )
     if start_order is None:
         raise UserError("error_usage", usage=ctx.t(usage))
+    club_rules: dict[str, object] = {}
+    if "riser" in values:  # the riser prize counts from the start order, or from the list after round 1
+        riser_from = {"start": "start", "ronde1": "round1", "round1": "round1"}.get(values["riser"].lower())
+        if riser_from is None:
+            raise UserError("error_usage", usage=ctx.t(usage))
+        club_rules["riser_from"] = riser_from
+    if "noshow" in values:  # what an automatic sign-off after the no-shows earns: 1/3 (seed 004 j) or 0
+        earns = {"1/3": Fraction(1, 3), "0": Fraction(0)}.get(values["noshow"])
+        if earns is None:
+            raise UserError("error_usage", usage=ctx.t(usage))
+        club_rules["auto_signoff_fraction"] = earns
     if name and await keizer_store(core).season_by_name(ctx.club.id, name) is not None:
         raise UserError("error_season_exists", name=name)
     return SeasonOptions(
-        name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values, start_order
+        name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values, start_order, club_rules
     )
 
 
@@ -164,6 +178,8 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
     if len(file.rounds) >= MAX_ROUNDS:
         raise UserError("error_season_file", detail=f"{len(file.rounds)} rounds played; at most {MAX_ROUNDS - 1}")
     opts = await season_options(core, ctx, "usage_importeer", need_name=False)
+    if opts.club_rules:  # given with the command: they win over the file's settings
+        file = dataclasses.replace(file, settings=dataclasses.replace(file.settings, **opts.club_rules))  # type: ignore[arg-type]
     name = opts.name or (file.name or "")[:MAX_NAME_LENGTH]
     if not name:
         raise UserError("error_usage", usage=ctx.t("usage_importeer"))
@@ -183,6 +199,36 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
     return Reply(lines=(ctx.t("imported", name=season.name, players=len(file.players), played=played, rounds=rounds),))
 
 
+WITHDRAW_WORDS = frozenset({"terugtrekken", "withdraw"})
+BACK_WORDS = frozenset({"terug", "back"})
+
+
+async def _withdraw(core: Core, ctx: Context, kind: str, name: str, leaving: bool) -> Reply:
+    """``/speler Naam terugtrekken``: out of the pairing and the ranking from the next round to pair on
+    (their games so far keep counting for their opponents, at the value they had when they left);
+    ``/speler Naam terug``: back in the season, from the next round to pair on."""
+    season = await active_season(core, ctx, kind)
+    member = await core.store.member_by_name(ctx.club.id, name)
+    sp = await keizer_store(core).season_player(season.id, member.id) if member is not None else None
+    if member is None or sp is None:
+        raise UserError("error_not_in_season", name=name[:MAX_NAME_LENGTH], season=season.name)
+    data = await competition.load(core.store, season)
+    coming = competition.coming_round(data)
+    if leaving:
+        if sp.withdrawn_from is not None:
+            raise UserError("error_already_withdrawn", name=member.name, round=sp.withdrawn_from)
+        if coming is None:
+            raise UserError("error_season_over", season=season.name)
+        async with core.store.transaction():
+            await keizer_store(core).set_withdrawn(season.id, member.id, coming.number)
+        return Reply(lines=(ctx.t("player_withdrawn", name=member.name, round=coming.number),))
+    if sp.withdrawn_from is None:
+        raise UserError("error_not_withdrawn", name=member.name)
+    async with core.store.transaction():
+        await keizer_store(core).set_withdrawn(season.id, member.id, None)
+    return Reply(lines=(ctx.t("player_back", name=member.name),))
+
+
 async def cmd_speler(core: Core, ctx: Context) -> Reply:
     """Add a player or change their rating: ``/speler Jan de Vries 1850 [groep=A]``; the player joins the
     main season, or with ``rapid`` the rapid competition."""
@@ -197,6 +243,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             group = value.upper()
         else:
             rest.append(arg)
+    if len(rest) >= 2 and rest[-1].lower() in WITHDRAW_WORDS | BACK_WORDS and group is None:
+        return await _withdraw(core, ctx, kind, " ".join(" ".join(rest[:-1]).split()), rest[-1].lower() in WITHDRAW_WORDS)
     if len(rest) < 2 or parse_int(rest[-1]) is None:
         raise UserError("error_usage", usage=ctx.t("usage_speler"))
     rating = parse_int(rest[-1])

@@ -113,7 +113,8 @@ class KeizerStore:
             " r.deadline_at AS r_deadline_at, r.publish_at AS r_publish_at, r.status AS r_status,"
             " sp.member_id AS sp_member_id, m.name AS sp_name, sp.rating AS sp_rating,"
             " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
-            " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off"
+            " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off,"
+            " sp.withdrawn_from AS sp_withdrawn_from"
             " FROM seasons s"
             " LEFT JOIN rounds r ON r.id ="
             "  (SELECT id FROM rounds WHERE season_id = s.id AND status != 'paired' ORDER BY number LIMIT 1)"
@@ -169,6 +170,13 @@ class KeizerStore:
         await self.db.write(
             "UPDATE season_players SET start_points = ? WHERE season_id = ? AND member_id = ?",
             (points, season_id, member_id),
+        )
+
+    async def set_withdrawn(self, season_id: int, member_id: int, from_round: int | None) -> None:
+        """Withdraw a player from round ``from_round`` on (None: back in the season)."""
+        await self.db.write(
+            "UPDATE season_players SET withdrawn_from = ? WHERE season_id = ? AND member_id = ?",
+            (from_round, season_id, member_id),
         )
 
     async def set_auto_signed_off(self, season_id: int, member_id: int, value: bool) -> None:
@@ -304,6 +312,39 @@ class KeizerStore:
             withdrawn = posted["id"]
             await self.db.write("UPDATE announcements SET kind = ? WHERE id = ?", (f"pairing-withdrawn-{withdrawn}", withdrawn))
             await self.db.queue_announcement(club_id, round_id, f"withdrawal-{withdrawn}", correction, now)
+        return True
+
+    async def change_pairing(
+        self, round_id: int, games: list[tuple[int, int, int]], bye: int | None, club_id: int,
+        announcement: tuple[str, str | None], now: datetime,
+    ) -> bool:
+        """The director's change to a paired round: (board, white, black) of each game and the bye. The
+        pairing announcement is rewritten while it is unsent; once it may have been posted, the new
+        pairing is queued as a correction after it. True when a correction was queued."""
+        body, picture = announcement
+        async with self.db.transaction():
+            await self.db.execute_many(
+                "UPDATE games SET white_id = ?, black_id = ? WHERE round_id = ? AND board = ?",
+                [(white, black, round_id, board) for board, white, black in games],
+            )
+            await self.db.write("DELETE FROM byes WHERE round_id = ?", (round_id,))
+            if bye is not None:
+                await self.db.write("INSERT INTO byes (round_id, member_id) VALUES (?, ?)", (round_id, bye))
+            unsent = await self.db.fetch_one(
+                "SELECT id FROM announcements WHERE round_id = ? AND kind = 'pairing'"
+                " AND sent_at IS NULL AND attempted_at IS NULL",
+                (round_id,),
+            )
+            if unsent is not None:
+                await self.db.write(
+                    "UPDATE announcements SET body = ?, picture = ?, image = NULL WHERE id = ?", (body, picture, unsent["id"])
+                )
+                return False
+            done = await self.db.fetch_one(
+                "SELECT COUNT(*) FROM announcements WHERE round_id = ? AND kind LIKE 'pairing-change-%'", (round_id,)
+            )
+            number = int(done[0]) + 1 if done else 1
+            await self.db.queue_announcement(club_id, round_id, f"pairing-change-{number}", body, now, picture=picture)
         return True
 
     async def store_played_round(

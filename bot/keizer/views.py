@@ -111,7 +111,8 @@ async def cmd_prijzen(core: Core, ctx: Context) -> Reply:
         rapid = (rdata.players, rdata.rounds, rdata.settings)
         names.update({p.id: p.name for p in rdata.players})
     prizes = prize_rules.prizes_from_rounds(
-        data.players, data.rounds, data.settings, season_rounds=season.rounds_count, rapid=rapid
+        data.players, data.rounds, data.settings, season_rounds=season.rounds_count, rapid=rapid,
+        rapid_season_rounds=rapid_season.rounds_count if rapid_season is not None else None,
     )
 
     def line(label: str, prize: prize_rules.Prize | None) -> str:

@@ -33,6 +33,7 @@ class Absence(enum.Enum):
     NOTICE = "notice"  # signed off in time: 1/3 of own value
     TEAM = "team"  # club team match: 2/3 of own value
     UNEXCUSED = "unexcused"  # no notice: 0
+    AUTO = "auto"  # signed off by the no-show rule (seed 004 j): ``auto_signoff_fraction`` of own value
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ class KeizerSettings:
     attendance_for_prizes: Fraction = Fraction(2, 3)
     no_show_limit: int = 2  # consecutive unexcused absences before the automatic sign-off
     start_order: str = "rating"  # "rating", or "list": the players' order as given (last season's ranking)
+    auto_signoff_fraction: Fraction = Fraction(1, 3)  # after the no-show rule signed a player off (1/3: "with notice")
+    riser_from: str = "start"  # the riser prize counts places from the "start" order, or from the list after "round1"
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,9 @@ class Player:
     group: str | None = None
     joined_round: int = 1
     start_points: Fraction | None = None
+    # Withdrawn by the director: out of the pairing and the ranking from this round on (their games
+    # before it keep counting for their opponents, at the value they had when they left).
+    withdrawn_from: int | None = None
 
 
 @dataclass(frozen=True)

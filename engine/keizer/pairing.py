@@ -69,9 +69,14 @@ def pair_round(
     candidate whose bye would force a repeat is passed over for the next one up; if every
     candidate forces repeats, the one with the fewest.
 
-    Colours (seed 003): the player who had white less often this season gets white; equal, the
-    lower-ranked player gets white.  Counted are all games of earlier rounds of the season
-    except forfeits (1-0F, 0-1F, 0-0F: nobody played a colour); three in a row is allowed.
+    Colours (seed 004 rule g: "zoveel mogelijk even vaak met wit als met zwart"; seed 003): the
+    player with the lower whites-minus-blacks this season gets white; equal, the one who had white
+    less often (seed 003); equal again, the lower-ranked player.  Three of one colour in a row is
+    allowed (seed 003); a fourth is avoided where the other player can take the colour without a
+    fourth of their own: then the colours of that game are swapped.  Counted are all games of earlier
+    rounds of the season except forfeits (1-0F, 0-1F, 0-0F: nobody played a colour).  A member who
+    misses rounds or joins late is therefore not given white again and again: their balance is what
+    counts, not their number of whites.
     """
     number = max((r.number for r in rounds), default=0) + 1 if round_number is None else round_number
     ranked = [s.player.id for s in value_ranking(players, rounds, number, settings)]
@@ -90,12 +95,12 @@ def pair_round(
     in_cycle = set(cycle_rounds(number, settings.cycle_length))
     bad: list[set[int]] = [set() for _ in order]
     byes: Counter[PlayerId] = Counter()
-    whites: Counter[PlayerId] = Counter()
-    for rnd in earlier:
+    colours = ColourHistory()
+    for rnd in sorted(earlier, key=lambda r: r.number):
         byes.update(rnd.byes)
         for g in rnd.games:
             if g.result not in _FORFEITS:
-                whites[g.white] += 1
+                colours.played(g.white, g.black)
             if rnd.number in in_cycle and g.white in pos and g.black in pos:
                 w, b = pos[g.white], pos[g.black]
                 bad[w].add(b)
@@ -116,21 +121,71 @@ def pair_round(
         assert best is not None
         bye = best[1]
     rest = [i for i in everyone if i != bye]
-    pairs = matcher.lexicographic(rest, matcher.min_repeats(rest))
+    # Colours as far as the pairing allows (seed 004 g): two players who would both need the same colour
+    # to stay within 2 of even are not paired together when a round without repeats avoids all such pairs.
+    clashes = [bad[i] | {j for j in rest if j != i and _clash(colours, order[i], order[j])} for i in everyone]
+    careful = _Matcher(clashes)
+    if any(clashes[i] != bad[i] for i in rest) and careful.min_repeats(rest) == 0:
+        pairs = careful.lexicographic(rest, 0)
+    else:
+        pairs = matcher.lexicographic(rest, matcher.min_repeats(rest))
 
     games = []
     for u, v in sorted(pairs):  # u ranked above v
-        hi, lo = order[u], order[v]
-        if whites[hi] < whites[lo]:
-            games.append(Game(white=hi, black=lo))
-        else:
-            games.append(Game(white=lo, black=hi))
+        white, black = colours.choose(order[u], order[v])
+        games.append(Game(white=white, black=black))
     return Pairing(
         round=number,
         games=tuple(games),
         bye=None if bye is None else order[bye],
         repeats=sum(1 for u, v in pairs if v in bad[u]),
     )
+
+
+MAX_RUN = 3  # of one colour in a row (seed 003 allows three); a fourth is avoided where possible
+MAX_BALANCE = 2  # whites minus blacks kept within this where the pairing allows
+
+
+def _clash(colours: "ColourHistory", a: PlayerId, b: PlayerId) -> bool:
+    """Both need the same colour: whichever does not get it ends beyond ``MAX_BALANCE``."""
+    x, y = colours.balance(a), colours.balance(b)
+    return (x >= MAX_BALANCE and y >= MAX_BALANCE) or (x <= -MAX_BALANCE and y <= -MAX_BALANCE)
+
+
+class ColourHistory:
+    """Each player's colours so far (games played over the board, in round order)."""
+
+    def __init__(self) -> None:
+        self.whites: Counter[PlayerId] = Counter()
+        self.blacks: Counter[PlayerId] = Counter()
+        self.runs: dict[PlayerId, tuple[str, int]] = {}  # the colour of the last games and how many in a row
+
+    def played(self, white: PlayerId, black: PlayerId) -> None:
+        self.whites[white] += 1
+        self.blacks[black] += 1
+        for pid, colour in ((white, "w"), (black, "b")):
+            last, count = self.runs.get(pid, (colour, 0))
+            self.runs[pid] = (colour, count + 1 if last == colour else 1)
+
+    def balance(self, pid: PlayerId) -> int:
+        return self.whites[pid] - self.blacks[pid]
+
+    def would_exceed(self, pid: PlayerId, colour: str) -> bool:
+        last, count = self.runs.get(pid, (colour, 0))
+        return last == colour and count >= MAX_RUN
+
+    def choose(self, higher: PlayerId, lower: PlayerId) -> tuple[PlayerId, PlayerId]:
+        """(white, black) for a game of ``higher`` (ranked above) against ``lower``."""
+        if (self.balance(higher), self.whites[higher]) < (self.balance(lower), self.whites[lower]):
+            white, black = higher, lower
+        else:  # equal: the lower-ranked player gets white (seed 003)
+            white, black = lower, higher
+        fourth = self.would_exceed(white, "w") or self.would_exceed(black, "b")
+        swapped_fourth = self.would_exceed(black, "w") or self.would_exceed(white, "b")
+        beyond = self.balance(black) + 1 > MAX_BALANCE or self.balance(white) - 1 < -MAX_BALANCE
+        if fourth and not swapped_fourth and not beyond:  # the balance comes first
+            white, black = black, white
+        return white, black
 
 
 class _Matcher:

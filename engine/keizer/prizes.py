@@ -55,12 +55,14 @@ def _group_order(groups: Iterable[str]) -> list[str]:
 
 
 def riser(
-    first: Sequence[Standing], final: Sequence[Standing], eligible: Collection[PlayerId]
+    first: Sequence[Standing], final: Sequence[Standing], eligible: Collection[PlayerId], first_name: str = "in the start order"
 ) -> Prize:
     """Riser prize (seed 004 rule d, "stijgprijs"): most places gained from the first
-    ranking list to the last.
+    ranking list ("ten opzichte van de eerste ranglijst") to the last.
 
-    The first ranking list is the ranking published after round 1 (``first``); places
+    The first ranking list (``first``) is the start order by default (seed 003's first table: by
+    rating, or last season's order), so missing round 1 earns nothing; the setting ``riser_from =
+    "round1"`` counts from the ranking after round 1 instead (``first_name`` says which). Places
     gained = rank there - rank on the final list. Only eligible players that are on both
     lists compete. Nobody wins when nobody gained a place. Ties: the player ranked higher
     on the final list wins; the others with the same gain are named in ``tied_with``.
@@ -80,7 +82,7 @@ def riser(
     winner = tied[0]
     reason = (
         f"gained {top} place{'s' if top != 1 else ''}: "
-        f"{first_rank[winner.player.id]} after round 1, {winner.rank} on the final list"
+        f"{first_rank[winner.player.id]} {first_name}, {winner.rank} on the final list"
     )
     if len(tied) > 1:
         reason += f"; tie with {', '.join(s.player.id for s in tied[1:])} broken by the final ranking"
@@ -97,6 +99,7 @@ def season_prizes(
     rapid_final: Sequence[Standing] | None = None,
     rapid_rounds: Iterable[Round] | None = None,
     rapid_settings: KeizerSettings | None = None,
+    rapid_season_rounds: int | None = None,
 ) -> SeasonPrizes:
     """The season's prizes (seed 004 rules d, e, f).
 
@@ -106,7 +109,8 @@ def season_prizes(
     - Riser prize: see ``riser``; ``first`` is the ranking after round 1.
     - Rapid champion: the highest eligible player on the final ranking of the separate
       rapid competition (``rapid_final``); eligibility there is counted on the rapid
-      competition's own rounds and season length (``rapid_rounds``, ``rapid_settings``).
+      competition's own rounds and planned length (``rapid_season_rounds``: 2/3 of a 3-round rapid
+      season is 2 rounds, not 2/3 of the main season's 28).
 
     Eligible: at least ``required_attendance`` rounds counted as played (``attendance``):
     19 of 28 with the defaults; a team-match absence counts as played, and so does a bye.
@@ -147,7 +151,7 @@ def season_prizes(
     if rapid_final is not None:
         r_settings = rapid_settings or settings
         r_rounds = list(rapid_rounds or ())
-        r_required = required_attendance(r_settings)
+        r_required = required_attendance(r_settings, rapid_season_rounds)
         r_ranked = _by_rank(rapid_final)
         r_att = {s.player.id: attendance(s.player.id, r_rounds) for s in r_ranked}
         r_top = _top_eligible(r_ranked, {pid for pid, n in r_att.items() if n >= r_required})
@@ -164,7 +168,7 @@ def season_prizes(
     return SeasonPrizes(
         champion=champion,
         group_winners=tuple(group_prizes),
-        riser=riser(first, ranked, eligible),
+        riser=riser(first, ranked, eligible, "after round 1" if settings.riser_from == "round1" else "in the start order"),
         rapid_champion=rapid,
         required=required,
         attendance=att,
@@ -179,13 +183,16 @@ def prizes_from_rounds(
     *,
     season_rounds: int | None = None,
     rapid: tuple[Sequence[Player], Sequence[Round], KeizerSettings] | None = None,
+    rapid_season_rounds: int | None = None,
 ) -> SeasonPrizes:
     """``season_prizes`` with the rankings computed by ``engine.keizer.standings``: the final
-    list after the last round, the first list after round 1; ``rapid`` is the rapid
-    competition's (players, rounds, settings)."""
+    list after the last round, the first list the start order (or, with ``riser_from = "round1"``,
+    the list after round 1); ``rapid`` is the rapid competition's (players, rounds, settings),
+    ``rapid_season_rounds`` its planned number of rounds."""
     last = max((r.number for r in rounds), default=0)
     final = standings(players, rounds, settings, after_round=last)
-    first = standings(players, rounds, settings, after_round=1) if last >= 1 else []
+    first_after = 1 if settings.riser_from == "round1" else 0
+    first = standings(players, rounds, settings, after_round=first_after) if last >= 1 else []
     rapid_final: list[Standing] | None = None
     rapid_rounds: Sequence[Round] = ()
     rapid_settings: KeizerSettings | None = None
@@ -201,6 +208,7 @@ def prizes_from_rounds(
         rapid_final=rapid_final,
         rapid_rounds=rapid_rounds,
         rapid_settings=rapid_settings,
+        rapid_season_rounds=rapid_season_rounds,
     )
 
 

@@ -3,7 +3,7 @@
 - ``standings(players, rounds, settings, after_round=None) -> list[Standing]``
 - ``value_ranking(players, rounds, round_number, settings) -> list[Standing]``: the ranking that
   values and pairs a round (the standings before it, with that round's late joiners inserted).
-- ``ranking_values(count, settings) -> list[int]`` and ``late_joiner_start_points(...)``.
+- ``ranking_values`` and ``late_joiner_start_points`` live in ``engine.keizer.values``.
 """
 
 from __future__ import annotations
@@ -15,37 +15,7 @@ from fractions import Fraction
 from typing import Mapping, Sequence
 
 from engine.keizer.model import Absence, KeizerSettings, Player, PlayerId, Result, Round, Standing
-
-# ---------------------------------------------------------------------------
-# Ranking values
-# ---------------------------------------------------------------------------
-
-
-def ranking_values(count: int, settings: KeizerSettings = KeizerSettings()) -> list[int]:
-    """The ranking values of places 1..count, best first.
-
-    ``value_rule == "top"`` (seed 004, Keizer rule a): the first gets ``top_value`` (50), each next
-    place one less, never below ``min_value``.
-
-    ``value_rule == "ratio"`` (seed 003, "Calculation of the Keizer evaluation points"): the top value
-    is chosen so that the first gets about three times the last.  With ``n`` places the last gets
-    ``L = max(min_value, (n - 1) // 2)`` and the first ``T = L + n - 1``; each place one less.  For
-    odd ``n`` this is exactly three times (``T = 3L``); for even ``n`` the ratio is just above three
-    (6 players: 7, 6, 5, 4, 3, 2, the seed's example).
-    """
-    if count <= 0:
-        return []
-    if settings.value_rule == "top":
-        top, floor = settings.top_value, settings.min_value
-        stop = max(top - count, floor - 1)
-        values = list(range(top, stop, -1))
-        return values + [floor] * (count - len(values))
-    if settings.value_rule == "ratio":
-        last = max(settings.min_value, (count - 1) // 2)
-        top = last + count - 1
-        return [top - i for i in range(count)]
-    raise ValueError(f"unknown value_rule {settings.value_rule!r} (expected 'top' or 'ratio')")
-
+from engine.keizer.values import late_joiner_start_points, ranking_values
 
 # ---------------------------------------------------------------------------
 # The season, prepared once for the recalculation
@@ -87,10 +57,19 @@ class _Season:
             order = sorted(range(n), key=lambda i: (-self.players[i].rating, self.players[i].id))
         else:
             raise ValueError(f"start_order must be 'rating' or 'list', not {settings.start_order!r}")
-        self.tiebreak = [0] * n
-        self.by_tiebreak = order
+        self.start_rank = [0] * n  # place in the start order (the first ranking list, before round 1)
         for pos, i in enumerate(order):
+            self.start_rank[i] = pos
+        # Equal scores after a round: rating first (seed 003: "the rating is an additional criterion"),
+        # then the start order. With start_order "rating" the two orders are the same.
+        by_tiebreak = sorted(range(n), key=lambda i: (-self.players[i].rating, self.start_rank[i]))
+        self.tiebreak = [0] * n
+        self.by_tiebreak = by_tiebreak
+        for pos, i in enumerate(by_tiebreak):
             self.tiebreak[i] = pos
+        self.by_start = order
+        self.withdrawn = {i: p.withdrawn_from for i, p in enumerate(self.players) if p.withdrawn_from is not None}
+        self.frozen: dict[int, int] = {}  # a withdrawn player's value, as it was when they left
         self.join = [max(p.joined_round, 1) for p in self.players]
         self.by_number: dict[int, Round] = {}
         for rnd in rounds:
@@ -106,6 +85,7 @@ class _Season:
             settings.unexcused_fraction,
             settings.bye_fraction,
             settings.forfeit_win_fraction,
+            settings.auto_signoff_fraction,
         ):
             scale = _lcm(scale, Fraction(f).denominator)
         for p in self.players:
@@ -156,6 +136,7 @@ class _Season:
             id(Absence.NOTICE): int(Fraction(st.notice_fraction) * scale),
             id(Absence.TEAM): int(Fraction(st.team_fraction) * scale),
             id(Absence.UNEXCUSED): unexcused,
+            id(Absence.AUTO): int(Fraction(st.auto_signoff_fraction) * scale),
         }
         bye = int(Fraction(st.bye_fraction) * scale)
         seen: list[int] = []
@@ -266,11 +247,27 @@ class _Season:
         keys = sorted([tb[p] - s * n for p, s in scores.items()])
         return [by_tb[k % n] for k in keys]
 
+    def start_ranking(self, active: Sequence[int]) -> list[int]:
+        """The first ranking list: the start order (start points, if any, first)."""
+        chosen = set(active)
+        start = self.start
+        return sorted((p for p in self.by_start if p in chosen), key=lambda p: -start[p])
+
     def values_of(self, ranking: Sequence[int]) -> list[int]:
         values = [0] * len(self.players)
         for p, v in zip(ranking, ranking_values(len(ranking), self.settings)):
             values[p] = v
+        for p, v in self.frozen.items():
+            values[p] = v
         return values
+
+    def withdraw(self, leaving: Sequence[int], value_ranking: list[int], active: list[int]) -> tuple[list[int], list[int]]:
+        """Take ``leaving`` out of the ranking and the active players; their value stays as it was."""
+        values = self.values_of(value_ranking)
+        for p in leaving:
+            self.frozen[p] = values[p]
+        gone = set(leaving)
+        return [p for p in value_ranking if p not in gone], [p for p in active if p not in gone]
 
 
 @dataclass
@@ -280,34 +277,6 @@ class _State:
     number: int
     scores: dict[int, int]
     ranking: list[int]
-
-
-def late_joiner_start_points(rating: int, existing: Sequence[tuple[int, Fraction]]) -> Fraction:
-    """Start points of a player who joins during the season (seed 004, Keizer rule b).
-
-    ``existing`` holds ``(rating, score)`` of every player already in the competition, with the
-    scores of the standings after the round before the joiner's first round.  Let A be the player
-    with the lowest rating >= the joiner's rating (ties: the highest score) and B the player with
-    the highest rating < the joiner's rating (ties: the lowest score).  The start points are the
-    linear interpolation by rating between B's and A's scores::
-
-        start = score_B + (score_A - score_B) * (rating - rating_B) / (rating_A - rating_B)
-
-    With only A or only B, that player's score; with no players at all, 0.  A joiner therefore
-    enters between the players just above and below them by rating, and the earlier standings are
-    not changed.  A director can override this with ``Player.start_points``.
-    """
-    above = [(r, s) for r, s in existing if r >= rating]
-    below = [(r, s) for r, s in existing if r < rating]
-    a = min(above, key=lambda rs: (rs[0], -rs[1])) if above else None
-    b = max(below, key=lambda rs: (rs[0], -rs[1])) if below else None
-    if a is not None and b is not None:
-        return b[1] + (a[1] - b[1]) * Fraction(rating - b[0], a[0] - b[0])
-    if a is not None:
-        return a[1]
-    if b is not None:
-        return b[1]
-    return Fraction(0)
 
 
 def _recalculate(season: _Season, upto: int) -> tuple[_State, list[int]]:
@@ -322,14 +291,22 @@ def _recalculate(season: _Season, upto: int) -> tuple[_State, list[int]]:
     joiners: dict[int, list[int]] = {}
     for p in range(n):
         joiners.setdefault(season.join[p], []).append(p)
+    leavers: dict[int, list[int]] = {}
+    for p, first_out in season.withdrawn.items():
+        leavers.setdefault(max(first_out, 1), []).append(p)
     active = list(joiners.get(1, []))
     scores = season.scores(active, [0] * n)  # before round 1: start points only
-    state = _State(0, scores, season.rank(scores))
+    state = _State(0, scores, season.start_ranking(active))
     value_ranking = state.ranking
+    if leavers.get(1):
+        value_ranking, active = season.withdraw(leavers[1], value_ranking, active)
+        state = _State(0, {p: scores[p] for p in active}, value_ranking)
     for k in range(1, upto + 1):
         season.add_round(k)
         if k > 1:
             active = active + joiners.get(k, [])
+            if leavers.get(k):
+                value_ranking, active = season.withdraw(leavers[k], value_ranking, active)
         values = season.values_of(value_ranking)
         scores = season.scores(active, values)
         ranking = season.rank(scores)

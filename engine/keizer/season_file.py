@@ -28,6 +28,7 @@ RESULT_CODES: tuple[str, ...] = tuple(r.value for r in Result)
 ABSENCE_KINDS: tuple[str, ...] = tuple(a.value for a in Absence)
 VALUE_RULES: tuple[str, ...] = ("top", "ratio")
 START_ORDERS: tuple[str, ...] = ("rating", "list")
+RISER_FROM: tuple[str, ...] = ("start", "round1")
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,7 @@ def _kind(x: object) -> str:
 
 
 _TOP_FIELDS = ("name", "settings", "players", "rounds", "present")
-_PLAYER_FIELDS = ("id", "name", "rating", "group", "joined_round", "start_points")
+_PLAYER_FIELDS = ("id", "name", "rating", "group", "joined_round", "start_points", "withdrawn_from")
 _ROUND_FIELDS = ("number", "games", "byes", "absent")
 _GAME_FIELDS = ("white", "black", "result")
 
@@ -242,6 +243,8 @@ def _parse_settings(reader: _Reader, raw: Any) -> KeizerSettings:
         elif isinstance(default, str):
             if key == "value_rule" and x not in VALUE_RULES:
                 reader.fail(here, f"value_rule must be one of {', '.join(map(repr, VALUE_RULES))}, not {_kind(x)}")
+            if key == "riser_from" and x not in RISER_FROM:
+                reader.fail(here, f"riser_from must be one of {', '.join(map(repr, RISER_FROM))}, not {_kind(x)}")
             if key == "start_order" and x not in START_ORDERS:
                 reader.fail(here, f"start_order must be one of {', '.join(map(repr, START_ORDERS))}, not {_kind(x)}")
             values[key] = reader.string(x, here, key)
@@ -279,6 +282,8 @@ def _parse_players(reader: _Reader, raw: Any) -> tuple[Player, ...]:
                 group=group,
                 joined_round=reader.integer(p.get("joined_round", 1), path + ("joined_round",), "joined_round", 1),
                 start_points=None if start is None else reader.fraction(start, path + ("start_points",), "start_points"),
+                withdrawn_from=None if p.get("withdrawn_from") is None
+                else reader.integer(p["withdrawn_from"], path + ("withdrawn_from",), "withdrawn_from", 1),
             )
         )
     return tuple(players)
@@ -388,6 +393,8 @@ def _player_json(p: Player) -> dict[str, Any]:
         out["joined_round"] = p.joined_round
     if p.start_points is not None:
         out["start_points"] = _fraction_json(Fraction(p.start_points))
+    if p.withdrawn_from is not None:
+        out["withdrawn_from"] = p.withdrawn_from
     return out
 
 

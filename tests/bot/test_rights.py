@@ -128,11 +128,16 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/bevestig", None, "WXXX"),
     ("/seizoen naam=Nieuw start=2027-09-02", None, "XXWX"),
     ("/speler Anna 2200", None, "XXWX"),
+    ("/speler Anna terugtrekken", None, "XXWX"),  # out of the pairing and the ranking from the next round
+    ("/speler Anna terug", None, "XXXX"),  # Anna has not withdrawn
     ("/nietverschenen Daan", None, "XXWX"),
     ("/invaller Daan", None, "XXWX"),
     ("/publiceer", None, "XXXX"),  # round 1's results are not all in: the director is asked first
     ("/publiceer toch", None, "XXWX"),
     ("/publiceer ongedaan", None, "XXXX"),  # Bert has reported a result of round 1
+    ("/indeling kleur Carla", None, "XXWX"),  # the director's hands on the pairing
+    ("/indeling vrij Daan", None, "XXWX"),
+    ("/indeling wissel Anna Carla", None, "XXXX"),  # Anna's game has a reported result
     ("/exporteer", None, "XXRX"),
     ("/importeer start=2027-09-02 naam=Import", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
     ("/taal en", None, "XXWX"),

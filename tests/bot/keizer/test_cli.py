@@ -132,7 +132,7 @@ def test_prizes_on_the_example(capsys: pytest.CaptureFixture[str]) -> None:
     # has at least 4 (kim: round 1, team match in 2, bye in 4, round 5; no-show in 3)
     assert set(data["eligible"]) == {p["id"] for p in RAW["players"]} - {"lars", "mila"}
     final = run_json(capsys, "keizer", "standings", str(EXAMPLE))["standings"]
-    first = run_json(capsys, "keizer", "standings", str(EXAMPLE), "--after-round", "1")["standings"]
+    first = run_json(capsys, "keizer", "standings", str(EXAMPLE), "--after-round", "0")["standings"]  # the start order
     eligible_order = [r["id"] for r in final if r["id"] in data["eligible"]]
     assert data["champion"]["id"] == eligible_order[0]
     groups = {p["id"]: p.get("group") for p in RAW["players"]}
@@ -157,6 +157,10 @@ def test_prizes_with_rapid(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert data["champion"]["id"] is None  # 5 of 28 rounds: nobody has 19
     code, out, _ = run(capsys, "keizer", "prizes", str(EXAMPLE), "--rapid", write(tmp_path, rapid, "rapid.json"))
     assert code == 0 and "Rapid champion" in out and "not over" in out
+    # a rapid file without cycle settings: its own 3 rounds are its season (2 needed), not 28 (19)
+    rapid = {**rapid, "settings": {}, "rounds": [*rapid["rounds"], {"games": [{"white": "anna", "black": "kim", "result": "1-0"}]}]}
+    data = run_json(capsys, "keizer", "prizes", str(EXAMPLE), "--rapid", write(tmp_path, rapid, "rapid.json"))
+    assert data["rapid"]["id"] == "kim" and "2 needed" in data["rapid"]["reason"]
 
 
 # --------------------------------------------------------------------------- bad files

@@ -345,7 +345,7 @@ def naive_scores(
         for pid in rnd.byes:
             score[pid] += s.bye_fraction * values[pid]
         for pid, why in rnd.absent.items():
-            frac = {Absence.NOTICE: s.notice_fraction, Absence.TEAM: s.team_fraction, Absence.UNEXCUSED: s.unexcused_fraction}[why]
+            frac = {Absence.NOTICE: s.notice_fraction, Absence.TEAM: s.team_fraction, Absence.UNEXCUSED: s.unexcused_fraction, Absence.AUTO: s.auto_signoff_fraction}[why]
             score[pid] += frac * values[pid]
     return score
 

@@ -1,0 +1,130 @@
+"""The director's hands on the pairing of the latest round, before or after its announcement:
+
+- ``/indeling wissel A B``: A and B change places (boards, colours, or the bye); in one game: colours;
+- ``/indeling kleur A`` (or a board number): the colours of that game are swapped;
+- ``/indeling koppel A B``: A plays B (B takes the place of A's opponent, who takes B's);
+- ``/indeling vrij A``: A gets the bye (the player who had it takes A's place).
+
+Only players already in the round move, so nobody plays twice and nobody absent is paired. A game
+whose result is in or reported cannot change. The pairing announcement is rewritten while unsent; once
+it may have been posted, the new pairing goes out as a correction. Add ``rapid`` for the rapid
+competition.
+"""
+
+from __future__ import annotations
+
+from bot.core.context import Context, UserError, parse_int
+from bot.core.dispatch import Core
+from bot.core.replies import Reply
+from bot.keizer import competition
+from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.publication import pairing_announcement
+from bot.keizer.source import KeizerSource
+from bot.keizer.views import pairing_reply
+
+SWAP_WORDS = ("wissel", "swap")
+COLOUR_WORDS = ("kleur", "colour", "color")
+PAIR_WORDS = ("koppel", "pair")
+BYE_WORDS = ("vrij", "bye")
+BYE = 0  # the bye's place in the layout below
+
+
+async def cmd_swap(core: Core, ctx: Context) -> Reply:
+    return await _change(core, ctx, "swap")
+
+
+async def cmd_colour(core: Core, ctx: Context) -> Reply:
+    return await _change(core, ctx, "colour")
+
+
+async def cmd_pair(core: Core, ctx: Context) -> Reply:
+    return await _change(core, ctx, "pair")
+
+
+async def cmd_bye(core: Core, ctx: Context) -> Reply:
+    return await _change(core, ctx, "bye")
+
+
+async def _change(core: Core, ctx: Context, what: str) -> Reply:
+    if not ctx.is_director:
+        raise UserError("error_director_only", command="indeling")
+    kind, ctx = competition_of(ctx)
+    wanted = {"swap": 2, "colour": 1, "pair": 2, "bye": 1}[what]
+    if len(ctx.args) != wanted:
+        raise UserError("error_usage", usage=ctx.t("usage_indeling"))
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    row = competition.current_round(data)
+    if row is None:
+        raise UserError("error_nothing_to_change")
+    store = keizer_store(core)
+    games = await store.games_of_round(row.id)
+    bye = await store.bye_of_round(row.id)
+    # the round's layout: board -> [white, black]; the bye at board 0
+    layout: dict[int, list[int]] = {g.board: [g.white_id, g.black_id] for g in games}
+    if bye is not None:
+        layout[BYE] = [bye]
+    ids = {p.name.casefold(): int(p.id) for p in data.players}
+    names = {int(p.id): p.name for p in data.players}
+
+    def place(word: str) -> tuple[int, int]:
+        """(board, side) of a player named ``word`` in this round."""
+        member = ids.get(" ".join(word.split()).casefold())
+        if member is None:
+            raise UserError("error_unknown_player", name=word[:60])
+        for board, seats in layout.items():
+            if member in seats:
+                return board, seats.index(member)
+        raise UserError("error_not_in_round", name=names[member], round=row.number)
+
+    def exchange(a: tuple[int, int], b: tuple[int, int]) -> None:
+        layout[a[0]][a[1]], layout[b[0]][b[1]] = layout[b[0]][b[1]], layout[a[0]][a[1]]
+
+    if what == "colour":
+        board = parse_int(ctx.args[0])
+        if board is None:
+            board = place(ctx.args[0])[0]
+        if board not in layout or board == BYE:
+            raise UserError("error_no_such_board", board=ctx.args[0][:10], round=row.number)
+        layout[board].reverse()
+    elif what == "bye":
+        if bye is None:
+            raise UserError("error_no_bye", round=row.number)
+        exchange(place(ctx.args[0]), (BYE, 0))
+    else:
+        a, b = place(ctx.args[0]), place(ctx.args[1])
+        if a == b:
+            raise UserError("error_usage", usage=ctx.t("usage_indeling"))
+        if what == "swap":
+            if a[0] == b[0]:
+                layout[a[0]].reverse()
+            else:
+                exchange(a, b)
+        else:  # pair: b takes the place of a's opponent
+            if a[0] == BYE:
+                raise UserError("error_pair_the_bye", name=names[layout[BYE][0]])
+            if a[0] == b[0]:
+                raise UserError("error_already_paired", a=names[layout[a[0]][0]], b=names[layout[a[0]][1]])
+            exchange((a[0], 1 - a[1]), b)
+    changed = [g for g in games if [g.white_id, g.black_id] != layout[g.board]]
+    if not changed and (bye is None or layout[BYE] == [bye]):
+        raise UserError("error_nothing_changed")
+    if any(g.result is not None or g.reported_result is not None for g in changed):
+        raise UserError("error_change_results_in", round=row.number)
+    in_chat: set[tuple[str, int]] = set()
+    for played_in_chat in core.registry.chat_played:
+        in_chat |= await played_in_chat(core, ctx.club.id)
+    if any((KeizerSource.kind, g.id) in in_chat for g in changed):
+        raise UserError("error_undo_chat_game", round=row.number)
+    boards = sorted(b for b in layout if b != BYE)
+    new_bye = layout[BYE][0] if BYE in layout else None
+    body, picture = pairing_announcement(
+        ctx.lang, row, [(names[layout[b][0]], names[layout[b][1]]) for b in boards],
+        names[new_bye] if new_bye is not None else None,
+    )  # fmt: skip
+    posted = await store.change_pairing(
+        row.id, [(b, layout[b][0], layout[b][1]) for b in boards], new_bye, ctx.club.id, (body, picture), ctx.now
+    )
+    shown = await pairing_reply(core, ctx, data, row)
+    note = ctx.t("pairing_changed_posted" if posted else "pairing_changed", round=row.number)
+    return Reply(lines=(note, *shown.lines), table=shown.table)

@@ -1,0 +1,63 @@
+"""What a place and a late joiner are worth: the ranking values of seeds 003/004, and the start points
+of a player who joins during the season (seed 004, Keizer rule b)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Sequence
+
+from engine.keizer.model import KeizerSettings
+
+
+def ranking_values(count: int, settings: KeizerSettings = KeizerSettings()) -> list[int]:
+    """The ranking values of places 1..count, best first.
+
+    ``value_rule == "top"`` (seed 004, Keizer rule a): the first gets ``top_value`` (50), each next
+    place one less, never below ``min_value``.
+
+    ``value_rule == "ratio"`` (seed 003, "Calculation of the Keizer evaluation points"): the top value
+    is chosen so that the first gets about three times the last.  With ``n`` places the last gets
+    ``L = max(min_value, (n - 1) // 2)`` and the first ``T = L + n - 1``; each place one less.  For
+    odd ``n`` this is exactly three times (``T = 3L``); for even ``n`` the ratio is just above three
+    (6 players: 7, 6, 5, 4, 3, 2, the seed's example).
+    """
+    if count <= 0:
+        return []
+    if settings.value_rule == "top":
+        top, floor = settings.top_value, settings.min_value
+        stop = max(top - count, floor - 1)
+        values = list(range(top, stop, -1))
+        return values + [floor] * (count - len(values))
+    if settings.value_rule == "ratio":
+        last = max(settings.min_value, (count - 1) // 2)
+        top = last + count - 1
+        return [top - i for i in range(count)]
+    raise ValueError(f"unknown value_rule {settings.value_rule!r} (expected 'top' or 'ratio')")
+
+
+def late_joiner_start_points(rating: int, existing: Sequence[tuple[int, Fraction]]) -> Fraction:
+    """Start points of a player who joins during the season (seed 004, Keizer rule b).
+
+    ``existing`` holds ``(rating, score)`` of every player already in the competition, with the
+    scores of the standings after the round before the joiner's first round.  Let A be the player
+    with the lowest rating >= the joiner's rating (ties: the highest score) and B the player with
+    the highest rating < the joiner's rating (ties: the lowest score).  The start points are the
+    linear interpolation by rating between B's and A's scores::
+
+        start = score_B + (score_A - score_B) * (rating - rating_B) / (rating_A - rating_B)
+
+    With only A or only B, that player's score; with no players at all, 0.  A joiner therefore
+    enters between the players just above and below them by rating, and the earlier standings are
+    not changed.  A director can override this with ``Player.start_points``.
+    """
+    above = [(r, s) for r, s in existing if r >= rating]
+    below = [(r, s) for r, s in existing if r < rating]
+    a = min(above, key=lambda rs: (rs[0], -rs[1])) if above else None
+    b = max(below, key=lambda rs: (rs[0], -rs[1])) if below else None
+    if a is not None and b is not None:
+        return b[1] + (a[1] - b[1]) * Fraction(rating - b[0], a[0] - b[0])
+    if a is not None:
+        return a[1]
+    if b is not None:
+        return b[1]
+    return Fraction(0)

@@ -1,0 +1,148 @@
+"""Keizer as a club runs it all season, through the commands (issue 19): the rapid champion of a short
+rapid season, withdrawing a player and taking them back, the automatic sign-off's own kind and what it
+earns, and the season's club rules (/seizoen stijgprijs=..., noshow=...)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+from bot.core.dispatch import Core
+from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
+from tests.bot.keizer.test_rapid import RAPID_DEADLINE, two_competitions
+
+ANNA, BERT, CARLA, DAAN = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan"))
+MAIN_PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
+
+
+async def play_rapid_round(commands: Core, clock, config, number: int) -> None:
+    clock.set(RAPID_DEADLINE + timedelta(weeks=number - 1, minutes=61))
+    await ok(commands, DIRECTOR, "/publiceer rapid")
+    whites = rows(config, "SELECT w.name FROM games g JOIN rounds r ON r.id = g.round_id JOIN seasons s ON s.id = r.season_id"
+                          f" JOIN members w ON w.id = g.white_id WHERE s.kind = 'rapid' AND r.number = {number}")  # fmt: skip
+    for (white,) in whites:
+        await ok(commands, DIRECTOR, f"/uitslag {white} 1-0 rapid {number}")
+
+
+async def test_a_three_round_rapid_season_has_a_champion_after_two_rounds(commands: Core, clock, config) -> None:
+    await two_competitions(commands)
+    for number in (1, 2):
+        await play_rapid_round(commands, clock, config, number)
+    results = rows(config, "SELECT COUNT(*) FROM games g JOIN rounds r ON r.id = g.round_id JOIN seasons s"
+                           " ON s.id = r.season_id WHERE s.kind = 'rapid' AND g.result IS NOT NULL")  # fmt: skip
+    assert results == [(4,)]
+    prizes = await ok(commands, ANNA, "/prijzen")
+    rapid_line = next(line for line in prizes.splitlines() if "apid" in line)
+    assert any(name in rapid_line for name in ("Anna", "Bert", "Carla", "Daan")), prizes
+
+
+async def main_season(commands: Core) -> None:
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=5")
+    for line in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    for who in (ANNA, BERT, CARLA, DAAN):
+        await link(commands, who)
+
+
+async def test_a_withdrawn_player_is_not_paired_not_ranked_and_can_come_back(commands: Core, clock, config) -> None:
+    await main_season(commands)
+    clock.set(MAIN_PUBLISH + timedelta(minutes=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    for name in ("Anna", "Carla"):
+        await commands.handle(DIRECTOR, f"/uitslag {name} 1-0")
+    said = await ok(commands, DIRECTOR, "/speler Daan terugtrekken")
+    assert "ronde 2" in said and "/speler Daan terug" in said
+    assert rows(config, "SELECT withdrawn_from FROM season_players sp JOIN members m ON m.id = sp.member_id"
+                        " WHERE m.name = 'Daan'") == [(2,)]  # fmt: skip
+    assert "al teruggetrokken" in await refused(commands, DIRECTOR, "/speler Daan terugtrekken", config)
+    assert "speelt niet mee" in await refused(commands, DIRECTOR, "/speler Niemand terugtrekken", config)
+    await refused(commands, ANNA, "/speler Daan terug", config)  # the director's, not a member's
+    assert "Daan" in await ok(commands, ANNA, "/stand")  # the standings after round 1: he played it
+    clock.set(MAIN_PUBLISH + timedelta(weeks=1, minutes=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    pairing = await ok(commands, ANNA, "/indeling")
+    assert "Daan" not in pairing and pairing.count("Anna") == 1
+    standing = await ok(commands, ANNA, "/stand")  # after round 2: out of the ranking
+    assert "Daan" not in standing and "Anna" in standing and "na ronde 2" in standing
+    # the games Daan played keep counting for their opponent: the standings after round 1 still have him
+    assert "Daan" in await ok(commands, ANNA, "/stand 1")
+    assert "doet weer mee" in await ok(commands, DIRECTOR, "/speler Daan terug")
+    assert "niet teruggetrokken" in await refused(commands, DIRECTOR, "/speler Daan terug", config)
+    assert "Daan" in await ok(commands, ANNA, "/stand")
+
+
+async def test_an_automatic_sign_off_is_its_own_kind_and_earns_the_clubs_setting(commands: Core, clock, config) -> None:
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=5 noshow=0 stijgprijs=ronde1")
+    settings = json.loads(rows(config, "SELECT settings_json FROM seasons")[0][0])
+    assert settings == {"auto_signoff_fraction": 0, "riser_from": "round1"}
+    assert "/seizoen" in await refused(commands, DIRECTOR, "/seizoen naam=T start=2026-12-03 noshow=1/2", config)
+    assert "/seizoen" in await refused(commands, DIRECTOR, "/seizoen naam=T start=2026-12-03 stijgprijs=ooit", config)
+    for line in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800", "Eva 1700", "Frits 1600"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    for week in range(3):  # Eva never comes: no-show twice, then signed off automatically
+        clock.set(MAIN_PUBLISH + timedelta(weeks=week, minutes=1))
+        await ok(commands, DIRECTOR, "/publiceer toch" if week else "/publiceer")
+        if week < 2:
+            eva_game = rows(config, "SELECT w.name, b.name FROM games g JOIN rounds r ON r.id = g.round_id"
+                                    " JOIN members w ON w.id = g.white_id JOIN members b ON b.id = g.black_id"
+                                    f" WHERE r.number = {week + 1} AND 'Eva' IN (w.name, b.name)")  # fmt: skip
+            if eva_game:
+                await ok(commands, DIRECTOR, "/nietverschenen Eva")
+    kinds = rows(config, "SELECT r.number, so.kind FROM signoffs so JOIN rounds r ON r.id = so.round_id"
+                         " JOIN members m ON m.id = so.member_id WHERE m.name = 'Eva' ORDER BY r.number")  # fmt: skip
+    assert (3, "auto") in kinds, kinds
+
+
+def layout(config) -> tuple[list[tuple[int, str, str]], list[str]]:
+    games = rows(config, "SELECT g.board, w.name, b.name FROM games g JOIN members w ON w.id = g.white_id"
+                         " JOIN members b ON b.id = g.black_id ORDER BY g.board")  # fmt: skip
+    byes = [name for (name,) in rows(config, "SELECT m.name FROM byes y JOIN members m ON m.id = y.member_id")]
+    return games, byes
+
+
+async def test_the_director_changes_the_pairing_before_and_after_its_announcement(commands: Core, clock, config) -> None:
+    await main_season(commands)
+    await ok(commands, DIRECTOR, "/speler Eva 1700")
+    clock.set(MAIN_PUBLISH + timedelta(minutes=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    games, byes = layout(config)
+    assert len(games) == 2 and len(byes) == 1
+    (b1, w1, k1), (b2, w2, k2) = games
+    # colours of board 1, by board number and by name
+    await ok(commands, DIRECTOR, "/indeling kleur 1")
+    assert layout(config)[0][0] == (1, k1, w1)
+    await ok(commands, DIRECTOR, f"/indeling kleur {w1}")
+    assert layout(config)[0][0] == (1, w1, k1)
+    # swap two players of different boards: they change places
+    said = await ok(commands, DIRECTOR, f"/indeling wissel {w1} {w2}")
+    assert "aangepast" in said and layout(config)[0] == [(1, w2, k1), (2, w1, k2)]
+    # pair two players: k2 takes the place of w2's opponent (k1), who goes to board 2
+    await ok(commands, DIRECTOR, f"/indeling koppel {w2} {k2}")
+    assert layout(config)[0] == [(1, w2, k2), (2, w1, k1)]
+    # the bye to someone else: the one who had it takes their place
+    await ok(commands, DIRECTOR, f"/indeling vrij {w1}")
+    assert layout(config) == ([(1, w2, k2), (2, byes[0], k1)], [w1])
+    # the announcement was not sent yet: it is rewritten, no correction queued
+    pairing = rows(config, "SELECT body FROM announcements WHERE kind = 'pairing'")[0][0]
+    assert pairing.splitlines()[1:] == [f"Bord 1: {w2} - {k2}", f"Bord 2: {byes[0]} - {k1}", f"Vrij (invaller, wel aanwezig zijn): {w1}"]
+    assert rows(config, "SELECT COUNT(*) FROM announcements WHERE kind LIKE 'pairing-change-%'") == [(0,)]
+    # refusals change nothing
+    for text, says in [("/indeling wissel Anna Niemand", "ken ik niet"), (f"/indeling koppel {w2} {k2}", "spelen al"),
+                       ("/indeling kleur 9", "geen bord 9"), ("/indeling wissel Anna", "/indeling")]:  # fmt: skip
+        assert says in await refused(commands, DIRECTOR, text, config), text
+    await refused(commands, ANNA, f"/indeling wissel {w2} {k1}", config)  # a member may not
+    # once a result is reported, its game stays; after the announcement is out, a change is a correction
+    from bot.core.scheduler import Alarm
+
+    async def send(club, announcement) -> str:
+        return f"m{announcement.id}"
+
+    await Alarm(commands, send).run_due()
+    await ok(commands, DIRECTOR, "/indeling kleur 1")
+    assert rows(config, "SELECT COUNT(*) FROM announcements WHERE kind = 'pairing-change-1'") == [(1,)]
+    correction = rows(config, "SELECT body FROM announcements WHERE kind = 'pairing-change-1'")[0][0]
+    assert correction.splitlines()[1] == f"Bord 1: {k2} - {w2}"
+    await ok(commands, DIRECTOR, f"/uitslag {k2} 1-0")
+    assert "al binnen" in await refused(commands, DIRECTOR, "/indeling kleur 1", config)
+    assert "al binnen" in await refused(commands, DIRECTOR, f"/indeling wissel {k2} {k1}", config)
+    await ok(commands, DIRECTOR, f"/indeling vrij {k1}")  # board 2 and the bye have no result: they may change
