@@ -20,6 +20,7 @@ from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WOR
 from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
 from bot.keizer.publication import KeizerSchedule, cmd_publiceer
+from bot.keizer.reports import cmd_kaart, cmd_kruistabel, cmd_verloop
 from bot.keizer.results import cmd_bevestig, cmd_invaller, cmd_nietverschenen, cmd_uitslag
 from bot.keizer.seasons import cmd_exporteer, cmd_importeer, cmd_seizoen, cmd_speler
 from bot.keizer.signoffs import cmd_aanmelden, cmd_afmelden
@@ -72,6 +73,8 @@ RISER_FROM = (("discord_choice_riser_start", "start"), ("discord_choice_riser_ro
 NO_SHOW_EARNS = (("discord_choice_noshow_third", "1/3"), ("discord_choice_noshow_none", "0"))
 CHANGES = (("discord_choice_swap", "wissel"), ("discord_choice_colour", "kleur"), ("discord_choice_pair", "koppel"),
            ("discord_choice_bye", "vrij"))  # fmt: skip
+FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_choice_html", "html"),
+           ("discord_choice_trf", "trf"))  # fmt: skip
 PLAYER_ACTIONS = (("discord_choice_withdraw", "terugtrekken"), ("discord_choice_back", "terug"))
 
 
@@ -124,7 +127,12 @@ def register(registry: Registry) -> None:
     add(Command("publiceer", cmd_publiceer, director=True, english="publish",
                 params=(RAPID, Param("toch", "bool", style=FLAG), Param("ongedaan", "bool", style=FLAG)),
                 confirm=("discord_publish_question", "discord_button_publish")))  # fmt: skip
-    add(Command("exporteer", cmd_exporteer, director=True, english="export", params=(RAPID,), reads_only=True))
+    add(Command("exporteer", cmd_exporteer, director=True, english="export",
+                params=(Param("formaat", "choice", choices=FORMATS), RAPID), reads_only=True))  # fmt: skip
+    add(Command("kruistabel", cmd_kruistabel, english="crosstable", params=(RAPID,), reads_only=True, cache_key=season_key))
+    add(Command("verloop", cmd_verloop, english="history", params=(RAPID,), reads_only=True, cache_key=season_key))
+    add(Command("kaart", cmd_kaart, english="card", params=(Param("speler", complete=member_names), RAPID),
+                reads_only=True))  # fmt: skip
     add(Command("importeer", cmd_importeer, director=True, english="import",
                 params=(Param("bestand", "file", required=True), _keyed("start", required=True), _keyed("naam"),
                         *_calendar())))  # fmt: skip

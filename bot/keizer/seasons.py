@@ -21,6 +21,7 @@ from bot.core.replies import Reply
 from bot.keizer import competition, season_io
 from bot.keizer.calendar import season_rounds
 from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.reports import EXPORT_FORMATS, export
 
 
 
@@ -144,6 +145,10 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
 
 async def cmd_exporteer(core: Core, ctx: Context) -> Reply:
     """The season as a season file (docs/season-file.md): ``/exporteer [rapid]``."""
+    formats = [a.lower() for a in ctx.args if a.lower() in EXPORT_FORMATS]
+    if formats:  # the standings and cross table as CSV or a web page, or TRF-16 for the rating office
+        return await export(core, ctx.with_args([a for a in ctx.args if a.lower() not in EXPORT_FORMATS]), formats[0])
+    ctx = ctx.with_args([a for a in ctx.args if a.lower() != "json"])  # the season file is the default
     kind = "rapid" if [a.lower() for a in ctx.args] == ["rapid"] else "main"
     if ctx.args and kind == "main":
         raise UserError("error_usage", usage=ctx.t("usage_exporteer"))

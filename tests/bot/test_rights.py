@@ -139,6 +139,12 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/indeling vrij Daan", None, "XXWX"),
     ("/indeling wissel Anna Carla", None, "XXXX"),  # Anna's game has a reported result
     ("/exporteer", None, "XXRX"),
+    ("/exporteer trf", None, "XXRX"),
+    ("/exporteer html", None, "XXRX"),
+    ("/kruistabel", None, "RRRR"),
+    ("/verloop", None, "RRRR"),
+    ("/kaart", None, "RRXX"),  # a member's own card; the director and a stranger play in no season
+    ("/kaart Anna", None, "RRRR"),
     ("/importeer start=2027-09-02 naam=Import", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
     ("/taal en", None, "XXWX"),
     ("/kanaal elders", None, "XXWX"),

@@ -146,3 +146,32 @@ async def test_the_director_changes_the_pairing_before_and_after_its_announcemen
     assert "al binnen" in await refused(commands, DIRECTOR, "/indeling kleur 1", config)
     assert "al binnen" in await refused(commands, DIRECTOR, f"/indeling wissel {k2} {k1}", config)
     await ok(commands, DIRECTOR, f"/indeling vrij {k1}")  # board 2 and the bye have no result: they may change
+
+
+async def test_what_a_club_prints_and_sends_on(commands: Core, clock, config) -> None:
+    await main_season(commands)
+    await ok(commands, DIRECTOR, '/speler "<b>Eva</b> & co" 1700')
+    clock.set(MAIN_PUBLISH + timedelta(minutes=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    games, byes = layout(config)
+    for _, white, _ in games:
+        await ok(commands, DIRECTOR, f'/uitslag "{white}" 1-0')
+    cross = await commands.handle(ANNA, "/kruistabel")
+    assert cross.ok and cross.table is not None and cross.image is not None and len(cross.table.rows) == 5
+    assert cross.table.headers[-1] == "1" and {row[-1][-2:] for row in cross.table.rows} >= {"w1", "b0"}
+    history = await ok(commands, ANNA, "/verloop")
+    assert "plaats na elke ronde" in history
+    card = await commands.handle(ANNA, "/kaart")
+    assert card.ok and card.table is not None and card.table.rows[0][0] == "1" and "TPR" in card.text
+    assert "Van wie" in await refused(commands, DIRECTOR, "/kaart", config)
+    assert (await commands.handle(ANNA, "/kaart Bert")).ok
+    trf = await commands.handle(DIRECTOR, "/exporteer trf")
+    assert trf.attachment is not None and trf.attachment[0] == "S.trf"
+    lines = trf.attachment[1].decode().splitlines()
+    assert lines[0] == "012 S" and sum(line.startswith("001") for line in lines) == 5
+    page = (await commands.handle(DIRECTOR, "/exporteer html")).attachment
+    assert page is not None and b"&lt;b&gt;Eva&lt;/b&gt; &amp; co" in page[1] and b"<b>Eva" not in page[1]
+    table = (await commands.handle(DIRECTOR, "/exporteer csv")).attachment
+    assert table is not None and table[1].decode().count("Anna") == 2  # the standings and the cross table
+    assert (await commands.handle(DIRECTOR, "/exporteer json")).attachment[0] == "S.json"  # type: ignore[index]
+    await refused(commands, ANNA, "/exporteer trf", config)  # the director's

@@ -1,0 +1,172 @@
+"""What a club prints and sends on: ``/kruistabel`` (who played whom, each round, with results),
+``/verloop`` (the standings after every round), ``/kaart [Naam]`` (a member's season and performance
+rating), and the exports ``/exporteer csv|html|trf`` (TRF-16 for the rating office).
+
+The engine work (a standings per round) runs in a worker thread: a 150-player, 28-round season never
+holds up the other clubs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import html
+import io
+import re
+
+from engine.keizer import reports
+
+from bot.core.context import Context, UserError
+from bot.core.dispatch import Core
+from bot.core.pictures import table_png
+from bot.core.replies import Reply, Table
+from bot.keizer import competition
+from bot.keizer.formatting import fmt_points
+from bot.keizer.lookups import active_season, competition_of
+from bot.keizer.views import PAGE_ROWS
+
+EXPORT_FORMATS = ("csv", "html", "trf")
+
+
+async def cross_table(core: Core, ctx: Context) -> tuple[str, Table, competition.SeasonData]:
+    kind, ctx = competition_of(ctx)
+    if ctx.args:
+        raise UserError("error_usage", usage=ctx.t("usage_kruistabel"))
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    rows = await asyncio.to_thread(reports.cross_table, data.players, data.rounds, data.settings)
+    numbers = sorted(r.number for r in data.rounds)
+    table = Table(
+        headers=("#", ctx.t("col_name"), *(str(n) for n in numbers)),
+        rows=tuple((str(rank), p.name, *cells) for rank, p, cells in rows),
+    )
+    return ctx.t("crosstable_title", season=season.name), table, data
+
+
+async def cmd_kruistabel(core: Core, ctx: Context) -> Reply:
+    """The cross table: per player (final order) each round's opponent (their place), colour, result."""
+    title, table, _ = await cross_table(core, ctx)
+    return await _shown(ctx, title, table, "kruistabel")
+
+
+async def cmd_verloop(core: Core, ctx: Context) -> Reply:
+    """The standings after every round: each player's place, round by round."""
+    kind, ctx = competition_of(ctx)
+    if ctx.args:
+        raise UserError("error_usage", usage=ctx.t("usage_verloop"))
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    history = await asyncio.to_thread(reports.rank_history, data.players, data.rounds, data.settings)
+    numbers = sorted(r.number for r in data.rounds)
+    order = sorted(data.players, key=lambda p: (history[p.id][-1] is None, history[p.id][-1] or 0) if numbers else (0, 0))
+    table = Table(
+        headers=(ctx.t("col_name"), *(str(n) for n in numbers)),
+        rows=tuple((p.name, *("" if r is None else str(r) for r in history[p.id])) for p in order),
+    )
+    return await _shown(ctx, ctx.t("history_title", season=season.name), table, "verloop")
+
+
+async def _shown(ctx: Context, title: str, table: Table, name: str) -> Reply:
+    """A picture of the first ``PAGE_ROWS`` rows (a phone shows it whole); more rows: the whole table as CSV."""
+    head = Table(headers=table.headers, rows=table.rows[:PAGE_ROWS])
+    picture = await asyncio.to_thread(table_png, title, head)
+    if len(table.rows) <= PAGE_ROWS:
+        return Reply(lines=(title,), table=table, image=picture)
+    lines = (title, ctx.t("table_first_rows", shown=PAGE_ROWS, rows=len(table.rows)))
+    return Reply(lines=lines, table=head, image=picture, attachment=(f"{name}.csv", _csv(title, table)))
+
+
+async def cmd_kaart(core: Core, ctx: Context) -> Reply:
+    """A member's season: each round's opponent, colour, result and the score after it, the games
+    played over the board and the performance rating. ``/kaart`` is the asker's own; ``/kaart Naam``."""
+    kind, ctx = competition_of(ctx)
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    if ctx.args:
+        wanted = " ".join(" ".join(ctx.args).split()).casefold()
+        player = next((p for p in data.players if p.name.casefold() == wanted), None)
+        if player is None:
+            raise UserError("error_unknown_player", name=" ".join(ctx.args)[:60])
+    else:
+        player = next((p for p in data.players if ctx.member is not None and int(p.id) == ctx.member.id), None)
+        if player is None:
+            raise UserError("error_card_whose")
+    card = await asyncio.to_thread(reports.member_card, player.id, data.players, data.rounds, data.settings)
+    names = {p.id: p.name for p in data.players}
+    colours = {"w": ctx.t("colour_white"), "b": ctx.t("colour_black"), "": ""}
+    results = {"bye": ctx.t("card_bye"), "afw": ctx.t("card_absent"), "": "-", "=": "½"}
+    table = Table(
+        headers=(ctx.t("col_round"), ctx.t("col_opponent"), ctx.t("col_colour"), ctx.t("col_result"), ctx.t("col_score")),
+        rows=tuple(
+            (str(m.round), names.get(m.opponent, "") if m.opponent else "", colours[m.colour], results.get(m.result, m.result),
+             fmt_points(score) if score is not None else "")
+            for m, score in card.rounds
+        ),
+    )  # fmt: skip
+    title = ctx.t("card_title", name=player.name, season=season.name)
+    summary = ctx.t(
+        "card_summary", games=card.games, points=fmt_points(card.points),
+        performance=card.performance if card.performance is not None else "-",
+    )  # fmt: skip
+    picture = await asyncio.to_thread(table_png, title, table, (summary,))
+    return Reply(lines=(title, summary), table=table, image=picture)
+
+
+async def export(core: Core, ctx: Context, fmt: str) -> Reply:
+    """``/exporteer csv|html|trf [rapid]``: the standings and the cross table as CSV or a web page, or the
+    season as a TRF-16 file for the rating office."""
+    title, table, data = await cross_table(core, ctx)
+    season = data.season
+    base = re.sub(r"[^A-Za-z0-9._-]+", "_", season.name).strip("_") or "seizoen"
+    if fmt == "trf":
+        dates = [r.play_date.replace("-", "/") for r in data.round_rows]
+        text = await asyncio.to_thread(
+            reports.trf, season.name, data.players, data.rounds, data.settings, dates[0] if dates else "",
+            dates[-1] if dates else "", ctx.club.name,
+        )  # fmt: skip
+        content = text.encode("utf-8")
+    else:
+        final = competition.standings(data)
+        standings = Table(
+            headers=(ctx.t("col_rank"), ctx.t("col_name"), ctx.t("col_score"), ctx.t("col_value"), ctx.t("col_played")),
+            rows=tuple((str(s.rank), s.player.name, fmt_points(s.score), str(s.value), str(s.played)) for s in final),
+        )
+        heading = ctx.t("standings_title", season=season.name, round=max((r.number for r in data.rounds), default=0))
+        if fmt == "csv":
+            content = _csv(heading, standings) + b"\r\n" + _csv(title, table)
+        else:
+            content = _html(season.name, ctx.lang, [(heading, standings), (title, table)]).encode("utf-8")
+    return Reply(lines=(ctx.t("exported_as", name=season.name, format=fmt.upper()),), attachment=(f"{base}.{fmt}", content))
+
+
+def _csv(title: str, table: Table) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([title])
+    writer.writerow(table.headers)
+    writer.writerows(table.rows)
+    return out.getvalue().encode("utf-8")
+
+
+def _html(name: str, lang: str, tables: list[tuple[str, Table]]) -> str:
+    """A page that prints on A4 and reads on a phone; every name escaped."""
+    parts = [
+        f'<!doctype html><html lang="{html.escape(lang)}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(name)}</title><style>body{{font-family:sans-serif;margin:1em}}"
+        "table{border-collapse:collapse;margin-bottom:2em}td,th{border:1px solid #999;padding:2px 6px;"
+        "text-align:left}td.n{text-align:right}@media print{body{margin:0}}</style></head><body>"
+    ]
+    for title, table in tables:
+        parts.append(f"<h2>{html.escape(title)}</h2><table><thead><tr>")
+        parts.extend(f"<th>{html.escape(h)}</th>" for h in table.headers)
+        parts.append("</tr></thead><tbody>")
+        for row in table.rows:
+            cells = "".join(
+                f'<td class="n">{html.escape(c)}</td>' if c.replace(".", "", 1).isdigit() else f"<td>{html.escape(c)}</td>"
+                for c in row
+            )
+            parts.append(f"<tr>{cells}</tr>")
+        parts.append("</tbody></table>")
+    parts.append("</body></html>\n")
+    return "".join(parts)

@@ -1,0 +1,171 @@
+"""What a club prints and sends on (issue 19): the cross table, the standings after every round, a
+member's card, and the FIDE Tournament Report File (TRF-16) a rating office takes.
+
+Pure: players and rounds in, plain rows out.
+
+- ``cross_table``: per player (final order), each round's cell ``"12w1"``: the opponent's place on the
+  final list, the colour, the result from the player's side (``1``, ``=``, ``0``; ``+``/``-`` a forfeit
+  won or lost; ``bye``; ``afw`` absent; empty: not in the competition yet or withdrawn).
+- ``rank_history``: each player's place after every round (``None`` where not ranked).
+- ``member_card``: one player's rounds (opponent, colour, result, score after the round) and their
+  performance rating.
+- ``trf``: TRF-16 text (columns as FIDE's "TRF16" description): ``001`` lines with the start number,
+  name, rating, game points, the Keizer rank, and each round's opponent, colour and result; forfeits
+  ``+``/``-``, a bye ``U`` (pairing-allocated), absent ``Z`` (zero-point bye, nothing to rate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from engine.keizer.model import KeizerSettings, Player, PlayerId, Result, Round
+from engine.keizer.scores import standings
+
+_SCORE = {  # the result from white's side, from black's side
+    Result.WHITE_WINS: ("1", "0"), Result.BLACK_WINS: ("0", "1"), Result.DRAW: ("=", "="),
+    Result.WHITE_WINS_FORFEIT: ("+", "-"), Result.BLACK_WINS_FORFEIT: ("-", "+"), Result.DOUBLE_FORFEIT: ("-", "-"),
+}  # fmt: skip
+_POINTS = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0), "+": Fraction(1), "-": Fraction(0)}
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """One round from one player's side: ``opponent`` None for a bye or an absence."""
+
+    round: int
+    opponent: PlayerId | None
+    colour: str  # "w", "b" or "" (no game)
+    result: str  # "1", "=", "0", "+", "-", "" (not played yet), "bye", "afw" (absent), "" not in it
+
+
+def meetings(player: PlayerId, rounds: Sequence[Round]) -> list[Meeting]:
+    """The player's rounds, in order (a round they are not in at all is left out)."""
+    out = []
+    for rnd in sorted(rounds, key=lambda r: r.number):
+        for g in rnd.games:
+            if player in (g.white, g.black):
+                white = g.white == player
+                result = "" if g.result is None else _SCORE[g.result][0 if white else 1]
+                out.append(Meeting(rnd.number, g.black if white else g.white, "w" if white else "b", result))
+                break
+        else:
+            if player in rnd.byes:
+                out.append(Meeting(rnd.number, None, "", "bye"))
+            elif player in rnd.absent:
+                out.append(Meeting(rnd.number, None, "", "afw"))
+    return out
+
+
+def cross_table(
+    players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings = KeizerSettings()
+) -> list[tuple[int, Player, list[str]]]:
+    """(final place, player, one cell per round) in final order; a cell: opponent's place, colour, result."""
+    final = standings(players, rounds, settings)
+    place = {s.player.id: s.rank for s in final}
+    numbers = sorted(r.number for r in rounds)
+    table = []
+    for s in final:
+        by_round = {m.round: m for m in meetings(s.player.id, rounds)}
+        cells = []
+        for n in numbers:
+            m = by_round.get(n)
+            if m is None:
+                cells.append("")
+            elif m.opponent is None:
+                cells.append(m.result)
+            else:
+                cells.append(f"{place.get(m.opponent, '?')}{m.colour}{m.result}")
+        table.append((s.rank, s.player, cells))
+    return table
+
+
+def rank_history(
+    players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings = KeizerSettings()
+) -> dict[PlayerId, list[int | None]]:
+    """Each player's place after rounds 1..last (``None`` where not in the ranking)."""
+    numbers = sorted(r.number for r in rounds)
+    history: dict[PlayerId, list[int | None]] = {p.id: [] for p in players}
+    for n in numbers:
+        place = {s.player.id: s.rank for s in standings(players, rounds, settings, after_round=n)}
+        for p in players:
+            history[p.id].append(place.get(p.id))
+    return history
+
+
+@dataclass(frozen=True)
+class Card:
+    """A member's season: their rounds with the score after each, and their performance rating."""
+
+    player: Player
+    rounds: tuple[tuple[Meeting, Fraction | None], ...]  # (the round, the score after it)
+    games: int
+    points: Fraction  # game points over the board (forfeits not counted)
+    performance: int | None  # None without a rated game
+
+
+def member_card(
+    player_id: PlayerId, players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings = KeizerSettings()
+) -> Card:
+    by_id = {p.id: p for p in players}
+    player = by_id[player_id]
+    scores: list[tuple[Meeting, Fraction | None]] = []
+    for m in meetings(player_id, rounds):
+        after = {s.player.id: s.score for s in standings(players, rounds, settings, after_round=m.round)}
+        scores.append((m, after.get(player_id)))
+    rated = [(by_id[m.opponent].rating, _POINTS[m.result]) for m, _ in scores
+             if m.opponent is not None and m.result in ("1", "=", "0")]  # fmt: skip
+    return Card(player, tuple(scores), len(rated), sum((p for _, p in rated), Fraction(0)), performance(rated))
+
+
+def performance(games: Sequence[tuple[int, Fraction]]) -> int | None:
+    """Performance rating of (opponent's rating, points) over the board: the opponents' average plus
+    400 x (wins - losses) / games (the linear approximation clubs use; FIDE's own table differs by a
+    few points near 50% and caps at +-800)."""
+    if not games:
+        return None
+    average = Fraction(sum(r for r, _ in games), len(games))
+    wins = sum(1 for _, p in games if p == 1)
+    losses = sum(1 for _, p in games if p == 0)
+    return round(average + Fraction(400 * (wins - losses), len(games)))
+
+
+def trf(
+    name: str, players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings = KeizerSettings(),
+    start: str = "", end: str = "", city: str = "",
+) -> str:
+    """The season as TRF-16 text (start numbers by rating, as a rating office expects)."""
+    final = standings(players, rounds, settings)
+    rank = {s.player.id: s.rank for s in final}
+    order = sorted(players, key=lambda p: (-p.rating, p.name))
+    number = {p.id: i for i, p in enumerate(order, start=1)}
+    numbers = sorted(r.number for r in rounds)
+    lines = [f"012 {name}"[:100], f"022 {city}"[:100], f"042 {start}", f"052 {end}", f"062 {len(players)}",
+             f"072 {sum(1 for p in players if p.rating)}", "092 Keizer (club competition)"]  # fmt: skip
+    for p in order:
+        by_round = {m.round: m for m in meetings(p.id, rounds)}
+        blocks = []
+        points = Fraction(0)
+        for n in numbers:
+            m = by_round.get(n)
+            if m is None or m.result == "afw":
+                blocks.append("0000 - Z")
+            elif m.result == "bye":
+                blocks.append("0000 - U")
+                points += 1
+            elif m.opponent is None or m.result == "":
+                blocks.append("0000 - Z")
+            else:
+                blocks.append(f"{number[m.opponent]:4d} {m.colour} {'=' if m.result == '=' else m.result}")
+                points += _POINTS[m.result]
+        line = (
+            f"001 {number[p.id]:4d}      {p.name[:33]:<33} {p.rating or 0:4d}     {'':11} {'':10} "
+            f"{_points(points):>4} {rank.get(p.id, 0):4d}"
+        )
+        lines.append(line + "".join(f"  {b}" for b in blocks))
+    return "\n".join(lines) + "\n"
+
+
+def _points(value: Fraction) -> str:
+    return f"{float(value):.1f}"

@@ -1,0 +1,91 @@
+"""What a club prints: the cross table, the standings after every round, a member's card and TRF-16."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import given, settings as hyp_settings, strategies as st
+
+from engine.keizer import Absence, Game, Player, Result, Round, standings
+from engine.keizer.reports import cross_table, member_card, performance, rank_history, trf
+
+W, B, D = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW
+PLAYERS = [Player("a", "Anna", 2000), Player("b", "Bert", 1900), Player("c", "Carla", 1800), Player("d", "Daan", 1700), Player("e", "Eva", 1600)]
+ROUNDS = [
+    Round(1, (Game("b", "a", B), Game("d", "c", D)), byes=("e",)),
+    Round(2, (Game("a", "c", W), Game("e", "b", Result.WHITE_WINS_FORFEIT)), absent={"d": Absence.NOTICE}),
+]
+
+
+def test_the_cross_table_names_each_rounds_opponent_by_final_place_colour_and_result() -> None:
+    table = cross_table(PLAYERS, ROUNDS)
+    place = {p.id: rank for rank, p, _ in table}
+    cells = {p.id: c for _, p, c in table}
+    assert [rank for rank, _, _ in table] == list(range(1, 6))
+    assert cells["a"] == [f"{place['b']}b1", f"{place['c']}w1"]
+    assert cells["b"] == [f"{place['a']}w0", f"{place['e']}b-"]
+    assert cells["e"] == ["bye", f"{place['b']}w+"]
+    assert cells["d"] == [f"{place['c']}w=", "afw"]
+
+
+def test_the_history_is_the_standings_after_every_round() -> None:
+    history = rank_history(PLAYERS, ROUNDS)
+    for n in (1, 2):
+        after = {s.player.id: s.rank for s in standings(PLAYERS, ROUNDS, after_round=n)}
+        assert {pid: places[n - 1] for pid, places in history.items()} == after
+
+
+def test_a_members_card_and_performance() -> None:
+    card = member_card("a", PLAYERS, ROUNDS)
+    assert [(m.round, m.opponent, m.colour, m.result) for m, _ in card.rounds] == [(1, "b", "b", "1"), (2, "c", "w", "1")]
+    assert card.rounds[-1][1] == next(s.score for s in standings(PLAYERS, ROUNDS) if s.player.id == "a")
+    assert card.games == 2 and card.points == 2 and card.performance == round(Fraction(1900 + 1800, 2) + 400)
+    assert member_card("e", PLAYERS, ROUNDS).performance is None  # a bye and a forfeit: nothing rated
+    assert performance([(2000, Fraction(1)), (1800, Fraction(0))]) == 1900
+    assert performance([(2000, Fraction(1, 2))]) == 2000
+
+
+def test_trf_puts_every_field_in_its_columns() -> None:
+    text = trf("Clubcompetitie", PLAYERS, ROUNDS, start="2026/12/03", end="2027/06/10")
+    lines = text.splitlines()
+    assert lines[0] == "012 Clubcompetitie"
+    players = [line for line in lines if line.startswith("001")]
+    assert len(players) == 5
+    anna = players[0]  # start numbers by rating: Anna is 1
+    assert anna[4:8] == "   1" and anna[14:47].rstrip() == "Anna" and anna[48:52] == "2000"
+    assert anna[80:84] == " 2.0"
+    numbers = {line[14:47].rstrip(): int(line[4:8]) for line in players}
+    assert anna[91:95] == f"{numbers['Bert']:4d}" and anna[96] == "b" and anna[98] == "1"
+    assert anna[101:105] == f"{numbers['Carla']:4d}" and anna[106] == "w" and anna[108] == "1"
+    eva = next(line for line in players if "Eva" in line)
+    assert eva[91:99] == "0000 - U" and eva[101:109] == f"{numbers['Bert']:4d} w +" and eva[80:84] == " 2.0"
+    daan = next(line for line in players if "Daan" in line)
+    assert daan[101:109] == "0000 - Z" and daan[98] == "=" and daan[80:84] == " 0.5"
+
+
+@hyp_settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_trf_points_add_up_and_every_game_is_seen_from_both_sides(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    ps = [Player(f"p{i}", f"P{i}", rng.randint(1000, 2400)) for i in range(rng.randint(2, 12))]
+    rounds = []
+    for n in range(1, rng.randint(1, 6) + 1):
+        ids = [p.id for p in ps]
+        rng.shuffle(ids)
+        games = tuple(Game(ids[i], ids[i + 1], rng.choice(list(Result))) for i in range(0, len(ids) - 1, 2))
+        rounds.append(Round(n, games, byes=(ids[-1],) if len(ids) % 2 else ()))
+    lines = [line for line in trf("S", ps, rounds).splitlines() if line.startswith("001")]
+    by_number = {int(line[4:8]): line for line in lines}
+    for line in lines:
+        total = Fraction(0)
+        for k in range(len(rounds)):
+            block = line[91 + 10 * k: 99 + 10 * k]
+            opponent, colour, result = int(block[0:4]), block[5], block[7]
+            total += {"1": 1, "+": 1, "U": 1, "=": Fraction(1, 2)}.get(result, 0)
+            if opponent:
+                other = by_number[opponent][91 + 10 * k: 99 + 10 * k]
+                assert int(other[0:4]) == int(line[4:8]) and {colour, other[5]} == {"w", "b"}
+                assert {result, other[7]} in ({"1", "0"}, {"="}, {"+", "-"}, {"-"})
+        assert line[80:84] == f"{float(total):4.1f}"
