@@ -18,6 +18,8 @@ Sub-commands (Dutch, English alias):
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import re
 
 from engine import mcmahon
@@ -28,7 +30,7 @@ from bot.core.dispatch import Core
 from bot.core.membership import check_joining, join_name
 from bot.core.registry import Command, Registry
 from bot.core.i18n import t
-from bot.core.pictures import table_png
+from bot.core.pictures import picture_spec, table_png
 from bot.core.replies import Button, Reply, Table
 from bot.nk.source import NkSource
 from bot.nk.store import NkGame, NkStore, NkTournament
@@ -246,7 +248,7 @@ async def _ronde(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
     if stat.next_round is None:
         raise UserError("nk_error_over", name=tour.name)
     try:
-        pairing = mcmahon.pair_next(data)
+        pairing = await asyncio.to_thread(mcmahon.pair_next, data)  # a 500-player round: off the event loop
     except ValueError:
         open_round = max((r.number for r in data.rounds), default=0)
         raise UserError("nk_error_round_open", round=open_round)
@@ -264,7 +266,7 @@ async def _ronde(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
         headers=(t(lang, "col_board"), t(lang, "nk_col_black"), t(lang, "nk_col_white")),
         rows=tuple((str(g.board), names[g.black], names[g.white]) for g in pairing.games),
     )
-    picture = table_png(lines[0], table, tuple(lines[len(pairing.games) + 1 :]))
+    picture = picture_spec(lines[0], table, tuple(lines[len(pairing.games) + 1 :]))  # drawn when it is sent
     async with core.store.transaction():
         if tour.status == "registration":
             await nk.set_status(tour.id, "running")
@@ -299,7 +301,7 @@ async def _indeling(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> R
     lines = [ctx.t("nk_pairing_title", name=tour.name, round=number)]
     if rnd.bye is not None:
         lines.append(ctx.t("nk_bye_line", name=names[rnd.bye]))
-    return Reply(lines=tuple(lines), table=table, image=table_png(lines[0], table, tuple(lines[1:])))
+    return Reply(lines=tuple(lines), table=table, image=await _drawn(lines[0], table, tuple(lines[1:])))
 
 
 async def _game_of(nk: NkStore, ctx: Context, tour: NkTournament, member_id: int, number: int | None) -> NkGame:
@@ -397,8 +399,10 @@ async def _after_result(core: Core, nk: NkStore, ctx: Context, tour: NkTournamen
     if not all(g.winner is not None for g in rnd.games):
         return
     lang = ctx.club.language
-    standings = _standings_reply(ctx, tour, data, lang)
-    await nk.announce_once(ctx.club.id, f"nk:{tour.id}:standings:{number}", standings.text, ctx.now, standings.image)
+    standings = _standings_reply(ctx, tour, data, lang, draw=False)
+    assert standings.table is not None
+    spec = picture_spec(standings.lines[0], standings.table, standings.lines[1:])  # drawn when it is sent
+    await nk.announce_once(ctx.club.id, f"nk:{tour.id}:standings:{number}", standings.text, ctx.now, spec)
     stat = mcmahon.status(data)
     if stat.champion is not None:
         names = {p.id: p.name for p in data.players}
@@ -411,7 +415,12 @@ async def _after_result(core: Core, nk: NkStore, ctx: Context, tour: NkTournamen
 # --------------------------------------------------------------------------- standings, EGF
 
 
-def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str) -> Reply:
+async def _drawn(title: str, table: Table, notes: tuple[str, ...]) -> bytes:
+    """A table's picture, drawn in a worker thread: a 500-player table never holds up other clubs."""
+    return await asyncio.to_thread(table_png, title, table, notes)
+
+
+def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str, draw: bool = True) -> Reply:
     rows = mcmahon.standings(data)
     stat = mcmahon.status(data)
     names = {p.id: p.name for p in data.players}
@@ -429,7 +438,7 @@ def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament,
         lines.append(t(lang, "nk_champion_line", name=names[stat.champion], round=stat.champion_after))
     elif data.rounds:
         lines.append(t(lang, "nk_contenders_line", names=", ".join(names[c] for c in stat.contenders)))
-    return Reply(lines=tuple(lines), table=table, image=table_png(lines[0], table, tuple(lines[1:])))
+    return Reply(lines=tuple(lines), table=table, image=table_png(lines[0], table, tuple(lines[1:])) if draw else None)
 
 
 async def _loaded(nk: NkStore, ctx: Context, args: list[str]) -> tuple[NkTournament, mcmahon.Tournament]:
@@ -451,7 +460,9 @@ async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
             rows=tuple((p.name, str(p.strength), str(groups[p.id])) for p in mcmahon.field_of(data.players)),
         )
         return Reply(lines=tuple(lines), table=table)
-    return _standings_reply(ctx, tour, data, ctx.lang)
+    reply = _standings_reply(ctx, tour, data, ctx.lang, draw=False)
+    assert reply.table is not None
+    return dataclasses.replace(reply, image=await _drawn(reply.lines[0], reply.table, reply.lines[1:]))
 
 
 async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:

@@ -179,11 +179,12 @@ class NkStore:
         row = await self.store.fetch_one("SELECT 1 FROM announcements WHERE club_id = ? AND kind = ?", (club_id, kind))
         return row is not None
 
-    async def announce_once(self, club_id: int, kind: str, body: str, now: datetime, image: bytes | None = None) -> None:
-        """Queue an announcement (with its picture) unless one of this kind exists (round_id is NULL, so
-        the table's UNIQUE (round_id, kind) does not guard it)."""
+    async def announce_once(self, club_id: int, kind: str, body: str, now: datetime, picture: str | None = None) -> None:
+        """Queue an announcement unless one of this kind exists (round_id is NULL, so the table's UNIQUE
+        (round_id, kind) does not guard it); ``picture`` is what its picture shows (``picture_spec``),
+        drawn when it is sent, never inside the command's transaction."""
         if not await self.announced(club_id, kind):
-            await self.store.queue_announcement(club_id, None, kind, body, now, image)
+            await self.store.queue_announcement(club_id, None, kind, body, now, picture=picture)
 
     async def load(self, t: NkTournament) -> mcmahon.Tournament:
         """The engine's view: confirmed registrations are the eligible players."""

@@ -4,6 +4,8 @@ that change nothing."""
 
 from __future__ import annotations
 
+import json
+
 import random
 
 from bot.core.dispatch import Core
@@ -58,14 +60,15 @@ async def test_a_whole_tournament_from_the_chat(commands: Core, config) -> None:
             top = ["Speler 01", "Speler 20"] + [f"Speler {i:02d}" for i in range(2, 16)]
             assert {frozenset(p[1:]) for p in pairs[:8]} == {frozenset((top[i], top[i + 8])) for i in range(8)}
             await refused(commands, DIRECTOR, "/nk ronde", config)  # round 1 has no results yet
-        announcement = rows(config, "SELECT body, image FROM announcements WHERE kind = ?", f"nk:1:round:{number}")
+        announcement = rows(config, "SELECT body, image, picture FROM announcements WHERE kind = ?", f"nk:1:round:{number}")
         assert len(announcement) == 1 and f"Board 1: {pairs[0][1]} (black) - {pairs[0][2]} (white)" in announcement[0][0]
-        assert announcement[0][1].startswith(b"\x89PNG")  # the pairing as a picture, the text as fallback
+        # the pairing as a picture (drawn when it is sent, not inside the command), the text as fallback
+        assert announcement[0][1] is None and json.loads(announcement[0][2])["rows"][0][1:] == [pairs[0][1], pairs[0][2]]
         for board, black, white in pairs:
             winner = rng.choice([black, white])
             await ok(commands, DIRECTOR, f'/nk uitslag "{winner}" won')
-        standings = rows(config, "SELECT body, image FROM announcements WHERE kind = ?", f"nk:1:standings:{number}")
-        assert len(standings) == 1 and standings[0][1].startswith(b"\x89PNG")
+        standings = rows(config, "SELECT body, image, picture FROM announcements WHERE kind = ?", f"nk:1:standings:{number}")
+        assert len(standings) == 1 and standings[0][1] is None and json.loads(standings[0][2])["headers"][1] == "Name"
     champion = rows(config, "SELECT body FROM announcements WHERE kind = 'nk:1:champion'")
     assert len(champion) == 1 and "Dutch champion" in champion[0][0]
     assert rows(config, "SELECT status FROM nk_tournaments") == [("finished",)]
