@@ -121,11 +121,17 @@ def pair_round(
         assert best is not None
         bye = best[1]
     rest = [i for i in everyone if i != bye]
-    # Colours as far as the pairing allows (seed 004 g): two players who would both need the same colour
-    # to stay within 2 of even are not paired together when a round without repeats avoids all such pairs.
-    clashes = [bad[i] | {j for j in rest if j != i and _clash(colours, order[i], order[j])} for i in everyone]
+    # Colours as far as the pairing allows (seed 004 g): two players who both need the same colour to stay
+    # within 2 of even (whichever does not get it ends beyond) are not paired together when a round without
+    # repeats avoids all such pairs.
+    needs_white = {i for i in rest if colours.balance(order[i]) <= -MAX_BALANCE}
+    needs_black = {i for i in rest if colours.balance(order[i]) >= MAX_BALANCE}
+    clashes = [
+        bad[i] | ((needs_white if i in needs_white else needs_black if i in needs_black else set()) - {i})
+        for i in everyone
+    ]
     careful = _Matcher(clashes)
-    if any(clashes[i] != bad[i] for i in rest) and careful.min_repeats(rest) == 0:
+    if (len(needs_white) > 1 or len(needs_black) > 1) and careful.min_repeats(rest) == 0:
         pairs = careful.lexicographic(rest, 0)
     else:
         pairs = matcher.lexicographic(rest, matcher.min_repeats(rest))
@@ -146,10 +152,6 @@ MAX_RUN = 3  # of one colour in a row (seed 003 allows three); a fourth is avoid
 MAX_BALANCE = 2  # whites minus blacks kept within this where the pairing allows
 
 
-def _clash(colours: "ColourHistory", a: PlayerId, b: PlayerId) -> bool:
-    """Both need the same colour: whichever does not get it ends beyond ``MAX_BALANCE``."""
-    x, y = colours.balance(a), colours.balance(b)
-    return (x >= MAX_BALANCE and y >= MAX_BALANCE) or (x <= -MAX_BALANCE and y <= -MAX_BALANCE)
 
 
 class ColourHistory:
