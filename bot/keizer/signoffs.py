@@ -57,6 +57,10 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
         if linked_to is not None:
             await redeem(ctx, linked_to)
             lines.append(ctx.t("linked_by_code", name=linked_to.name))
+            if sp is None:  # a code links; it does not enrol (an NK player need not play the competition)
+                if season is not None:
+                    lines.append(ctx.t("linked_not_enrolled"))
+                return Reply(lines=tuple(lines), private=True)
         if member is None:
             member = await core.store.add_member(ctx.club.id, join_name(ctx), 0, ctx.now)
             await core.store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)

@@ -195,13 +195,18 @@ async def _inschrijven(core: Core, nk: NkStore, ctx: Context, args: list[str]) -
         return Reply(lines=(ctx.t("nk_registered_by_director", name=member.name, tournament=tour.name, rating=rating),))
     if strength is not None and not ctx.is_director:
         raise UserError("error_director_only", command="nk inschrijven sterkte=")
+    if earned is not None and not ctx.is_director:  # an earned right is the director's to enter
+        raise UserError("error_director_only", command="nk inschrijven recht=")
     member = ctx.member
     if member is None:
         await check_joining(ctx)
-    if member is not None:
-        registered = await nk.player(tour.id, member.id)
-        if registered is not None and registered.confirmed and not ctx.is_director:
-            raise UserError("nk_error_already_confirmed", name=member.name)
+    registered = await nk.player(tour.id, member.id) if member is not None else None
+    if registered is not None and not ctx.is_director:
+        if registered.confirmed:
+            raise UserError("nk_error_already_confirmed", name=registered.name)
+        # registered before (by themselves or the director): only the rating they give changes; the
+        # director's strength override and earned right stay
+        strength, earned = registered.strength, registered.earned
     async with store.transaction():
         if member is None:
             member = await store.add_member(ctx.club.id, join_name(ctx), 0, ctx.now)

@@ -89,6 +89,32 @@ def _pair_pool(
     return None
 
 
+def _another_floater(
+    done: list[tuple[list[PlayerId], list[tuple[PlayerId, PlayerId]]]], pool: list[PlayerId], met: dict[PlayerId, set[PlayerId]]
+) -> tuple[list[tuple[PlayerId, PlayerId]], list[PlayerId]] | None:
+    """The last group cannot pair with the contender sent down to it: send another contender of that
+    group instead (the lowest that works), keeping the contenders' own pairing free of new repeats as
+    far as it was; ``done[-1]`` is rewritten. None when no choice works (the last group then repeats)."""
+    above, above_pairs = done[-1]
+    paired = {x for pair in above_pairs for x in pair}
+    sent = [p for p in above if p not in paired]
+    if len(sent) != 1:
+        return None
+    below = [p for p in pool if p != sent[0]]
+    repeats_above = any(b in met[a] for a, b in above_pairs)
+    for k in range(len(above) - 1, -1, -1):
+        candidate = above[k]
+        rest = [p for p in above if p != candidate]
+        pairs_above = _fold_match(rest, met, repeats=False) or (_fold_match(rest, met, repeats=True) if repeats_above else None)
+        if pairs_above is None:
+            continue
+        result = _pair_pool([candidate, *below], met, last=True, contenders=False)
+        if result is not None:
+            done[-1] = (above, pairs_above)
+            return result
+    return None
+
+
 def _choose_bye(ids: Sequence[PlayerId], st: State, sos: dict[PlayerId, int], strength: dict[PlayerId, int],
                 alive: set[PlayerId]) -> PlayerId:  # fmt: skip
     """Odd field: the bye (a free win, EGF ``0+``) goes to the player with the fewest byes, a
@@ -196,9 +222,16 @@ def pair_next(t: Tournament) -> Pairing:
     while index < len(pools):
         pool = incoming.pop(index, []) + pools[index]
         last = index == len(pools) - 1
-        contenders = number >= t.settings.repeats_allowed_from and all(p in alive for p in pools[index])
+        # The contenders' rules come first, in every field size: a group of contenders pairs among itself
+        # (with repeats rather than sending more than one contender away: seed 000 scenario 1, and in a
+        # small field whenever it must), and the groups below never pull contenders into their merge.
+        contenders = all(p in alive for p in pools[index]) and (
+            number >= t.settings.repeats_allowed_from or len(pools[index]) < t.settings.group_size
+        )
         result = _pair_pool(pool, st.met, last=last, contenders=contenders)
-        while result is None and last and done:
+        if result is None and last and done and any(p in alive for p in done[-1][0]):
+            result = _another_floater(done, pool, st.met)
+        while result is None and last and done and not any(p in alive for p in done[-1][0]):
             above, _ = done.pop()
             seen = set(above)
             pool = above + [p for p in pool if p not in seen]

@@ -20,13 +20,17 @@ async def test_registration_needs_the_directors_approval(commands: Core, config)
     await refused(commands, ANNA, "/nk nieuw NK 2027", config)  # director only
     await ok(commands, DIRECTOR, "/nk nieuw NK 2027")
     await refused(commands, DIRECTOR, "/nk nieuw Ander", config)  # one at a time
-    text = await ok(commands, ANNA, "/nk inschrijven 2100 recht=top")
+    assert "wedstrijdleider" in await refused(commands, ANNA, "/nk inschrijven 2100 recht=top", config)  # rights: the director's
+    text = await ok(commands, ANNA, "/nk inschrijven 2100")
     assert "Anna" in text and "2100" in text
     await refused(commands, ANNA, "/nk inschrijven 2100 sterkte=2500", config)  # override: director only
     await ok(commands, BERT, "/championship register 1900")
-    assert rows(config, "SELECT confirmed, earned FROM nk_players ORDER BY rating DESC") == [(0, "top"), (0, None)]
-    await refused(commands, DIRECTOR, "/nk ronde", config)  # nobody admitted yet
-    await ok(commands, DIRECTOR, "/nk goedkeuren Anna")
+    await ok(commands, BERT, "/championship register 1910")  # not approved yet: her own rating may change
+    await ok(commands, DIRECTOR, "/nk inschrijven Anna 2100 recht=top sterkte=2150")  # entered and approved
+    # registering again does not undo the director's approval, strength or right (it used to)
+    assert "toegelaten" in await refused(commands, ANNA, "/nk inschrijven 2110", config)
+    assert rows(config, "SELECT confirmed, earned, strength, rating FROM nk_players ORDER BY rating DESC") == [
+        (1, "top", 2150, 2100), (0, None, None, 1910)]  # fmt: skip
     await refused(commands, DIRECTOR, "/nk goedkeuren Carla", config)
     stand = await ok(commands, BERT, "/nk stand")
     assert "1 toegelaten" in stand and "1 wacht" in stand
