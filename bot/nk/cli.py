@@ -39,7 +39,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--class", dest="tournament_class", default="A", choices=("A", "B", "C", "D"))
     p.add_argument("--place", default="NL, Netherlands")
     p.add_argument("--dates", default="", help="first,last day: 2027-05-01,2027-05-02")
-    p.add_argument("--komi", default="7")
+    p.add_argument("--komi", default="7", help="an integer komi allows the draws jigo gives (default 7)")
+    p.add_argument("--minutes", type=int, default=112,
+                   help="TM[]: the EGF's adjusted time in minutes, basic time + 45 moves of overtime (default 112)")
     p.set_defaults(handler=_guarded(cmd_egf))
 
 
@@ -131,4 +133,8 @@ def cmd_pair(args: argparse.Namespace) -> str:
 
 def cmd_egf(args: argparse.Namespace) -> str:
     t = load(args.file)
-    return egf_results(t, tournament_class=args.tournament_class, place=args.place, dates=args.dates, komi=args.komi)
+    try:
+        return egf_results(t, tournament_class=args.tournament_class, place=args.place, dates=args.dates, komi=args.komi,
+                           minutes=args.minutes)  # fmt: skip
+    except ValueError as e:  # a header value that would break the file
+        raise CliError(str(e)) from None

@@ -19,21 +19,22 @@ Sub-commands (Dutch, English alias):
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import re
 
 from engine import mcmahon
-from engine.mcmahon.files import egf_results
 
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.membership import check_joining, join_name
 from bot.core.registry import Command, Registry
 from bot.core.i18n import t
-from bot.core.pictures import picture_spec, table_png
+from bot.core.pictures import picture_spec
 from bot.core.replies import Button, Reply, Table
+from bot.nk.lookups import current as _current
+from bot.nk.lookups import running as _running
 from bot.nk.source import NkSource
 from bot.nk.store import NkGame, NkStore, NkTournament
+from bot.nk.tables import _drawn, _egf, _stand, _standings_reply
 
 MAX_NAME = 60
 
@@ -86,20 +87,6 @@ async def cmd_nk(core: Core, ctx: Context) -> Reply:
     return await handler(core, nk, ctx, args)
 
 
-async def _current(nk: NkStore, ctx: Context) -> NkTournament:
-    tour = await nk.active(ctx.club.id) or await nk.latest(ctx.club.id)
-    if tour is None:
-        raise UserError("nk_error_none")
-    return tour
-
-
-async def _running(nk: NkStore, ctx: Context) -> NkTournament:
-    tour = await nk.active(ctx.club.id)
-    if tour is None:
-        raise UserError("nk_error_none")
-    return tour
-
-
 def _options(args: list[str], keys: dict[str, str]) -> tuple[list[str], dict[str, str]]:
     rest: list[str] = []
     values: dict[str, str] = {}
@@ -137,7 +124,21 @@ async def _nieuw(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
     if await nk.by_name(ctx.club.id, name) is not None:
         raise UserError("nk_error_exists", name=name)
     await nk.create(ctx.club.id, name, rounds, size, ctx.now)
-    return Reply(lines=(ctx.t("nk_created", name=name, rounds=rounds, size=size),))
+    rights = await _last_years_rights(nk, ctx.club.id)
+    lines = [ctx.t("nk_created", name=name, rounds=rounds, size=size)]
+    if rights:
+        lines.append(ctx.t("nk_rights_carried", count=len(rights)))
+    return Reply(lines=tuple(lines))
+
+
+async def _last_years_rights(nk: NkStore, club_id: int, before: int | None = None) -> dict[int, str]:
+    """Member id -> the right they earned in the club's last finished tournament (before ``before``):
+    taken over when they register for the next one, unless the director enters another."""
+    finished = [t for t in await nk.tournaments(club_id) if t.status == "finished" and (before is None or t.id < before)]
+    if not finished:
+        return {}
+    rights = mcmahon.next_year_rights(await nk.load(finished[-1]))
+    return {int(pid): right for pid, right in rights.items()}
 
 
 def _registration(ctx: Context, args: list[str], usage: str) -> tuple[list[str], int, int | None, str | None]:
@@ -188,6 +189,8 @@ async def _inschrijven(core: Core, nk: NkStore, ctx: Context, args: list[str]) -
         if len(name) > MAX_NAME:
             raise UserError("error_bad_name", limit=MAX_NAME)
         member = await store.member_by_name(ctx.club.id, name)
+        if earned is None and member is not None:  # last year's right, unless the director enters another
+            earned = (await _last_years_rights(nk, ctx.club.id, tour.id)).get(member.id)
         async with store.transaction():
             if member is None:
                 member = await store.add_member(ctx.club.id, name, rating, ctx.now)
@@ -207,6 +210,8 @@ async def _inschrijven(core: Core, nk: NkStore, ctx: Context, args: list[str]) -
         # registered before (by themselves or the director): only the rating they give changes; the
         # director's strength override and earned right stay
         strength, earned = registered.strength, registered.earned
+    elif member is not None and not ctx.is_director:
+        earned = (await _last_years_rights(nk, ctx.club.id, tour.id)).get(member.id)  # what they earned last year
     async with store.transaction():
         if member is None:
             member = await store.add_member(ctx.club.id, join_name(ctx), 0, ctx.now)
@@ -320,7 +325,10 @@ async def _game_of(nk: NkStore, ctx: Context, tour: NkTournament, member_id: int
     for g in games:
         if g.number == number and member_id in (g.black_id, g.white_id):
             return g
-    raise UserError("nk_error_no_game", round=number)
+    if ctx.member is not None and member_id == ctx.member.id:
+        raise UserError("nk_error_no_game", round=number)
+    member = await ctx.core.store.member(member_id) if ctx.core is not None else None
+    raise UserError("nk_error_no_game_of", name=member.name if member else "?", round=number)
 
 
 async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
@@ -409,71 +417,22 @@ async def _after_result(core: Core, nk: NkStore, ctx: Context, tour: NkTournamen
     spec = picture_spec(standings.lines[0], standings.table, standings.lines[1:])  # drawn when it is sent
     await nk.announce_once(ctx.club.id, f"nk:{tour.id}:standings:{number}", standings.text, ctx.now, spec)
     stat = mcmahon.status(data)
-    if stat.champion is not None:
-        names = {p.id: p.name for p in data.players}
-        body = t(lang, "nk_champion_announcement", name=names[stat.champion], tournament=tour.name, round=stat.champion_after)
-        await nk.announce_once(ctx.club.id, f"nk:{tour.id}:champion", body, ctx.now)
+    names = {p.id: p.name for p in data.players}
+    # A correction re-evaluates everything: a champion announced before who is no longer the champion
+    # gets a correction announcement, and a tournament that needs another round runs again.
+    made = await nk.champion_announcements(ctx.club.id, tour.id)
+    last = made[-1].split(":") if made else []
+    said_open = bool(last) and last[-1] == "open"
+    said_champion = None if said_open or not last else (last[3] if len(last) > 3 else stat.champion)  # old rows: no id
+    if stat.champion is not None and (not made or said_open or said_champion != stat.champion):
+        key = "nk_champion_corrected" if made else "nk_champion_announcement"
+        body = t(lang, key, name=names[stat.champion], tournament=tour.name, round=stat.champion_after)
+        kind = f"nk:{tour.id}:champion:{stat.champion}" + (f":{len(made)}" if made else "")
+        await nk.announce_once(ctx.club.id, kind, body, ctx.now)
+    elif stat.champion is None and made and not said_open:
+        body = t(lang, "nk_champion_withdrawn", tournament=tour.name, round=stat.next_round or "-")
+        await nk.announce_once(ctx.club.id, f"nk:{tour.id}:champion:{len(made)}:open", body, ctx.now)
     if stat.next_round is None and tour.status != "finished":
         await nk.set_status(tour.id, "finished")
-
-
-# --------------------------------------------------------------------------- standings, EGF
-
-
-async def _drawn(title: str, table: Table, notes: tuple[str, ...]) -> bytes:
-    """A table's picture, drawn in a worker thread: a 500-player table never holds up other clubs."""
-    return await asyncio.to_thread(table_png, title, table, notes)
-
-
-def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str, draw: bool = True) -> Reply:
-    rows = mcmahon.standings(data)
-    stat = mcmahon.status(data)
-    names = {p.id: p.name for p in data.players}
-    table = Table(
-        headers=(t(lang, "col_rank"), t(lang, "col_name"), t(lang, "nk_col_score"), t(lang, "nk_col_sos"),
-                 t(lang, "nk_col_sosos"), t(lang, "nk_col_strength"), t(lang, "nk_col_title")),
-        rows=tuple(
-            (str(r.rank), r.player.name, str(r.score), str(r.sos), str(r.sosos), str(r.player.strength),
-             t(lang, "nk_mark_champion") if r.champion else (t(lang, "nk_mark_contender") if r.contender else ""))
-            for r in rows
-        ),
-    )  # fmt: skip
-    lines = [t(lang, "nk_standings_title", name=tour.name, round=stat.rounds_complete)]
-    if stat.champion is not None:
-        lines.append(t(lang, "nk_champion_line", name=names[stat.champion], round=stat.champion_after))
-    elif data.rounds:
-        lines.append(t(lang, "nk_contenders_line", names=", ".join(names[c] for c in stat.contenders)))
-    return Reply(lines=tuple(lines), table=table, image=table_png(lines[0], table, tuple(lines[1:])) if draw else None)
-
-
-async def _loaded(nk: NkStore, ctx: Context, args: list[str]) -> tuple[NkTournament, mcmahon.Tournament]:
-    """The club's tournament and its engine view, for sub-commands that take no arguments."""
-    if args:
-        raise UserError("error_usage", usage=ctx.t("nk_usage"))
-    tour = await _current(nk, ctx)
-    return tour, await nk.load(tour)
-
-
-async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    tour, data = await _loaded(nk, ctx, args)
-    if not data.rounds:
-        pending = [p for p in await nk.players(tour.id) if not p.confirmed]
-        lines = [ctx.t("nk_registration_title", name=tour.name, count=len(mcmahon.field_of(data.players)), pending=len(pending))]
-        groups = mcmahon.start_groups(data.players, data.settings)
-        table = Table(
-            headers=(ctx.t("col_name"), ctx.t("nk_col_strength"), ctx.t("nk_col_group")),
-            rows=tuple((p.name, str(p.strength), str(groups[p.id])) for p in mcmahon.field_of(data.players)),
-        )
-        return Reply(lines=tuple(lines), table=table)
-    reply = _standings_reply(ctx, tour, data, ctx.lang, draw=False)
-    assert reply.table is not None
-    return dataclasses.replace(reply, image=await _drawn(reply.lines[0], reply.table, reply.lines[1:]))
-
-
-async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    tour, data = await _loaded(nk, ctx, args)
-    if not data.rounds:
-        raise UserError("nk_error_no_round")
-    text = egf_results(data)
-    filename = re.sub(r"[^A-Za-z0-9._-]+", "_", tour.name).strip("_") + "-egf.txt"
-    return Reply(lines=(ctx.t("nk_egf_exported", name=tour.name),), attachment=(filename, text.encode("utf-8")))
+    elif stat.next_round is not None and tour.status == "finished":
+        await nk.set_status(tour.id, "running")  # the director pairs the round the correction needs

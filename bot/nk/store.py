@@ -179,6 +179,14 @@ class NkStore:
         row = await self.store.fetch_one("SELECT 1 FROM announcements WHERE club_id = ? AND kind = ?", (club_id, kind))
         return row is not None
 
+    async def champion_announcements(self, club_id: int, tournament_id: int) -> list[str]:
+        """The kinds of the champion announcements (and corrections) made for the tournament, oldest first."""
+        rows = await self.store.fetch_all(
+            "SELECT kind FROM announcements WHERE club_id = ? AND kind LIKE ? ORDER BY id",
+            (club_id, f"nk:{tournament_id}:champion%"),
+        )
+        return [str(r[0]) for r in rows]
+
     async def announce_once(self, club_id: int, kind: str, body: str, now: datetime, picture: str | None = None) -> None:
         """Queue an announcement unless one of this kind exists (round_id is NULL, so the table's UNIQUE
         (round_id, kind) does not guard it); ``picture`` is what its picture shows (``picture_spec``),

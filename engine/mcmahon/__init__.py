@@ -10,10 +10,10 @@ from engine.mcmahon.model import (
     earned_right, egf_grade,
 )  # fmt: skip
 from engine.mcmahon.pairing import pair_next, pairing_order
-from engine.mcmahon.tournament import field_of, standings, start_groups, status
+from engine.mcmahon.tournament import field_of, next_year_rights, standings, start_groups, status
 
 __all__ = [
     "EARNED_GROUP1", "EARNED_TOP", "Game", "Pairing", "Player", "PlayerId", "Round", "Settings", "Standing",
     "Status", "Tournament", "earned_right", "egf_grade", "pair_next", "pairing_order", "field_of", "standings",
-    "start_groups", "status",
+    "start_groups", "status", "next_year_rights",
 ]  # fmt: skip

@@ -144,6 +144,22 @@ def _clean(text: str, width: int) -> str:
     return (out or "-")[:width]
 
 
+EGF_OVERTIME_MOVES = 45  # the EGF's adjusted time: basic time plus the overtime of 45 moves
+
+
+def adjusted_minutes(basic_minutes: int, seconds_per_move: int) -> int:
+    """The EGF's ``TM[]``: basic time plus 45 moves of overtime, in whole minutes (90 min + 30 s/move: 112)."""
+    return basic_minutes + EGF_OVERTIME_MOVES * seconds_per_move // 60
+
+
+def check_header(name: str, value: str) -> str:
+    """A header value as the EGF file carries it between ``[`` and ``]``: refused (``ValueError``) when it
+    holds ``[``, ``]``, ``;`` or a line break, which would end the value or start another header."""
+    if any(c in value for c in "[];\r\n") or not value.isprintable():
+        raise ValueError(f"{name} may not hold [, ], ; or a line break: {value[:40]!r}")
+    return value
+
+
 def egf_results(
     t: Tournament,
     *,
@@ -151,24 +167,29 @@ def egf_results(
     place: str = "NL, Netherlands",
     dates: str = "",
     komi: str = "7",
-    time: str = "90 min + 30 s/move",
+    minutes: int = 112,
 ) -> str:
     """The final table in the EGF tournament results format (the text the EGF rating program reads).
 
     Header lines (comments to the parser, read by the rating officer): ``; CL[class]``, ``; EV[name]``,
-    ``; PC[place]``, ``; DT[first,last date]``, ``; HA[h0]`` (no handicap), ``; KM[komi]``,
-    ``; TM[time]``. Then one line per player, in the order of the final standings:
-    ``place surname_first_names grade country club MMS SOS SOSOS results...``. Each result is
-    ``<opponent's place><+|-|=>/<b|w>`` (even games: no handicap digit); a game without a result is
-    ``<place>?/<colour>``; a bye is ``0+`` (a free win); a forfeit, and a round without a game (the title
-    rounds for everyone but the two finalists), are ``0+`` for the winner and ``0-`` for the other, so
-    unplayed games are not rated. MMS is the McMahon score shifted so that the lowest start group
-    starts at 0 (the EGF file has no negative scores); SOS and SOSOS are the engine's, unshifted.
-    Names are ``Surname First_names`` (blanks inside a part become underscores)."""
+    ``; PC[place]``, ``; DT[first,last date]``, ``; KM[komi]``, ``; TM[adjusted minutes]`` (no handicap:
+    no ``HA[]``; an integer komi, 7 by default, allows the draws jigo gives). Header values with ``[``,
+    ``]``, ``;`` or a line break are refused (``ValueError``). Then one line per player, in the order of
+    the final standings: ``place surname_first_names grade country club MMS SOS SOSOS results...``. Each
+    result is ``<opponent's place><+|-|=>/<b|w>`` (even games: no handicap digit). Only ``+ - =`` appear:
+    a bye is ``0+`` (a free win); a forfeit, a game without a result and a round without a game (the title
+    rounds for everyone but the finalists) are ``0+`` for the winner and ``0-`` for the other, so unplayed
+    games are not rated. MMS is the McMahon score shifted so that the lowest start group starts at 0 (the
+    EGF file has no negative scores); SOS and SOSOS are on the same base (every opponent's score shifted
+    alike, a bye counted as an opponent with the player's own start score). Names are ``Surname
+    First_names`` (blanks inside a part become underscores)."""
+    for header, value in (("class", tournament_class), ("name", t.name), ("place", place), ("dates", dates), ("komi", komi)):
+        check_header(header, value)
     table = standings(t)
     place_of = {row.player.id: row.rank for row in table}
     shift = max((row.start_group for row in table), default=0)
     results: dict[str, list[str]] = {row.player.id: [] for row in table}
+    opponents: dict[str, int] = {row.player.id: 0 for row in table}  # games and byes SOS sums over
     for rnd in t.rounds:
         entered: set[str] = set()
         for g in rnd.games:
@@ -176,23 +197,24 @@ def egf_results(
                 if me not in results:
                     continue
                 entered.add(me)
-                if g.forfeit:
+                opponents[me] += 1
+                if g.forfeit or g.winner is None:
                     results[me].append("0+" if g.winner == me else "0-")
-                elif g.winner is None:
-                    results[me].append(f"{place_of[other]}?/{colour}")
                 else:
                     results[me].append(f"{place_of[other]}{'+' if g.winner == me else '-'}/{colour}")
         for pid, entries in results.items():
             if pid not in entered:
                 entries.append("0+" if pid == rnd.bye else "0-")
+                if pid == rnd.bye:
+                    opponents[pid] += 1
+    sos_of = {row.player.id: row.sos + shift * opponents[row.player.id] for row in table}
     lines = [
         f"; CL[{tournament_class}]",
         f"; EV[{t.name}]",
         f"; PC[{place}]",
         f"; DT[{dates}]",
-        "; HA[h0]",
         f"; KM[{komi}]",
-        f"; TM[{time}]",
+        f"; TM[{minutes}]",
         "; CM[Dutch Go Championship, McMahon double elimination (seed 000); generated by clubbot]",
         ";",
         "; Pl Name                          Str Co Club  MMS  SOS SOSOS  Results",
@@ -203,11 +225,25 @@ def egf_results(
         name = f"{_clean(surname, 20)} {_clean(first, 20)}" if first else _clean(surname, 30)
         grade = p.grade or egf_grade(p.strength)
         pin = f"  ; PIN {p.egf_pin}" if p.egf_pin else ""
+        sosos = _sosos(t, row.player.id, sos_of)
         lines.append(
             f"{row.rank:>4} {name:<30} {_clean(grade, 4):>3} {_clean(p.country, 2):<2} {_clean(p.club, 4):<4} "
-            f"{row.score + shift:>4} {row.sos:>4} {row.sosos:>5}  " + " ".join(f"{e:>7}" for e in results[p.id]) + pin
+            f"{row.score + shift:>4} {sos_of[p.id]:>4} {sosos:>5}  " + " ".join(f"{e:>7}" for e in results[p.id]) + pin
         )
     return "\n".join(lines) + "\n"
+
+
+def _sosos(t: Tournament, pid: str, sos_of: dict[str, int]) -> int:
+    """The sum of the opponents' SOS on the MMS base (a bye: the player's own SOS), as the engine's SOSOS."""
+    total = 0
+    for rnd in t.rounds:
+        for g in rnd.games:
+            if pid in (g.black, g.white):
+                other = g.white if g.black == pid else g.black
+                total += sos_of.get(other, 0)
+        if rnd.bye == pid:
+            total += sos_of[pid]
+    return total
 
 
 def _egf_name(name: str) -> tuple[str, str]:

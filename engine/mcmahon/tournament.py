@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from engine.mcmahon.model import EARNED_GROUP1, EARNED_TOP, Player, PlayerId, Round, Settings, Standing, Status, Tournament
+from engine.mcmahon.model import (
+    EARNED_GROUP1, EARNED_TOP, Player, PlayerId, Round, Settings, Standing, Status, Tournament, earned_right,
+)  # fmt: skip
 
 def field_of(players: Sequence[Player]) -> list[Player]:
     """The players who take part: the eligible ones, strongest first (ties: id)."""
@@ -54,6 +56,7 @@ class State:
     met: dict[PlayerId, set[PlayerId]]
     blacks: Counter[PlayerId]
     byes: Counter[PlayerId]
+    whites: Counter[PlayerId] = field(default_factory=Counter)
 
 
 def state_after(t: Tournament, after: int | None = None) -> State:
@@ -76,6 +79,7 @@ def state_after(t: Tournament, after: int | None = None) -> State:
             st.met[g.black].add(g.white)
             st.met[g.white].add(g.black)
             st.blacks[g.black] += 1
+            st.whites[g.white] += 1
             if g.winner is not None:
                 loser = g.white if g.winner == g.black else g.black
                 st.score[g.winner] += 1
@@ -176,3 +180,14 @@ def standings(t: Tournament, after: int | None = None) -> list[Standing]:
 
 # --------------------------------------------------------------------------- pairing
 
+
+def next_year_rights(t: Tournament) -> dict[PlayerId, str]:
+    """Seed 000, "Verdiende Rechten", once the regular rounds are complete: who earned a place in next
+    year's top group (4 points after 7 rounds) or at least group 1 (3 points); empty before then."""
+    regular = t.settings.rounds
+    done = [r for r in t.rounds if r.number <= regular]
+    if len(done) < regular or not all(is_complete(r) for r in done):
+        return {}
+    st = state_after(t, after=regular)
+    rights = {pid: earned_right(score) for pid, score in st.score.items()}
+    return {pid: right for pid, right in rights.items() if right is not None}

@@ -54,7 +54,7 @@ def test_egf_export(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "mcmahon", "egf", str(FINAL), "--place", "NL, Utrecht", "--dates", "2027-05-01,2027-05-02")
     assert code == 0
     lines = [ln for ln in out.splitlines() if ln.strip() and not ln.startswith(";")]
-    assert "; CL[A]" in out and "; EV[NK Go 2027]" in out and "; HA[h0]" in out
+    assert "; CL[A]" in out and "; EV[NK Go 2027]" in out and "HA[" not in out and "; TM[112]" in out and "?" not in out
     assert len(lines) == 80
     raw = json.loads(FINAL.read_text(encoding="utf-8"))
     rounds = len(raw["rounds"])
@@ -89,3 +89,30 @@ def test_bad_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
 def test_file_round_trip() -> None:
     t = parse_tournament(FINAL.read_text(encoding="utf-8"))
     assert parse_tournament(export_tournament(t)) == t
+
+
+def test_egf_headers_cannot_be_broken_into(capsys: pytest.CaptureFixture[str]) -> None:
+    """A value with ] or ; would end its header and write another: refused, nothing written."""
+    for place in ("X]; CL[D", "Utrecht;", "Utrecht\nDT[1999]"):
+        code, out, err = run(capsys, "mcmahon", "egf", str(FINAL), "--place", place)
+        assert code == 2 and out == "" and "may not hold" in err
+
+
+def test_egf_sos_is_on_the_mms_base() -> None:
+    """MMS shifts every score so the lowest start group starts at 0; SOS and SOSOS shift alike: a player's
+    SOS on the MMS base is the sum of the opponents' MMS (a bye: the player's own start MMS)."""
+    from engine.mcmahon import standings
+    from engine.mcmahon.files import egf_results
+
+    t = parse_tournament(FINAL.read_text(encoding="utf-8"))
+    text = egf_results(t)
+    rows = {int(line.split()[0]): line.split(";")[0].split() for line in text.splitlines() if line.strip() and not line.startswith(";")}
+    table = standings(t)
+    shift = max(r.start_group for r in table)
+    mms = {r.rank: r.score + shift for r in table}
+    rounds = len(t.rounds)
+    for row in table:
+        fields = rows[row.rank]
+        results = fields[-rounds:]
+        expected = sum(mms[int(e[:-3])] for e in results if e[-2:] in ("/b", "/w"))  # 80 players: no byes, no forfeits
+        assert int(fields[-rounds - 3]) == mms[row.rank] and int(fields[-rounds - 2]) == expected, row.player.name

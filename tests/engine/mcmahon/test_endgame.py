@@ -66,3 +66,37 @@ def test_eight_players_two_contenders_meet_each_other() -> None:
             games = tuple(Game(g.black, g.white, winner=rng.choice([g.black, g.white]), board=g.board) for g in p.games)
             t = Tournament(players, t.rounds + (Round(p.round, games, p.bye),), t.settings)
     assert checked > 10
+
+
+def test_colours_go_by_the_balance_of_blacks_and_whites() -> None:
+    """A player with more blacks than whites gets white, whatever their number of blacks alone says
+    (before: fewer blacks got black, so b w b b w b b happened); equal balance: fewer blacks, then the
+    weaker player gets black."""
+    from collections import Counter
+
+    from engine.mcmahon.pairing import _colours
+    from engine.mcmahon.tournament import State
+
+    def state(blacks: dict[str, int], whites: dict[str, int]) -> State:
+        ids = ["a", "b"]
+        return State({p: 0 for p in ids}, {p: 0 for p in ids}, Counter(), Counter(), {p: [] for p in ids},
+                     {p: set() for p in ids}, Counter(blacks), Counter(), Counter(whites))  # fmt: skip
+
+    strength = {"a": 2000, "b": 1900}
+    # a: 3 blacks 1 white (+2); b: 3 blacks 3 whites (0): b gets black although both had 3 blacks
+    assert _colours("a", "b", state({"a": 3, "b": 3}, {"a": 1, "b": 3}), strength) == ("b", "a")
+    # a: 2 blacks 4 whites (-2); b: 1 black 0 whites (+1): a gets black although a had more blacks
+    assert _colours("a", "b", state({"a": 2, "b": 1}, {"a": 4, "b": 0}), strength) == ("a", "b")
+    # equal balance and blacks: the weaker (b) gets black
+    assert _colours("a", "b", state({"a": 2, "b": 2}, {"a": 2, "b": 2}), strength) == ("b", "a")
+
+
+def test_the_rights_for_next_year_come_out_after_round_seven() -> None:
+    from engine.mcmahon import EARNED_GROUP1, EARNED_TOP, next_year_rights
+    from engine.mcmahon.tournament import state_after
+
+    t, _ = play(40, 5)
+    rights = next_year_rights(t)
+    after7 = state_after(t, after=7)
+    assert rights == {p: EARNED_TOP if s >= 4 else EARNED_GROUP1 for p, s in after7.score.items() if s >= 3}
+    assert rights and next_year_rights(Tournament(t.players, t.rounds[:6])) == {}

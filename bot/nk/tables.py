@@ -1,0 +1,110 @@
+"""The NK's tables: ``/nk stand`` (the table, who can still become champion, and after round 7 the rights
+earned for next year) and ``/nk egf`` (the results in the EGF format). Pictures are drawn in a worker
+thread; announcements keep what their picture shows."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import re
+
+from engine import mcmahon
+from engine.mcmahon.files import egf_results
+
+from bot.core.context import Context, UserError
+from bot.core.dispatch import Core
+from bot.core.i18n import t
+from bot.core.pictures import table_png
+from bot.core.replies import Reply, Table
+from bot.nk.lookups import current as _current
+from bot.nk.store import NkStore, NkTournament
+
+
+async def _drawn(title: str, table: Table, notes: tuple[str, ...]) -> bytes:
+    """A table's picture, drawn in a worker thread: a 500-player table never holds up other clubs."""
+    return await asyncio.to_thread(table_png, title, table, notes)
+
+
+def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str, draw: bool = True) -> Reply:
+    stat = mcmahon.status(data)
+    rows = mcmahon.standings(data, after=stat.rounds_complete)  # a round still being played does not count yet
+    names = {p.id: p.name for p in data.players}
+    rights = mcmahon.next_year_rights(data)
+    right_words = {mcmahon.EARNED_TOP: t(lang, "nk_right_top"), mcmahon.EARNED_GROUP1: t(lang, "nk_right_group1")}
+    table = Table(
+        headers=(t(lang, "col_rank"), t(lang, "col_name"), t(lang, "nk_col_score"), t(lang, "nk_col_sos"),
+                 t(lang, "nk_col_sosos"), t(lang, "nk_col_strength"), t(lang, "nk_col_title"))
+                + ((t(lang, "nk_col_right"),) if rights else ()),
+        rows=tuple(
+            (str(r.rank), r.player.name, str(r.score), str(r.sos), str(r.sosos), str(r.player.strength),
+             t(lang, "nk_mark_champion") if r.champion else (t(lang, "nk_mark_contender") if r.contender else ""))
+            + ((right_words.get(rights.get(r.player.id, ""), ""),) if rights else ())
+            for r in rows
+        ),
+    )  # fmt: skip
+    if stat.rounds_complete == 0 and data.rounds:
+        lines = [t(lang, "nk_standings_title_playing", name=tour.name, round=1)]
+    else:
+        lines = [t(lang, "nk_standings_title", name=tour.name, round=stat.rounds_complete)]
+    if stat.champion is not None:
+        lines.append(t(lang, "nk_champion_line", name=names[stat.champion], round=stat.champion_after))
+    elif data.rounds:
+        lines.append(t(lang, "nk_contenders_line", names=", ".join(names[c] for c in stat.contenders)))
+    if rights:
+        lines.append(t(lang, "nk_rights_line", top=", ".join(names[p] for p, r in rights.items() if r == mcmahon.EARNED_TOP) or "-",
+                       group1=", ".join(names[p] for p, r in rights.items() if r == mcmahon.EARNED_GROUP1) or "-"))  # fmt: skip
+    return Reply(lines=tuple(lines), table=table, image=table_png(lines[0], table, tuple(lines[1:])) if draw else None)
+
+
+async def _loaded(nk: NkStore, ctx: Context, args: list[str]) -> tuple[NkTournament, mcmahon.Tournament]:
+    """The club's tournament and its engine view, for sub-commands that take no arguments."""
+    if args:
+        raise UserError("error_usage", usage=ctx.t("nk_usage"))
+    tour = await _current(nk, ctx)
+    return tour, await nk.load(tour)
+
+
+async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    tour, data = await _loaded(nk, ctx, args)
+    if not data.rounds:
+        pending = [p for p in await nk.players(tour.id) if not p.confirmed]
+        lines = [ctx.t("nk_registration_title", name=tour.name, count=len(mcmahon.field_of(data.players)), pending=len(pending))]
+        groups = mcmahon.start_groups(data.players, data.settings)
+        table = Table(
+            headers=(ctx.t("col_name"), ctx.t("nk_col_strength"), ctx.t("nk_col_group")),
+            rows=tuple((p.name, str(p.strength), str(groups[p.id])) for p in mcmahon.field_of(data.players)),
+        )
+        return Reply(lines=tuple(lines), table=table)
+    reply = _standings_reply(ctx, tour, data, ctx.lang, draw=False)
+    assert reply.table is not None
+    return dataclasses.replace(reply, image=await _drawn(reply.lines[0], reply.table, reply.lines[1:]))
+
+
+EGF_KEYS = {"plaats": "place", "place": "place", "datum": "dates", "dates": "dates", "tijd": "minutes",
+            "minutes": "minutes", "komi": "komi", "klasse": "tournament_class", "class": "tournament_class"}  # fmt: skip
+
+
+async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    """``/nk egf [plaats=...] [datum=2027-05-01,2027-05-02] [tijd=112] [komi=7] [klasse=A]``."""
+    options: dict[str, object] = {}
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if not sep or key.lower() not in EGF_KEYS or not value:
+            raise UserError("error_usage", usage=ctx.t("nk_usage_egf"))
+        options[EGF_KEYS[key.lower()]] = value
+    if "minutes" in options:
+        minutes = str(options["minutes"])
+        if not minutes.isdigit() or not 1 <= int(minutes) <= 1000:
+            raise UserError("error_bad_number", value=minutes[:10], low=1, high=1000)
+        options["minutes"] = int(minutes)
+    if options.get("tournament_class", "A") not in ("A", "B", "C", "D"):
+        raise UserError("error_usage", usage=ctx.t("nk_usage_egf"))
+    tour, data = await _loaded(nk, ctx, [])
+    if not data.rounds:
+        raise UserError("nk_error_no_round")
+    try:
+        text = egf_results(data, **options)  # type: ignore[arg-type]
+    except ValueError as err:  # a value with [ ] ; or a line break would write a header of its own
+        raise UserError("nk_error_egf_header", detail=str(err)[:120])
+    filename = re.sub(r"[^A-Za-z0-9._-]+", "_", tour.name).strip("_") + "-egf.txt"
+    return Reply(lines=(ctx.t("nk_egf_exported", name=tour.name),), attachment=(filename, text.encode("utf-8")))

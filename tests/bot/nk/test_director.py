@@ -1,0 +1,144 @@
+"""The NK as a tournament director runs it, through the commands (issue 20): corrections after the end,
+the rights earned for next year, the words of the table while a round is played, and the messages a
+director gets when entering someone else's result."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from bot.core.dispatch import Core
+from tests.bot.conftest import DIRECTOR, ok, refused, rows
+
+
+async def tournament(commands: Core, players: int, name: str = "NK 2027") -> list[str]:
+    await ok(commands, DIRECTOR, f"/nk nieuw {name}")
+    names = [f"Speler {i:02d}" for i in range(1, players + 1)]
+    for i, who in enumerate(names):
+        await ok(commands, DIRECTOR, f'/nk inschrijven "{who}" {2600 - 20 * i}')
+    return names
+
+
+def games_of(config, number: int) -> list[tuple[str, str, str | None]]:
+    return rows(
+        config,
+        "SELECT mb.name, mw.name, mx.name FROM nk_games g JOIN nk_rounds r ON r.id = g.round_id"
+        " JOIN members mb ON mb.id = g.black_id JOIN members mw ON mw.id = g.white_id"
+        " LEFT JOIN members mx ON mx.id = g.winner_id WHERE r.number = ?"
+        " AND r.tournament_id = (SELECT MAX(id) FROM nk_tournaments) ORDER BY g.board",
+        number,
+    )
+
+
+async def play_out(commands: Core, config, rng: random.Random, number: int = 0) -> int:
+    """Pair and play every round after ``number`` with random results (the director enters them); the
+    rounds played."""
+    while (await commands.handle(DIRECTOR, "/nk ronde")).ok:
+        number += 1
+        for black, white, _ in games_of(config, number):
+            await ok(commands, DIRECTOR, f'/nk uitslag "{rng.choice([black, white])}" gewonnen {number}')
+    return number
+
+
+async def test_the_table_while_round_one_is_played_and_a_directors_wrong_name(commands: Core, config) -> None:
+    await tournament(commands, 20)
+    await ok(commands, DIRECTOR, "/speler Zoë 1500")  # a member who does not play the NK
+    await ok(commands, DIRECTOR, "/nk ronde")
+    black, white, _ = games_of(config, 1)[0]
+    await ok(commands, DIRECTOR, f'/nk uitslag "{black}" gewonnen')
+    stand = await ok(commands, DIRECTOR, "/nk stand")
+    assert "stand voor ronde 1 (ronde 1 wordt gespeeld)" in stand and "na ronde 0" not in stand
+    # the table counts only complete rounds: the winner of board 1 has no point yet
+    table = (await commands.handle(DIRECTOR, "/nk stand")).table
+    assert table is not None and {row[2] for row in table.rows if row[1] == black} == {"0"}
+    said = await refused(commands, DIRECTOR, "/nk uitslag Zoë gewonnen", config)
+    assert "Zoë heeft geen partij in ronde 1" in said and "Je hebt" not in said
+
+
+async def test_rights_for_next_year_are_in_the_final_table(commands: Core, config) -> None:
+    await tournament(commands, 24)
+    await play_out(commands, config, random.Random(3))
+    stand = await ok(commands, DIRECTOR, "/nk stand")
+    assert "Verdiende rechten voor volgend jaar" in stand
+    table = (await commands.handle(DIRECTOR, "/nk stand")).table
+    assert table is not None and table.headers[-1] == "Recht volgend jaar"
+    assert any(row[-1] == "topgroep" for row in table.rows)
+
+
+async def test_a_correction_after_the_end_reevaluates_and_is_announced(commands: Core, config) -> None:
+    """Correcting the game that decided the title: the champion changes (a correction announcement) or is
+    not known any more (an announcement, and the tournament runs again so the director pairs the round
+    it needs). Before, it was left with no champion, unable to go on or end."""
+    found = opened = 0
+    for seed in range(40):
+        name = f"NK {seed}"
+        await tournament(commands, 6, name)
+        rounds = await play_out(commands, config, random.Random(seed))
+        (tid,) = rows(config, "SELECT id FROM nk_tournaments WHERE name = ?", name)[0]
+        (champion,) = rows(config, "SELECT kind FROM announcements WHERE kind LIKE ?", f"nk:{tid}:champion%")[0]
+        body = rows(config, "SELECT body FROM announcements WHERE kind = ?", champion)[0][0]
+        decided = int(re.search(r"ronde (\d+)", body).group(1))  # type: ignore[union-attr]
+        for black, white, winner in games_of_tournament(config, tid, decided):  # every game of that round the other way
+            loser = white if winner == black else black
+            await ok(commands, DIRECTOR, f'/nk uitslag "{loser}" gewonnen {decided}')
+        made = [k for (k,) in rows(config, "SELECT kind FROM announcements WHERE kind LIKE ? ORDER BY id", f"nk:{tid}:champion%")]
+        (status,) = rows(config, "SELECT status FROM nk_tournaments WHERE id = ?", tid)[0]
+        if len(made) > 1:
+            found += 1
+            bodies = [b for (b,) in rows(config, "SELECT body FROM announcements WHERE kind = ?", made[-1])]
+            assert bodies[0].startswith("Correctie")
+            if made[-1].endswith(":open"):
+                opened += 1
+                assert status == "running"
+                assert "Correctie" in bodies[0] and "ronde" in bodies[0]
+                await play_out(commands, config, random.Random(seed), rounds)  # the round(s) the correction needs
+                last = rows(config, "SELECT kind FROM announcements WHERE kind LIKE ? ORDER BY id DESC", f"nk:{tid}:champion%")[0][0]
+                assert not last.endswith(":open")
+                assert rows(config, "SELECT status FROM nk_tournaments WHERE id = ?", tid)[0][0] == "finished"
+            else:
+                assert status == "finished"
+        else:
+            assert made == [champion]
+        if rows(config, "SELECT status FROM nk_tournaments WHERE id = ?", tid)[0][0] != "finished":
+            break
+        if found >= 40:
+            break
+    assert found >= 1 and opened >= 1  # both ways of a correction were met
+
+
+def games_of_tournament(config, tid: int, number: int) -> list[tuple[str, str, str]]:
+    return rows(
+        config,
+        "SELECT mb.name, mw.name, mx.name FROM nk_games g JOIN nk_rounds r ON r.id = g.round_id"
+        " JOIN members mb ON mb.id = g.black_id JOIN members mw ON mw.id = g.white_id"
+        " JOIN members mx ON mx.id = g.winner_id WHERE r.tournament_id = ? AND r.number = ? ORDER BY g.board",
+        tid, number,
+    )  # fmt: skip
+
+
+async def test_the_egf_file_from_the_chat_takes_place_dates_and_time_and_refuses_a_broken_header(commands: Core, config) -> None:
+    await tournament(commands, 16)
+    await play_out(commands, config, random.Random(1))
+    reply = await commands.handle(DIRECTOR, "/nk egf plaats=Utrecht,_NL datum=2027-05-01,2027-05-02 tijd=120 komi=7")
+    assert reply.ok and reply.attachment is not None
+    text = reply.attachment[1].decode()
+    assert "; PC[Utrecht,_NL]" in text and "; DT[2027-05-01,2027-05-02]" in text and "; TM[120]" in text
+    assert "HA[" not in text and "?" not in text
+    for bad in ("plaats=X];CL[D", "tijd=veel", "klasse=Z", "onzin"):
+        await refused(commands, DIRECTOR, f"/nk egf {bad}", config)
+
+
+async def test_next_year_the_rights_are_taken_over_at_registration(commands: Core, config) -> None:
+    await tournament(commands, 24, "NK 2026")
+    await play_out(commands, config, random.Random(3))
+    table = (await commands.handle(DIRECTOR, "/nk stand")).table
+    assert table is not None
+    earned = {row[1]: row[-1] for row in table.rows if row[-1]}
+    assert earned
+    said = await ok(commands, DIRECTOR, "/nk nieuw NK 2027")
+    assert f"{len(earned)} spelers hebben vorig jaar een recht verdiend" in said
+    name, right = next(iter(earned.items()))
+    await ok(commands, DIRECTOR, f'/nk inschrijven "{name}" 2300')
+    stored = rows(config, "SELECT p.earned FROM nk_players p JOIN members m ON m.id = p.member_id"
+                          " JOIN nk_tournaments t ON t.id = p.tournament_id WHERE t.name = 'NK 2027' AND m.name = ?", name)  # fmt: skip
+    assert stored == [("top" if right == "topgroep" else "group1",)]
