@@ -67,6 +67,7 @@ def cmd_standings(args: argparse.Namespace) -> str:
     cut = mcmahon.Tournament(t.players, t.rounds[:after], t.settings, t.name)
     rows = mcmahon.standings(cut)
     stat = mcmahon.status(cut)
+    rights = mcmahon.next_year_rights(cut)
     if args.json:
         return _dumps(
             {
@@ -82,7 +83,7 @@ def cmd_standings(args: argparse.Namespace) -> str:
                         "rank": r.rank, "id": r.player.id, "name": r.player.name, "start_group": r.start_group,
                         "score": r.score, "wins": r.wins, "losses": r.losses, "sos": r.sos, "sosos": r.sosos,
                         "strength": r.player.strength, "group": r.group, "contender": r.contender,
-                        "champion": r.champion,
+                        "champion": r.champion, "earned_next_year": rights.get(r.player.id),
                     }  # fmt: skip
                     for r in rows
                 ],

@@ -48,11 +48,13 @@ SUB = {
     "bevestig": "bevestig", "confirm": "bevestig",
     "stand": "stand", "standings": "stand",
     "egf": "egf",
+    "terugtrekken": "terugtrekken", "withdraw": "terugtrekken",
 }  # fmt: skip
-DIRECTOR_SUBS = {"nieuw", "goedkeuren", "ronde", "egf"}
+DIRECTOR_SUBS = {"nieuw", "goedkeuren", "ronde", "egf", "terugtrekken"}
 _WON = {"gewonnen", "winst", "won", "win"}
 _LOST = {"verloren", "verlies", "lost", "loss"}
 _FORFEIT = {"reglementair", "forfeit"}
+_DOUBLE = {"dubbel", "double", "beiden"}  # a double forfeit: neither came, both lose
 _EARNED = {"top": mcmahon.EARNED_TOP, "topgroep": mcmahon.EARNED_TOP, "groep1": mcmahon.EARNED_GROUP1,
            "group1": mcmahon.EARNED_GROUP1, "1": mcmahon.EARNED_GROUP1, "0": mcmahon.EARNED_TOP}  # fmt: skip
 
@@ -83,6 +85,7 @@ async def cmd_nk(core: Core, ctx: Context) -> Reply:
     handler = {
         "nieuw": _nieuw, "inschrijven": _inschrijven, "goedkeuren": _goedkeuren, "ronde": _ronde,
         "indeling": _indeling, "uitslag": _uitslag, "bevestig": _bevestig, "stand": _stand, "egf": _egf,
+        "terugtrekken": _terugtrekken,
     }[sub]  # fmt: skip
     return await handler(core, nk, ctx, args)
 
@@ -241,6 +244,22 @@ async def _goedkeuren(core: Core, nk: NkStore, ctx: Context, args: list[str]) ->
     return Reply(lines=(ctx.t("nk_approved", count=len(todo), names=", ".join(p.name for p in todo) or "-"),))
 
 
+async def _terugtrekken(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    """``/nk terugtrekken Naam``: from the next round on not paired and never the bye; the games played
+    stand, and for SOS their score counts as it stands (seed 000: the opponents' current scores)."""
+    tour = await _running(nk, ctx)
+    name = " ".join(args)
+    player = next((p for p in await nk.players(tour.id) if p.name.casefold() == name.casefold()), None)
+    if not args or player is None:
+        raise UserError("nk_error_not_registered", name=name[:MAX_NAME])
+    if player.withdrawn_from is not None:
+        raise UserError("nk_error_already_withdrawn", name=player.name, round=player.withdrawn_from)
+    next_round = len(await nk.rounds(tour.id)) + 1
+    async with core.store.transaction():
+        await nk.withdraw(tour.id, player.member_id, next_round)
+    return Reply(lines=(ctx.t("nk_withdrawn", name=player.name, round=next_round),))
+
+
 # --------------------------------------------------------------------------- director: pair a round
 
 
@@ -304,7 +323,7 @@ async def _indeling(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> R
     table = Table(
         headers=(ctx.t("col_board"), ctx.t("nk_col_black"), ctx.t("nk_col_white"), ctx.t("col_result")),
         rows=tuple(
-            (str(g.board), names[g.black], names[g.white], "" if g.winner is None else names[g.winner] + (" (F)" if g.forfeit else ""))
+            (str(g.board), names[g.black], names[g.white], (ctx.t("nk_double_forfeit") if g.forfeit else "") if g.winner is None else names[g.winner] + (" (F)" if g.forfeit else ""))
             for g in rnd.games
         ),
     )
@@ -334,7 +353,7 @@ async def _game_of(nk: NkStore, ctx: Context, tour: NkTournament, member_id: int
 async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     tour = await _current(nk, ctx)
     won: bool | None = None
-    forfeit = False
+    forfeit = double = False
     number: int | None = None
     words: list[str] = []
     for arg in args:
@@ -345,11 +364,13 @@ async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Re
             won = False
         elif low in _FORFEIT:
             forfeit = True
+        elif low in _DOUBLE and won is None:
+            won, forfeit, double = False, True, True
         elif _int(arg) is not None and number is None:
             number = _int(arg)
         else:
             words.append(arg)
-    if won is None or ((words or forfeit) and not ctx.is_director):
+    if won is None or ((words or forfeit) and not ctx.is_director) or (double and not words):
         raise UserError("error_usage", usage=ctx.t("nk_usage_uitslag"))
     store = core.store
     if words:
@@ -358,10 +379,12 @@ async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Re
             raise UserError("error_unknown_player", name=" ".join(words)[:MAX_NAME])
         game = await _game_of(nk, ctx, tour, member.id, number)
         other = game.white_id if game.black_id == member.id else game.black_id
-        winner = member.id if won else other
+        winner = None if double else (member.id if won else other)
         async with store.transaction():
             await nk.set_result(game.id, winner, forfeit, ctx.now)
             await _after_result(core, nk, ctx, tour, game.number)
+        if double:
+            return Reply(lines=(ctx.t("nk_result_double", board=game.board, round=game.number),))
         name = member.name if won else (await store.member(other)).name  # type: ignore[union-attr]
         return Reply(lines=(ctx.t("nk_result_set", board=game.board, round=game.number, name=name),))
     if ctx.member is None:
@@ -409,7 +432,7 @@ async def _after_result(core: Core, nk: NkStore, ctx: Context, tour: NkTournamen
     known and every round is played, the tournament is finished and the champion announced (once)."""
     data = await nk.load(tour)
     rnd = next(r for r in data.rounds if r.number == number)
-    if not all(g.winner is not None for g in rnd.games):
+    if not all(mcmahon.decided(g) for g in rnd.games):
         return
     lang = ctx.club.language
     standings = _standings_reply(ctx, tour, data, lang, draw=False)

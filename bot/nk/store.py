@@ -33,6 +33,7 @@ class NkPlayer:
     strength: int | None
     earned: str | None
     confirmed: bool
+    withdrawn_from: int | None = None
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,10 @@ class NkStore:
             " ORDER BY m.name COLLATE NOCASE",
             (tournament_id,),
         )
-        return [NkPlayer(r["member_id"], r["name"], r["rating"], r["strength"], r["earned"], bool(r["confirmed"])) for r in rows]
+        return [
+            NkPlayer(r["member_id"], r["name"], r["rating"], r["strength"], r["earned"], bool(r["confirmed"]), r["withdrawn_from"])
+            for r in rows
+        ]
 
     async def player(self, tournament_id: int, member_id: int) -> NkPlayer | None:
         for p in await self.players(tournament_id):
@@ -169,7 +173,13 @@ class NkStore:
             "UPDATE nk_games SET reported_winner = ?, reported_by = ? WHERE id = ?", (winner_id, by, game_id)
         )
 
-    async def set_result(self, game_id: int, winner_id: int, forfeit: bool, now: datetime) -> None:
+    async def withdraw(self, tournament_id: int, member_id: int, from_round: int) -> None:
+        await self.store.write(
+            "UPDATE nk_players SET withdrawn_from = ? WHERE tournament_id = ? AND member_id = ?",
+            (from_round, tournament_id, member_id),
+        )
+
+    async def set_result(self, game_id: int, winner_id: int | None, forfeit: bool, now: datetime) -> None:
         await self.store.write(
             "UPDATE nk_games SET winner_id = ?, forfeit = ?, confirmed_at = ? WHERE id = ?",
             (winner_id, int(forfeit), iso(now), game_id),
@@ -199,7 +209,7 @@ class NkStore:
         players = tuple(
             mcmahon.Player(
                 id=str(p.member_id), name=p.name, rating=p.rating, strength_override=p.strength, earned=p.earned,
-                eligible=p.confirmed,
+                eligible=p.confirmed, withdrawn_from=p.withdrawn_from,
             )  # fmt: skip
             for p in await self.players(t.id)
         )

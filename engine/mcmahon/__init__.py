@@ -7,13 +7,13 @@ state after each round (groups, scores, SOS, contenders, standings, status); ``p
 
 from engine.mcmahon.model import (
     EARNED_GROUP1, EARNED_TOP, Game, Pairing, Player, PlayerId, Round, Settings, Standing, Status, Tournament,
-    earned_right, egf_grade,
+    decided, earned_right, egf_grade,
 )  # fmt: skip
 from engine.mcmahon.pairing import pair_next, pairing_order
 from engine.mcmahon.tournament import field_of, next_year_rights, standings, start_groups, status
 
 __all__ = [
     "EARNED_GROUP1", "EARNED_TOP", "Game", "Pairing", "Player", "PlayerId", "Round", "Settings", "Standing",
-    "Status", "Tournament", "earned_right", "egf_grade", "pair_next", "pairing_order", "field_of", "standings",
+    "Status", "Tournament", "decided", "earned_right", "egf_grade", "pair_next", "pairing_order", "field_of", "standings",
     "start_groups", "status", "next_year_rights",
 ]  # fmt: skip

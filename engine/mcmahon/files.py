@@ -76,6 +76,7 @@ def parse_tournament(text: str) -> Tournament:
                 earned=earned, eligible=_get(raw, "eligible", bool, where, True),
                 country=_get(raw, "country", str, where, "NL"), club=_get(raw, "club", str, where, ""),
                 grade=_get(raw, "grade", str, where, None), egf_pin=_get(raw, "egf_pin", str, where, None),
+                withdrawn_from=_get(raw, "withdrawn_from", int, where, None),
             )  # fmt: skip
         )
     eligible = {p.id for p in players if p.eligible}
@@ -121,6 +122,7 @@ def export_tournament(t: Tournament) -> str:
             {
                 "id": p.id, "name": p.name, "rating": p.rating, "strength": p.strength_override, "earned": p.earned,
                 "eligible": p.eligible, "country": p.country, "club": p.club, "grade": p.grade, "egf_pin": p.egf_pin,
+                **({"withdrawn_from": p.withdrawn_from} if p.withdrawn_from is not None else {}),
             }  # fmt: skip
             for p in t.players
         ],

@@ -39,6 +39,8 @@ class Player:
     club: str = ""
     grade: str | None = None
     egf_pin: str | None = None
+    # Withdrawn by the director: not paired (and never the bye) from this round on; the games played stand
+    withdrawn_from: int | None = None
 
     @property
     def strength(self) -> int:
@@ -48,13 +50,19 @@ class Player:
 @dataclass(frozen=True)
 class Game:
     """An even game (no handicap, no nigiri): ``black`` moves first. ``winner`` None: no result yet.
-    A ``forfeit`` counts like a win for the winner and a loss for the other, but was not played."""
+    A ``forfeit`` counts like a win for the winner and a loss for the other, but was not played; a
+    forfeit without a winner is a double forfeit: neither came, both lose."""
 
     black: PlayerId
     white: PlayerId
     winner: PlayerId | None = None
     forfeit: bool = False
     board: int = 0
+
+
+def decided(game: "Game") -> bool:
+    """Has the game a result (a winner, or a double forfeit)?"""
+    return game.winner is not None or game.forfeit
 
 
 @dataclass(frozen=True)

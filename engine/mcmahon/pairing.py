@@ -9,7 +9,9 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from engine.mcmahon.model import Game, Pairing, PlayerId, Tournament
-from engine.mcmahon.tournament import State, contenders_of, field_of, is_complete, sos_tables, start_groups, state_after, status
+from engine.mcmahon.tournament import (
+    State, contenders_of, field_of, is_complete, sos_tables, start_groups, state_after, status, withdrawn_by,
+)  # fmt: skip
 
 _BUDGET = 20000  # backtracking steps per matching attempt
 
@@ -172,10 +174,11 @@ def pair_next(t: Tournament) -> Pairing:
         raise ValueError("the tournament is over: the champion is known and every round is played")
     st = state_after(t)
     sos, _ = sos_tables(st)
-    players = field_of(t.players)
+    gone = withdrawn_by(t, number)
+    players = [p for p in field_of(t.players) if p.id not in gone]  # a withdrawn player: no game, never the bye
     strength = {p.id: p.strength for p in players}
     ids = [p.id for p in players]
-    alive = contenders_of(st)
+    alive = contenders_of(st, gone)
 
     def order_key(p: PlayerId) -> tuple[int, int, int, PlayerId]:
         return (-st.score[p], -sos[p], -strength[p], p)

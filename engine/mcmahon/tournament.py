@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.mcmahon.model import (
-    EARNED_GROUP1, EARNED_TOP, Player, PlayerId, Round, Settings, Standing, Status, Tournament, earned_right,
+    EARNED_GROUP1, EARNED_TOP, Player, PlayerId, Round, Settings, Standing, Status, Tournament, decided, earned_right,
 )  # fmt: skip
 
 def field_of(players: Sequence[Player]) -> list[Player]:
@@ -85,6 +85,9 @@ def state_after(t: Tournament, after: int | None = None) -> State:
                 st.score[g.winner] += 1
                 st.wins[g.winner] += 1
                 st.losses[loser] += 1
+            elif g.forfeit:  # a double forfeit: neither came, both lose
+                st.losses[g.black] += 1
+                st.losses[g.white] += 1
         if rnd.bye is not None and rnd.bye in groups:
             st.score[rnd.bye] += 1
             st.wins[rnd.bye] += 1
@@ -104,11 +107,18 @@ def sos_tables(st: State) -> tuple[dict[PlayerId, int], dict[PlayerId, int]]:
 
 
 def is_complete(rnd: Round) -> bool:
-    return all(g.winner is not None for g in rnd.games)
+    return all(decided(g) for g in rnd.games)
 
 
-def contenders_of(st: State) -> set[PlayerId]:
-    return {pid for pid, s in st.start.items() if -s + st.losses[pid] <= 1}
+def contenders_of(st: State, withdrawn: frozenset[PlayerId] = frozenset()) -> set[PlayerId]:
+    """Who can still become champion: the top group and group 1 (start group + losses <= 1), but
+    nobody who has withdrawn."""
+    return {pid for pid, s in st.start.items() if -s + st.losses[pid] <= 1 and pid not in withdrawn}
+
+
+def withdrawn_by(t: Tournament, number: int) -> frozenset[PlayerId]:
+    """The players withdrawn before round ``number`` (not paired in it)."""
+    return frozenset(p.id for p in t.players if p.withdrawn_from is not None and p.withdrawn_from <= number)
 
 
 def status(t: Tournament) -> Status:
@@ -130,7 +140,7 @@ def status(t: Tournament) -> Status:
             break
         complete = rnd.number
         st = state_after(t, after=rnd.number)
-        alive = contenders_of(st)
+        alive = contenders_of(st, withdrawn_by(t, rnd.number + 1))
         if not alive and previous:
             fewest = min(st.losses[p] - st.start[p] for p in previous)
             alive = {p for p in previous if st.losses[p] - st.start[p] == fewest}
@@ -142,7 +152,7 @@ def status(t: Tournament) -> Status:
     if champion is not None:
         contenders: tuple[PlayerId, ...] = (champion,)
     else:
-        now = contenders_of(st) & previous or previous
+        now = contenders_of(st, withdrawn_by(t, len(t.rounds) + 1)) & previous or previous
         contenders = tuple(sorted(now, key=lambda p: (st.losses[p] - st.start[p], p)))
     played = len(t.rounds)
     finished = complete == played and played >= regular and (champion is not None or len(contenders) < 2)

@@ -173,6 +173,8 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/nk inschrijven Eva 1600", None, "XXWX"),
     ("/nk goedkeuren Anna", None, "XXWX"),
     ("/nk ronde", None, "XXWX"),
+    ("/nk terugtrekken Bert", None, "XXWX"),
+    ("/nk uitslag Bert dubbel", None, "XXXX"),  # no round paired yet
     ("/nk stand", None, "RRRR"),
     ("/nk indeling", None, "XXXX"),  # no round yet
     ("/nk uitslag gewonnen", None, "XXXX"),

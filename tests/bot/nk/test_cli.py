@@ -46,6 +46,8 @@ def test_standings_after_four_rounds_show_the_seeds_group_sizes(capsys: pytest.C
 def test_final_example_has_a_champion_and_nothing_to_pair(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "mcmahon", "standings", str(FINAL))
     assert data["champion"] == data["standings"][0]["id"] and data["next_round"] is None
+    earned = {r["earned_next_year"] for r in data["standings"]}  # seed 000: 4 points top group, 3 points group 1
+    assert earned == {"top", "group1", None}
     code, out, err = run(capsys, "mcmahon", "pair", str(FINAL))
     assert code == 2 and out == "" and "over" in err
 

@@ -142,3 +142,23 @@ async def test_next_year_the_rights_are_taken_over_at_registration(commands: Cor
     stored = rows(config, "SELECT p.earned FROM nk_players p JOIN members m ON m.id = p.member_id"
                           " JOIN nk_tournaments t ON t.id = p.tournament_id WHERE t.name = 'NK 2027' AND m.name = ?", name)  # fmt: skip
     assert stored == [("top" if right == "topgroep" else "group1",)]
+
+
+async def test_a_withdrawal_and_a_double_forfeit_from_the_chat(commands: Core, config) -> None:
+    names = await tournament(commands, 10)
+    await ok(commands, DIRECTOR, "/nk ronde")
+    (black, white, _), *rest = games_of(config, 1)
+    said = await ok(commands, DIRECTOR, f'/nk uitslag "{black}" dubbel')
+    assert "beide spelers reglementair verloren" in said
+    assert rows(config, "SELECT winner_id, forfeit FROM nk_games WHERE board = 1") == [(None, 1)]
+    for b, w, _ in rest:
+        await ok(commands, DIRECTOR, f'/nk uitslag "{b}" gewonnen')
+    said = await ok(commands, DIRECTOR, f'/nk terugtrekken "{names[0]}"')
+    assert "vanaf ronde 2" in said
+    assert "al teruggetrokken" in await refused(commands, DIRECTOR, f'/nk terugtrekken "{names[0]}"', config)
+    await refused(commands, DIRECTOR, "/nk terugtrekken Niemand", config)
+    await ok(commands, DIRECTOR, "/nk ronde")
+    second = games_of(config, 2)
+    assert all(names[0] not in (b, w) for b, w, _ in second)
+    byes = rows(config, "SELECT m.name FROM nk_rounds r JOIN members m ON m.id = r.bye_id WHERE r.number = 2")
+    assert len(second) == 4 and byes and byes[0][0] != names[0]  # 9 left: 4 games and a bye, never to him

@@ -100,3 +100,36 @@ def test_the_rights_for_next_year_come_out_after_round_seven() -> None:
     after7 = state_after(t, after=7)
     assert rights == {p: EARNED_TOP if s >= 4 else EARNED_GROUP1 for p, s in after7.score.items() if s >= 3}
     assert rights and next_year_rights(Tournament(t.players, t.rounds[:6])) == {}
+
+
+def test_a_withdrawn_player_is_never_paired_nor_the_bye_and_their_games_stand() -> None:
+    rng = random.Random(4)
+    base = tuple(Player(f"p{i:03d}", f"P{i}", 2400 - 10 * i) for i in range(1, 22))  # 21: a bye every round
+    t = Tournament(base)
+    for number in range(1, 8):
+        if number == 3:  # p001 (the strongest) withdraws after round 2
+            t = Tournament(tuple(Player(p.id, p.name, p.rating, withdrawn_from=3) if p.id == "p001" else p for p in base), t.rounds)
+        p = pair_next(t)
+        seen = {x for g in p.games for x in (g.black, g.white)}
+        if number >= 3:
+            assert "p001" not in seen and p.bye != "p001"
+            assert "p001" not in status(t).contenders
+        games = tuple(Game(g.black, g.white, winner=rng.choice([g.black, g.white]), board=g.board) for g in p.games)
+        t = Tournament(t.players, t.rounds + (Round(p.round, games, p.bye),), t.settings)
+    from engine.mcmahon import standings
+
+    rows = {r.player.id: r for r in standings(t)}
+    assert rows["p001"].wins + rows["p001"].losses == 2  # the two games played stand
+
+
+def test_a_double_forfeit_is_a_loss_for_both() -> None:
+    from engine.mcmahon import standings
+    from engine.mcmahon.files import egf_results
+
+    players = tuple(Player(f"p{i}", f"P{i}", 2400 - 10 * i) for i in range(1, 5))
+    t = Tournament(players, (Round(1, (Game("p1", "p3", forfeit=True, board=1), Game("p2", "p4", winner="p2", board=2))),))
+    rows = {r.player.id: r for r in standings(t)}
+    assert rows["p1"].losses == rows["p3"].losses == 1 and rows["p1"].wins == rows["p3"].wins == 0
+    assert status(t).rounds_complete == 1  # the round is complete: the double forfeit is a result
+    lines = [line for line in egf_results(t).splitlines() if not line.startswith(";")]
+    assert sum(line.split()[-1] == "0-" for line in lines) == 2
