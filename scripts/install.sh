@@ -13,6 +13,24 @@ if [ -z "$PY" ]; then
 fi
 [ -n "$PY" ] || { echo "clubbot needs Python 3.11 or newer" >&2; exit 1; }
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
+# System packages the bot needs from Debian: fonts that draw every name (Latin with accents, Greek,
+# Cyrillic, Hebrew, Arabic: DejaVu; Chinese, Japanese, Korean: Droid Sans Fallback) and FriBiDi, with
+# which Pillow lays out right-to-left names. Installed when missing and this runs as root with apt-get;
+# otherwise said once, and the pictures fall back to Pillow's own font.
+if command -v dpkg >/dev/null 2>&1; then
+  need=()
+  for pkg in fonts-dejavu-core fonts-droid-fallback libfribidi0; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+  done
+  if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      echo "clubbot: installing ${need[*]}" >&2
+      apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+    else
+      echo "clubbot: pictures need the Debian packages ${need[*]} (fonts for names in every script): apt-get install them" >&2
+    fi
+  fi
+fi
 locks="requirements.lock pyproject.toml"
 [ "${1:-}" = "--test" ] && locks="$locks requirements-test.lock"
 stamp=".venv/.installed-$(cat $locks | sha256sum | cut -c1-16)"

@@ -1,7 +1,6 @@
-"""Pictures of what the bot shows: a table (standings, pairings) as a PNG, drawn with Pillow.
-
-Only Pillow's own bundled font is used, so the picture looks the same on every machine.
-"""
+"""Pictures of what the bot shows: a table (standings, pairings) as a PNG, drawn with Pillow in the
+fonts of ``bot/core/fonts.py`` (every script a member's name can have; the same files on every machine
+the install step sets up)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,9 @@ import functools
 import io
 import json
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from bot.core.fonts import text_mask
 
 from bot.core.replies import Table
 
@@ -26,19 +27,10 @@ STRIPE = 247
 MAX_ROWS = 300
 
 
-@functools.lru_cache(maxsize=8)  # loading a font costs more than drawing a table with it
-def _font(size: int = FONT_SIZE) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
 @functools.lru_cache(maxsize=4096)  # names and numbers come back in every picture of a season
 def _text(text: str, size: int) -> tuple[Image.Image, int]:
     """``text`` drawn once as a mask (white on black, from the origin), and its width."""
-    font = _font(size)
-    left, _, right, bottom = font.getbbox(text)
-    mask = Image.new("L", (max(1, int(right)), max(1, int(bottom))), 0)
-    ImageDraw.Draw(mask).text((0, 0), text, font=font, fill=255)
-    return mask, int(right - left)
+    return text_mask(text, size)
 
 
 def _width(text: str, size: int = FONT_SIZE) -> int:

@@ -1,6 +1,7 @@
-"""The go board as a PNG, drawn with Pillow (its bundled font only): grid, coordinates as players write
-them (A-T without I, 1 at the bottom), star points, stones, the last move ringed, dead stones crossed,
-territory as small squares during the count, and caption lines under the board."""
+"""The go board as a PNG, drawn with Pillow in the fonts of ``bot/core/fonts.py`` (names in any script):
+grid, coordinates as players write them (A-T without I, 1 at the bottom), star points, stones, the last
+move ringed, dead stones crossed, territory as small squares during the count, and caption lines under
+the board."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import io
 from typing import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.core.fonts import fonts, text_mask
 
 from engine.go.board import BLACK, LETTERS, STAR_POINTS, WHITE, parse_point
 
@@ -21,7 +24,7 @@ CELL = {19: 30, 13: 40, 9: 52}
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+    return fonts(size)[0]
 
 
 def board_png(
@@ -36,11 +39,9 @@ def board_png(
     margin = cell + cell // 3 + 6
     board_px = cell * (size - 1) + 2 * margin
     font = _font(max(12, cell // 2 - 2))
-    caption_font = _font(18)
     line_h = 26
     height = board_px + (len(caption) * line_h + 12 if caption else 0)
-    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    width = max([board_px, *(int(probe.textbbox((0, 0), c, font=caption_font)[2]) + 24 for c in caption)])
+    width = max([board_px, *(text_mask(c, 18)[1] + 24 for c in caption)])
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, board_px - 1, board_px - 1), fill=WOOD)
@@ -90,7 +91,7 @@ def board_png(
             mark = WHITE_STONE if colour == BLACK else BLACK_STONE
             draw.ellipse((x - ring, y - ring, x + ring, y + ring), outline=mark, width=max(2, cell // 14))
     for n, text in enumerate(caption):
-        draw.text((12, board_px + 6 + n * line_h), text, font=caption_font, fill=INK)
+        image.paste(INK, (12, board_px + 6 + n * line_h), text_mask(text, 18)[0])  # names in any script
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
