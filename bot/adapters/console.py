@@ -131,7 +131,7 @@ class ConsoleAdapter:
             try:  # at most one byte over the limit is read: /dev/zero is refused, not read forever
                 with Path(path).expanduser().open("rb") as file:
                     content = file.read(MAX_FILE_BYTES + 1)
-            except (OSError, ValueError):  # ValueError: a NUL byte in the path
+            except (OSError, ValueError, RuntimeError):  # ValueError: a NUL byte; RuntimeError: ~nobody
                 self.print("bot! " + t(club.language, "console_file_unreadable", path=path.replace("\x00", "\\0")))
                 return
         else:

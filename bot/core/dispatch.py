@@ -19,7 +19,7 @@ from bot.core.club_slots import ClubSlots
 from bot.core.context import Actor, Context, UserError, storable
 from bot.core.i18n import t
 from bot.core.registry import Command, Registry
-from bot.core.replies import Reply
+from bot.core.replies import OWNER_MARK, Reply
 from bot.core.reply_cache import ReplyCache
 from bot.core.store import Club, Store
 from bot.core.user_limits import UserLimits
@@ -124,6 +124,11 @@ class Core:
             if command is None:
                 raise UserError("error_unknown_command", command=name[:40])
             member = await self.store.member_by_identity(club.id, actor.user_id)
+            if args and args[-1].startswith(OWNER_MARK) and args[-1][1:].isdigit():  # a button with its owner
+                owner = int(args.pop()[1:])
+                if member is None or member.id != owner:
+                    meant = await self.store.member(owner)
+                    raise UserError("error_button_not_yours", name=meant.name if meant and meant.club_id == club.id else "?")
             ctx = Context(actor, club, member, self.clock.now(), args, attachment, self)
             if command.director and not ctx.is_director:
                 raise UserError("error_director_only", command=name)

@@ -29,10 +29,21 @@ def _numeric(cell: str) -> bool:
 @dataclass(frozen=True)
 class Button:
     """A button under a reply; pressing it runs ``command`` as whoever pressed it (the commands layer
-    checks that they may). Platforms: a Discord button, a Telegram inline keyboard button."""
+    checks that they may). Platforms: a Discord button, a Telegram inline keyboard button.
+
+    A button that belongs to one member (confirming *their* game) is made with ``Button.for_member``:
+    its command carries ``~<member id>``, and the commands layer answers anyone else "this button is
+    for Bert" and changes nothing."""
 
     label: str
     command: str
+
+    @classmethod
+    def for_member(cls, label: str, command: str, member_id: int) -> "Button":
+        return cls(label, f"{command} {OWNER_MARK}{member_id}")
+
+
+OWNER_MARK = "~"  # ``/bevestig 3 ~12``: the button is member 12's
 
 
 @dataclass(frozen=True)

@@ -145,8 +145,8 @@ async def _challenge(core: Core, ctx: Context, args: list[str]) -> Reply:
     return Reply(
         lines=tuple(lines),
         buttons=(
-            Button(ctx.t("go_button_accept", name=opponent.name), f"/go accepteren #{game_id}"),
-            Button(ctx.t("go_button_decline"), f"/go weigeren #{game_id}"),
+            Button.for_member(ctx.t("go_button_accept", name=opponent.name), f"/go accepteren #{game_id}", opponent.id),
+            Button.for_member(ctx.t("go_button_decline"), f"/go weigeren #{game_id}", opponent.id),
         ),
     )
 

@@ -139,21 +139,26 @@ def status_lines(ctx: Context, row: GoGameRow, game: GoGame, names: dict[int, st
     buttons: list[Button] = []
     who = game.to_act
     name = names[member_of(row, who)] if who is not None else ""
+    acting = member_of(row, who) if who is not None else None
+
+    def button(label: str, command: str) -> Button:  # the button of the player whose turn it is
+        return Button.for_member(label, command, acting) if acting is not None else Button(label, command)
+
     if game.phase == "handicap":
         lines.append(ctx.t("go_place_handicap", name=name, stones=row.handicap))
-        buttons.append(Button(ctx.t("go_button_standard"), f"/zet standaard #{row.id}"))
+        buttons.append(button(ctx.t("go_button_standard"), f"/zet standaard #{row.id}"))
     elif game.phase == "play":
         lines.append(ctx.t("go_to_move", name=name, colour=colour_name(ctx, who) if who else ""))
     elif game.phase == "marking":
         lines.append(ctx.t("go_marking", name=name))
         lines.extend(score_lines(ctx, game))
-        buttons.append(Button(ctx.t("go_button_done"), f"/dood klaar #{row.id}"))
+        buttons.append(button(ctx.t("go_button_done"), f"/dood klaar #{row.id}"))
     elif game.phase == "review":
         marker = names[member_of(row, other(who))] if who is not None else ""
         lines.append(ctx.t("go_review", marker=marker, name=name))
         lines.extend(score_lines(ctx, game))
-        buttons.append(Button(ctx.t("go_button_agree"), f"/akkoord #{row.id}"))
-        buttons.append(Button(ctx.t("go_button_reject"), f"/afwijzen #{row.id}"))
+        buttons.append(button(ctx.t("go_button_agree"), f"/akkoord #{row.id}"))
+        buttons.append(button(ctx.t("go_button_reject"), f"/afwijzen #{row.id}"))
     return lines, buttons
 
 

@@ -82,7 +82,7 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
     await keizer_store(core).report_result(game.id, result, member.id)
     return Reply(
         lines=(ctx.t("result_reported", result=result, name=names[str(opponent)]),),
-        buttons=(Button(ctx.t("button_confirm", name=names[str(opponent)]), confirm_command(season, row.number)),),
+        buttons=(Button.for_member(ctx.t("button_confirm", name=names[str(opponent)]), confirm_command(season, row.number), opponent),),
     )
 
 

@@ -406,7 +406,7 @@ async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Re
     await nk.report(game.id, winner, me)
     return Reply(
         lines=(ctx.t("nk_result_reported", name=other_name),),
-        buttons=(Button(ctx.t("button_confirm", name=other_name), f"/nk bevestig {game.number}"),),
+        buttons=(Button.for_member(ctx.t("button_confirm", name=other_name), f"/nk bevestig {game.number}", other),),
     )
 
 

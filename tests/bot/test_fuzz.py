@@ -108,7 +108,7 @@ def test_hostile_attachments_never_crash_and_refusals_change_nothing(files) -> N
 
 PATHS = st.sampled_from([
     "/dev/zero", "/dev/null", "/etc/passwd", "/proc/self/mem", "/", "~", "nonexistent.json", "a\x00b.json",
-    "../../../../etc/shadow", "x" * 5000, "examples/season.json", "'quoted path'", "\ud800.json",
+    "../../../../etc/shadow", "x" * 5000, "examples/season.json", "'quoted path'", "\ud800.json", "~0", "~nobody/x",
 ]) | st.text(max_size=40)  # fmt: skip
 CLOCKS = st.sampled_from([
     "9999-12-31 23:59", "0001-01-01 00:00", "2027-03-28 02:30", "+9999w", "+0m", "2027-02-30 10:00", "morgen",

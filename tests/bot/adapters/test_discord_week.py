@@ -85,11 +85,14 @@ async def test_a_week_on_discord(bot: Harness, fake: FakeDiscord, config: Config
     assert not flags(report) & EPHEMERAL
     (row,) = report.json["data"]["components"]
     (button,) = row["components"]
-    assert button["custom_id"] == "clubbot:/bevestig 1" and "Carla" in button["label"]
+    assert button["custom_id"].startswith("clubbot:/bevestig 1 ~") and "Carla" in button["label"]
 
     # Anna cannot confirm her own report: refused, only she sees it, the button stays
     own = await bot.press(report, "Carla", "Anna")
     assert own.json["type"] == 4 and flags(own) & EPHEMERAL
+    # nor can Daan, whose own game is waiting too: the button is Carla's (it used to confirm his game)
+    other = await bot.press(report, "Carla", "Daan")
+    assert other.json["type"] == 4 and flags(other) & EPHEMERAL and "Deze knop is voor Carla" in content(other)
 
     # Carla confirms with the button: the message with the button is updated, the button is gone
     confirmed = await bot.press(report, "Carla", "Carla")

@@ -127,13 +127,15 @@ async def test_a_week_on_telegram(tg: Harness, fake: FakeTelegram, config: Confi
     # Anna (black) reports her win; the reply offers Carla the button to confirm it
     (report,) = [c for c in await tg.say(ANNA, "/uitslag 0-1") if c.method == "sendMessage"]
     (button,) = buttons(report)
-    assert button["callback_data"] == "/bevestig 1" and "Carla" in button["text"]
+    assert button["callback_data"].startswith("/bevestig 1 ~") and "Carla" in button["text"]
 
-    # Anna cannot confirm her own report: refused, only she sees it (an alert), nothing posted
-    calls = await tg.send(callback(ANNA, report.result, button["callback_data"]))
-    (alert,) = [c for c in calls if c.method == "answerCallbackQuery"]
-    assert alert.params["show_alert"] is True and alert.params["text"]
-    assert not [c for c in calls if c.method.startswith("send")]
+    # Anna cannot confirm her own report, nor Daan (the button is Carla's; it used to confirm his own
+    # waiting game): refused, only they see it (an alert), nothing posted
+    for who in (ANNA, DAAN):
+        calls = await tg.send(callback(who, report.result, button["callback_data"]))
+        (alert,) = [c for c in calls if c.method == "answerCallbackQuery"]
+        assert alert.params["show_alert"] is True and "Deze knop is voor Carla" in alert.params["text"]
+        assert not [c for c in calls if c.method.startswith("send")]
 
     # Carla confirms with the button: answered, the button removed, the confirmation posted
     calls = await tg.send(callback(CARLA, report.result, button["callback_data"]))

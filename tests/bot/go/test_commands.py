@@ -59,7 +59,8 @@ async def test_challenge_accept_and_a_move_with_its_picture(commands: Core, conf
     await members(commands, ANNA, BERT)
     reply = await ok(commands, ANNA, "/go uitdagen @Bert 9")
     assert "Anna daagt Bert uit" in reply.text and "9x9" in reply.text and "komi 3.5" in reply.text
-    assert [b.command for b in reply.buttons] == ["/go accepteren #1", "/go weigeren #1"]
+    assert [b.command.rsplit(" ~", 1)[0] for b in reply.buttons] == ["/go accepteren #1", "/go weigeren #1"]
+    assert all(b.command.rsplit(" ~", 1)[1].isdigit() for b in reply.buttons)  # the challenged player's buttons
     await refused(commands, ANNA, "/go accepteren", config)  # only the one challenged accepts
     await refused(commands, ANNA, "/zet E5", config)  # not started yet
     reply = await ok(commands, BERT, "/go accepteren")
@@ -114,7 +115,7 @@ async def test_passes_marking_rejection_and_agreement_end_the_game(commands: Cor
     await ok(commands, ANNA, "/pas")
     reply = await ok(commands, BERT, "/pas")
     assert "Anna markeert nu de dode stenen" in reply.text
-    assert [b.command for b in reply.buttons] == ["/dood klaar #1"]
+    assert [b.command.rsplit(" ~", 1)[0] for b in reply.buttons] == ["/dood klaar #1"]
     await refused(commands, BERT, "/dood D4", config)  # the player to move (Anna) marks
     await refused(commands, ANNA, "/zet C3", config)
     reply = await ok(commands, ANNA, "/dood D4")
@@ -123,7 +124,7 @@ async def test_passes_marking_rejection_and_agreement_end_the_game(commands: Cor
     assert "Zwart: 76.5 = 80 gebied - 0 geslagen - 0 dood - komi 3.5" in reply.text
     assert "Wit: -1 = 0 gebied - 0 geslagen - 1 dood" in reply.text
     reply = await ok(commands, ANNA, "/dood klaar")
-    assert [b.command for b in reply.buttons] == ["/akkoord #1", "/afwijzen #1"]
+    assert [b.command.rsplit(" ~", 1)[0] for b in reply.buttons] == ["/akkoord #1", "/afwijzen #1"]
     await refused(commands, ANNA, "/akkoord", config)  # the opponent decides
     reply = await ok(commands, BERT, "/afwijzen")
     assert "Anna (zwart) is aan zet" in reply.text
@@ -163,7 +164,7 @@ async def test_handicap_game(commands: Core, config) -> None:
     await ok(commands, BERT, "/go uitdagen Anna voorgift 4")  # the weaker player gets black
     reply = await ok(commands, ANNA, "/go accepteren")
     assert "Anna plaatst eerst 4 voorgiftstenen" in reply.text
-    assert reply.buttons[0].command == "/zet standaard #1"
+    assert reply.buttons[0].command.startswith("/zet standaard #1 ~")  # black's button: black places the stones
     r = row(config)
     assert (r["handicap"], r["komi"], r["size"]) == (4, "1/2", 19)
     await refused(commands, ANNA, "/zet D4", config)  # a single stone is not the handicap

@@ -58,7 +58,9 @@ async def test_sign_offs_results_and_pairings_of_the_rapid_competition(commands:
         " JOIN members w ON w.id = g.white_id JOIN members b ON b.id = g.black_id WHERE s.kind = 'rapid' AND g.board = 1",
     )
     reply = await commands.handle(actor(white), "/uitslag rapid gewonnen")
-    assert reply.ok and [b.command for b in reply.buttons] == ["/bevestig rapid 1"]
+    (button,) = reply.buttons
+    assert reply.ok and button.command.startswith("/bevestig rapid 1 ~")  # the opponent's button
+    assert "voor" in await refused(commands, actor("Daan" if black != "Daan" else "Carla"), button.command, config)
     await refused(commands, actor(black), "/bevestig", config)  # the main season has no game of theirs
     await ok(commands, actor(black), reply.buttons[0].command)
     assert rows(config, "SELECT g.result FROM games g JOIN rounds r ON r.id = g.round_id"
