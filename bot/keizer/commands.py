@@ -20,7 +20,7 @@ from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WOR
 from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
 from bot.keizer.publication import KeizerSchedule, cmd_publiceer
-from bot.keizer.reports import cmd_kaart, cmd_kruistabel, cmd_verloop
+from bot.keizer.reports import cmd_kaart, cmd_kruistabel, cmd_mijn, cmd_verloop
 from bot.keizer.results import cmd_bevestig, cmd_invaller, cmd_nietverschenen, cmd_uitslag
 from bot.keizer.seasons import cmd_exporteer, cmd_importeer, cmd_seizoen, cmd_speler
 from bot.keizer.signoffs import cmd_aanmelden, cmd_afmelden
@@ -131,6 +131,7 @@ def register(registry: Registry) -> None:
                 params=(Param("formaat", "choice", choices=FORMATS), RAPID), reads_only=True))  # fmt: skip
     add(Command("kruistabel", cmd_kruistabel, english="crosstable", params=(RAPID,), reads_only=True, cache_key=season_key))
     add(Command("verloop", cmd_verloop, english="history", params=(RAPID,), reads_only=True, cache_key=season_key))
+    add(Command("mijn", cmd_mijn, english="me", params=(RAPID,), reads_only=True))
     add(Command("kaart", cmd_kaart, english="card", params=(Param("speler", complete=member_names), RAPID),
                 reads_only=True))  # fmt: skip
     add(Command("importeer", cmd_importeer, director=True, english="import",

@@ -22,7 +22,7 @@ from bot.core.pictures import table_png
 from bot.core.replies import Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points
-from bot.keizer.lookups import active_season, competition_of
+from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.views import PAGE_ROWS
 
 EXPORT_FORMATS = ("csv", "html", "trf")
@@ -110,6 +110,53 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     )  # fmt: skip
     picture = await asyncio.to_thread(table_png, title, table, (summary,))
     return Reply(lines=(title, summary), table=table, image=picture)
+
+
+async def cmd_mijn(core: Core, ctx: Context) -> Reply:
+    """``/mijn`` (``/me``): the member's own season in one private reply: each round's opponent, colour,
+    result and score after it, their sign-offs, their place and value now, and the next round (their
+    opponent and board, signed off, or the deadline to sign off)."""
+    kind, ctx = competition_of(ctx)
+    if ctx.args:
+        raise UserError("error_usage", usage=ctx.t("usage_mijn"))
+    if ctx.member is None:
+        raise UserError("error_not_a_member")
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    me = str(ctx.member.id)
+    if not any(p.id == me for p in data.players):
+        raise UserError("error_not_in_season", name=ctx.member.name, season=season.name)
+    card = await cmd_kaart(core, ctx.with_args([ctx.member.name, *(["rapid"] if kind == "rapid" else [])]))
+    lines = list(card.lines)
+    final = {s.player.id: s for s in competition.standings(data)}
+    if me in final:
+        lines.append(ctx.t("me_place", rank=final[me].rank, count=len(final), value=final[me].value))
+    store = keizer_store(core)
+    signed = sorted(number for number, so in await store.signoffs_of_season(season.id) if so.member_id == ctx.member.id)
+    if signed:
+        lines.append(ctx.t("me_signoffs", rounds=", ".join(str(n) for n in signed)))
+    lines.append(await _next_round(core, ctx, data))
+    return Reply(lines=tuple(lines), table=card.table, image=card.image, private=True)
+
+
+async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) -> str:
+    assert ctx.member is not None
+    store = keizer_store(core)
+    current = competition.current_round(data)
+    if current is not None:
+        games = await store.games_of_round(current.id)
+        mine = next((g for g in games if ctx.member.id in (g.white_id, g.black_id) and g.result is None), None)
+        if mine is not None:
+            other = mine.black_id if mine.white_id == ctx.member.id else mine.white_id
+            names = {int(p.id): p.name for p in data.players}
+            colour = ctx.t("colour_white" if mine.white_id == ctx.member.id else "colour_black")
+            return ctx.t("me_next_game", round=current.number, board=mine.board, name=names.get(other, "?"), colour=colour)
+    coming = competition.coming_round(data)
+    if coming is None:
+        return ctx.t("me_season_over")
+    if await store.signoff(coming.id, ctx.member.id) is not None:
+        return ctx.t("me_signed_off", round=coming.number, date=coming.play_date)
+    return ctx.t("me_coming", round=coming.number, date=coming.play_date, deadline=ctx.local(coming.deadline_at))
 
 
 async def export(core: Core, ctx: Context, fmt: str) -> Reply:

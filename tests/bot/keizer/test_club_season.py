@@ -175,3 +175,22 @@ async def test_what_a_club_prints_and_sends_on(commands: Core, clock, config) ->
     assert table is not None and table[1].decode().count("Anna") == 2  # the standings and the cross table
     assert (await commands.handle(DIRECTOR, "/exporteer json")).attachment[0] == "S.json"  # type: ignore[index]
     await refused(commands, ANNA, "/exporteer trf", config)  # the director's
+
+
+async def test_mijn_is_a_members_own_season_in_one_private_reply(commands: Core, clock, config) -> None:
+    await main_season(commands)
+    await ok(commands, ANNA, "/afmelden 2")
+    clock.set(MAIN_PUBLISH + timedelta(minutes=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    reply = await commands.handle(ANNA, "/mijn")
+    assert reply.ok and reply.private and reply.table is not None
+    text = reply.text
+    assert "Anna in S" in text and "Afgemeld voor ronde 2" in text and "Ronde 1: bord" in text and "jij speelt met" in text
+    games, _ = layout(config)
+    for _, white, _ in games:
+        await ok(commands, DIRECTOR, f'/uitslag "{white}" 1-0')
+    text = (await commands.handle(ANNA, "/mijn")).text
+    assert "Je staat" in text and "Voor ronde 2 (2026-12-10) ben je afgemeld" in text
+    assert (await commands.handle(actor("Eva"), "/mijn")).ok is False  # not a member
+    english = await commands.handle(BERT, "/me")
+    assert english.ok and "Ronde 2 is op 2026-12-10" in english.text
