@@ -9,6 +9,7 @@ a handler raises ``UserError`` before its first write, and any error rolls back 
 from __future__ import annotations
 
 import logging
+import re
 import shlex
 from datetime import datetime
 from typing import Awaitable, Callable
@@ -49,6 +50,9 @@ def parse_command(text: str, aliases: dict[str, str] | None = None) -> tuple[str
 
 
 ChannelCheck = Callable[[Actor, str], Awaitable[str | None]]
+
+
+_MENTION = re.compile(r"<@!?([^<>\s]{1,64})>")
 
 
 class Core:
@@ -129,6 +133,8 @@ class Core:
                 if member is None or member.id != owner:
                     meant = await self.store.member(owner)
                     raise UserError("error_button_not_yours", name=meant.name if meant and meant.club_id == club.id else "?")
+            if name != "koppel":  # /koppel links an account; anywhere else a mention stands for the member's name
+                args = [await self._mentioned(club, arg) for arg in args]
             ctx = Context(actor, club, member, self.clock.now(), args, attachment, self)
             if command.director and not ctx.is_director:
                 raise UserError("error_director_only", command=name)
@@ -149,6 +155,17 @@ class Core:
         except Exception:  # a bug must not crash the bot; the transaction has rolled back
             log.exception("command failed: %r", text[:200])
             return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
+
+    async def _mentioned(self, club: Club, arg: str) -> str:
+        """``<@123>`` (a Discord mention, a Telegram text mention) as the name of the member that account
+        is linked to; any other word as it is. A mention of an account that is no member is refused."""
+        match = _MENTION.fullmatch(arg)
+        if match is None:
+            return arg
+        member = await self.store.member_by_identity(club.id, match.group(1))
+        if member is None:
+            raise UserError("error_mention_unknown")
+        return member.name
 
     def _writing_route(self, name: str, args: list[str]) -> bool:
         """Whether the first word routes a read-only command to a change (``/indeling wissel A B``)."""

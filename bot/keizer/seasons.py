@@ -17,6 +17,7 @@ from bot.core.calendar import FIRST_YEAR, LAST_YEAR, local_text, parse_day, pars
 from bot.core.context import MAX_NAME_LENGTH, Context, UserError, parse_int
 from bot.core.dispatch import Core
 from bot.core.limits import MAX_FILE_BYTES, MAX_IMPORT_PLAYERS, MAX_ROUNDS
+from bot.core.member_admin import admin_words, run_admin
 from bot.core.replies import Reply
 from bot.keizer import competition, season_io
 from bot.keizer.calendar import season_rounds
@@ -248,6 +249,9 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             group = value.upper()
         else:
             rest.append(arg)
+    admin = admin_words(" ".join(rest).split()) if group is None else None  # a Discord name field holds them all
+    if admin is not None:  # rename, merge, remove: the core's, for every system
+        return await run_admin(core, ctx, *admin)
     if len(rest) >= 2 and rest[-1].lower() in WITHDRAW_WORDS | BACK_WORDS and group is None:
         return await _withdraw(core, ctx, kind, " ".join(" ".join(rest[:-1]).split()), rest[-1].lower() in WITHDRAW_WORDS)
     if len(rest) < 2 or parse_int(rest[-1]) is None:

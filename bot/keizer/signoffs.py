@@ -8,7 +8,7 @@ from dataclasses import replace
 from bot.core.context import Context, UserError, parse_int
 from bot.core.dispatch import Core
 from bot.core.linking import looks_like_code, member_of_code, redeem
-from bot.core.membership import check_joining, join_name
+from bot.core.membership import NEW_WORDS, check_joining, join_name
 from bot.core.replies import Reply
 from bot.keizer.lookups import competition_of, keizer_store, round_by_number
 from bot.keizer.store import RoundRow
@@ -24,6 +24,8 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     A player new to the season joins from the coming round, or from the round after it once the
     coming round's deadline has passed. Every check comes before the first write."""
     kind, ctx = competition_of(ctx)
+    someone_new = any(a.lower() in NEW_WORDS for a in ctx.args)
+    ctx = ctx.with_args([a for a in ctx.args if a.lower() not in NEW_WORDS])
     codes = [a for a in ctx.args if looks_like_code(a)]
     round_arg = [a for a in ctx.args if parse_int(a) is not None]
     if len(round_arg) + len(codes) != len(ctx.args) or len(round_arg) > 1 or len(codes) > 1:
@@ -44,7 +46,7 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
         raise UserError("error_no_season")
     member = ctx.member
     if member is None:
-        await check_joining(ctx)
+        await check_joining(ctx, someone_new)
     elif season is not None and target is None:
         raise UserError("error_season_over")
     signoff = await keizer_store(core).signoff(target.id, member.id) if target and member else None

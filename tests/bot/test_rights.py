@@ -130,6 +130,9 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/speler Anna 2200", None, "XXWX"),
     ("/speler Anna terugtrekken", None, "XXWX"),  # out of the pairing and the ranking from the next round
     ("/speler Anna terug", None, "XXXX"),  # Anna has not withdrawn
+    ("/speler Eva hernoem Eefje", None, "XXWX"),
+    ("/speler Eva verwijder", None, "XXXX"),  # Eva had the bye in round 1: she stays
+    ("/speler Eva samenvoegen Daan", None, "XXXX"),  # both in round 1 (Eva's bye, Daan's game): two people
     ("/nietverschenen Daan", None, "XXWX"),
     ("/invaller Daan", None, "XXWX"),
     ("/publiceer", None, "XXXX"),  # round 1's results are not all in: the director is asked first
