@@ -24,7 +24,8 @@ BACKGROUND = 255
 INK = 25
 HEADER = 236
 STRIPE = 247
-MAX_ROWS = 300
+MAX_ROWS = 40  # rows a picture shows: a phone shows it whole (longer tables: pages, or the text/file)
+MAX_SIDE = 1280  # Telegram shrinks a photo to 1280 px on its long side: never draw a longer one
 
 
 @functools.lru_cache(maxsize=4096)  # names and numbers come back in every picture of a season
@@ -43,8 +44,12 @@ def _draw(image: Image.Image, xy: tuple[int, int], text: str, size: int = FONT_S
 
 
 def table_png(title: str, table: Table, notes: tuple[str, ...] = ()) -> bytes:
-    """The table under its title (and notes below it) as PNG bytes; numbers are right-aligned."""
+    """The table under its title (and notes below it) as PNG bytes; numbers are right-aligned. At most
+    ``MAX_ROWS`` rows (a note says how many more the text holds), and never longer than ``MAX_SIDE`` on
+    its long side (a wide table is scaled down to fit)."""
     rows = table.rows[:MAX_ROWS]
+    if len(table.rows) > MAX_ROWS:
+        notes = (*notes, f"+{len(table.rows) - MAX_ROWS} …")
     title_size = FONT_SIZE + 4
     cells = [table.headers, *rows]
     widths = [max(_width(row[i]) for row in cells) for i in range(len(table.headers))]
@@ -72,6 +77,9 @@ def table_png(title: str, table: Table, notes: tuple[str, ...] = ()) -> bytes:
             x += widths[i] + GAP
     for n, note in enumerate(notes):
         _draw(image, (PAD, top + LINE * (len(cells) + n)), note)
+    if max(image.size) > MAX_SIDE:
+        scale = MAX_SIDE / max(image.size)
+        image = image.resize((max(1, round(image.size[0] * scale)), max(1, round(image.size[1] * scale))), Image.LANCZOS)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)  # fast; hardly larger for a table
     return out.getvalue()

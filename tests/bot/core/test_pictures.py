@@ -22,3 +22,22 @@ def test_standings_picture_is_a_png_that_grows_with_the_table() -> None:
     for row in range(42):
         y0 = 14 + 28 + 6 + row * 28
         assert any(pixels[x, y] < 100 for x in range(b.width) for y in range(y0, min(y0 + 20, b.height))), row
+
+
+def test_no_picture_is_longer_than_a_phone_shows() -> None:
+    """Telegram shrinks a photo to 1280 px on its long side: a 150-member table (397x4290 px before) shows
+    40 rows and says how many more; a wide cross table is scaled to fit."""
+    import io as _io
+
+    from PIL import Image as _Image
+
+    from bot.core.pictures import MAX_ROWS, MAX_SIDE, table_png
+    from bot.core.replies import Table as _Table
+
+    tall = _Table(headers=("#", "Naam", "Punten"), rows=tuple((str(i), f"Speler {i:03d}", str(1000 - i)) for i in range(150)))
+    image = _Image.open(_io.BytesIO(table_png("Stand", tall)))
+    assert max(image.size) <= MAX_SIDE
+    assert image.size[1] < 50 * (MAX_ROWS + 6)
+    wide = _Table(headers=("#", "Naam", *(str(r) for r in range(1, 29))), rows=tuple((str(i), f"Speler {i}", *("12w1",) * 28) for i in range(40)))
+    image = _Image.open(_io.BytesIO(table_png("Kruistabel", wide)))
+    assert max(image.size) <= MAX_SIDE
