@@ -66,6 +66,8 @@ class ConsoleAdapter:
         """Print it in one write. A terminal cannot be asked what it shows, so after a crash between
         printing and recording an announcement it is printed again (at least once)."""
         channel = club.channel_id or "kanaal"
+        if announcement.recipient is not None:  # a member's private notice
+            channel = "privé " + announcement.recipient.removeprefix("console:")
         self.print("\n".join(f"[{channel}] {line}" for line in announcement.body.splitlines()))
 
     async def start(self) -> None:

@@ -115,7 +115,8 @@ class Alarm:
             if self.limits is None:
                 ref = await self.send(club, announcement)
             else:  # the chat it goes to: the announcement channel, or else the club's own chat
-                async with self.limits.slot(club.platform, club.channel_id or club.external_id):
+                chat = announcement.recipient or club.channel_id or club.external_id  # a private notice: that chat
+                async with self.limits.slot(club.platform, chat):
                     ref = await self.send(club, announcement)
         except Exception:
             log.exception("announcement %s to club %s not sent; it stays pending", announcement.id, club.id)

@@ -46,6 +46,7 @@ class Announcement:
     attempted: bool = False  # a post was tried before: it may already be in the channel (a crash after posting)
     after_ref: str | None = None  # the platform's reference of the club's latest post before that try
     picture: str | None = None  # what its picture shows (bot/core/pictures.py picture_spec), drawn when sent
+    recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
 class Store(Database):
@@ -179,6 +180,25 @@ class Store(Database):
         await self.write("DELETE FROM link_codes WHERE member_id = ?", (member_id,))
         await self.link_identity(club_id, user_id, member_id)
 
+    async def set_member_notify(self, member_id: int, notify: bool) -> None:
+        await self.write("UPDATE members SET notify = ? WHERE id = ?", (int(notify), member_id))
+
+    async def member_notify(self, member_id: int) -> bool:
+        row = await self.fetch_one("SELECT notify FROM members WHERE id = ?", (member_id,))
+        return bool(row and row[0])
+
+    async def accounts_to_notify(self, club_id: int, member_ids: list[int]) -> dict[int, str]:
+        """Member id -> the chat account to send a private notice to, for those who allow it."""
+        if not member_ids:
+            return {}
+        marks = ",".join("?" * len(member_ids))
+        rows = await self.fetch_all(
+            f"SELECT m.id, MIN(i.user_id) AS user_id FROM members m JOIN identities i ON i.member_id = m.id"
+            f" WHERE m.club_id = ? AND m.notify = 1 AND m.id IN ({marks}) GROUP BY m.id",
+            (club_id, *member_ids),
+        )
+        return {int(r["id"]): str(r["user_id"]) for r in rows}
+
     async def rename_member(self, member_id: int, name: str) -> None:
         await self.write("UPDATE members SET name = ? WHERE id = ?", (name, member_id))
 
@@ -265,12 +285,14 @@ class Store(Database):
         now: datetime,
         image: bytes | None = None,
         picture: str | None = None,
+        recipient: str | None = None,
     ) -> None:
-        """Queue an announcement (once per round and kind); ``picture`` is drawn when it is sent."""
+        """Queue an announcement (once per round and kind); ``picture`` is drawn when it is sent;
+        ``recipient`` (a chat account) makes it a private message."""
         await self.write(
-            "INSERT OR IGNORE INTO announcements (club_id, round_id, kind, body, created_at, image, picture)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (club_id, round_id, kind, body, iso(now), image, picture),
+            "INSERT OR IGNORE INTO announcements (club_id, round_id, kind, body, created_at, image, picture, recipient)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (club_id, round_id, kind, body, iso(now), image, picture, recipient),
         )
 
     async def pending_announcements(self) -> list[Announcement]:
@@ -309,6 +331,7 @@ def _announcement(row: sqlite3.Row) -> Announcement:
     return Announcement(
         row["id"], row["club_id"], row["round_id"], row["kind"], row["body"], row["image"],
         attempted=row["attempted_at"] is not None, after_ref=row["after_ref"], picture=row["picture"],
+        recipient=row["recipient"],
     )  # fmt: skip
 
 

@@ -20,7 +20,10 @@ from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WOR
 from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
 from bot.keizer.publication import KeizerSchedule, cmd_publiceer
-from bot.keizer.reports import cmd_kaart, cmd_kruistabel, cmd_mijn, cmd_verloop
+from bot.keizer.reports import (
+    NOTICE_WORDS, NOTICES_OFF, NOTICES_ON, cmd_kaart, cmd_kruistabel, cmd_mijn, cmd_notices, cmd_notices_off, cmd_notices_on,
+    cmd_verloop,
+)  # fmt: skip
 from bot.keizer.results import cmd_bevestig, cmd_invaller, cmd_nietverschenen, cmd_uitslag
 from bot.keizer.seasons import cmd_exporteer, cmd_importeer, cmd_seizoen, cmd_speler
 from bot.keizer.signoffs import cmd_aanmelden, cmd_afmelden
@@ -75,6 +78,7 @@ CHANGES = (("discord_choice_swap", "wissel"), ("discord_choice_colour", "kleur")
            ("discord_choice_bye", "vrij"))  # fmt: skip
 FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_choice_html", "html"),
            ("discord_choice_trf", "trf"))  # fmt: skip
+ON_OFF = (("discord_choice_on", "aan"), ("discord_choice_off", "uit"))
 PLAYER_ACTIONS = (("discord_choice_withdraw", "terugtrekken"), ("discord_choice_back", "terug"))
 
 
@@ -131,7 +135,10 @@ def register(registry: Registry) -> None:
                 params=(Param("formaat", "choice", choices=FORMATS), RAPID), reads_only=True))  # fmt: skip
     add(Command("kruistabel", cmd_kruistabel, english="crosstable", params=(RAPID,), reads_only=True, cache_key=season_key))
     add(Command("verloop", cmd_verloop, english="history", params=(RAPID,), reads_only=True, cache_key=season_key))
-    add(Command("mijn", cmd_mijn, english="me", params=(RAPID,), reads_only=True))
+    add(Command("mijn", cmd_mijn, english="me", params=(_keyed("meldingen", "choice", choices=ON_OFF), RAPID), reads_only=True))
+    registry.route("mijn", NOTICE_WORDS, cmd_notices, writes=True)  # /mijn meldingen aan|uit
+    registry.route("mijn", NOTICES_ON, cmd_notices_on, writes=True)  # meldingen=aan: Discord's option
+    registry.route("mijn", NOTICES_OFF, cmd_notices_off, writes=True)
     add(Command("kaart", cmd_kaart, english="card", params=(Param("speler", complete=member_names), RAPID),
                 reads_only=True))  # fmt: skip
     add(Command("importeer", cmd_importeer, director=True, english="import",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, fields
-from typing import Callable
+from typing import Awaitable, Callable
 from datetime import datetime
 from fractions import Fraction
 
@@ -123,6 +123,7 @@ async def pair(
     round_row: RoundRow,
     now: datetime,
     render: Callable[[SeasonData, pairing.Pairing], tuple[str, str | None]],
+    notify: Callable[[SeasonData, pairing.Pairing], Awaitable[None]] | None = None,
 ) -> pairing.Pairing | None:
     """Pair ``round_row`` with the Keizer engine and store it; None when it was already paired.
 
@@ -150,4 +151,6 @@ async def pair(
         )
         if not saved:
             return None
+        if notify is not None:  # the members' private notices, in the same transaction: queued exactly once
+            await notify(data, result)
     return result

@@ -19,6 +19,7 @@ from bot.keizer import competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.source import KeizerSource
 from bot.keizer.store import RoundRow, Season
+from bot.core.store import Club
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,30 @@ async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetim
         games = [(names[g.white], names[g.black]) for g in result.games]
         return pairing_announcement(club.language, row, games, names[result.bye] if result.bye is not None else None)
 
-    return await competition.pair(core.store, season, row, now, render)
+    async def notify(data: competition.SeasonData, result: pairing.Pairing) -> None:
+        await queue_private_notices(core, club, row, data, result, now)
+
+    return await competition.pair(core.store, season, row, now, render, notify)
+
+
+async def queue_private_notices(
+    core: Core, club: Club, row: RoundRow, data: competition.SeasonData, result: pairing.Pairing, now: datetime
+) -> None:
+    """Each paired member who allows it (``/mijn meldingen aan``) gets a private message with their
+    opponent, colour and board, or their bye (queued in the pairing's transaction: exactly once)."""
+    names = {p.id: p.name for p in data.players}
+    ids = [int(x) for g in result.games for x in (g.white, g.black)] + ([int(result.bye)] if result.bye else [])
+    accounts = await core.store.accounts_to_notify(club.id, ids)
+    lang = club.language
+    for board, game in enumerate(result.games, start=1):
+        for me, other, colour in ((game.white, game.black, "colour_white"), (game.black, game.white, "colour_black")):
+            if int(me) in accounts:
+                body = t(lang, "notice_paired", round=row.number, date=row.play_date, board=board,
+                         name=names[other], colour=t(lang, colour))  # fmt: skip
+                await core.store.queue_announcement(club.id, row.id, f"notice:{me}", body, now, recipient=accounts[int(me)])
+    if result.bye is not None and int(result.bye) in accounts:
+        body = t(lang, "notice_bye", round=row.number, date=row.play_date)
+        await core.store.queue_announcement(club.id, row.id, f"notice:{result.bye}", body, now, recipient=accounts[int(result.bye)])
 
 
 def pairing_announcement(lang: str, row: RoundRow, games: list[tuple[str, str]], bye: str | None) -> tuple[str, str | None]:

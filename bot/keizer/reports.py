@@ -139,6 +139,34 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
     return Reply(lines=tuple(lines), table=card.table, image=card.image, private=True)
 
 
+NOTICE_WORDS = ("meldingen", "notices")
+
+
+NOTICES_ON = ("meldingen=aan", "notices=on")  # as Discord's option sends it
+NOTICES_OFF = ("meldingen=uit", "notices=off")
+
+
+async def cmd_notices_on(core: Core, ctx: Context) -> Reply:
+    return await cmd_notices(core, ctx.with_args(["aan", *ctx.args]))
+
+
+async def cmd_notices_off(core: Core, ctx: Context) -> Reply:
+    return await cmd_notices(core, ctx.with_args(["uit", *ctx.args]))
+
+
+async def cmd_notices(core: Core, ctx: Context) -> Reply:
+    """``/mijn meldingen aan|uit``: a private message with the opponent when a round is paired (or not)."""
+    if ctx.member is None:
+        raise UserError("error_not_a_member")
+    words = [a.lower() for a in ctx.args]
+    if words not in (["aan"], ["on"], ["uit"], ["off"]):
+        raise UserError("error_usage", usage=ctx.t("usage_mijn"))
+    on = words[0] in ("aan", "on")
+    async with core.store.transaction():
+        await core.store.set_member_notify(ctx.member.id, on)
+    return Reply(lines=(ctx.t("notices_on" if on else "notices_off"),), private=True)
+
+
 async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) -> str:
     assert ctx.member is not None
     store = keizer_store(core)

@@ -147,7 +147,8 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/kruistabel", None, "RRRR"),
     ("/verloop", None, "RRRR"),
     ("/kaart", None, "RRXX"),
-    ("/mijn", None, "RRXX"),  # a member's own season, privately  # a member's own card; the director and a stranger play in no season
+    ("/mijn", None, "RRXX"),  # a member's own season, privately
+    ("/mijn meldingen aan", None, "WWXX"),  # a member's own choice  # a member's own card; the director and a stranger play in no season
     ("/kaart Anna", None, "RRRR"),
     ("/importeer start=2027-09-02 naam=Import", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
     ("/taal en", None, "XXWX"),

@@ -363,10 +363,23 @@ class DiscordAdapter:
             log.exception("answering an interaction failed")
 
     # ------------------------------------------------------------------ announcements out
+    async def _send_private(self, announcement: Announcement) -> str | None:
+        assert announcement.recipient is not None
+        try:
+            user = await self.client.fetch_user(int(announcement.recipient))
+            message = await user.send(announcement.body[:2000], allowed_mentions=discord.AllowedMentions.none())
+        except (discord.Forbidden, discord.NotFound, ValueError) as err:  # DMs closed, gone: not retried
+            log.warning("private notice %s not delivered: %s", announcement.id, err)
+            return None
+        return str(message.id)
+
     async def send_announcement(self, club: Club, announcement: Announcement) -> str | None:
         """Post to the club's channel and return the message id; raise if it was not posted (it stays
         pending and is retried). Exactly once: the post carries a nonce (Discord drops a repeat within a
-        few minutes), and an announcement tried before is first looked for in the channel's history."""
+        few minutes), and an announcement tried before is first looked for in the channel's history. A
+        member's private notice goes to their direct messages (at least once; closed DMs: dropped, logged)."""
+        if announcement.recipient is not None:
+            return await self._send_private(announcement)
         try:
             channel_id = int(club.channel_id or "")
         except ValueError:

@@ -115,7 +115,14 @@ class Outgoing:
     # ------------------------------------------------------------------ announcements out
     async def send_announcement(self, club: Club, announcement: Announcement) -> None:
         """Post to the club's channel; raise if it was not (all) posted: it stays pending and is retried,
-        and only the messages that did not go out are sent again."""
+        and only the messages that did not go out are sent again. A member's private notice goes to their
+        private chat with the bot (a member who never started one cannot get it: dropped, logged)."""
+        if announcement.recipient is not None:
+            try:
+                await self.app.bot.send_message(int(announcement.recipient), announcement.body[:4000])
+            except (Forbidden, BadRequest, ValueError) as err:
+                log.warning("private notice %s not delivered: %s", announcement.id, err)
+            return
         chat_id, thread = channel_target(club.channel_id or club.external_id)
         picture = announcement.image
         parts = self._picture_and_text(picture, announcement_chunks(announcement), f"{announcement.kind}.png")

@@ -71,6 +71,7 @@ class FakeDiscord:
         self._nonces: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
         self.nonce_window = 300.0  # seconds a nonce is remembered
         self.history: dict[str, list[dict[str, Any]]] = {}  # channel id -> its messages, oldest first
+        self.closed_dms: set[int] = set()  # members who do not accept direct messages
         # awaited with each channel post that made a message, before it is answered (a crash test kills the
         # bot there: the message is in the channel, the bot never hears so)
         self.before_answer: Any = None
@@ -210,6 +211,15 @@ class FakeDiscord:
         if r.method == "PUT" and len(p) >= 3 and p[0] == "applications" and p[-1] == "commands":
             commands = [{**c, "id": str(next(self._ids)), "application_id": str(APP_ID), "version": "1"} for c in r.json]
             return 200, commands
+        if r.method == "GET" and p[0] == "users" and len(p) == 2 and p[1] != "@me":
+            name = next((n for n, uid in USERS.items() if str(uid) == p[1]), None)
+            return (200, user_payload(int(p[1]), name)) if name else (404, {"code": 10013, "message": "Unknown User"})
+        if r.method == "POST" and p == ["users", "@me", "channels"]:  # open a DM channel with a member
+            uid = int((r.json or {}).get("recipient_id", 0))
+            name = next((n for n, u in USERS.items() if u == uid), "?")
+            if uid in self.closed_dms:
+                return 403, {"code": 50007, "message": "Cannot send messages to this user"}
+            return 200, {"id": str(DM_CHANNEL + uid % 1000), "type": 1, "recipients": [user_payload(uid, name)]}
         if r.method == "GET" and p[0] == "guilds" and len(p) == 4 and p[2] == "members":
             if p[1] == str(GUILD) and p[3] == str(BOT_ID):
                 return 200, bot_member()

@@ -4,11 +4,13 @@ may write and post pictures, picked in Discord's channel picker or typed where t
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime, timezone
 
 import discord
 
 from bot.config import Config
 from bot.core.context import Actor
+from tests.bot.adapters.discord_world import UserOption
 from tests.bot.adapters.fake_discord import (  # noqa: F401 - fixtures
     ANNOUNCE,
     EPHEMERAL,
@@ -23,6 +25,7 @@ from tests.bot.adapters.fake_discord import (  # noqa: F401 - fixtures
     fake,
     flags,
 )
+from tests.bot.adapters.test_discord_adapter import season_with_players
 
 
 async def kanaal_option(bot: Harness, fake: FakeDiscord, channel: int, name: str) -> Request:
@@ -69,3 +72,25 @@ async def test_kanaal_takes_only_a_channel_of_this_server_the_bot_can_post_in(
     assert club_channel(config) == str(ANNOUNCE)
     assert (await bot.commands.handle(director, f"/kanaal {GENERAL}")).ok
     assert club_channel(config) == str(GENERAL)
+
+
+async def test_a_private_notice_goes_to_the_members_direct_messages(bot: Harness, fake: FakeDiscord, config: Config) -> None:
+    """/mijn meldingen:aan, then the round is paired: Anna gets a direct message with her opponent and
+    colour; Bert, who does not accept direct messages, is skipped (logged), not retried for ever."""
+    await season_with_players(bot)
+    for name in ("Anna", "Bert"):
+        await bot.command("koppel", "Leider", {"speler": name, "account": UserOption(name)}, director=True)
+        answer = await bot.command("mijn", name, {"meldingen": "aan"})
+        assert "privébericht" in answer.json["data"]["content"] and flags(answer) & EPHEMERAL
+    fake.closed_dms.add(USERS["Bert"])
+    bot.clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
+    await bot.alarm.run_due()
+    opened = [r for r in fake.of("POST", "/api/v10/users/@me/channels")]
+    assert {int(r.json["recipient_id"]) for r in opened} == {USERS["Anna"], USERS["Bert"]}
+    dms = [r for r in fake.of("POST", "/api/v10/channels/") if "Ronde 1" in r.content and r.path.split("/")[4] != str(ANNOUNCE)]
+    assert len(dms) == 1 and "tegen Bert" in dms[0].content
+    db = sqlite3.connect(config.db_path)
+    try:
+        assert db.execute("SELECT COUNT(*) FROM announcements WHERE sent_at IS NULL").fetchone()[0] == 0
+    finally:
+        db.close()

@@ -433,3 +433,23 @@ async def test_a_link_code_asked_for_in_the_group_goes_only_to_the_directors_pri
     fake.fail_chat(LEIDER["id"], 403, description="Forbidden: bot can't initiate conversation with a user")
     calls = await tg.say(LEIDER, "/koppel Bert")
     assert all("Koppelcode" not in c.text for c in calls if c.method == "sendMessage" and c.chat_id == str(GROUP))
+
+
+# ------------------------------------------------------------------------------------------------ notices
+async def test_a_private_notice_goes_to_the_members_own_chat_and_a_closed_one_is_dropped(
+    tg: Harness, fake: FakeTelegram, config: Config
+) -> None:
+    await setup_club(tg, fake)
+    for who in (ANNA, BERT):
+        await tg.say(LEIDER, f"/koppel {who['first_name']} <@{who['id']}>")
+        calls = await tg.say(who, "/mijn meldingen aan", chat=private_chat(who))
+        assert any("privébericht" in c.text for c in calls)
+    fake.fail_chat(BERT["id"], 403, description="Forbidden: bot can't initiate conversation with a user")
+    await tg.say(LEIDER, "/publiceer")
+    await tg.alarm.run_due()
+    (notice,) = [c for c in fake.sent(ANNA["id"]) if "Ronde 1" in c.text]
+    assert "tegen Bert" in notice.text and notice.method == "sendMessage"
+    assert [c for c in fake.sent(BERT["id"]) if "Ronde 1" in c.text] == []
+    # Bert never started a chat with the bot: his notice is dropped (logged), not retried for ever
+    assert all(sent is not None for kind, sent in pending(config) if kind.startswith("notice:"))
+    assert len([k for k, _ in pending(config) if k.startswith("notice:")]) == 2

@@ -194,3 +194,27 @@ async def test_mijn_is_a_members_own_season_in_one_private_reply(commands: Core,
     assert (await commands.handle(actor("Eva"), "/mijn")).ok is False  # not a member
     english = await commands.handle(BERT, "/me")
     assert english.ok and "Ronde 2 is op 2026-12-10" in english.text
+
+
+async def test_a_member_who_allows_it_gets_a_private_notice_when_a_round_is_paired(commands: Core, clock, config) -> None:
+    from bot.core.scheduler import Alarm
+
+    await main_season(commands)
+    said = await ok(commands, ANNA, "/mijn meldingen aan")
+    assert "privébericht" in said
+    await refused(commands, actor("Eva"), "/mijn meldingen aan", config)  # not a member
+    await refused(commands, ANNA, "/mijn meldingen misschien", config)
+    clock.set(MAIN_PUBLISH + timedelta(minutes=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    notices = rows(config, "SELECT kind, recipient, body FROM announcements WHERE recipient IS NOT NULL")
+    assert len(notices) == 1
+    kind, recipient, body = notices[0]
+    assert recipient == ANNA.user_id and body.startswith("Ronde 1 (2026-12-03): jij speelt met ")
+    sent: list[tuple[str | None, str]] = []
+
+    async def send(club, announcement) -> None:
+        sent.append((announcement.recipient, announcement.body))
+
+    await Alarm(commands, send).run_due()
+    assert (ANNA.user_id, body) in sent and sum(1 for r, _ in sent if r is None) == 1  # and the channel's pairing
+    assert "geen privéberichten" in await ok(commands, ANNA, "/me notices off")
