@@ -55,7 +55,7 @@ from telegram.ext import (
 )
 
 from bot.adapters.inflight import InFlight
-from bot.adapters.telegram.channels import check_channel, with_account, with_channel
+from bot.adapters.telegram.channels import check_channel, with_account, with_channel, with_mentions
 from bot.core.limits import MAX_FILE_BYTES
 from bot.core.context import Actor
 from bot.core.dispatch import Core
@@ -329,6 +329,7 @@ class TelegramAdapter(Outgoing):
             lang = self.fallback_language(message.from_user)
             await self._refuse(message, lang, actor)
             return
+        text = with_mentions(text, message)
         text = with_account(self.core.registry.aliases, with_channel(self.core.registry.aliases, text, message), message)
         reply = await self.core.handle(actor, text, attachment=attachment)
         privately = reply.attachment is not None or reply.secret

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from telegram import Bot, ChatMemberAdministrator, ChatMemberOwner, Message
-from telegram.constants import ChatType
+from telegram.constants import ChatType, MessageEntityType
 from telegram.error import TelegramError
 
 from bot.core.context import Actor
@@ -81,3 +81,31 @@ def with_account(aliases: dict[str, str], text: str, message: Message) -> str:
     if name != "koppel" or answered is None or answered.is_bot or "<@" in rest:
         return text
     return f"{text.strip()} <@{answered.id}>"
+
+
+def with_mentions(text: str, message: Message) -> str:
+    """A text mention (a member picked from the list, who has no @username) becomes ``<@id>``, which the
+    commands layer reads as the member linked to that account. A plain ``@username`` stays as typed: a
+    bot cannot look a username up."""
+    entities = [e for e in (message.entities or ()) if e.type == MessageEntityType.TEXT_MENTION and e.user is not None]
+    if not entities or text != (message.text or ""):
+        return text
+    out = text
+    for entity in sorted(entities, key=lambda e: e.offset, reverse=True):  # from the end: offsets stay right
+        start, end = _utf16_span(text, entity.offset, entity.length)
+        out = out[:start] + f"<@{entity.user.id}>" + out[end:]  # type: ignore[union-attr]
+    return out
+
+
+def _utf16_span(text: str, offset: int, length: int) -> tuple[int, int]:
+    """Telegram counts in UTF-16 code units; Python in code points."""
+    units = 0
+    start = end = len(text)
+    for index, char in enumerate(text):
+        if units == offset:
+            start = index
+        if units == offset + length:
+            end = index
+            break
+        units += 2 if ord(char) > 0xFFFF else 1
+    return start, end

@@ -453,3 +453,21 @@ async def test_a_private_notice_goes_to_the_members_own_chat_and_a_closed_one_is
     # Bert never started a chat with the bot: his notice is dropped (logged), not retried for ever
     assert all(sent is not None for kind, sent in pending(config) if kind.startswith("notice:"))
     assert len([k for k, _ in pending(config) if k.startswith("notice:")]) == 2
+
+
+async def test_a_text_mention_stands_for_the_linked_member(tg: Harness, fake: FakeTelegram, config: Config) -> None:
+    """A member picked from Telegram's list (a text mention: no @username needed) is the member linked to
+    that account, wherever a name is typed."""
+    fake.admins[str(GROUP)] = [LEIDER["id"]]
+    await tg.say(LEIDER, "/seizoen naam=2026-27 start=2026-12-03")
+    await tg.say(LEIDER, '/speler "Anna de Vries" 2100')
+    await tg.say(LEIDER, f'/koppel "Anna de Vries" <@{ANNA["id"]}>')
+    update = message(LEIDER, "/afmelden Anna", message_id=77)
+    update["message"]["entities"].append({"type": "text_mention", "offset": 10, "length": 4, "user": ANNA})
+    calls = await tg.send(update)
+    assert any("Anna de Vries" in c.text for c in calls), [c.text for c in calls]
+    db = sqlite3.connect(config.db_path)
+    try:
+        assert db.execute("SELECT m.name FROM signoffs s JOIN members m ON m.id = s.member_id").fetchall() == [("Anna de Vries",)]
+    finally:
+        db.close()
