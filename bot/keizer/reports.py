@@ -136,7 +136,8 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
     if signed:
         lines.append(ctx.t("me_signoffs", rounds=", ".join(str(n) for n in signed)))
     lines.append(await _next_round(core, ctx, data))
-    return Reply(lines=tuple(lines), table=card.table, image=card.image, private=True)
+    # secret: on Telegram it goes to the private chat with the bot, never into the group
+    return Reply(lines=tuple(lines), table=card.table, image=card.image, private=True, secret=True)
 
 
 NOTICE_WORDS = ("meldingen", "notices")

@@ -471,3 +471,13 @@ async def test_a_text_mention_stands_for_the_linked_member(tg: Harness, fake: Fa
         assert db.execute("SELECT m.name FROM signoffs s JOIN members m ON m.id = s.member_id").fetchall() == [("Anna de Vries",)]
     finally:
         db.close()
+
+
+async def test_mijn_typed_in_the_group_answers_in_the_private_chat(tg: Harness, fake: FakeTelegram) -> None:
+    await setup_club(tg, fake)
+    await tg.say(LEIDER, f"/koppel Anna <@{ANNA['id']}>")
+    calls = await tg.say(ANNA, "/mijn")
+    in_group = [c for c in calls if c.chat_id == str(GROUP) and c.method.startswith("send")]
+    private = [c for c in calls if c.chat_id == str(ANNA["id"]) and c.method.startswith("send")]
+    assert private and any("Anna in 2026-27" in (c.text or "") for c in private), [c.text for c in calls]
+    assert all("Anna in 2026-27" not in (c.text or "") for c in in_group)
