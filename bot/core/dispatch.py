@@ -8,6 +8,8 @@ a handler raises ``UserError`` before its first write, and any error rolls back 
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 import re
 import shlex
@@ -180,11 +182,11 @@ class Core:
             if key is not None:
                 cached = self.replies.get((command.name, ctx.club.id, key))
                 if cached is not None:
-                    return cached
+                    return _with_own_row(cached, ctx)
             reply = await self.run(command, ctx)
             if key is not None and reply.ok:
                 self.replies.put((command.name, ctx.club.id, key), reply)
-            return reply
+            return _with_own_row(reply, ctx)
 
     async def run(self, command: Command, ctx: Context) -> Reply:
         """The command's handler, or another system's route for its first word (``/stand nk``); a route
@@ -205,3 +207,16 @@ class Core:
                         except UserError:
                             pass
             raise
+
+
+OWN_ROWS = "own_rows"  # Reply.extra: JSON {member name (casefolded): line}: each asker also sees their own
+
+
+def _with_own_row(reply: Reply, ctx: Context) -> Reply:
+    """A shared reply (one page of a big table, from the cache) with the asker's own row added when it
+    is not on the page: the same reply serves every member, and each sees where they stand."""
+    rows = reply.extra.get(OWN_ROWS)
+    if not rows or ctx.member is None:
+        return reply
+    line = json.loads(rows).get(ctx.member.name.casefold())
+    return dataclasses.replace(reply, lines=(*reply.lines, line)) if line else reply

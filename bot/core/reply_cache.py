@@ -14,7 +14,7 @@ DEFAULT_BUDGET = 64 * 1024 * 1024
 
 
 def reply_size(reply: Reply) -> int:
-    size = sum(len(line) for line in reply.lines) + 200
+    size = sum(len(line) for line in reply.lines) + sum(len(v) for v in reply.extra.values()) + 200
     if reply.table is not None:
         size += sum(len(cell) for row in reply.table.rows for cell in row)
     if reply.image is not None:

@@ -4,11 +4,12 @@ pairing with its results so far)."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 from engine.keizer import prizes as prize_rules
 
 from bot.core.context import Context, UserError, parse_int
-from bot.core.dispatch import Core
+from bot.core.dispatch import OWN_ROWS, Core
 from bot.core.pictures import table_png
 from bot.core.replies import Button, Reply, Table
 from bot.keizer import competition
@@ -48,15 +49,21 @@ async def cmd_stand(core: Core, ctx: Context) -> Reply:
         raise UserError("error_standings_page", page=page, pages=pages)
     buttons: tuple[Button, ...] = ()
     lines: tuple[str, ...] = (title,)
+    extra: dict[str, str] = {}
     if pages > 1:
         shown = table.rows[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
+        others = [row for row in table.rows if row not in shown]  # each asker also sees their own row
+        extra[OWN_ROWS] = json.dumps(
+            {row[1].casefold(): ctx.t("standings_own_row", rank=row[0], name=row[1], score=row[2], value=row[3]) for row in others},
+            ensure_ascii=False,
+        )
         table = Table(headers=table.headers, rows=shown)
         title = f"{title} ({page}/{pages})"
         lines = (title, ctx.t("standings_pages", page=page, pages=pages, command=_command(ctx, "alles")))
         if page < pages:
             buttons = (Button(ctx.t("button_next_page"), _command(ctx, f"pagina={page + 1}")),)
     picture = await asyncio.to_thread(table_png, title, table)  # off the event loop: other clubs go on
-    return Reply(lines=lines, table=table, image=picture, buttons=buttons)
+    return Reply(lines=lines, table=table, image=picture, buttons=buttons, extra=extra)
 
 
 def _command(ctx: Context, extra: str) -> str:

@@ -47,3 +47,20 @@ async def test_a_small_clubs_standings_are_one_table(commands: Core) -> None:
     reply = await commands.handle(actor("Anna"), "/stand")
     assert reply.table is not None and len(reply.table.rows) == PAGE_ROWS and reply.buttons == ()
     assert reply.lines == ("Stand Groot na ronde 0",)
+
+
+
+async def test_each_asker_sees_their_own_row_under_the_shared_page(commands: Core) -> None:
+    """One cached page serves every member; a member not on it also gets their own row."""
+    await club_of(commands, 95)
+    from tests.bot.conftest import link
+
+    late = actor("Speler090")
+    await link(commands, late)
+    reply = await commands.handle(late, "/stand")
+    assert reply.lines[-1].startswith("Jij: 91. Speler090")
+    top = actor("Speler003")
+    await link(commands, top)
+    assert not (await commands.handle(top, "/stand")).lines[-1].startswith("Jij:")  # on the page already
+    assert not (await commands.handle(actor("Anna"), "/stand")).lines[-1].startswith("Jij:")  # not a member
+    assert commands.replies.hits >= 1  # the page itself came from the cache
