@@ -19,6 +19,7 @@ from bot.config import Config, load_config
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
+from bot.web.server import start_web
 from bot.core.store import Announcement, Club, Store
 
 log = logging.getLogger("clubbot")
@@ -55,13 +56,17 @@ async def run_console(
 
     alarm = Alarm(core, send)
     console.after_command = alarm.run_due
+    site = None
     try:
         await console.start()
         await alarm.start()
+        site = await start_web(core, config.web_address) if config.web_address else None
         freeze_startup_objects()
         await console.run(stdin)
     finally:
         alarm.shutdown()
+        if site is not None:
+            await site.cleanup()
         await store.close()
     return 0
 
@@ -127,6 +132,7 @@ async def run_platforms(
         except (NotImplementedError, RuntimeError):  # pragma: no cover - not on the main thread
             pass
     started: list[PlatformAdapter] = []
+    site = None
     try:
         for adapter in build_platform_adapters(config, core, alarm.run_due):
             try:
@@ -137,10 +143,13 @@ async def run_platforms(
             started.append(adapter)
             by_platform[adapter.platform] = adapter
         await alarm.start()
+        site = await start_web(core, config.web_address) if config.web_address else None
         freeze_startup_objects()
         await stop.wait()
     finally:
         alarm.shutdown()
+        if site is not None:
+            await site.cleanup()
         for adapter in reversed(started):
             try:
                 await adapter.stop()
@@ -159,6 +168,8 @@ def _parse_start(text: str | None, zone_name: str) -> datetime | None:
 
 def run_from_cli(args: argparse.Namespace) -> int:
     config = load_config(args.config)
+    if getattr(args, "web", None):  # clubbot run --web HOST:PORT
+        config = Config(**{**config.__dict__, "web_address": args.web})
     if args.db:
         from pathlib import Path
 

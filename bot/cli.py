@@ -17,6 +17,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--config", default=None, help="path of the config file (default: config.toml, else config.example.toml)")
     run.add_argument("--console", action="store_true", help="use the console adapter even when tokens are set")
     run.add_argument("--db", default=None, help="override the SQLite path of the config")
+    run.add_argument("--web", default=None, metavar="HOST:PORT", help="serve the clubs' websites there (see [web] in the config)")
     run.add_argument("--clock", default=None, help="start the bot's clock at this moment (2026-12-03T12:00); it runs on from there")
     for name in CLI_MODULES:  # clubbot keizer ..., clubbot mcmahon ..., clubbot restore BACKUP
         importlib.import_module(name).register(sub)

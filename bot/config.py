@@ -27,6 +27,8 @@ class Config:
     telegram_base_file_url: str | None = None
     console_director_name: str = "Wedstrijdleider"
     console_club_name: str = "Console club"
+    web_address: str | None = None  # HOST:PORT the club websites are served on; None: no website
+    web_base_url: str | None = None  # the public address printed in links (behind a reverse proxy: its URL)
 
 
 def default_config_path() -> Path:
@@ -46,6 +48,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
     discord = raw.get("discord", {})
     telegram = raw.get("telegram", {})
     console = raw.get("console", {})
+    web = raw.get("web", {})
     db_path = Path(db.get("path", "data/clubbot.sqlite3"))
     if not db_path.is_absolute():
         db_path = REPO_ROOT / db_path
@@ -71,4 +74,6 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         telegram_base_file_url=telegram.get("base_file_url") or None,
         console_director_name=console.get("director_name", "Wedstrijdleider"),
         console_club_name=console.get("club_name", "Console club"),
+        web_address=web.get("address") or None,
+        web_base_url=(web.get("base_url") or "").rstrip("/") or None,
     )

@@ -7,7 +7,7 @@ from bot.core import linking
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.i18n import LANGUAGES, t
-from bot.core.registry import Command, Param, Registry
+from bot.core.registry import Command, Handler, Param, Registry
 from bot.core.replies import Reply
 
 
@@ -15,6 +15,10 @@ def register(registry: Registry) -> None:
     registry.add(Command("help", cmd_help, english="hulp", params=(), reads_only=True))
     registry.add(Command("taal", cmd_taal, director=True, english="language",
                          params=(Param("taal", "choice", required=True, choices=(("nl", "nl"), ("en", "en"))),)))  # fmt: skip
+    registry.add(Command("website", cmd_website, english="website", params=(Param("stand", "choice", choices=WEBSITE_CHOICES),),
+                         reads_only=True))  # fmt: skip
+    for mode in sorted(set(WEBSITE_MODES.values())):  # /website aan|uit|besloten: the director's switch, a write
+        registry.route("website", [w for w, m in WEBSITE_MODES.items() if m == mode], _switch(mode), writes=True)
     registry.add(Command("kanaal", cmd_kanaal, director=True, english="channel", params=(Param("kanaal", "channel"),)))
     linking.register(registry)
 
@@ -41,6 +45,33 @@ async def cmd_taal(core: Core, ctx: Context) -> Reply:
     language = ctx.args[0].lower()
     await core.store.set_club_language(ctx.club.id, language)
     return Reply(lines=(t(language, "language_set"),))
+
+
+WEBSITE_MODES = {"aan": "on", "on": "on", "uit": "off", "off": "off", "besloten": "members", "members": "members"}
+WEBSITE_CHOICES = (("discord_choice_website_on", "aan"), ("discord_choice_website_off", "uit"),
+                   ("discord_choice_website_members", "besloten"))  # fmt: skip
+
+
+async def cmd_website(core: Core, ctx: Context) -> Reply:
+    """``/website``: the club's address (``aan``, ``uit``, ``besloten``: the director's switch, ``_switch``)."""
+    if ctx.args:
+        raise UserError("error_usage", usage=ctx.t("usage_website"))
+    if ctx.club.website == "off" or not core.config.web_base_url:
+        return Reply(lines=(ctx.t("website_off"),))
+    return Reply(lines=(ctx.t("website_address", url=f"{core.config.web_base_url}/c/{ctx.club.id}/"),))
+
+
+def _switch(mode: str) -> Handler:
+    async def switch(core: Core, ctx: Context) -> Reply:
+        """``/website aan|uit|besloten`` (director): public pages, none, or for members only."""
+        if not ctx.is_director:
+            raise UserError("error_director_only", command="website")
+        if ctx.args:
+            raise UserError("error_usage", usage=ctx.t("usage_website"))
+        await core.store.set_club_website(ctx.club.id, mode)
+        return Reply(lines=(ctx.t(f"website_set_{mode}"),))
+
+    return switch
 
 
 async def cmd_kanaal(core: Core, ctx: Context) -> Reply:

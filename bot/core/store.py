@@ -24,6 +24,7 @@ class Club:
     language: str
     timezone: str
     channel_id: str | None
+    website: str = "off"  # the club's website: "on" (public), "off", "members" (only with a member's link)
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,9 @@ class Store(Database):
 
     async def set_club_language(self, club_id: int, language: str) -> None:
         await self.write("UPDATE clubs SET language = ? WHERE id = ?", (language, club_id))
+
+    async def set_club_website(self, club_id: int, mode: str) -> None:
+        await self.write("UPDATE clubs SET website = ? WHERE id = ?", (mode, club_id))
 
     async def set_club_channel(self, club_id: int, channel_id: str) -> None:
         await self.write("UPDATE clubs SET channel_id = ? WHERE id = ?", (channel_id, club_id))
@@ -337,7 +341,8 @@ def _announcement(row: sqlite3.Row) -> Announcement:
 
 def _club(row: sqlite3.Row) -> Club:
     return Club(
-        row["id"], row["platform"], row["external_id"], row["name"], row["language"], row["timezone"], row["channel_id"]
+        row["id"], row["platform"], row["external_id"], row["name"], row["language"], row["timezone"], row["channel_id"],
+        row["website"] if "website" in row.keys() else "off",  # a database not yet migrated to 0029
     )
 
 

@@ -153,6 +153,8 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/importeer start=2027-09-02 naam=Import", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
     ("/taal en", None, "XXWX"),
     ("/kanaal elders", None, "XXWX"),
+    ("/website", None, "RRRR"),  # the club's address (or that it has none)
+    ("/website aan", None, "XXWX"),
     # which chat account is which member: only the director says (a display name never does)
     ("/koppel Eva", None, "XXWX"),  # a one-time code for Eva
     ("/koppel Eva <@user:vreemde>", None, "XXWX"),

@@ -1,0 +1,130 @@
+"""The website adapter: ``start_web(core, "HOST:PORT")`` serves every club's pages.
+
+``/c/<club id>/`` (the club's home: its links), ``/c/<id>/stand``, ``/c/<id>/indeling[/<round>]``,
+``/c/<id>/prijzen``, ``/c/<id>/kruistabel``. Each page is the reply of the read-only command of that name,
+run through ``Core.handle`` as the website (no member) in the club's language: the same read path, the same
+reply cache and the same rules as the chat (a pairing shows from its publication, exactly when the chat
+announcement goes out). A club's pages exist only when its director switched them on (``/website aan``);
+``besloten`` (members only) is not served yet. Every name is escaped (Jinja2's autoescape); an unknown club
+or round is a 404 without a trace; headers forbid framing and scripts; one address asking too fast gets 429.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Awaitable, Callable
+
+import jinja2
+from aiohttp import web
+
+from bot.core.context import Actor
+from bot.core.dispatch import Core
+from bot.core.i18n import t
+from bot.core.replies import Reply
+
+log = logging.getLogger(__name__)
+
+TEMPLATES = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=True,  # every value is text: a member called <script> shows as text
+)
+PAGES = {"stand": "/stand", "indeling": "/indeling", "prijzen": "/prijzen", "kruistabel": "/kruistabel"}
+WEB_USER = "web:public"  # the website asks as nobody: it sees what any chat member may see
+HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+REQUESTS_PER_SECOND = 50  # per client address; more gets 429
+BURST = 100
+
+
+def club_path(club_id: int) -> str:
+    return f"/c/{club_id}/"
+
+
+class Flood:
+    """A token bucket per client address: a flood of requests gets 429, others are served."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[str, tuple[float, float]] = defaultdict(lambda: (float(BURST), time.monotonic()))
+
+    def allow(self, address: str) -> bool:
+        tokens, at = self._buckets[address]
+        now = time.monotonic()
+        tokens = min(float(BURST), tokens + (now - at) * REQUESTS_PER_SECOND)
+        if tokens < 1:
+            self._buckets[address] = (tokens, now)
+            return False
+        self._buckets[address] = (tokens - 1, now)
+        return True
+
+
+def make_app(core: Core) -> web.Application:
+    flood = Flood()
+
+    @web.middleware
+    async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        if not flood.allow(request.remote or "?"):
+            response: web.StreamResponse = web.Response(status=429, text="Too many requests\n")
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPException as exc:  # a 404, 403: answered as a plain response
+                response = web.Response(status=exc.status, text=exc.text or exc.reason)
+            except Exception:  # a bug: no trace to the visitor
+                log.exception("web page %s failed", request.path)
+                response = web.Response(status=500, text="Something went wrong\n")
+        response.headers.update(HEADERS)
+        return response
+
+    async def page(request: web.Request) -> web.StreamResponse:
+        club_id = request.match_info["club"]
+        name = request.match_info.get("page", "")
+        club = await core.store.club(int(club_id)) if club_id.isdigit() and len(club_id) < 12 else None
+        if club is None or club.website == "off" or (name and name not in PAGES):
+            raise web.HTTPNotFound(text="Not found\n")
+        if club.website == "members":
+            raise web.HTTPForbidden(text=t(club.language, "web_members_only") + "\n")
+        links = [(f"{club_path(club.id)}{p}", t(club.language, f"web_link_{p}")) for p in PAGES]
+        if not name:
+            return _html(club.language, club.name, t(club.language, "web_home_title"), links, Reply(lines=(t(club.language, "web_home"),)))
+        command = PAGES[name]
+        number = request.match_info.get("round", "")
+        if number:
+            if name != "indeling" or not number.isdigit() or len(number) > 3:
+                raise web.HTTPNotFound(text="Not found\n")
+            command += f" {number}"
+        actor = Actor(club.platform, club.external_id, club.name, WEB_USER, "web")
+        reply = await core.handle(actor, command, limited=False)
+        if not reply.ok:  # no season, a round not paired (published) yet: said in words, as in the chat
+            return _html(club.language, club.name, t(club.language, f"web_link_{name}"), links, reply, status=404)
+        title = reply.lines[0] if reply.lines else t(club.language, f"web_link_{name}")
+        return _html(club.language, club.name, title, links, Reply(lines=reply.lines[1:], table=reply.table))
+
+    app = web.Application(middlewares=[guard], client_max_size=64 * 1024)
+    app.router.add_get("/c/{club}/", page)
+    app.router.add_get("/c/{club}/{page}", page)
+    app.router.add_get("/c/{club}/{page}/{round}", page)
+    return app
+
+
+def _html(lang: str, club: str, title: str, links: list[tuple[str, str]], reply: Reply, status: int = 200) -> web.Response:
+    body = TEMPLATES.get_template("base.html").render(
+        lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table
+    )
+    return web.Response(status=status, text=body, content_type="text/html", charset="utf-8")
+
+
+async def start_web(core: Core, address: str) -> web.AppRunner:
+    """Serve the websites on ``HOST:PORT`` until the runner is cleaned up."""
+    host, _, port = address.rpartition(":")
+    runner = web.AppRunner(make_app(core), access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, host or "127.0.0.1", int(port)).start()
+    log.info("club websites on http://%s/c/<club>/", address)
+    return runner

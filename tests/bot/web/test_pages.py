@@ -1,0 +1,87 @@
+"""The club's website (issue 17, first part): pages served by the bot on 127.0.0.1 from the same store and
+commands as the chat, fetched over real HTTP: a pairing only from its publication, names escaped, 404 for
+what does not exist or is switched off, the security headers, 429 for a flood."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime, timezone
+
+import aiohttp
+import pytest
+
+from bot.core.dispatch import Core
+from bot.core.scheduler import Alarm
+from bot.web.server import BURST, start_web
+from tests.bot.conftest import DIRECTOR, actor, ok, refused
+
+PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+async def site(commands: Core) -> AsyncIterator[str]:
+    runner = await start_web(commands, "127.0.0.1:0")
+    port = runner.addresses[0][1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
+async def get(url: str) -> tuple[int, str, dict[str, str]]:
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        return response.status, await response.text(), dict(response.headers)
+
+
+async def club_with_a_season(commands: Core) -> int:
+    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5")
+    for line in ('"<script>alert(1)</script>" 2100', "Bert 2000", "Carla 1900", "Daan 1800"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+    assert club is not None
+    return club.id
+
+
+async def test_the_pages_follow_the_directors_switch_and_the_publication(commands: Core, clock, config, site: str) -> None:
+    club = await club_with_a_season(commands)
+    status, _, _ = await get(f"{site}/c/{club}/stand")
+    assert status == 404  # off until the director switches it on
+    assert "geen website" in await ok(commands, DIRECTOR, "/website")
+    await refused(commands, actor("Anna"), "/website aan", config)  # the director's switch
+    await ok(commands, DIRECTOR, "/website aan")
+    status, body, headers = await get(f"{site}/c/{club}/stand")
+    assert status == 200 and "Stand 2026-27" in body
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body and "<script>" not in body  # escaped
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"] and headers["X-Frame-Options"] == "DENY"
+    # the pairing: not before its publication, from then on as in the chat
+    status, body, _ = await get(f"{site}/c/{club}/indeling")
+    assert status == 404 and "18:00" in body
+    clock.set(PUBLISH)
+
+    async def send(club_row, announcement) -> None:
+        return None
+
+    await Alarm(commands, send).run_due()  # the publication minute: paired and announced
+    status, body, _ = await get(f"{site}/c/{club}/indeling")
+    assert status == 200 and "Indeling ronde 1" in body and "Bert" in body
+    status, body, _ = await get(f"{site}/c/{club}/indeling/1")
+    assert status == 200 and "Bert" in body
+    for missing in ("/c/999/stand", f"/c/{club}/onzin", f"/c/{club}/indeling/99", f"/c/{club}/stand/1", "/c/x/", "/"):
+        status, body, _ = await get(site + missing)
+        assert status == 404 and "Traceback" not in body, missing
+    await ok(commands, DIRECTOR, "/website besloten")
+    status, _, _ = await get(f"{site}/c/{club}/stand")
+    assert status == 403
+    await ok(commands, DIRECTOR, "/website uit")
+    assert (await get(f"{site}/c/{club}/"))[0] == 404
+
+
+async def test_a_flood_from_one_address_gets_429(commands: Core, site: str) -> None:
+    club = await club_with_a_season(commands)
+    await ok(commands, DIRECTOR, "/website aan")
+    statuses = []
+    async with aiohttp.ClientSession() as session:
+        for _ in range(BURST + 40):
+            async with session.get(f"{site}/c/{club}/") as response:
+                statuses.append(response.status)
+    assert statuses[0] == 200 and 429 in statuses
