@@ -21,7 +21,7 @@ from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
 from bot.keizer.publication import KeizerSchedule, cmd_publiceer
 from bot.keizer.reports import (
-    NOTICE_WORDS, NOTICES_OFF, NOTICES_ON, cmd_kaart, cmd_kruistabel, cmd_mijn, cmd_notices, cmd_notices_off, cmd_notices_on,
+    NOTICE_WORDS, NOTICES_OFF, NOTICES_ON, cmd_kaart, cmd_kalender, cmd_kruistabel, cmd_mijn, cmd_notices, cmd_notices_off, cmd_notices_on,
     cmd_verloop,
 )  # fmt: skip
 from bot.keizer.results import cmd_bevestig, cmd_invaller, cmd_nietverschenen, cmd_uitslag
@@ -135,6 +135,7 @@ def register(registry: Registry) -> None:
                 params=(Param("formaat", "choice", choices=FORMATS), RAPID), reads_only=True))  # fmt: skip
     add(Command("kruistabel", cmd_kruistabel, english="crosstable", params=(RAPID,), reads_only=True, cache_key=season_key))
     add(Command("verloop", cmd_verloop, english="history", params=(RAPID,), reads_only=True, cache_key=season_key))
+    add(Command("kalender", cmd_kalender, english="calendar", params=(RAPID,), reads_only=True, cache_key=season_key))
     add(Command("mijn", cmd_mijn, english="me", params=(_keyed("meldingen", "choice", choices=ON_OFF), RAPID), reads_only=True))
     registry.route("mijn", NOTICE_WORDS, cmd_notices, writes=True)  # /mijn meldingen aan|uit
     registry.route("mijn", NOTICES_ON, cmd_notices_on, writes=True)  # meldingen=aan: Discord's option

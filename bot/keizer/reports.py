@@ -13,6 +13,7 @@ import csv
 import html
 import io
 import re
+from datetime import timezone
 
 from engine.keizer import reports
 
@@ -186,6 +187,48 @@ async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) ->
     if await store.signoff(coming.id, ctx.member.id) is not None:
         return ctx.t("me_signed_off", round=coming.number, date=coming.play_date)
     return ctx.t("me_coming", round=coming.number, date=coming.play_date, deadline=ctx.local(coming.deadline_at))
+
+
+async def cmd_kalender(core: Core, ctx: Context) -> Reply:
+    """``/kalender [rapid]``: the season's rounds as an iCalendar file (RFC 5545) members import or, from
+    the website, subscribe to: one all-day event per playing day with the sign-off deadline and the
+    publication time in the club's time zone."""
+    kind, ctx = competition_of(ctx)
+    if ctx.args:
+        raise UserError("error_usage", usage=ctx.t("usage_kalender"))
+    season = await active_season(core, ctx, kind)
+    data = await competition.load(core.store, season)
+    stamp = ctx.now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//clubbot//Keizer//NL", "CALSCALE:GREGORIAN",
+             f"X-WR-CALNAME:{_ics_text(ctx.club.name + ' ' + season.name)}"]  # fmt: skip
+    for row in data.round_rows:
+        day = row.play_date.replace("-", "")
+        summary = ctx.t("calendar_round", club=ctx.club.name, round=row.number)
+        about = ctx.t("calendar_about", deadline=ctx.local(row.deadline_at)[-5:], publish=ctx.local(row.publish_at)[-5:])
+        lines += ["BEGIN:VEVENT", f"UID:clubbot-{season.id}-{row.number}@clubbot", f"DTSTAMP:{stamp}",
+                  f"DTSTART;VALUE=DATE:{day}", f"SUMMARY:{_ics_text(summary)}", f"DESCRIPTION:{_ics_text(about)}",
+                  "END:VEVENT"]  # fmt: skip
+    lines.append("END:VCALENDAR")
+    content = "".join(_ics_fold(line) + "\r\n" for line in lines).encode("utf-8")
+    base = re.sub(r"[^A-Za-z0-9._-]+", "_", season.name).strip("_") or "seizoen"
+    return Reply(lines=(ctx.t("calendar_ready", name=season.name, rounds=len(data.round_rows)),), attachment=(f"{base}.ics", content))
+
+
+def _ics_text(text: str) -> str:
+    """RFC 5545 TEXT: backslash, semicolon, comma and line breaks escaped."""
+    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n").replace("\r", "")
+
+
+def _ics_fold(line: str) -> str:
+    """Lines of at most 75 octets, continued with a space (RFC 5545 3.1)."""
+    out, current = [], ""
+    for char in line:
+        if len((current + char).encode("utf-8")) > 75:
+            out.append(current)
+            current = " "
+        current += char
+    out.append(current)
+    return "\r\n".join(out)
 
 
 async def export(core: Core, ctx: Context, fmt: str) -> Reply:

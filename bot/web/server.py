@@ -86,13 +86,18 @@ def make_app(core: Core) -> web.Application:
         club_id = request.match_info["club"]
         name = request.match_info.get("page", "")
         club = await core.store.club(int(club_id)) if club_id.isdigit() and len(club_id) < 12 else None
-        if club is None or club.website == "off" or (name and name not in PAGES):
+        if club is None or club.website == "off" or (name and name not in PAGES and name != "kalender.ics"):
             raise web.HTTPNotFound(text="Not found\n")
         if club.website == "members":
             raise web.HTTPForbidden(text=t(club.language, "web_members_only") + "\n")
         links = [(f"{club_path(club.id)}{p}", t(club.language, f"web_link_{p}")) for p in PAGES]
         if not name:
             return _html(club.language, club.name, t(club.language, "web_home_title"), links, Reply(lines=(t(club.language, "web_home"),)))
+        if name == "kalender.ics":  # the season calendar, to subscribe to on a phone
+            feed = await core.handle(Actor(club.platform, club.external_id, club.name, WEB_USER, "web"), "/kalender", limited=False)
+            if not feed.ok or feed.attachment is None:
+                raise web.HTTPNotFound(text="Not found\n")
+            return web.Response(body=feed.attachment[1], content_type="text/calendar", charset="utf-8")
         command = PAGES[name]
         number = request.match_info.get("round", "")
         if number:

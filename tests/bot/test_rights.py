@@ -145,6 +145,7 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/exporteer trf", None, "XXRX"),
     ("/exporteer html", None, "XXRX"),
     ("/kruistabel", None, "RRRR"),
+    ("/kalender", None, "RRRR"),
     ("/verloop", None, "RRRR"),
     ("/kaart", None, "RRXX"),
     ("/mijn", None, "RRXX"),  # a member's own season, privately
