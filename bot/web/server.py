@@ -1,7 +1,8 @@
 """The website adapter: ``start_web(core, "HOST:PORT")`` serves every club's pages.
 
 ``/c/<club id>/`` (the club's home: its links), ``/c/<id>/stand``, ``/c/<id>/indeling[/<round>]``,
-``/c/<id>/prijzen``, ``/c/<id>/kruistabel``. Each page is the reply of the read-only command of that name,
+``/c/<id>/prijzen``, ``/c/<id>/kruistabel``, ``/c/<id>/kalender.ics``, ``/c/<id>/lid/<member id>`` (a
+member's page: ``/kaart``). Each page is the reply of the read-only command of that name,
 run through ``Core.handle`` as the website (no member) in the club's language: the same read path, the same
 reply cache and the same rules as the chat (a pairing shows from its publication, exactly when the chat
 announcement goes out). A club's pages exist only when its director switched them on (``/website aan``);
@@ -109,18 +110,40 @@ def make_app(core: Core) -> web.Application:
         if not reply.ok:  # no season, a round not paired (published) yet: said in words, as in the chat
             return _html(club.language, club.name, t(club.language, f"web_link_{name}"), links, reply, status=404)
         title = reply.lines[0] if reply.lines else t(club.language, f"web_link_{name}")
-        return _html(club.language, club.name, title, links, Reply(lines=reply.lines[1:], table=reply.table))
+        members = {m.name: f"{club_path(club.id)}lid/{m.id}" for m in await core.store.members(club.id)} if club.website == "on" else {}
+        return _html(club.language, club.name, title, links, Reply(lines=reply.lines[1:], table=reply.table), members=members)
+
+    async def member_page(request: web.Request) -> web.StreamResponse:
+        """A member's page: their games, colours and score per round, and performance (``/kaart Naam``)."""
+        club_id, wanted = request.match_info["club"], request.match_info["member"]
+        club = await core.store.club(int(club_id)) if club_id.isdigit() and len(club_id) < 12 else None
+        if club is None or club.website != "on" or not wanted.isdigit() or len(wanted) > 12:
+            raise web.HTTPNotFound(text="Not found\n")
+        member = await core.store.member(int(wanted))
+        if member is None or member.club_id != club.id:  # another club's member: not here
+            raise web.HTTPNotFound(text="Not found\n")
+        actor = Actor(club.platform, club.external_id, club.name, WEB_USER, "web")
+        reply = await core.handle(actor, f'/kaart "{member.name}"', limited=False)
+        links = [(f"{club_path(club.id)}{p}", t(club.language, f"web_link_{p}")) for p in PAGES]
+        if not reply.ok:
+            return _html(club.language, club.name, member.name, links, reply, status=404)
+        return _html(club.language, club.name, reply.lines[0], links, Reply(lines=reply.lines[1:], table=reply.table))
 
     app = web.Application(middlewares=[guard], client_max_size=64 * 1024)
+    app.router.add_get("/c/{club}/lid/{member}", member_page)  # before the general pattern below
     app.router.add_get("/c/{club}/", page)
     app.router.add_get("/c/{club}/{page}", page)
     app.router.add_get("/c/{club}/{page}/{round}", page)
     return app
 
 
-def _html(lang: str, club: str, title: str, links: list[tuple[str, str]], reply: Reply, status: int = 200) -> web.Response:
+def _html(
+    lang: str, club: str, title: str, links: list[tuple[str, str]], reply: Reply, status: int = 200,
+    members: dict[str, str] | None = None,
+) -> web.Response:
+    """``members``: a member's name -> their page: names in the table link to it."""
     body = TEMPLATES.get_template("base.html").render(
-        lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table
+        lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table, members=members or {}
     )
     return web.Response(status=status, text=body, content_type="text/html", charset="utf-8")
 

@@ -107,3 +107,22 @@ async def test_the_season_calendar_to_subscribe_to(commands: Core, site: str) ->
     assert "DTSTART;VALUE=DATE:20261203" in text and "DTSTART;VALUE=DATE:20261231" in text
     unfolded = text.replace("\r\n ", "")
     assert "DESCRIPTION:Afmelden tot 17:00\\, indeling om 18:00." in unfolded
+
+
+async def test_a_members_page_shows_their_season_and_nothing_of_another_club(commands: Core, clock, site: str) -> None:
+    club = await club_with_a_season(commands)
+    await ok(commands, DIRECTOR, "/website aan")
+    bert = await commands.store.member_by_name(club, "Bert")
+    assert bert is not None
+    status, body, _ = await get(f"{site}/c/{club}/stand")
+    assert f'<a href="/c/{club}/lid/{bert.id}">Bert</a>' in body  # names in the table link to their pages
+    status, body, _ = await get(f"{site}/c/{club}/lid/{bert.id}")
+    assert status == 200 and "Bert in 2026-27" in body and "TPR" in body, body[-600:]
+    other = actor("Baas", director=True, club="club-2")
+    await ok(commands, other, "/seizoen naam=Ander start=2026-12-03 rondes=3")
+    await ok(commands, other, "/speler Xander 1500")
+    await ok(commands, other, "/website aan")
+    xander = await commands.store.member_by_name((await commands.store.club_by_external("console", "club-2")).id, "Xander")  # type: ignore[union-attr]
+    assert xander is not None
+    assert (await get(f"{site}/c/{club}/lid/{xander.id}"))[0] == 404  # club 1's site never shows club 2's member
+    assert (await get(f"{site}/c/{club}/lid/abc"))[0] == 404
