@@ -127,7 +127,10 @@ def make_app(core: Core) -> web.Application:
         links = [(f"{club_path(club.id)}{p}", t(club.language, f"web_link_{p}")) for p in PAGES]
         if not reply.ok:
             return _html(club.language, club.name, member.name, links, reply, status=404)
-        return _html(club.language, club.name, reply.lines[0], links, Reply(lines=reply.lines[1:], table=reply.table))
+        history = await core.handle(actor, "/verloop", limited=False)
+        places = next((row[1:] for row in (history.table.rows if history.ok and history.table else ()) if row[0] == member.name), ())
+        plot = rank_plot([int(p) if p.isdigit() else None for p in places], len(history.table.rows) if history.table else 0)
+        return _html(club.language, club.name, reply.lines[0], links, Reply(lines=reply.lines[1:], table=reply.table), plot=plot)
 
     app = web.Application(middlewares=[guard], client_max_size=64 * 1024)
     app.router.add_get("/c/{club}/lid/{member}", member_page)  # before the general pattern below
@@ -137,13 +140,37 @@ def make_app(core: Core) -> web.Application:
     return app
 
 
+def rank_plot(places: list[int | None], players: int, width: int = 560, height: int = 200) -> str:
+    """A member's place after each round as an SVG line (first place at the top); '' without data. Only
+    numbers go into it: nothing a member typed."""
+    points = [(i, p) for i, p in enumerate(places) if p is not None]
+    if len(points) < 2 or players < 1:
+        return ""
+    pad = 24
+    step = (width - 2 * pad) / max(1, len(places) - 1)
+
+    def y(place: int) -> float:
+        return pad + (height - 2 * pad) * (place - 1) / max(1, players - 1)
+
+    line = " ".join(f"{pad + i * step:.1f},{y(p):.1f}" for i, p in points)
+    dots = "".join(f'<circle cx="{pad + i * step:.1f}" cy="{y(p):.1f}" r="3"/>' for i, p in points)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
+        f' role="img"><rect width="{width}" height="{height}" fill="#fafafa"/>'
+        f'<text x="4" y="{pad - 8}" font-size="11">1</text><text x="4" y="{height - 8}" font-size="11">{players}</text>'
+        f'<polyline points="{line}" fill="none" stroke="#333" stroke-width="2"/><g fill="#333">{dots}</g></svg>'
+    )
+
+
 def _html(
     lang: str, club: str, title: str, links: list[tuple[str, str]], reply: Reply, status: int = 200,
-    members: dict[str, str] | None = None,
+    members: dict[str, str] | None = None, plot: str = "",
 ) -> web.Response:
-    """``members``: a member's name -> their page: names in the table link to it."""
+    """``members``: a member's name -> their page: names in the table link to it. ``plot``: an SVG made
+    of numbers only (``rank_plot``), put in as it is."""
     body = TEMPLATES.get_template("base.html").render(
-        lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table, members=members or {}
+        lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table, members=members or {},
+        plot=jinja2.utils.markupsafe.Markup(plot),
     )
     return web.Response(status=status, text=body, content_type="text/html", charset="utf-8")
 

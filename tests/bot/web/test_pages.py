@@ -5,7 +5,7 @@ what does not exist or is switched off, the security headers, 429 for a flood.""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import aiohttp
 import pytest
@@ -126,3 +126,18 @@ async def test_a_members_page_shows_their_season_and_nothing_of_another_club(com
     assert xander is not None
     assert (await get(f"{site}/c/{club}/lid/{xander.id}"))[0] == 404  # club 1's site never shows club 2's member
     assert (await get(f"{site}/c/{club}/lid/abc"))[0] == 404
+    # after two rounds the member's page draws their place per round
+    for week in range(2):
+        clock.set(PUBLISH + timedelta(weeks=week))
+
+        async def send(club_row, announcement) -> None:
+            return None
+
+        await Alarm(commands, send).run_due()
+        games = await commands.store.fetch_all(
+            "SELECT w.name FROM games g JOIN rounds r ON r.id = g.round_id JOIN members w ON w.id = g.white_id"
+            " WHERE r.number = ? AND w.club_id = ?", (week + 1, club))  # fmt: skip
+        for (white,) in games:
+            await ok(commands, DIRECTOR, f'/uitslag "{white}" 1-0 {week + 1}')
+    status, body, _ = await get(f"{site}/c/{club}/lid/{bert.id}")
+    assert status == 200 and "<svg" in body and "<polyline" in body
