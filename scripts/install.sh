@@ -19,7 +19,10 @@ fi
 # otherwise said once, and the pictures fall back to Pillow's own font.
 if command -v dpkg >/dev/null 2>&1; then
   need=()
-  for pkg in fonts-dejavu-core fonts-droid-fallback libfribidi0; do
+  packages="fonts-dejavu-core fonts-droid-fallback libfribidi0"
+  # the website's tests drive a real browser: Debian's Chromium and its driver (only for --test)
+  [ "${1:-}" = "--test" ] && packages="$packages chromium chromium-driver"
+  for pkg in $packages; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
   done
   if [ ${#need[@]} -gt 0 ]; then
@@ -27,7 +30,7 @@ if command -v dpkg >/dev/null 2>&1; then
       echo "clubbot: installing ${need[*]}" >&2
       apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
     else
-      echo "clubbot: pictures need the Debian packages ${need[*]} (fonts for names in every script): apt-get install them" >&2
+      echo "clubbot: missing Debian packages ${need[*]} (fonts for names in every script; chromium for the website's browser tests): apt-get install them" >&2
     fi
   fi
 fi

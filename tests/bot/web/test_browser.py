@@ -1,0 +1,87 @@
+"""The website in a real browser: Debian's headless Chromium driven by Selenium (issue 17's browser tests,
+first part). A round's pairing page before and after its publication, the standings at phone width
+(a screenshot checked for what it shows), a member's page reached by clicking their name. Chromium and
+chromedriver come from ``scripts/install.sh --test``; without them this test fails and says so."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import shutil
+from collections.abc import AsyncIterator
+from datetime import datetime, timezone
+
+import pytest
+from PIL import Image
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+from bot.core.dispatch import Core
+from bot.core.scheduler import Alarm
+from bot.web.server import start_web
+from tests.bot.conftest import DIRECTOR, ok
+
+PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def browser() -> AsyncIterator[webdriver.Chrome]:
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not chromium or not driver:
+        pytest.fail("chromium and chromedriver are needed for the website's browser tests: scripts/install.sh --test installs them (as root)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(arg)
+    # a phone: 390 x 844 CSS pixels at 3 device pixels each (a window cannot be made that narrow)
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}})
+    chrome = webdriver.Chrome(service=Service(driver), options=options)
+    try:
+        yield chrome
+    finally:
+        chrome.quit()
+
+
+async def in_browser(chrome: webdriver.Chrome, url: str) -> str:
+    """Load ``url`` (the blocking driver runs in a thread, so the bot keeps serving) and return the text."""
+    await asyncio.to_thread(chrome.get, url)
+    return await asyncio.to_thread(lambda: chrome.find_element(By.TAG_NAME, "body").text)
+
+
+async def test_a_rounds_life_in_a_phone_browser(commands: Core, clock, browser: webdriver.Chrome) -> None:
+    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5")
+    for line in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800", '"Zoë Ødegaard" 1700', "Eva 1600"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    await ok(commands, DIRECTOR, "/website aan")
+    club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+    assert club is not None
+    runner = await start_web(commands, "127.0.0.1:0")
+    base = f"http://127.0.0.1:{runner.addresses[0][1]}/c/{club.id}"
+    try:
+        before = await in_browser(browser, f"{base}/indeling")
+        assert "Bord" not in before and "18:00" in before  # not before its publication
+        clock.set(PUBLISH)
+
+        async def send(club_row, announcement) -> None:
+            return None
+
+        await Alarm(commands, send).run_due()
+        after = await in_browser(browser, f"{base}/indeling")
+        assert "Indeling ronde 1" in after and "Anna" in after
+        standings = await in_browser(browser, f"{base}/stand")
+        assert "Stand 2026-27" in standings and "Zoë Ødegaard" in standings
+        shot = Image.open(io.BytesIO(await asyncio.to_thread(browser.get_screenshot_as_png)))
+        assert shot.size[0] == 390 * 3  # a phone's width (device pixels)
+        dark = sum(shot.convert("L").point(lambda v: 255 if v < 100 else 0).histogram()[255:])
+        assert dark > 2000  # text was drawn, not an empty page
+        width = await asyncio.to_thread(browser.execute_script, "return document.documentElement.scrollWidth")
+        wide = await asyncio.to_thread(browser.execute_script,
+            "return [...document.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > 400).map(e => e.tagName + ':' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)")  # fmt: skip
+        assert width <= 420, wide  # the table fits the phone without sideways scrolling
+        link = await asyncio.to_thread(browser.find_element, By.LINK_TEXT, "Bert")
+        await asyncio.to_thread(link.click)
+        page = await asyncio.to_thread(lambda: browser.find_element(By.TAG_NAME, "body").text)
+        assert "Bert in 2026-27" in page and "TPR" in page
+    finally:
+        await runner.cleanup()
