@@ -9,6 +9,7 @@ a handler raises ``UserError`` before its first write, and any error rolls back 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import logging
 import re
@@ -218,5 +219,11 @@ def _with_own_row(reply: Reply, ctx: Context) -> Reply:
     rows = reply.extra.get(OWN_ROWS)
     if not rows or ctx.member is None:
         return reply
-    line = json.loads(rows).get(ctx.member.name.casefold())
+    line = _own_rows(rows).get(ctx.member.name.casefold())
     return dataclasses.replace(reply, lines=(*reply.lines, line)) if line else reply
+
+
+@functools.lru_cache(maxsize=256)  # the same cached reply's text each time: parsed once (a str keeps its hash)
+def _own_rows(rows: str) -> dict[str, str]:
+    parsed: dict[str, str] = json.loads(rows)
+    return parsed
