@@ -206,19 +206,25 @@ class Store(Database):
     async def rename_member(self, member_id: int, name: str) -> None:
         await self.write("UPDATE members SET name = ? WHERE id = ?", (name, member_id))
 
+    async def member_references(self) -> list[tuple[str, str, str | None]]:
+        """Every column that refers to ``members``, as (table, column, the table its ``round_id`` refers
+        to, or None): what a merge moves, a removal asks about, a shared round is looked for in."""
+        tables = [r[0] for r in await self.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        found = []
+        for table in tables:
+            keys = await self.fetch_all(f'PRAGMA foreign_key_list("{table}")')
+            rounds = next((k["table"] for k in keys if k["from"] == "round_id"), None)
+            found += [(table, k["from"], rounds) for k in keys if k["table"] == "members"]
+        return found
+
     async def merge_member_into(self, source: int, target: int) -> None:
         """Everything of member ``source`` becomes ``target``'s (found by following every foreign key to
         ``members``: games, sign-offs, seasons, grades, chat accounts, ...); where ``target`` already has
         the same row (both signed off for one round, both in one season), ``target``'s stays. Then
         ``source`` is gone."""
-        tables = [r[0] for r in await self.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-        for table in tables:
-            for fk in await self.fetch_all(f'PRAGMA foreign_key_list("{table}")'):
-                if fk["table"] != "members":
-                    continue
-                column = fk["from"]
-                await self.write(f'UPDATE OR IGNORE "{table}" SET "{column}" = ? WHERE "{column}" = ?', (target, source))
-                await self.write(f'DELETE FROM "{table}" WHERE "{column}" = ?', (source,))
+        for table, column, _ in await self.member_references():
+            await self.write(f'UPDATE OR IGNORE "{table}" SET "{column}" = ? WHERE "{column}" = ?', (target, source))
+            await self.write(f'DELETE FROM "{table}" WHERE "{column}" = ?', (source,))
         await self.write("DELETE FROM members WHERE id = ?", (source,))
 
     # What a member who never played may have: their chat accounts, a link code, sign-offs and the places
@@ -227,35 +233,24 @@ class Store(Database):
 
     async def has_history(self, member_id: int) -> bool:
         """Does any row outside ``REMOVABLE_WITH`` refer to the member (every foreign key to members)?"""
-        tables = [r[0] for r in await self.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-        for table in tables:
-            if table in self.REMOVABLE_WITH:
-                continue
-            for fk in await self.fetch_all(f'PRAGMA foreign_key_list("{table}")'):
-                if fk["table"] == "members" and await self.fetch_one(
-                    f'SELECT 1 FROM "{table}" WHERE "{fk["from"]}" = ? LIMIT 1', (member_id,)
-                ):
-                    return True
+        for table, column, _ in await self.member_references():
+            if table not in self.REMOVABLE_WITH and await self.fetch_one(
+                f'SELECT 1 FROM "{table}" WHERE "{column}" = ? LIMIT 1', (member_id,)
+            ):
+                return True
         return False
 
     async def shared_round(self, a: int, b: int) -> bool:
         """Were members ``a`` and ``b`` both in one round (a game, a bye) of any competition? Found by the
         foreign keys: every table with a member column and a ``round_id`` (sign-offs aside), grouped by
         the round table it points to."""
-        tables = [r[0] for r in await self.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
         seen: dict[str, dict[int, set[int]]] = {}
-        for table in tables:
-            if table == "signoffs":
+        for table, column, rounds in await self.member_references():
+            if table == "signoffs" or rounds is None:
                 continue
-            keys = await self.fetch_all(f'PRAGMA foreign_key_list("{table}")')
-            rounds = [k for k in keys if k["from"] == "round_id"]
-            members = [k["from"] for k in keys if k["table"] == "members"]
-            if not rounds or not members:
-                continue
-            for column in members:
-                for who in (a, b):
-                    rows = await self.fetch_all(f'SELECT round_id FROM "{table}" WHERE "{column}" = ?', (who,))
-                    seen.setdefault(rounds[0]["table"], {}).setdefault(who, set()).update(r[0] for r in rows)
+            for who in (a, b):
+                rows = await self.fetch_all(f'SELECT round_id FROM "{table}" WHERE "{column}" = ?', (who,))
+                seen.setdefault(rounds, {}).setdefault(who, set()).update(r[0] for r in rows)
         return any(by.get(a, set()) & by.get(b, set()) for by in seen.values())
 
     async def remove_member(self, member_id: int) -> None:
