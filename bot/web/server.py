@@ -13,6 +13,7 @@ or round is a 404 without a trace; headers forbid framing and scripts; one addre
 from __future__ import annotations
 
 import logging
+import shlex
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -25,6 +26,7 @@ from bot.core.context import Actor
 from bot.core.dispatch import Core
 from bot.core.i18n import t
 from bot.core.replies import Reply
+from bot.core.store import Club
 
 log = logging.getLogger(__name__)
 
@@ -83,19 +85,27 @@ def make_app(core: Core) -> web.Application:
         response.headers.update(HEADERS)
         return response
 
+    async def club_named(text: str) -> Club | None:
+        return await core.store.club(int(text)) if text.isdigit() and len(text) < 12 else None
+
+    async def ask(club: Club, command: str) -> Reply:
+        """A read-only command for the club, asked as the website (no member; limited by address above)."""
+        return await core.handle(Actor(club.platform, club.external_id, club.name, WEB_USER, "web"), command, limited=False)
+
+    def links(club: Club) -> list[tuple[str, str]]:
+        return [(f"{club_path(club.id)}{p}", t(club.language, f"web_link_{p}")) for p in PAGES]
+
     async def page(request: web.Request) -> web.StreamResponse:
-        club_id = request.match_info["club"]
         name = request.match_info.get("page", "")
-        club = await core.store.club(int(club_id)) if club_id.isdigit() and len(club_id) < 12 else None
+        club = await club_named(request.match_info["club"])
         if club is None or club.website == "off" or (name and name not in PAGES and name != "kalender.ics"):
             raise web.HTTPNotFound(text="Not found\n")
         if club.website == "members":
             raise web.HTTPForbidden(text=t(club.language, "web_members_only") + "\n")
-        links = [(f"{club_path(club.id)}{p}", t(club.language, f"web_link_{p}")) for p in PAGES]
         if not name:
-            return _html(club.language, club.name, t(club.language, "web_home_title"), links, Reply(lines=(t(club.language, "web_home"),)))
+            return _html(club.language, club.name, t(club.language, "web_home_title"), links(club), Reply(lines=(t(club.language, "web_home"),)))
         if name == "kalender.ics":  # the season calendar, to subscribe to on a phone
-            feed = await core.handle(Actor(club.platform, club.external_id, club.name, WEB_USER, "web"), "/kalender", limited=False)
+            feed = await ask(club, "/kalender")
             if not feed.ok or feed.attachment is None:
                 raise web.HTTPNotFound(text="Not found\n")
             return web.Response(body=feed.attachment[1], content_type="text/calendar", charset="utf-8")
@@ -105,32 +115,29 @@ def make_app(core: Core) -> web.Application:
             if name != "indeling" or not number.isdigit() or len(number) > 3:
                 raise web.HTTPNotFound(text="Not found\n")
             command += f" {number}"
-        actor = Actor(club.platform, club.external_id, club.name, WEB_USER, "web")
-        reply = await core.handle(actor, command, limited=False)
+        reply = await ask(club, command)
         if not reply.ok:  # no season, a round not paired (published) yet: said in words, as in the chat
-            return _html(club.language, club.name, t(club.language, f"web_link_{name}"), links, reply, status=404)
+            return _html(club.language, club.name, t(club.language, f"web_link_{name}"), links(club), reply, status=404)
         title = reply.lines[0] if reply.lines else t(club.language, f"web_link_{name}")
-        members = {m.name: f"{club_path(club.id)}lid/{m.id}" for m in await core.store.members(club.id)} if club.website == "on" else {}
-        return _html(club.language, club.name, title, links, Reply(lines=reply.lines[1:], table=reply.table), members=members)
+        members = {m.name: f"{club_path(club.id)}lid/{m.id}" for m in await core.store.members(club.id)}
+        return _html(club.language, club.name, title, links(club), Reply(lines=reply.lines[1:], table=reply.table), members=members)
 
     async def member_page(request: web.Request) -> web.StreamResponse:
         """A member's page: their games, colours and score per round, and performance (``/kaart Naam``)."""
-        club_id, wanted = request.match_info["club"], request.match_info["member"]
-        club = await core.store.club(int(club_id)) if club_id.isdigit() and len(club_id) < 12 else None
+        wanted = request.match_info["member"]
+        club = await club_named(request.match_info["club"])
         if club is None or club.website != "on" or not wanted.isdigit() or len(wanted) > 12:
             raise web.HTTPNotFound(text="Not found\n")
         member = await core.store.member(int(wanted))
         if member is None or member.club_id != club.id:  # another club's member: not here
             raise web.HTTPNotFound(text="Not found\n")
-        actor = Actor(club.platform, club.external_id, club.name, WEB_USER, "web")
-        reply = await core.handle(actor, f'/kaart "{member.name}"', limited=False)
-        links = [(f"{club_path(club.id)}{p}", t(club.language, f"web_link_{p}")) for p in PAGES]
+        reply = await ask(club, f"/kaart {shlex.quote(member.name)}")  # any name, quotes and all, as one word
         if not reply.ok:
-            return _html(club.language, club.name, member.name, links, reply, status=404)
-        history = await core.handle(actor, "/verloop", limited=False)
+            return _html(club.language, club.name, member.name, links(club), reply, status=404)
+        history = await ask(club, "/verloop")
         places = next((row[1:] for row in (history.table.rows if history.ok and history.table else ()) if row[0] == member.name), ())
         plot = rank_plot([int(p) if p.isdigit() else None for p in places], len(history.table.rows) if history.table else 0)
-        return _html(club.language, club.name, reply.lines[0], links, Reply(lines=reply.lines[1:], table=reply.table), plot=plot)
+        return _html(club.language, club.name, reply.lines[0], links(club), Reply(lines=reply.lines[1:], table=reply.table), plot=plot)
 
     app = web.Application(middlewares=[guard], client_max_size=64 * 1024)
     app.router.add_get("/c/{club}/lid/{member}", member_page)  # before the general pattern below
