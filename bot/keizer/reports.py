@@ -29,12 +29,18 @@ from bot.keizer.views import PAGE_ROWS
 EXPORT_FORMATS = ("csv", "html", "trf")
 
 
-async def cross_table(core: Core, ctx: Context) -> tuple[str, Table, competition.SeasonData]:
+async def _addressed(core: Core, ctx: Context, usage: str | None) -> tuple[Context, competition.SeasonData]:
+    """The season the command addresses (the word ``rapid``: the rapid one), loaded; with ``usage``,
+    a command that takes no other words refuses them with it."""
     kind, ctx = competition_of(ctx)
-    if ctx.args:
-        raise UserError("error_usage", usage=ctx.t("usage_kruistabel"))
-    season = await active_season(core, ctx, kind)
-    data = await competition.load(core.store, season)
+    if usage is not None and ctx.args:
+        raise UserError("error_usage", usage=ctx.t(usage))
+    return ctx, await competition.load(core.store, await active_season(core, ctx, kind))
+
+
+async def cross_table(core: Core, ctx: Context) -> tuple[str, Table, competition.SeasonData]:
+    ctx, data = await _addressed(core, ctx, "usage_kruistabel")
+    season = data.season
     rows = await asyncio.to_thread(reports.cross_table, data.players, data.rounds, data.settings)
     numbers = sorted(r.number for r in data.rounds)
     table = Table(
@@ -52,11 +58,8 @@ async def cmd_kruistabel(core: Core, ctx: Context) -> Reply:
 
 async def cmd_verloop(core: Core, ctx: Context) -> Reply:
     """The standings after every round: each player's place, round by round."""
-    kind, ctx = competition_of(ctx)
-    if ctx.args:
-        raise UserError("error_usage", usage=ctx.t("usage_verloop"))
-    season = await active_season(core, ctx, kind)
-    data = await competition.load(core.store, season)
+    ctx, data = await _addressed(core, ctx, "usage_verloop")
+    season = data.season
     history = await asyncio.to_thread(reports.rank_history, data.players, data.rounds, data.settings)
     numbers = sorted(r.number for r in data.rounds)
     order = sorted(data.players, key=lambda p: (history[p.id][-1] is None, history[p.id][-1] or 0) if numbers else (0, 0))
@@ -80,9 +83,8 @@ async def _shown(ctx: Context, title: str, table: Table, name: str) -> Reply:
 async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     """A member's season: each round's opponent, colour, result and the score after it, the games
     played over the board and the performance rating. ``/kaart`` is the asker's own; ``/kaart Naam``."""
-    kind, ctx = competition_of(ctx)
-    season = await active_season(core, ctx, kind)
-    data = await competition.load(core.store, season)
+    ctx, data = await _addressed(core, ctx, None)
+    season = data.season
     if ctx.args:
         wanted = " ".join(" ".join(ctx.args).split()).casefold()
         player = next((p for p in data.players if p.name.casefold() == wanted), None)
@@ -193,11 +195,8 @@ async def cmd_kalender(core: Core, ctx: Context) -> Reply:
     """``/kalender [rapid]``: the season's rounds as an iCalendar file (RFC 5545) members import or, from
     the website, subscribe to: one all-day event per playing day with the sign-off deadline and the
     publication time in the club's time zone."""
-    kind, ctx = competition_of(ctx)
-    if ctx.args:
-        raise UserError("error_usage", usage=ctx.t("usage_kalender"))
-    season = await active_season(core, ctx, kind)
-    data = await competition.load(core.store, season)
+    ctx, data = await _addressed(core, ctx, "usage_kalender")
+    season = data.season
     stamp = ctx.now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//clubbot//Keizer//NL", "CALSCALE:GREGORIAN",
              f"X-WR-CALNAME:{_ics_text(ctx.club.name + ' ' + season.name)}"]  # fmt: skip
