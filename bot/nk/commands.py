@@ -435,7 +435,7 @@ async def _after_result(core: Core, nk: NkStore, ctx: Context, tour: NkTournamen
     if not all(mcmahon.decided(g) for g in rnd.games):
         return
     lang = ctx.club.language
-    standings = _standings_reply(ctx, tour, data, lang, draw=False)
+    standings = _standings_reply(ctx, tour, data, lang)
     assert standings.table is not None
     spec = picture_spec(standings.lines[0], standings.table, standings.lines[1:])  # drawn when it is sent
     await nk.announce_once(ctx.club.id, f"nk:{tour.id}:standings:{number}", standings.text, ctx.now, spec)

@@ -25,7 +25,9 @@ async def _drawn(title: str, table: Table, notes: tuple[str, ...]) -> bytes:
     return await asyncio.to_thread(table_png, title, table, notes)
 
 
-def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str, draw: bool = True) -> Reply:
+def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str) -> Reply:
+    """The table and its lines, no picture: a chat reply draws it in a worker thread (``_drawn``), an
+    announcement keeps what it shows and is drawn when sent."""
     stat = mcmahon.status(data)
     rows = mcmahon.standings(data, after=stat.rounds_complete)  # a round still being played does not count yet
     names = {p.id: p.name for p in data.players}
@@ -53,7 +55,7 @@ def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament,
     if rights:
         lines.append(t(lang, "nk_rights_line", top=", ".join(names[p] for p, r in rights.items() if r == mcmahon.EARNED_TOP) or "-",
                        group1=", ".join(names[p] for p, r in rights.items() if r == mcmahon.EARNED_GROUP1) or "-"))  # fmt: skip
-    return Reply(lines=tuple(lines), table=table, image=table_png(lines[0], table, tuple(lines[1:])) if draw else None)
+    return Reply(lines=tuple(lines), table=table)
 
 
 async def _loaded(nk: NkStore, ctx: Context, args: list[str]) -> tuple[NkTournament, mcmahon.Tournament]:
@@ -75,7 +77,7 @@ async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
             rows=tuple((p.name, str(p.strength), str(groups[p.id])) for p in mcmahon.field_of(data.players)),
         )
         return Reply(lines=tuple(lines), table=table)
-    reply = _standings_reply(ctx, tour, data, ctx.lang, draw=False)
+    reply = _standings_reply(ctx, tour, data, ctx.lang)
     assert reply.table is not None
     return dataclasses.replace(reply, image=await _drawn(reply.lines[0], reply.table, reply.lines[1:]))
 
