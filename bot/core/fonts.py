@@ -57,8 +57,15 @@ def _has(font_index: int, size: int, char: str) -> bool:
     mask = font.getmask(char)
     if mask.size[0] == 0:  # a space, a combining mark: nothing of its own to draw
         return True
-    missing = font.getmask(_NOWHERE)
-    return bytes(mask) != bytes(missing) or mask.size != missing.size
+    missing_size, missing = _missing(font_index, size)
+    return mask.size != missing_size or bytes(mask) != missing
+
+
+@functools.lru_cache(maxsize=64)
+def _missing(font_index: int, size: int) -> tuple[tuple[int, int], bytes]:
+    """The font's "missing" box at ``size`` (drawn once, not for every character asked about)."""
+    mask = fonts(size)[font_index].getmask(_NOWHERE)
+    return mask.size, bytes(mask)
 
 
 def runs(text: str, size: int) -> list[tuple[int, str]]:
