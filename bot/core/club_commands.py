@@ -3,22 +3,25 @@
 
 from __future__ import annotations
 
-from bot.core import linking
+from bot.core import linking, web_links
+from bot.core.completers import member_names
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.i18n import LANGUAGES, t
 from bot.core.registry import Command, Handler, Param, Registry
-from bot.core.replies import Reply
+from bot.core.replies import Button, Reply
 
 
 def register(registry: Registry) -> None:
     registry.add(Command("help", cmd_help, english="hulp", params=(), reads_only=True))
     registry.add(Command("taal", cmd_taal, director=True, english="language",
                          params=(Param("taal", "choice", required=True, choices=(("nl", "nl"), ("en", "en"))),)))  # fmt: skip
-    registry.add(Command("website", cmd_website, english="website", params=(Param("stand", "choice", choices=WEBSITE_CHOICES),),
+    registry.add(Command("website", cmd_website, english="website", params=(Param("stand", "choice", choices=WEBSITE_CHOICES), Param("speler", complete=member_names)),
                          reads_only=True))  # fmt: skip
     for mode in sorted(set(WEBSITE_MODES.values())):  # /website aan|uit|besloten: the director's switch, a write
         registry.route("website", [w for w, m in WEBSITE_MODES.items() if m == mode], _switch(mode), writes=True)
+    registry.route("website", ("link", "mijn", "mine"), web_links.cmd_link, writes=True)  # a member's personal link
+    registry.route("website", ("nieuw", "new", "renew"), web_links.cmd_renew, writes=True)
     registry.add(Command("kanaal", cmd_kanaal, director=True, english="channel", params=(Param("kanaal", "channel"),)))
     linking.register(registry)
 
@@ -49,16 +52,20 @@ async def cmd_taal(core: Core, ctx: Context) -> Reply:
 
 WEBSITE_MODES = {"aan": "on", "on": "on", "uit": "off", "off": "off", "besloten": "members", "members": "members"}
 WEBSITE_CHOICES = (("discord_choice_website_on", "aan"), ("discord_choice_website_off", "uit"),
-                   ("discord_choice_website_members", "besloten"))  # fmt: skip
+                   ("discord_choice_website_members", "besloten"), ("discord_choice_website_link", "link"),
+                   ("discord_choice_website_new", "nieuw"))  # fmt: skip
 
 
 async def cmd_website(core: Core, ctx: Context) -> Reply:
-    """``/website``: the club's address (``aan``, ``uit``, ``besloten``: the director's switch, ``_switch``)."""
+    """``/website``: the club's address, with a button for the member's personal link (``link``, ``nieuw``:
+    ``bot/core/web_links.py``; ``aan``, ``uit``, ``besloten``: the director's switch, ``_switch``)."""
     if ctx.args:
         raise UserError("error_usage", usage=ctx.t("usage_website"))
-    if ctx.club.website == "off" or not core.config.web_base_url:
+    address = web_links.site_url(core, ctx.club.id)
+    if ctx.club.website == "off" or address is None:
         return Reply(lines=(ctx.t("website_off"),))
-    return Reply(lines=(ctx.t("website_address", url=f"{core.config.web_base_url}/c/{ctx.club.id}/"),))
+    button = (Button(ctx.t("button_website_link"), "/website link"),) if ctx.member is not None else ()
+    return Reply(lines=(ctx.t("website_address", url=address), ctx.t("website_link_offer")), buttons=button)
 
 
 def _switch(mode: str) -> Handler:

@@ -28,6 +28,7 @@ class Actor:
     user_id: str
     display_name: str
     is_director: bool = False  # from the platform: the director role, a group administrator
+    member_id: int | None = None  # the website: the member whose personal link was shown (no chat account)
 
     def __post_init__(self) -> None:
         # Names and ids come from the platform as the user's client sent them: a lone surrogate (JSON may

@@ -25,7 +25,7 @@ from bot.core.i18n import t
 from bot.core.registry import Command, Registry
 from bot.core.replies import OWNER_MARK, Reply
 from bot.core.reply_cache import ReplyCache
-from bot.core.store import Club, Store
+from bot.core.store import Club, Member, Store
 from bot.core.user_limits import UserLimits
 
 log = logging.getLogger(__name__)
@@ -97,8 +97,16 @@ class Core:
     async def context(self, actor: Actor, args: list[str], attachment: bytes | None = None) -> Context:
         """The context of a command by ``actor`` (for work on a member's behalf outside ``handle``)."""
         club = await self.club_for(actor)
-        member = await self.store.member_by_identity(club.id, actor.user_id)
+        member = await self.member_of(club, actor)
         return Context(actor, club, member, self.clock.now(), args, attachment, self)
+
+    async def member_of(self, club: Club, actor: Actor) -> Member | None:
+        """The member the actor is: by their chat account, or on the website by the member its personal
+        link was checked for (``Actor.member_id``; never another club's)."""
+        if actor.member_id is not None:
+            member = await self.store.member(actor.member_id)
+            return member if member is not None and member.club_id == club.id else None
+        return await self.store.member_by_identity(club.id, actor.user_id)
 
     def context_at(self, club: Club, now: datetime, actor: Actor | None = None) -> Context:
         """The context of the bot's own work for a club (the scheduler's announcements)."""
@@ -130,7 +138,9 @@ class Core:
             command = self.registry.commands.get(name)
             if command is None:
                 raise UserError("error_unknown_command", command=name[:40])
-            member = await self.store.member_by_identity(club.id, actor.user_id)
+            member = await self.member_of(club, actor)
+            if member is None and actor.member_id is not None:  # a link's member removed meanwhile: never join anew
+                raise UserError("web_link_unknown")
             if args and args[-1].startswith(OWNER_MARK) and args[-1][1:].isdigit():  # a button with its owner
                 owner = int(args.pop()[1:])
                 if member is None or member.id != owner:

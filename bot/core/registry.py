@@ -14,7 +14,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
 from bot.core.replies import Reply
-from bot.core.store import Club
+from bot.core.store import Club, Member
 
 if TYPE_CHECKING:
     from bot.core.competitions import CompetitionSource
@@ -113,6 +113,54 @@ class Timed(Protocol):
     async def run_due(self, core: "Core", now: datetime) -> None: ...
 
 
+@dataclass(frozen=True)
+class FormRound:
+    """A coming round as the website shows it: on the club's home (how many signed off) and on a member's
+    sign-off form (their state, and the command lines the form's buttons run as them)."""
+
+    title: str  # "Ronde 3 (2026-12-17) — afmelden tot ..." in the club's language
+    competition: str  # "" for the main competition, else its name ("Rapidcompetitie")
+    open: bool  # before its deadline: the form may change it
+    state: str  # the member's state, in words ("" on the home page)
+    signed_off: int  # how many members signed off
+    actions: tuple[tuple[str, str], ...] = ()  # (button label, command line) the member may run now
+
+
+# A system's coming rounds for the website: (core, club, member or None, now) -> rounds, soonest first.
+WebRounds = Callable[["Core", Club, "Member | None", datetime], Awaitable[list[FormRound]]]
+
+
+@dataclass(frozen=True)
+class WebContent:
+    """What a system's own web view gives (``WebPage.view``): a page (a title, a reply's lines and table,
+    an SVG the system drew from numbers only, links from a table's cells to other pages of the club), or
+    a file to download."""
+
+    title: str = ""
+    reply: Reply = Reply()
+    svg: str = ""
+    links: tuple[tuple[str, str], ...] = ()  # (a cell's text, a path under the club's address)
+    file: tuple[str, bytes, str] | None = None  # (file name, body, content type)
+
+
+# A system's own view: (core, club, the rest of the path) -> what to show, or None for a 404.
+WebView = Callable[["Core", Club, str], Awaitable[WebContent | None]]
+
+
+@dataclass(frozen=True)
+class WebPage:
+    """A page of the club's website, ``/c/<club>/<path>``: a read-only command's reply, asked as nobody,
+    or the system's own ``view``; ``shown`` says whether the club's menu lists it (a club without a rapid
+    season has no rapid page to link to)."""
+
+    path: str  # "stand", "nk", "go"
+    command: str  # "/stand", "/stand nk"
+    label: str  # the menu's message key
+    numbered: bool = False  # /c/<club>/<path>/<n> asks "<command> <n>"
+    view: WebView | None = None
+    shown: Callable[["Core", Club], Awaitable[bool]] | None = None
+
+
 @dataclass
 class Registry:
     commands: dict[str, Command] = field(default_factory=dict)
@@ -124,6 +172,8 @@ class Registry:
     # Games of a competition played as chat games (go in the chat): (competition kind, game id) per club.
     chat_played: list[Callable[["Core", int], Awaitable[set[tuple[str, int]]]]] = field(default_factory=list)
     systems: list[str] = field(default_factory=list)
+    web_pages: list[WebPage] = field(default_factory=list)  # the club website's pages, in menu order
+    web_rounds: list[WebRounds] = field(default_factory=list)
 
     def add(self, command: Command) -> None:
         """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""

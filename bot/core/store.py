@@ -229,7 +229,7 @@ class Store(Database):
 
     # What a member who never played may have: their chat accounts, a link code, sign-offs and the places
     # they registered for. A row anywhere else (a game, a bye, a grade, a go game) keeps them.
-    REMOVABLE_WITH = frozenset({"identities", "link_codes", "signoffs", "season_players", "nk_players"})
+    REMOVABLE_WITH = frozenset({"identities", "link_codes", "web_links", "signoffs", "season_players", "nk_players"})
 
     async def has_history(self, member_id: int) -> bool:
         """Does any row outside ``REMOVABLE_WITH`` refer to the member (every foreign key to members)?"""
@@ -271,6 +271,28 @@ class Store(Database):
             "SELECT m.* FROM link_codes c JOIN members m ON m.id = c.member_id"
             " WHERE c.club_id = ? AND c.code_hash = ? AND c.expires_at > ?",
             (club_id, code_hash, iso(now)),
+        )
+        return _member(row) if row else None
+
+    async def add_web_link(self, club_id: int, member_id: int, token_hash: str, now: datetime, keep: int) -> None:
+        """A new personal link of the member's; their oldest beyond ``keep`` stop working."""
+        await self.write(
+            "INSERT INTO web_links (token_hash, member_id, club_id, created_at) VALUES (?, ?, ?, ?)",
+            (token_hash, member_id, club_id, iso(now)),
+        )
+        await self.write(
+            "DELETE FROM web_links WHERE member_id = ? AND token_hash NOT IN"
+            " (SELECT token_hash FROM web_links WHERE member_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)",
+            (member_id, member_id, keep),
+        )
+
+    async def drop_web_links(self, member_id: int) -> None:
+        await self.write("DELETE FROM web_links WHERE member_id = ?", (member_id,))
+
+    async def member_of_web_link(self, club_id: int, token_hash: str) -> Member | None:
+        row = await self.fetch_one(
+            "SELECT m.* FROM web_links w JOIN members m ON m.id = w.member_id WHERE w.club_id = ? AND w.token_hash = ?",
+            (club_id, token_hash),
         )
         return _member(row) if row else None
 

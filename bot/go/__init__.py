@@ -4,6 +4,8 @@ from bot.core.registry import Registry
 
 
 def register(registry: Registry) -> None:
+    from bot.go import web
     from bot.go.commands import register as register_commands
 
     register_commands(registry)
+    web.register(registry)

@@ -110,6 +110,13 @@ class GoStore:
         )
         return [_row(r) for r in rows]
 
+    async def games_of_club(self, club_id: int, statuses: tuple[str, ...]) -> list[GoGameRow]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self.store.fetch_all(
+            f"SELECT * FROM go_games WHERE club_id = ? AND status IN ({marks}) ORDER BY id", (club_id, *statuses)
+        )
+        return [_row(r) for r in rows]
+
     async def running(self) -> list[GoGameRow]:
         rows = await self.store.fetch_all("SELECT * FROM go_games WHERE status = 'playing' ORDER BY id")
         return [_row(r) for r in rows]

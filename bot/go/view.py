@@ -114,13 +114,17 @@ def engine_error(ctx: Context, err: GoError, game: GoGame, names: dict[int, str]
 def picture(ctx: Context, row: GoGameRow, game: GoGame, names: dict[int, str], counting: bool = False) -> tuple[bytes, str]:
     last = game.last.points[0] if game.last is not None and game.last.kind == "play" else None
     areas = territory(game.board.cells, row.size, game.dead) if counting else None
-    caption = [
+    png = board_png(row.size, game.board.cells, last, game.dead, areas, picture_caption(ctx, row, game, names))
+    return png, board_text(row.size, game.board.cells, last, game.dead)
+
+
+def picture_caption(ctx: Context, row: GoGameRow, game: GoGame, names: dict[int, str]) -> list[str]:
+    """The players, board, komi and handicap; captures and moves: under the picture, and on the website."""
+    return [
         ctx.t("go_caption_players", black=names[row.black_id], white=names[row.white_id], size=row.size,
               komi=fmt_komi(row.komi), handicap=row.handicap),
         ctx.t("go_caption_captured", black=game.captured[BLACK], white=game.captured[WHITE], moves=game.moves),
     ]  # fmt: skip
-    png = board_png(row.size, game.board.cells, last, game.dead, areas, caption)
-    return png, board_text(row.size, game.board.cells, last, game.dead)
 
 
 def score_lines(ctx: Context, game: GoGame) -> list[str]:

@@ -4,6 +4,8 @@ from bot.core.registry import Registry
 
 
 def register(registry: Registry) -> None:
+    from bot.grades import web
     from bot.grades.commands import register as register_commands
 
     register_commands(registry)
+    web.register(registry)

@@ -1,13 +1,15 @@
 """The website adapter: ``start_web(core, "HOST:PORT")`` serves every club's pages.
 
-``/c/<club id>/`` (the club's home: its links), ``/c/<id>/stand``, ``/c/<id>/indeling[/<round>]``,
-``/c/<id>/prijzen``, ``/c/<id>/kruistabel``, ``/c/<id>/kalender.ics``, ``/c/<id>/lid/<member id>`` (a
-member's page: ``/kaart``). Each page is the reply of the read-only command of that name,
-run through ``Core.handle`` as the website (no member) in the club's language: the same read path, the same
-reply cache and the same rules as the chat (a pairing shows from its publication, exactly when the chat
-announcement goes out). A club's pages exist only when its director switched them on (``/website aan``);
-``besloten`` (members only) is not served yet. Every name is escaped (Jinja2's autoescape); an unknown club
-or round is a 404 without a trace; headers forbid framing and scripts; one address asking too fast gets 429.
+``/c/<club id>/`` (the club's home: its coming rounds and its pages), one page per ``Registry.web_pages``
+entry (``/c/<id>/stand``, ``/c/<id>/indeling[/<round>]``, ``/c/<id>/nk``, ``/c/<id>/go/<game>``, ...),
+``/c/<id>/kalender.ics``, ``/c/<id>/lid/<member id>`` (a member's page: ``/kaart``), and a member's own
+``/c/<id>/m/<secret>`` and ``/c/<id>/afmelden`` (``bot/web/signoff.py``). A page is the reply of a read-only
+command asked as the website (no member) in the club's language, through ``Core.handle``: the same read
+path, the same reply cache and the same rules as the chat (a pairing shows from its publication, exactly
+when the chat announcement goes out); or a system's own view. A club's pages exist only when its director
+switched them on (``/website aan``); ``besloten``: only for a browser that opened a member's link. An
+unknown club, page or round is a 404 without a trace; headers forbid framing and scripts; one address
+asking too fast gets 429.
 """
 
 from __future__ import annotations
@@ -16,38 +18,31 @@ import logging
 import shlex
 import time
 from collections import defaultdict
-from pathlib import Path
 from typing import Awaitable, Callable
 
-import jinja2
 from aiohttp import web
 
 from bot.core.context import Actor
 from bot.core.dispatch import Core
 from bot.core.i18n import t
+from bot.core.registry import WebPage
 from bot.core.replies import Reply
 from bot.core.store import Club
+from bot.web import render, signoff
+from bot.web.signoff import club_path
 
 log = logging.getLogger(__name__)
 
-TEMPLATES = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
-    autoescape=True,  # every value is text: a member called <script> shows as text
-)
-PAGES = {"stand": "/stand", "indeling": "/indeling", "prijzen": "/prijzen", "kruistabel": "/kruistabel"}
 WEB_USER = "web:public"  # the website asks as nobody: it sees what any chat member may see
 HEADERS = {
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'",
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self';"
+    " frame-ancestors 'none'; base-uri 'none'",
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
 REQUESTS_PER_SECOND = 50  # per client address; more gets 429
 BURST = 100
-
-
-def club_path(club_id: int) -> str:
-    return f"/c/{club_id}/"
 
 
 class Flood:
@@ -67,11 +62,18 @@ class Flood:
         return True
 
 
+def _not_found() -> web.HTTPNotFound:
+    return web.HTTPNotFound(text="Not found\n")
+
+
 def make_app(core: Core) -> web.Application:
     flood = Flood()
+    pages = {p.path: p for p in core.registry.web_pages}
 
     @web.middleware
-    async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    async def guard(
+        request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
         if not flood.allow(request.remote or "?"):
             response: web.StreamResponse = web.Response(status=429, text="Too many requests\n")
         else:
@@ -85,101 +87,152 @@ def make_app(core: Core) -> web.Application:
         response.headers.update(HEADERS)
         return response
 
-    async def club_named(text: str) -> Club | None:
-        return await core.store.club(int(text)) if text.isdigit() and len(text) < 12 else None
+    async def club_of(request: web.Request, personal: bool = False) -> Club:
+        """The club in the path, when its website is on; for ``besloten``, only to a member's browser
+        (``personal``: the link and the form, which check the member themselves)."""
+        text = request.match_info["club"]
+        club = await core.store.club(int(text)) if text.isdigit() and len(text) < 12 else None
+        if club is None or club.website == "off":
+            raise _not_found()
+        if club.website == "members" and not personal and await signoff.visitor(core, club, request) is None:
+            raise web.HTTPForbidden(
+                text=t(club.language, "web_members_only") + " " + t(club.language, "web_link_needed") + "\n"
+            )
+        return club
 
     async def ask(club: Club, command: str) -> Reply:
         """A read-only command for the club, asked as the website (no member; limited by address above)."""
-        return await core.handle(Actor(club.platform, club.external_id, club.name, WEB_USER, "web"), command, limited=False)
+        return await core.handle(
+            Actor(club.platform, club.external_id, club.name, WEB_USER, "web"), command, limited=False
+        )
 
-    def links(club: Club) -> list[tuple[str, str]]:
-        return [(f"{club_path(club.id)}{p}", t(club.language, f"web_link_{p}")) for p in PAGES]
+    async def links(club: Club) -> render.Links:
+        shown = [p for p in pages.values() if p.shown is None or await p.shown(core, club)]
+        return [(f"{club_path(club.id)}{p.path}", t(club.language, p.label)) for p in shown] + [
+            (f"{club_path(club.id)}afmelden", t(club.language, "web_link_form"))
+        ]
+
+    async def home(request: web.Request) -> web.StreamResponse:
+        club = await club_of(request)
+        lines = [t(club.language, "web_home")]
+        for source in core.registry.web_rounds:
+            for coming in await source(core, club, None, core.clock.now()):
+                title = f"{coming.competition}: {coming.title}" if coming.competition else coming.title
+                lines.append(t(club.language, "web_home_signed_off", title=title, count=coming.signed_off))
+        return render.page(
+            club.language,
+            club.name,
+            t(club.language, "web_home_title"),
+            await links(club),
+            Reply(lines=tuple(lines)),
+        )
+
+    async def calendar(request: web.Request) -> web.StreamResponse:
+        """The season calendar, to subscribe to on a phone (``/kalender``)."""
+        club = await club_of(request)
+        feed = await ask(club, "/kalender")
+        if not feed.ok or feed.attachment is None:
+            raise _not_found()
+        return web.Response(body=feed.attachment[1], content_type="text/calendar", charset="utf-8")
 
     async def page(request: web.Request) -> web.StreamResponse:
-        name = request.match_info.get("page", "")
-        club = await club_named(request.match_info["club"])
-        if club is None or club.website == "off" or (name and name not in PAGES and name != "kalender.ics"):
-            raise web.HTTPNotFound(text="Not found\n")
-        if club.website == "members":
-            raise web.HTTPForbidden(text=t(club.language, "web_members_only") + "\n")
-        if not name:
-            return _html(club.language, club.name, t(club.language, "web_home_title"), links(club), Reply(lines=(t(club.language, "web_home"),)))
-        if name == "kalender.ics":  # the season calendar, to subscribe to on a phone
-            feed = await ask(club, "/kalender")
-            if not feed.ok or feed.attachment is None:
-                raise web.HTTPNotFound(text="Not found\n")
-            return web.Response(body=feed.attachment[1], content_type="text/calendar", charset="utf-8")
-        command = PAGES[name]
-        number = request.match_info.get("round", "")
-        if number:
-            if name != "indeling" or not number.isdigit() or len(number) > 3:
-                raise web.HTTPNotFound(text="Not found\n")
-            command += f" {number}"
+        club = await club_of(request)
+        wanted = pages.get(request.match_info["page"])
+        rest = request.match_info.get("rest", "")
+        if wanted is None or len(rest) > 20:
+            raise _not_found()
+        if wanted.view is not None:
+            return await _view(club, wanted, rest)
+        command = wanted.command
+        if rest:
+            if not wanted.numbered or not rest.isdigit() or len(rest) > 3:
+                raise _not_found()
+            command += f" {rest}"
         reply = await ask(club, command)
+        menu = await links(club)
         if not reply.ok:  # no season, a round not paired (published) yet: said in words, as in the chat
-            return _html(club.language, club.name, t(club.language, f"web_link_{name}"), links(club), reply, status=404)
-        title = reply.lines[0] if reply.lines else t(club.language, f"web_link_{name}")
+            return render.page(
+                club.language, club.name, t(club.language, wanted.label), menu, reply, status=404
+            )
+        title = reply.lines[0] if reply.lines else t(club.language, wanted.label)
         members = {m.name: f"{club_path(club.id)}lid/{m.id}" for m in await core.store.members(club.id)}
-        return _html(club.language, club.name, title, links(club), Reply(lines=reply.lines[1:], table=reply.table), members=members)
+        return render.page(
+            club.language,
+            club.name,
+            title,
+            menu,
+            Reply(lines=reply.lines[1:], table=reply.table),
+            cell_links=members,
+        )
+
+    async def _view(club: Club, wanted: WebPage, rest: str) -> web.StreamResponse:
+        assert wanted.view is not None
+        content = await wanted.view(core, club, rest)
+        if content is None:
+            raise _not_found()
+        if content.file is not None:
+            name, body, kind = content.file
+            return web.Response(
+                body=body,
+                content_type=kind,
+                headers={"Content-Disposition": f'attachment; filename="{name}"'},
+            )
+        cells = {text: f"{club_path(club.id)}{path}" for text, path in content.links}
+        in_table = {c for row in (content.reply.table.rows if content.reply.table else ()) for c in row}
+        more = [(href, text) for text, href in cells.items() if text not in in_table]
+        return render.page(club.language, club.name, content.title, await links(club), content.reply,
+                           cell_links=cells, svg=content.svg, more=more)  # fmt: skip
 
     async def member_page(request: web.Request) -> web.StreamResponse:
         """A member's page: their games, colours and score per round, and performance (``/kaart Naam``)."""
+        club = await club_of(request)
         wanted = request.match_info["member"]
-        club = await club_named(request.match_info["club"])
-        if club is None or club.website != "on" or not wanted.isdigit() or len(wanted) > 12:
-            raise web.HTTPNotFound(text="Not found\n")
-        member = await core.store.member(int(wanted))
+        member = await core.store.member(int(wanted)) if wanted.isdigit() and len(wanted) < 12 else None
         if member is None or member.club_id != club.id:  # another club's member: not here
-            raise web.HTTPNotFound(text="Not found\n")
+            raise _not_found()
+        menu = await links(club)
         reply = await ask(club, f"/kaart {shlex.quote(member.name)}")  # any name, quotes and all, as one word
         if not reply.ok:
-            return _html(club.language, club.name, member.name, links(club), reply, status=404)
+            return render.page(club.language, club.name, member.name, menu, reply, status=404)
         history = await ask(club, "/verloop")
-        places = next((row[1:] for row in (history.table.rows if history.ok and history.table else ()) if row[0] == member.name), ())
-        plot = rank_plot([int(p) if p.isdigit() else None for p in places], len(history.table.rows) if history.table else 0)
-        return _html(club.language, club.name, reply.lines[0], links(club), Reply(lines=reply.lines[1:], table=reply.table), plot=plot)
+        places = next(
+            (
+                row[1:]
+                for row in (history.table.rows if history.ok and history.table else ())
+                if row[0] == member.name
+            ),
+            (),
+        )
+        plot = render.rank_plot(
+            [int(p) if p.isdigit() else None for p in places], len(history.table.rows) if history.table else 0
+        )
+        return render.page(
+            club.language,
+            club.name,
+            reply.lines[0],
+            menu,
+            Reply(lines=reply.lines[1:], table=reply.table),
+            svg=plot,
+        )
 
-    app = web.Application(middlewares=[guard], client_max_size=64 * 1024)
-    app.router.add_get("/c/{club}/lid/{member}", member_page)  # before the general pattern below
-    app.router.add_get("/c/{club}/", page)
+    async def personal_link(request: web.Request) -> web.StreamResponse:
+        club = await club_of(request, personal=True)
+        return await signoff.open_link(core, club, request, await links(club))
+
+    async def form(request: web.Request) -> web.StreamResponse:
+        club = await club_of(request, personal=True)
+        return await signoff.show_form(core, club, request, await links(club))
+
+    app = web.Application(middlewares=[guard], client_max_size=16 * 1024)
+    app.router.add_get("/c/{club}/", home)
+    app.router.add_get("/c/{club}/kalender.ics", calendar)
+    app.router.add_get("/c/{club}/lid/{member}", member_page)
+    app.router.add_get("/c/{club}/m/{secret}", personal_link)
+    app.router.add_route("GET", "/c/{club}/afmelden", form)
+    app.router.add_route("POST", "/c/{club}/afmelden", form)
     app.router.add_get("/c/{club}/{page}", page)
-    app.router.add_get("/c/{club}/{page}/{round}", page)
+    app.router.add_get("/c/{club}/{page}/{rest}", page)
     return app
-
-
-def rank_plot(places: list[int | None], players: int, width: int = 560, height: int = 200) -> str:
-    """A member's place after each round as an SVG line (first place at the top); '' without data. Only
-    numbers go into it: nothing a member typed."""
-    points = [(i, p) for i, p in enumerate(places) if p is not None]
-    if len(points) < 2 or players < 1:
-        return ""
-    pad = 24
-    step = (width - 2 * pad) / max(1, len(places) - 1)
-
-    def y(place: int) -> float:
-        return pad + (height - 2 * pad) * (place - 1) / max(1, players - 1)
-
-    line = " ".join(f"{pad + i * step:.1f},{y(p):.1f}" for i, p in points)
-    dots = "".join(f'<circle cx="{pad + i * step:.1f}" cy="{y(p):.1f}" r="3"/>' for i, p in points)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
-        f' role="img"><rect width="{width}" height="{height}" fill="#fafafa"/>'
-        f'<text x="4" y="{pad - 8}" font-size="11">1</text><text x="4" y="{height - 8}" font-size="11">{players}</text>'
-        f'<polyline points="{line}" fill="none" stroke="#333" stroke-width="2"/><g fill="#333">{dots}</g></svg>'
-    )
-
-
-def _html(
-    lang: str, club: str, title: str, links: list[tuple[str, str]], reply: Reply, status: int = 200,
-    members: dict[str, str] | None = None, plot: str = "",
-) -> web.Response:
-    """``members``: a member's name -> their page: names in the table link to it. ``plot``: an SVG made
-    of numbers only (``rank_plot``), put in as it is."""
-    body = TEMPLATES.get_template("base.html").render(
-        lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table, members=members or {},
-        plot=jinja2.utils.markupsafe.Markup(plot),
-    )
-    return web.Response(status=status, text=body, content_type="text/html", charset="utf-8")
 
 
 async def start_web(core: Core, address: str) -> web.AppRunner:

@@ -4,28 +4,16 @@ what does not exist or is switched off, the security headers, 429 for a flood.""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
 
 import aiohttp
-import pytest
 
 from bot.core.dispatch import Core
 from bot.core.scheduler import Alarm
-from bot.web.server import BURST, start_web
+from bot.web.server import BURST
 from tests.bot.conftest import DIRECTOR, actor, ok, refused
 
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
-
-
-@pytest.fixture
-async def site(commands: Core) -> AsyncIterator[str]:
-    runner = await start_web(commands, "127.0.0.1:0")
-    port = runner.addresses[0][1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        await runner.cleanup()
 
 
 async def get(url: str) -> tuple[int, str, dict[str, str]]:

@@ -1,0 +1,115 @@
+"""Go games on the club's website (``bot/web``): ``/c/<club>/go`` lists the club's games (being played
+and finished), ``/c/<club>/go/<id>`` shows one: the board as SVG (drawn here from the position: numbers
+and the fixed coordinate letters only, nothing a member typed), the captions and whose turn it is, and
+``/c/<club>/go/<id>.sgf`` downloads its record. Challenges not yet accepted are not shown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.go import BLACK, WHITE
+from engine.go.board import LETTERS, STAR_POINTS, parse_point
+
+from bot.core.dispatch import Core
+from bot.core.registry import Registry, WebContent, WebPage
+from bot.core.replies import Reply, Table
+from bot.core.store import Club
+from bot.go.store import GoGameRow, GoStore
+from bot.go.view import load_game, names_of, picture_caption, sgf_file, status_lines
+
+SHOWN = ("playing", "finished")
+CELL = 30
+
+
+def register(registry: Registry) -> None:
+    registry.web_pages.append(WebPage("go", "", "web_link_go", view=go_view, shown=_has_games))
+
+
+async def _games(core: Core, club: Club) -> list[GoGameRow]:
+    return await GoStore(core.store).games_of_club(club.id, SHOWN)
+
+
+async def _has_games(core: Core, club: Club) -> bool:
+    return bool(await _games(core, club))
+
+
+async def go_view(core: Core, club: Club, rest: str) -> WebContent | None:
+    ctx = core.context_at(club, core.clock.now())
+    if not rest:
+        games = await _games(core, club)
+        names = {m.id: m.name for m in await core.store.members(club.id)}
+        table = Table(
+            headers=(ctx.t("go_web_col_game"), ctx.t("go_black"), ctx.t("go_white"), ctx.t("go_web_col_size"), ctx.t("col_result")),
+            rows=tuple((f"#{g.id}", names.get(g.black_id, "?"), names.get(g.white_id, "?"), f"{g.size}x{g.size}",
+                        g.result or ctx.t("go_web_playing")) for g in reversed(games)),
+        )  # fmt: skip
+        return WebContent(
+            ctx.t("go_web_title"), Reply(table=table), links=tuple((f"#{g.id}", f"go/{g.id}") for g in games)
+        )
+    number, dot, extension = rest.partition(".")
+    if not number.isdigit() or len(number) > 9 or (dot and extension != "sgf"):
+        return None
+    row = await GoStore(core.store).game(int(number))
+    if row is None or row.club_id != club.id or row.status not in SHOWN:
+        return None
+    game = load_game(row)
+    names = await names_of(core, row)
+    if extension:
+        filename, body = sgf_file(row, game, names, row.result or "")
+        return WebContent(file=(filename, body, "application/x-go-sgf"))
+    last = game.last.points[0] if game.last is not None and game.last.kind == "play" else None
+    lines, _ = status_lines(ctx, row, game, names)  # the chat's buttons stay in the chat
+    head = ctx.t("go_web_game", id=row.id)
+    result = [ctx.t("go_web_result", result=row.result)] if row.result else []
+    reply = Reply(lines=(*picture_caption(ctx, row, game, names), *result, *lines))
+    return WebContent(head, reply, svg=board_svg(row.size, game.board.cells, last, game.dead),
+                      links=((ctx.t("go_web_sgf"), f"go/{row.id}.sgf"),))  # fmt: skip
+
+
+def board_svg(
+    size: int, cells: Sequence[int], last: int | None = None, dead: frozenset[int] = frozenset()
+) -> str:
+    """The position as SVG: the grid with coordinates as players write them (A-T without I, 1 at the
+    bottom), star points, stones, the last stone played ringed, dead stones crossed."""
+    margin = CELL
+    span = CELL * (size - 1)
+    full = span + 2 * margin
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {full} {full}" width="100%" style="max-width:{full}px"'
+             f' role="img"><rect width="{full}" height="{full}" fill="#deb869"/><g stroke="#1e1914" stroke-width="1">']  # fmt: skip
+    for i in range(size):
+        at = margin + i * CELL
+        parts.append(
+            f'<line x1="{margin}" y1="{at}" x2="{margin + span}" y2="{at}"/><line x1="{at}" y1="{margin}" x2="{at}" y2="{margin + span}"/>'
+        )
+    parts.append('</g><g font-size="12" text-anchor="middle" fill="#1e1914">')
+    for i in range(size):
+        at = margin + i * CELL
+        parts.append(
+            f'<text x="{at}" y="{margin // 2 + 4}">{LETTERS[i]}</text><text x="{margin // 2}" y="{at + 4}">{size - i}</text>'
+        )
+    parts.append('</g><g fill="#1e1914">')
+    for name in STAR_POINTS[size]:
+        y, x = divmod(parse_point(name, size), size)
+        parts.append(f'<circle cx="{margin + x * CELL}" cy="{margin + y * CELL}" r="3"/>')
+    parts.append("</g>")
+    r = CELL // 2 - 1
+    for point, colour in enumerate(cells):
+        if colour not in (BLACK, WHITE):
+            continue
+        y, x = divmod(point, size)
+        cx, cy = margin + x * CELL, margin + y * CELL
+        fill, mark = ("#161616", "#f6f6f2") if colour == BLACK else ("#f6f6f2", "#161616")
+        parts.append(
+            f'<circle class="{"black" if colour == BLACK else "white"}" cx="{cx}" cy="{cy}" r="{r}" fill="{fill}" stroke="#1e1914"/>'
+        )
+        if point in dead:
+            d = r // 2
+            parts.append(
+                f'<path d="M{cx - d} {cy - d}L{cx + d} {cy + d}M{cx - d} {cy + d}L{cx + d} {cy - d}" stroke="#c81e1e" stroke-width="3"/>'
+            )
+        elif point == last:
+            parts.append(
+                f'<circle cx="{cx}" cy="{cy}" r="{r // 2}" fill="none" stroke="{mark}" stroke-width="2"/>'
+            )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,82 @@
+"""The Keizer competition on the club's website (``bot/web``): its pages (commands the website asks as
+nobody) and its coming rounds (the home page's next round, a member's sign-off form, whose buttons run
+``/afmelden`` and ``/aanmelden`` as that member: the same rules, checks and messages as in the chat)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.core.calendar import local_text
+from bot.core.dispatch import Core
+from bot.core.i18n import t
+from bot.core.registry import FormRound, Registry, WebPage
+from bot.core.store import Club, Member
+from bot.keizer.lookups import keizer_store
+
+
+async def _has_season(core: Core, club: Club) -> bool:
+    return any(s.kind == "main" for s in await keizer_store(core).seasons(club.id))
+
+
+async def _has_rapid(core: Core, club: Club) -> bool:
+    return await keizer_store(core).active_season(club.id, "rapid") is not None
+
+
+PAGES = (
+    WebPage("stand", "/stand", "web_link_stand", shown=_has_season),
+    WebPage("indeling", "/indeling", "web_link_indeling", numbered=True, shown=_has_season),
+    WebPage("prijzen", "/prijzen", "web_link_prijzen", shown=_has_season),
+    WebPage("kruistabel", "/kruistabel", "web_link_kruistabel", shown=_has_season),
+    WebPage("rapid", "/stand rapid", "web_link_rapid", shown=_has_rapid),
+    WebPage("rapid-indeling", "/indeling rapid", "web_link_rapid_indeling", numbered=True, shown=_has_rapid),
+)
+
+
+def register(registry: Registry) -> None:
+    registry.web_pages.extend(PAGES)
+    registry.web_rounds.append(coming_rounds)
+
+
+async def coming_rounds(core: Core, club: Club, member: Member | None, now: datetime) -> list[FormRound]:
+    """Without a member: each competition's next round (for the home page). With one: every round of
+    theirs still to be paired, with their state and what they may do now."""
+    store = keizer_store(core)
+    found: list[FormRound] = []
+    lang = club.language
+    for kind in ("main", "rapid"):
+        season = await store.active_season(club.id, kind)
+        if season is None:
+            continue
+        rounds = [r for r in await store.rounds(season.id) if r.status != "paired"]
+        if member is None:
+            rounds = rounds[:1]
+        if not rounds:
+            continue
+        signoffs = await store.signoffs_of_season(season.id)
+        place = await store.season_player(season.id, member.id) if member is not None else None
+        word = " rapid" if kind == "rapid" else ""
+        for row in rounds:
+            of_round = [s for _, s in signoffs if s.round_id == row.id]
+            own = next((s for s in of_round if member is not None and s.member_id == member.id), None)
+            is_open = now < row.deadline_at
+            title = t(lang, "web_form_round", round=row.number, date=row.play_date,
+                      deadline=local_text(row.deadline_at, club.timezone), publish=local_text(row.publish_at, club.timezone))  # fmt: skip
+            state, actions = "", ()
+            if member is not None:
+                off = own is not None or bool(place and place.auto_signed_off)
+                state = t(
+                    lang,
+                    "web_form_signed_off_team"
+                    if own and own.kind == "team"
+                    else "web_form_signed_off"
+                    if off
+                    else "web_form_playing",
+                )
+                if is_open and off:
+                    actions = ((t(lang, "web_form_on"), f"/aanmelden {row.number}{word}"),)
+                elif is_open:
+                    actions = ((t(lang, "web_form_off"), f"/afmelden {row.number}{word}"),
+                               (t(lang, "web_form_team"), f"/afmelden {row.number} teamwedstrijd{word}"))  # fmt: skip
+            competition = t(lang, "web_form_rapid") if kind == "rapid" else ""
+            found.append(FormRound(title, competition, is_open, state, len(of_round), actions))
+    return found

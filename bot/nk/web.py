@@ -1,0 +1,20 @@
+"""The NK tournament on the club's website (``bot/web``): its standings and its rounds' pairings, the
+replies of ``/stand nk`` and ``/nk indeling [ronde]`` asked as nobody; listed while the club has one."""
+
+from __future__ import annotations
+
+from bot.core.dispatch import Core
+from bot.core.registry import Registry, WebPage
+from bot.core.store import Club
+from bot.nk.store import NkStore
+
+
+async def _has_tournament(core: Core, club: Club) -> bool:
+    return await NkStore(core.store).latest(club.id) is not None
+
+
+def register(registry: Registry) -> None:
+    registry.web_pages.extend((
+        WebPage("nk", "/stand nk", "web_link_nk", shown=_has_tournament),
+        WebPage("nk-indeling", "/nk indeling", "web_link_nk_indeling", numbered=True, shown=_has_tournament),
+    ))  # fmt: skip
