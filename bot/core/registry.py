@@ -157,6 +157,7 @@ class WebPage:
     command: str  # "/stand", "/stand nk"
     label: str  # the menu's message key
     numbered: bool = False  # /c/<club>/<path>/<n> asks "<command> <n>"
+    words: tuple[str, ...] = ()  # further words /c/<club>/<path>/<word> adds to the command (a group)
     view: WebView | None = None
     shown: Callable[["Core", Club], Awaitable[bool]] | None = None
 

@@ -58,12 +58,14 @@ class Store(Database):
         # Clubs by (platform, external id): read by every command, changed rarely. Every change to the
         # clubs table goes through a write, which empties this, and so does a rollback.
         self._clubs: dict[tuple[str, str], Club] = {}
+        self._clubs_by_id: dict[int, Club] = {}  # the same, by id (the website's addresses)
         # Members by (club, chat identity), likewise: emptied by any write naming members or identities.
         self._members: dict[tuple[int, str], Member] = {}
 
     def _forget(self, sql: str | None = None) -> None:
         if sql is None or "clubs" in sql:
             self._clubs.clear()
+            self._clubs_by_id.clear()
             self._forgotten += 1
             self._cache_touched = sql is not None
         if sql is None or "members" in sql or "identities" in sql:
@@ -108,8 +110,14 @@ class Store(Database):
         return [_club(r) for r in rows]
 
     async def club(self, club_id: int) -> Club | None:
-        row = await self.fetch_one("SELECT * FROM clubs WHERE id = ?", (club_id,))
-        return _club(row) if row else None
+        club = self._clubs_by_id.get(club_id)
+        if club is None:
+            forgotten = self._forgotten
+            row = await self.fetch_one("SELECT * FROM clubs WHERE id = ?", (club_id,))
+            club = _club(row) if row else None
+            if club is not None and forgotten == self._forgotten:
+                self._clubs_by_id[club_id] = club
+        return club
 
     async def set_club_language(self, club_id: int, language: str) -> None:
         await self.write("UPDATE clubs SET language = ? WHERE id = ?", (language, club_id))

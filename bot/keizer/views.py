@@ -21,17 +21,20 @@ from bot.keizer.store import RoundRow
 PAGE_ROWS = 40  # rows of a standings page: a picture a phone shows at full size, a message that fits
 _PAGE_WORDS = ("pagina=", "page=")
 _ALL_WORDS = {"alles", "all"}
+_TABLE_WORDS = {"tabel", "table"}  # the whole table as a table, no picture: the website's standings page
 
 
 async def cmd_stand(core: Core, ctx: Context) -> Reply:
     """The standings after the last paired round; ``/stand A`` one group, ``/stand rapid`` the rapid
     competition, ``/stand 5`` after round 5. A club of more than ``PAGE_ROWS`` members gets pages
     (``pagina=2``, a button to the next) and the whole table as a file with ``/stand alles``."""
-    page, whole, rest = 1, False, []
+    page, whole, plain, rest = 1, False, False, []
     for arg in ctx.args:
         low = arg.lower()
         if low in _ALL_WORDS:
             whole = True
+        elif low in _TABLE_WORDS:
+            plain = True
         elif low.startswith(_PAGE_WORDS):
             number = parse_int(low.partition("=")[2])
             if number is None or number < 1:
@@ -40,6 +43,8 @@ async def cmd_stand(core: Core, ctx: Context) -> Reply:
         else:
             rest.append(arg)
     title, table = await standings_table(core, ctx.with_args(rest))
+    if plain:
+        return Reply(lines=(title,), table=table)
     if whole:
         name = "stand.txt" if ctx.lang == "nl" else "standings.txt"
         content = (title + "\n\n" + table.as_text() + "\n").encode("utf-8")
@@ -68,7 +73,7 @@ async def cmd_stand(core: Core, ctx: Context) -> Reply:
 
 def _command(ctx: Context, extra: str) -> str:
     """/stand with the asker's own arguments (group, rapid, round) and ``extra``."""
-    kept = [a for a in ctx.args if not a.lower().startswith(_PAGE_WORDS) and a.lower() not in _ALL_WORDS]
+    kept = [a for a in ctx.args if not a.lower().startswith(_PAGE_WORDS) and a.lower() not in _ALL_WORDS | _TABLE_WORDS]
     return " ".join(["/stand", *kept, extra])
 
 

@@ -22,12 +22,13 @@ async def _has_rapid(core: Core, club: Club) -> bool:
     return await keizer_store(core).active_season(club.id, "rapid") is not None
 
 
+GROUPS = ("A", "B", "C", "D")
 PAGES = (
-    WebPage("stand", "/stand", "web_link_stand", shown=_has_season),
+    WebPage("stand", "/stand tabel", "web_link_stand", numbered=True, words=GROUPS, shown=_has_season),
     WebPage("indeling", "/indeling", "web_link_indeling", numbered=True, shown=_has_season),
     WebPage("prijzen", "/prijzen", "web_link_prijzen", shown=_has_season),
     WebPage("kruistabel", "/kruistabel", "web_link_kruistabel", shown=_has_season),
-    WebPage("rapid", "/stand rapid", "web_link_rapid", shown=_has_rapid),
+    WebPage("rapid", "/stand tabel rapid", "web_link_rapid", numbered=True, shown=_has_rapid),
     WebPage("rapid-indeling", "/indeling rapid", "web_link_rapid_indeling", numbered=True, shown=_has_rapid),
 )
 

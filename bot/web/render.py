@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import jinja2
@@ -16,6 +17,7 @@ TEMPLATES = jinja2.Environment(
     autoescape=True,
 )
 Links = list[tuple[str, str]]
+_NUMBER = re.compile(r"^-?\d+([.,]\d+)?$")  # a number's cell is right-aligned
 
 
 def page(
@@ -32,9 +34,14 @@ def page(
     """A page of lines and a table. ``cell_links``: a cell's text -> where it links (a member's page);
     ``svg``: a picture a system drew from numbers only (``rank_plot``, the go board), put in as it is;
     ``more``: links under the page (a download)."""
+    cell_links = cell_links or {}
+    rows = [
+        [(cell, _NUMBER.match(cell) is not None, cell_links.get(cell)) for cell in row]
+        for row in (reply.table.rows if reply.table else ())
+    ]
     body = TEMPLATES.get_template("page.html").render(
-        lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table,
-        cell_links=cell_links or {}, plot=jinja2.utils.markupsafe.Markup(svg), more=more or [],
+        lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table, rows=rows,
+        plot=jinja2.utils.markupsafe.Markup(svg), more=more or [],
     )  # fmt: skip
     return _response(body, status)
 
@@ -63,7 +70,11 @@ def form(
 
 
 def _response(body: str, status: int) -> web.Response:
-    return web.Response(status=status, text=body, content_type="text/html", charset="utf-8")
+    return html(body.encode("utf-8"), status)
+
+
+def html(body: bytes, status: int = 200) -> web.Response:
+    return web.Response(status=status, body=body, content_type="text/html", charset="utf-8")
 
 
 def rank_plot(places: list[int | None], players: int, width: int = 560, height: int = 200) -> str:

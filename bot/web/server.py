@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import shlex
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from typing import Awaitable, Callable
 
 from aiohttp import web
@@ -39,8 +39,9 @@ HEADERS = {
     " frame-ancestors 'none'; base-uri 'none'",
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # others learn nothing; the form's own POST carries its Origin
 }
+RENDERED_PAGES = 512  # pages kept rendered, least recently asked out first
 REQUESTS_PER_SECOND = 50  # per client address; more gets 429
 BURST = 100
 
@@ -69,6 +70,12 @@ def _not_found() -> web.HTTPNotFound:
 def make_app(core: Core) -> web.Application:
     flood = Flood()
     pages = {p.path: p for p in core.registry.web_pages}
+    # A page's HTML by (club, page, rest), kept beside the reply it was made of: while the reply cache
+    # hands out that same reply (the season unchanged) and the club and its menu are the same, the page is
+    # the same bytes, sent without rendering the template again.
+    rendered: OrderedDict[tuple[int, str, str], tuple[Reply, tuple[Club, render.Links], bytes]] = (
+        OrderedDict()
+    )
 
     @web.middleware
     async def guard(
@@ -107,7 +114,13 @@ def make_app(core: Core) -> web.Application:
         )
 
     async def links(club: Club) -> render.Links:
-        shown = [p for p in pages.values() if p.shown is None or await p.shown(core, club)]
+        asked: dict[object, bool] = {}  # one answer per question: four Keizer pages ask "a season?"
+        shown = []
+        for p in pages.values():
+            if p.shown is not None and p.shown not in asked:
+                asked[p.shown] = await p.shown(core, club)
+            if p.shown is None or asked[p.shown]:
+                shown.append(p)
         return [(f"{club_path(club.id)}{p.path}", t(club.language, p.label)) for p in shown] + [
             (f"{club_path(club.id)}afmelden", t(club.language, "web_link_form"))
         ]
@@ -145,7 +158,7 @@ def make_app(core: Core) -> web.Application:
             return await _view(club, wanted, rest)
         command = wanted.command
         if rest:
-            if not wanted.numbered or not rest.isdigit() or len(rest) > 3:
+            if not (wanted.numbered and rest.isdigit() and len(rest) <= 3) and rest not in wanted.words:
                 raise _not_found()
             command += f" {rest}"
         reply = await ask(club, command)
@@ -154,16 +167,22 @@ def make_app(core: Core) -> web.Application:
             return render.page(
                 club.language, club.name, t(club.language, wanted.label), menu, reply, status=404
             )
+        key = (club.id, wanted.path, rest)
+        made = rendered.get(key)
+        if (
+            made is not None and made[0] is reply and made[1] == (club, menu)
+        ):  # the chat's cached reply, unchanged
+            rendered.move_to_end(key)
+            return render.html(made[2])
         title = reply.lines[0] if reply.lines else t(club.language, wanted.label)
         members = {m.name: f"{club_path(club.id)}lid/{m.id}" for m in await core.store.members(club.id)}
-        return render.page(
-            club.language,
-            club.name,
-            title,
-            menu,
-            Reply(lines=reply.lines[1:], table=reply.table),
-            cell_links=members,
-        )
+        shown = Reply(lines=reply.lines[1:], table=reply.table)
+        response = render.page(club.language, club.name, title, menu, shown, cell_links=members)
+        assert isinstance(response.body, bytes)
+        rendered[key] = (reply, (club, menu), response.body)
+        if len(rendered) > RENDERED_PAGES:
+            rendered.popitem(last=False)
+        return response
 
     async def _view(club: Club, wanted: WebPage, rest: str) -> web.StreamResponse:
         assert wanted.view is not None

@@ -6,6 +6,7 @@ chromedriver come from ``scripts/install.sh --test``; without them this test fai
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import shutil
 from collections.abc import AsyncIterator
@@ -16,13 +17,15 @@ from PIL import Image
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.wait import WebDriverWait
 
 from bot.core.dispatch import Core
 from bot.core.scheduler import Alarm
 from bot.web.server import start_web
-from tests.bot.conftest import DIRECTOR, ok
+from tests.bot.conftest import DIRECTOR, actor, link, ok
 
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
+DEADLINE = datetime(2026, 12, 3, 16, 0, tzinfo=timezone.utc)  # 17:00 in Amsterdam
 
 
 @pytest.fixture
@@ -85,3 +88,40 @@ async def test_a_rounds_life_in_a_phone_browser(commands: Core, clock, browser: 
         assert "Bert in 2026-27" in page and "TPR" in page
     finally:
         await runner.cleanup()
+
+
+async def test_signing_off_through_the_form_in_a_phone_browser(commands: Core, clock, browser: webdriver.Chrome) -> None:
+    """A member opens their personal link, presses "Afmelden" for round 1; the chat shows it at once. Past
+    the deadline the form says so and has no buttons left."""
+    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5")
+    for line in ("Anna 2100", "Bert 2000", "Carla 1900"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    anna = actor("Anna")
+    await link(commands, anna)
+    await ok(commands, DIRECTOR, "/website aan")
+    runner = await start_web(commands, "127.0.0.1:0")
+    base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    commands.config = dataclasses.replace(commands.config, web_base_url=base)
+    try:
+        reply = await commands.handle(anna, "/website link")
+        url = reply.text[reply.text.index(base) :].split()[0]
+        page = await in_browser(browser, url)
+        assert "Afmelden — Anna" in page and "Ronde 1 (2026-12-03)" in page
+        assert "/m/" not in await asyncio.to_thread(lambda: browser.current_url)  # the secret left the address bar
+        button = await asyncio.to_thread(browser.find_element, By.XPATH, "(//button[text()='Afmelden'])[1]")
+        await asyncio.to_thread(button.click)
+        message = await asyncio.to_thread(WebDriverWait(browser, 10).until, lambda b: b.find_element(By.CLASS_NAME, "message"))
+        page = await asyncio.to_thread(lambda: message.text)
+        assert "Anna is afgemeld voor ronde 1 (2026-12-03)." in page
+        assert "Voor ronde 1 (2026-12-03) ben je afgemeld" in await ok(commands, anna, "/mijn")
+        clock.set(DEADLINE)
+        page = await in_browser(browser, f"{base}/c/{reply_club(url)}/afmelden")
+        assert "De afmeldtermijn is voorbij" in page
+        buttons = await asyncio.to_thread(browser.find_elements, By.XPATH, "//section[1]//button")
+        assert buttons == []
+    finally:
+        await runner.cleanup()
+
+
+def reply_club(url: str) -> str:
+    return url.split("/c/", 1)[1].split("/", 1)[0]

@@ -53,8 +53,16 @@ async def test_the_pages_follow_the_directors_switch_and_the_publication(command
     status, body, _ = await get(f"{site}/c/{club}/indeling")
     assert status == 200 and "Indeling ronde 1" in body and "Bert" in body
     status, body, _ = await get(f"{site}/c/{club}/indeling/1")
-    assert status == 200 and "Bert" in body
-    for missing in ("/c/999/stand", f"/c/{club}/onzin", f"/c/{club}/indeling/99", f"/c/{club}/stand/1", "/c/x/", "/"):
+    assert status == 200 and "Bert" in body and "1-0" not in body
+    assert (await get(f"{site}/c/{club}/indeling/1"))[1] == body  # the same page again (kept rendered)
+    await ok(commands, DIRECTOR, "/uitslag Bert 1-0 1")  # a result comes in: the page shows it at once
+    status, body, _ = await get(f"{site}/c/{club}/indeling/1")
+    assert status == 200 and "1-0" in body
+    status, body, _ = await get(f"{site}/c/{club}/stand/1")  # the standings after round 1, a group's
+    assert status == 200 and "Stand 2026-27 na ronde 1" in body
+    assert (await get(f"{site}/c/{club}/stand/A"))[0] == 200
+    for missing in ("/c/999/stand", f"/c/{club}/onzin", f"/c/{club}/indeling/99", f"/c/{club}/stand/9", f"/c/{club}/stand/E",
+                    "/c/x/", "/"):  # fmt: skip
         status, body, _ = await get(site + missing)
         assert status == 404 and "Traceback" not in body, missing
     await ok(commands, DIRECTOR, "/website besloten")
