@@ -1,7 +1,9 @@
-"""The website in a real browser: Debian's headless Chromium driven by Selenium (issue 17's browser tests,
-first part). A round's pairing page before and after its publication, the standings at phone width
-(a screenshot checked for what it shows), a member's page reached by clicking their name. Chromium and
-chromedriver come from ``scripts/install.sh --test``; without them this test fails and says so."""
+"""The website in a real browser: Debian's headless Chromium driven by Selenium at a phone's width (issue
+17). A round's pairing page before and after its publication, the standings fitting the phone (a
+screenshot checked for what it shows), the calendar feed as the browser downloads it, a member's page
+reached by clicking their name; a member's personal link, a sign-off through the form that the chat then
+shows, and the form after the deadline. Chromium and chromedriver come from ``scripts/install.sh --test``;
+without them these tests fail and say so."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import io
 import shutil
 from collections.abc import AsyncIterator
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -52,7 +55,7 @@ async def in_browser(chrome: webdriver.Chrome, url: str) -> str:
     return await asyncio.to_thread(lambda: chrome.find_element(By.TAG_NAME, "body").text)
 
 
-async def test_a_rounds_life_in_a_phone_browser(commands: Core, clock, browser: webdriver.Chrome) -> None:
+async def test_a_rounds_life_in_a_phone_browser(commands: Core, clock, browser: webdriver.Chrome, tmp_path: Path) -> None:
     await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5")
     for line in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800", '"Zoë Ødegaard" 1700', "Eva 1600"):
         await ok(commands, DIRECTOR, f"/speler {line}")
@@ -82,6 +85,20 @@ async def test_a_rounds_life_in_a_phone_browser(commands: Core, clock, browser: 
         wide = await asyncio.to_thread(browser.execute_script,
             "return [...document.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > 400).map(e => e.tagName + ':' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)")  # fmt: skip
         assert width <= 420, wide  # the table fits the phone without sideways scrolling
+        # the calendar feed a phone subscribes to: the browser fetches it as a file
+        folder = tmp_path / "downloads"
+        folder.mkdir()
+        await asyncio.to_thread(browser.execute_cdp_cmd, "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(folder)})
+        await asyncio.to_thread(browser.get, f"{base}/kalender.ics")
+        for _ in range(50):
+            files = [f for f in folder.iterdir() if f.suffix == ".ics"]
+            if files:
+                break
+            await asyncio.sleep(0.1)
+        assert files, list(folder.iterdir())
+        feed = files[0].read_text(encoding="utf-8")
+        assert feed.startswith("BEGIN:VCALENDAR") and feed.count("BEGIN:VEVENT") == 5
+        await in_browser(browser, f"{base}/stand")
         link = await asyncio.to_thread(browser.find_element, By.LINK_TEXT, "Bert")
         await asyncio.to_thread(link.click)
         page = await asyncio.to_thread(lambda: browser.find_element(By.TAG_NAME, "body").text)
