@@ -30,6 +30,7 @@ from bot.core.registry import Command, Registry
 from bot.core.i18n import t
 from bot.core.pictures import picture_spec
 from bot.core.replies import Button, Reply, Table
+from bot.nk.adjustments import swap
 from bot.nk.lookups import current as _current
 from bot.nk.lookups import running as _running
 from bot.nk.source import NkSource
@@ -49,8 +50,9 @@ SUB = {
     "stand": "stand", "standings": "stand",
     "egf": "egf",
     "terugtrekken": "terugtrekken", "withdraw": "terugtrekken",
+    "wissel": "wissel", "swap": "wissel",
 }  # fmt: skip
-DIRECTOR_SUBS = {"nieuw", "goedkeuren", "ronde", "egf", "terugtrekken"}
+DIRECTOR_SUBS = {"nieuw", "goedkeuren", "ronde", "egf", "terugtrekken", "wissel"}
 _WON = {"gewonnen", "winst", "won", "win"}
 _LOST = {"verloren", "verlies", "lost", "loss"}
 _FORFEIT = {"reglementair", "forfeit"}
@@ -85,7 +87,7 @@ async def cmd_nk(core: Core, ctx: Context) -> Reply:
     handler = {
         "nieuw": _nieuw, "inschrijven": _inschrijven, "goedkeuren": _goedkeuren, "ronde": _ronde,
         "indeling": _indeling, "uitslag": _uitslag, "bevestig": _bevestig, "stand": _stand, "egf": _egf,
-        "terugtrekken": _terugtrekken,
+        "terugtrekken": _terugtrekken, "wissel": swap,
     }[sub]  # fmt: skip
     return await handler(core, nk, ctx, args)
 

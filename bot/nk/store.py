@@ -168,6 +168,33 @@ class NkStore:
             )
         return round_id
 
+    async def change_round(
+        self, club_id: int, tournament_id: int, round_id: int, number: int, games: list[tuple[int, int, int]],
+        bye: int | None, body: str, picture: str | None, now: datetime,
+    ) -> bool:
+        """The director's change to a paired round: (game id, black, white) of each game and the bye. The
+        round's announcement is rewritten while it is unsent; once it may have been posted, the new
+        pairing is queued as a correction after it. True when a correction was queued."""
+        await self.store.execute_many(
+            "UPDATE nk_games SET black_id = ?, white_id = ? WHERE id = ?", [(black, white, gid) for gid, black, white in games]
+        )
+        await self.store.write("UPDATE nk_rounds SET bye_id = ? WHERE id = ?", (bye, round_id))
+        kind = f"nk:{tournament_id}:round:{number}"
+        unsent = await self.store.fetch_one(
+            "SELECT id FROM announcements WHERE club_id = ? AND kind = ? AND sent_at IS NULL AND attempted_at IS NULL",
+            (club_id, kind),
+        )
+        if unsent is not None:
+            await self.store.write(
+                "UPDATE announcements SET body = ?, picture = ?, image = NULL WHERE id = ?", (body, picture, unsent["id"])
+            )
+            return False
+        done = await self.store.fetch_one(
+            "SELECT COUNT(*) FROM announcements WHERE club_id = ? AND kind LIKE ?", (club_id, f"{kind}:change:%")
+        )
+        await self.store.queue_announcement(club_id, None, f"{kind}:change:{int(done[0]) + 1 if done else 1}", body, now, picture=picture)
+        return True
+
     async def report(self, game_id: int, winner_id: int, by: int) -> None:
         await self.store.write(
             "UPDATE nk_games SET reported_winner = ?, reported_by = ? WHERE id = ?", (winner_id, by, game_id)

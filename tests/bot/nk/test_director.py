@@ -8,7 +8,7 @@ import random
 import re
 
 from bot.core.dispatch import Core
-from tests.bot.conftest import DIRECTOR, ok, refused, rows
+from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 
 async def tournament(commands: Core, players: int, name: str = "NK 2027") -> list[str]:
@@ -162,3 +162,33 @@ async def test_a_withdrawal_and_a_double_forfeit_from_the_chat(commands: Core, c
     assert all(names[0] not in (b, w) for b, w, _ in second)
     byes = rows(config, "SELECT m.name FROM nk_rounds r JOIN members m ON m.id = r.bye_id WHERE r.number = 2")
     assert len(second) == 4 and byes and byes[0][0] != names[0]  # 9 left: 4 games and a bye, never to him
+
+
+async def test_the_director_changes_a_pairing_before_and_after_its_announcement(commands: Core, config) -> None:
+    """/nk wissel A B: two players of the last round change places (a player and the bye too); the unsent
+    announcement goes out changed, a posted one gets a correction; never once a result is in."""
+    names = await tournament(commands, 5)
+    await ok(commands, DIRECTOR, "/nk ronde")
+    before = games_of(config, 1)
+    bye = rows(config, "SELECT m.name FROM nk_rounds r JOIN members m ON m.id = r.bye_id WHERE r.number = 1")[0][0]
+    first, second = before[0][0], before[1][1]  # black of board 1, white of board 2
+    text = await ok(commands, DIRECTOR, f'/nk wissel "{first}" "{second}"')
+    assert "nog niet verstuurd" in text
+    after = games_of(config, 1)
+    assert after[0][0] == second and after[1][1] == first and after[0][1] == before[0][1]
+    announced = rows(config, "SELECT kind, body, sent_at FROM announcements WHERE kind LIKE 'nk:%:round:1%'")
+    assert len(announced) == 1 and "Gewijzigd" in announced[0][1] and f"{second}" in announced[0][1].splitlines()[2]
+    await ok(commands, DIRECTOR, f'/nk wissel "{bye}" "{first}"')  # the bye moves
+    assert rows(config, "SELECT m.name FROM nk_rounds r JOIN members m ON m.id = r.bye_id WHERE r.number = 1")[0][0] == first
+    await commands.store.write("UPDATE announcements SET sent_at = '2026-12-01T12:00:00+00:00'")  # it went out
+    text = await ok(commands, DIRECTOR, f'/nk wissel "{first}" "{second}"')
+    assert "correctie" in text
+    assert [k for (k,) in rows(config, "SELECT kind FROM announcements WHERE sent_at IS NULL")] == ["nk:1:round:1:change:1"]
+    # refused, changing nothing: a result is in, a name not in the round, the same name twice, a member
+    black, white, _ = games_of(config, 1)[0]
+    await ok(commands, DIRECTOR, f'/nk uitslag "{black}" gewonnen 1')
+    await refused(commands, DIRECTOR, f'/nk wissel "{black}" "{games_of(config, 1)[1][0]}"', config)
+    await refused(commands, DIRECTOR, f'/nk wissel "{names[1]}" Niemand', config)
+    await refused(commands, DIRECTOR, f'/nk wissel "{names[2]}" "{names[2]}"', config)
+    await refused(commands, DIRECTOR, "/nk wissel", config)
+    await refused(commands, actor("Speler 03"), f'/nk wissel "{names[1]}" "{names[2]}"', config)  # the director's
