@@ -63,7 +63,13 @@ async def coming_rounds(core: Core, club: Club, member: Member | None, now: date
             title = t(lang, "web_form_round", round=row.number, date=row.play_date,
                       deadline=local_text(row.deadline_at, club.timezone), publish=local_text(row.publish_at, club.timezone))  # fmt: skip
             state, actions = "", ()
-            if member is not None:
+            if member is not None and place is None:  # not in this competition: the form can enrol them
+                state = t(lang, "web_form_not_playing")
+                if is_open:
+                    actions = ((t(lang, "web_form_join"), f"/aanmelden {row.number}{word}"),)
+            elif member is not None and place is not None and row.number < place.joined_round:
+                state = t(lang, "web_form_not_playing")  # joined from a later round
+            elif member is not None:
                 off = own is not None or bool(place and place.auto_signed_off)
                 state = t(
                     lang,

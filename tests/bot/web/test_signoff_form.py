@@ -168,3 +168,18 @@ async def test_members_only_pages_open_with_a_members_link(commands: Core, site:
         session.cookie_jar.update_cookies({"clubbot_lid": url.rsplit("/", 1)[1]})
         assert (await form_of(session, f"{site}/c/{elsewhere.id}/stand"))[0] == 403
         assert (await form_of(session, f"{site}/c/{elsewhere.id}/afmelden"))[0] == 403
+
+
+async def test_a_member_outside_the_competition_is_offered_to_join(commands: Core, site: str) -> None:
+    """An NK-only member (not in the Keizer season) is not told "you are playing": the form offers to join
+    from a round, which is /aanmelden as in the chat."""
+    club = await a_club(commands)
+    await ok(commands, DIRECTOR, "/nk nieuw Kampioenschap")
+    await ok(commands, DIRECTOR, "/nk inschrijven Eva 1500")
+    url = await personal_link(commands, DIRECTOR, "/website link Eva")
+    async with browser() as session:
+        status, page = await form_of(session, url)
+        assert status == 200 and "Je doet (nog) niet mee" in page and "Je speelt mee." not in page
+        status, page = await press(session, site, club, "/aanmelden 2")
+        assert status == 200 and "ronde 2" in page and page.count("Je speelt mee.") == 4  # rounds 2-5
+        assert page.count("Je doet (nog) niet mee") == 1 and 'value="/aanmelden 1"' not in page
