@@ -324,6 +324,31 @@ class Store(Database):
             (club_id, round_id, kind, body, iso(now), image, picture, recipient),
         )
 
+    async def rewrite_or_correct(
+        self, club_id: int, round_id: int | None, kind: str, corrections: str, body: str, picture: str | None,
+        now: datetime,
+    ) -> bool:
+        """A changed pairing's announcement: the one of ``kind`` is rewritten while it is unsent (never
+        tried); once it may have been posted, the new text is queued after it as a correction of kind
+        ``<corrections><n>``. True when a correction was queued."""
+        unsent = await self.fetch_one(
+            "SELECT id FROM announcements WHERE club_id = ? AND round_id IS ? AND kind = ?"
+            " AND sent_at IS NULL AND attempted_at IS NULL",
+            (club_id, round_id, kind),
+        )
+        if unsent is not None:
+            await self.write(
+                "UPDATE announcements SET body = ?, picture = ?, image = NULL WHERE id = ?", (body, picture, unsent["id"])
+            )
+            return False
+        done = await self.fetch_one(
+            "SELECT COUNT(*) FROM announcements WHERE club_id = ? AND round_id IS ? AND kind LIKE ?",
+            (club_id, round_id, f"{corrections}%"),
+        )
+        number = int(done[0]) + 1 if done else 1
+        await self.queue_announcement(club_id, round_id, f"{corrections}{number}", body, now, picture=picture)
+        return True
+
     async def pending_announcements(self) -> list[Announcement]:
         rows = await self.fetch_all("SELECT * FROM announcements WHERE sent_at IS NULL ORDER BY id")
         return [_announcement(r) for r in rows]

@@ -330,22 +330,7 @@ class KeizerStore:
             await self.db.write("DELETE FROM byes WHERE round_id = ?", (round_id,))
             if bye is not None:
                 await self.db.write("INSERT INTO byes (round_id, member_id) VALUES (?, ?)", (round_id, bye))
-            unsent = await self.db.fetch_one(
-                "SELECT id FROM announcements WHERE round_id = ? AND kind = 'pairing'"
-                " AND sent_at IS NULL AND attempted_at IS NULL",
-                (round_id,),
-            )
-            if unsent is not None:
-                await self.db.write(
-                    "UPDATE announcements SET body = ?, picture = ?, image = NULL WHERE id = ?", (body, picture, unsent["id"])
-                )
-                return False
-            done = await self.db.fetch_one(
-                "SELECT COUNT(*) FROM announcements WHERE round_id = ? AND kind LIKE 'pairing-change-%'", (round_id,)
-            )
-            number = int(done[0]) + 1 if done else 1
-            await self.db.queue_announcement(club_id, round_id, f"pairing-change-{number}", body, now, picture=picture)
-        return True
+            return await self.db.rewrite_or_correct(club_id, round_id, "pairing", "pairing-change-", body, picture, now)
 
     async def store_played_round(
         self,

@@ -180,20 +180,7 @@ class NkStore:
         )
         await self.store.write("UPDATE nk_rounds SET bye_id = ? WHERE id = ?", (bye, round_id))
         kind = f"nk:{tournament_id}:round:{number}"
-        unsent = await self.store.fetch_one(
-            "SELECT id FROM announcements WHERE club_id = ? AND kind = ? AND sent_at IS NULL AND attempted_at IS NULL",
-            (club_id, kind),
-        )
-        if unsent is not None:
-            await self.store.write(
-                "UPDATE announcements SET body = ?, picture = ?, image = NULL WHERE id = ?", (body, picture, unsent["id"])
-            )
-            return False
-        done = await self.store.fetch_one(
-            "SELECT COUNT(*) FROM announcements WHERE club_id = ? AND kind LIKE ?", (club_id, f"{kind}:change:%")
-        )
-        await self.store.queue_announcement(club_id, None, f"{kind}:change:{int(done[0]) + 1 if done else 1}", body, now, picture=picture)
-        return True
+        return await self.store.rewrite_or_correct(club_id, None, kind, f"{kind}:change:", body, picture, now)
 
     async def report(self, game_id: int, winner_id: int, by: int) -> None:
         await self.store.write(
