@@ -33,15 +33,20 @@ def form_key(hashed: str) -> str:
     return hmac.new(bytes.fromhex(hashed), b"clubbot sign-off form", hashlib.sha256).hexdigest()
 
 
+def club_path(club_id: int) -> str:
+    """Where a club's pages start on the website."""
+    return f"/c/{club_id}/"
+
+
 def site_url(core: Core, club_id: int) -> str | None:
     """The club's public address, or None when the operator runs no website."""
     base = core.config.web_base_url or (
         f"http://{core.config.web_address}" if core.config.web_address else None
     )
-    return f"{base}/c/{club_id}/" if base else None
+    return f"{base}{club_path(club_id)}" if base else None
 
 
-async def _member_meant(core: Core, ctx: Context) -> Member:
+async def _member_meant(ctx: Context) -> Member:
     if ctx.args:
         if not ctx.is_director:
             raise UserError("error_usage", usage=ctx.t("usage_website"))
@@ -53,7 +58,7 @@ async def _new_link(core: Core, ctx: Context, renew: bool) -> Reply:
     address = site_url(core, ctx.club.id)
     if ctx.club.website == "off" or address is None:
         raise UserError("website_off")
-    member = await _member_meant(core, ctx)
+    member = await _member_meant(ctx)
     token = secrets.token_urlsafe(24)
     if renew:
         await core.store.drop_web_links(member.id)

@@ -110,6 +110,13 @@ class GoStore:
         )
         return [_row(r) for r in rows]
 
+    async def has_games(self, club_id: int, statuses: tuple[str, ...]) -> bool:
+        marks = ", ".join("?" for _ in statuses)
+        row = await self.store.fetch_one(
+            f"SELECT 1 FROM go_games WHERE club_id = ? AND status IN ({marks}) LIMIT 1", (club_id, *statuses)
+        )
+        return row is not None
+
     async def games_of_club(self, club_id: int, statuses: tuple[str, ...]) -> list[GoGameRow]:
         marks = ", ".join("?" for _ in statuses)
         rows = await self.store.fetch_all(

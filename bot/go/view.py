@@ -111,8 +111,13 @@ def engine_error(ctx: Context, err: GoError, game: GoGame, names: dict[int, str]
     return UserError(f"go_error_{reason}", **values)
 
 
+def last_stone(game: GoGame) -> int | None:
+    """The point of the last stone played (ringed in a picture), None after a pass or before any move."""
+    return game.last.points[0] if game.last is not None and game.last.kind == "play" else None
+
+
 def picture(ctx: Context, row: GoGameRow, game: GoGame, names: dict[int, str], counting: bool = False) -> tuple[bytes, str]:
-    last = game.last.points[0] if game.last is not None and game.last.kind == "play" else None
+    last = last_stone(game)
     areas = territory(game.board.cells, row.size, game.dead) if counting else None
     png = board_png(row.size, game.board.cells, last, game.dead, areas, picture_caption(ctx, row, game, names))
     return png, board_text(row.size, game.board.cells, last, game.dead)

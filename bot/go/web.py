@@ -14,8 +14,8 @@ from bot.core.dispatch import Core
 from bot.core.registry import Registry, WebContent, WebPage
 from bot.core.replies import Reply, Table
 from bot.core.store import Club
-from bot.go.store import GoGameRow, GoStore
-from bot.go.view import load_game, names_of, picture_caption, sgf_file, status_lines
+from bot.go.store import GoStore
+from bot.go.view import last_stone, load_game, names_of, picture_caption, sgf_file, status_lines
 
 SHOWN = ("playing", "finished")
 CELL = 30
@@ -25,18 +25,14 @@ def register(registry: Registry) -> None:
     registry.web_pages.append(WebPage("go", "", "web_link_go", view=go_view, shown=_has_games))
 
 
-async def _games(core: Core, club: Club) -> list[GoGameRow]:
-    return await GoStore(core.store).games_of_club(club.id, SHOWN)
-
-
-async def _has_games(core: Core, club: Club) -> bool:
-    return bool(await _games(core, club))
+async def _has_games(core: Core, club: Club) -> bool:  # the menu asks on every page: one row at most
+    return await GoStore(core.store).has_games(club.id, SHOWN)
 
 
 async def go_view(core: Core, club: Club, rest: str) -> WebContent | None:
     ctx = core.context_at(club, core.clock.now())
     if not rest:
-        games = await _games(core, club)
+        games = await GoStore(core.store).games_of_club(club.id, SHOWN)
         names = {m.id: m.name for m in await core.store.members(club.id)}
         table = Table(
             headers=(ctx.t("go_web_col_game"), ctx.t("go_black"), ctx.t("go_white"), ctx.t("go_web_col_size"), ctx.t("col_result")),
@@ -57,12 +53,11 @@ async def go_view(core: Core, club: Club, rest: str) -> WebContent | None:
     if extension:
         filename, body = sgf_file(row, game, names, row.result or "")
         return WebContent(file=(filename, body, "application/x-go-sgf"))
-    last = game.last.points[0] if game.last is not None and game.last.kind == "play" else None
     lines, _ = status_lines(ctx, row, game, names)  # the chat's buttons stay in the chat
     head = ctx.t("go_web_game", id=row.id)
     result = [ctx.t("go_web_result", result=row.result)] if row.result else []
     reply = Reply(lines=(*picture_caption(ctx, row, game, names), *result, *lines))
-    return WebContent(head, reply, svg=board_svg(row.size, game.board.cells, last, game.dead),
+    return WebContent(head, reply, svg=board_svg(row.size, game.board.cells, last_stone(game), game.dead),
                       links=((ctx.t("go_web_sgf"), f"go/{row.id}.sgf"),))  # fmt: skip
 
 

@@ -103,6 +103,12 @@ class GradeStore:
         self.store = store
 
     # ------------------------------------------------------------------ grade history
+    async def has_grades(self, club_id: int) -> bool:
+        row = await self.store.fetch_one(
+            "SELECT 1 FROM grade_events e JOIN members m ON m.id = e.member_id WHERE m.club_id = ? LIMIT 1", (club_id,)
+        )
+        return row is not None
+
     async def events_of_club(self, club_id: int) -> dict[int, list[GradeEvent]]:
         """Every member's grade history, oldest first."""
         rows = await self.store.fetch_all(

@@ -94,6 +94,10 @@ class KeizerStore:
         )
         return (int(row["id"]), int(row["version"])) if row else None
 
+    async def has_season(self, club_id: int, kind: str) -> bool:
+        row = await self.db.fetch_one("SELECT 1 FROM seasons WHERE club_id = ? AND kind = ? LIMIT 1", (club_id, kind))
+        return row is not None
+
     async def active_season(self, club_id: int, kind: str = "main") -> Season | None:
         row = await self.db.fetch_one(
             "SELECT * FROM seasons WHERE club_id = ? AND kind = ? AND status = 'active' ORDER BY id DESC LIMIT 1",

@@ -12,10 +12,11 @@ from bot.core.i18n import t
 from bot.core.registry import FormRound, Registry, WebPage
 from bot.core.store import Club, Member
 from bot.keizer.lookups import keizer_store
+from bot.keizer.rows import SeasonPlayer, Signoff
 
 
 async def _has_season(core: Core, club: Club) -> bool:
-    return any(s.kind == "main" for s in await keizer_store(core).seasons(club.id))
+    return await keizer_store(core).has_season(club.id, "main")  # the menu asks on every page: one row at most
 
 
 async def _has_rapid(core: Core, club: Club) -> bool:
@@ -62,28 +63,23 @@ async def coming_rounds(core: Core, club: Club, member: Member | None, now: date
             is_open = now < row.deadline_at
             title = t(lang, "web_form_round", round=row.number, date=row.play_date,
                       deadline=local_text(row.deadline_at, club.timezone), publish=local_text(row.publish_at, club.timezone))  # fmt: skip
-            state, actions = "", ()
-            if member is not None and place is None:  # not in this competition: the form can enrol them
-                state = t(lang, "web_form_not_playing")
-                if is_open:
-                    actions = ((t(lang, "web_form_join"), f"/aanmelden {row.number}{word}"),)
-            elif member is not None and place is not None and row.number < place.joined_round:
-                state = t(lang, "web_form_not_playing")  # joined from a later round
-            elif member is not None:
-                off = own is not None or bool(place and place.auto_signed_off)
-                state = t(
-                    lang,
-                    "web_form_signed_off_team"
-                    if own and own.kind == "team"
-                    else "web_form_signed_off"
-                    if off
-                    else "web_form_playing",
-                )
-                if is_open and off:
-                    actions = ((t(lang, "web_form_on"), f"/aanmelden {row.number}{word}"),)
-                elif is_open:
-                    actions = ((t(lang, "web_form_off"), f"/afmelden {row.number}{word}"),
-                               (t(lang, "web_form_team"), f"/afmelden {row.number} teamwedstrijd{word}"))  # fmt: skip
+            state, actions = _members_part(lang, row.number, word, is_open, place, own) if member is not None else ("", ())
             competition = t(lang, "web_form_rapid") if kind == "rapid" else ""
             found.append(FormRound(title, competition, is_open, state, len(of_round), actions))
     return found
+
+
+def _members_part(
+    lang: str, number: int, word: str, is_open: bool, place: SeasonPlayer | None, own: Signoff | None
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A member's state in one round, in words, and the buttons the form offers them for it now."""
+    if place is None:  # not in this competition: the form can enrol them
+        return t(lang, "web_form_not_playing"), ((t(lang, "web_form_join"), f"/aanmelden {number}{word}"),) if is_open else ()
+    if number < place.joined_round:  # joined from a later round
+        return t(lang, "web_form_not_playing"), ()
+    if own is not None or place.auto_signed_off:
+        state = t(lang, "web_form_signed_off_team" if own is not None and own.kind == "team" else "web_form_signed_off")
+        return state, ((t(lang, "web_form_on"), f"/aanmelden {number}{word}"),) if is_open else ()
+    off = ((t(lang, "web_form_off"), f"/afmelden {number}{word}"),
+           (t(lang, "web_form_team"), f"/afmelden {number} teamwedstrijd{word}"))  # fmt: skip
+    return t(lang, "web_form_playing"), off if is_open else ()

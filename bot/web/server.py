@@ -28,8 +28,8 @@ from bot.core.i18n import t
 from bot.core.registry import WebPage
 from bot.core.replies import Reply
 from bot.core.store import Club
+from bot.core.web_links import LINK_PREFIX, club_path
 from bot.web import render, signoff
-from bot.web.signoff import club_path
 
 log = logging.getLogger(__name__)
 
@@ -246,7 +246,7 @@ def make_app(core: Core) -> web.Application:
     app.router.add_get("/c/{club}/", home)
     app.router.add_get("/c/{club}/kalender.ics", calendar)
     app.router.add_get("/c/{club}/lid/{member}", member_page)
-    app.router.add_get("/c/{club}/m/{secret}", personal_link)
+    app.router.add_get(f"/c/{{club}}/{LINK_PREFIX}/{{secret}}", personal_link)
     app.router.add_route("GET", "/c/{club}/afmelden", form)
     app.router.add_route("POST", "/c/{club}/afmelden", form)
     app.router.add_get("/c/{club}/{page}", page)

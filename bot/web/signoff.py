@@ -24,7 +24,7 @@ from bot.core.i18n import t
 from bot.core.registry import FormRound
 from bot.core.replies import Reply
 from bot.core.store import Club, Member
-from bot.core.web_links import form_key, token_hash
+from bot.core.web_links import club_path, form_key, token_hash
 from bot.web import render
 
 COOKIE = "clubbot_lid"
@@ -33,21 +33,18 @@ _ALLOWED = re.compile(r"^/(afmelden|aanmelden) \d{1,3}( teamwedstrijd)?( rapid)?
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 
 
-def club_path(club_id: int) -> str:
-    return f"/c/{club_id}/"
-
-
-async def member_of_secret(core: Core, club: Club, secret: str | None) -> Member | None:
+async def member_of_secret(core: Core, club: Club, secret: str | None) -> tuple[Member, str] | None:
+    """The member a link's secret is for in this club, and the secret's hash; None for any other."""
     if not secret or not _TOKEN.match(secret):
         return None
-    return await core.store.member_of_web_link(club.id, token_hash(secret))
+    hashed = token_hash(secret)
+    member = await core.store.member_of_web_link(club.id, hashed)
+    return (member, hashed) if member is not None else None
 
 
 async def visitor(core: Core, club: Club, request: web.Request) -> tuple[Member, str] | None:
     """The member whose link this browser opened (and the link's hash), or None."""
-    secret = request.cookies.get(COOKIE)
-    member = await member_of_secret(core, club, secret)
-    return (member, token_hash(secret or "")) if member is not None else None
+    return await member_of_secret(core, club, request.cookies.get(COOKIE))
 
 
 async def open_link(core: Core, club: Club, request: web.Request, links: render.Links) -> web.Response:
