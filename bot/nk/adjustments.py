@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
-from bot.core.pictures import picture_spec
-from bot.core.replies import Reply, Table
+from bot.core.replies import Reply
 from bot.nk.lookups import running
 from bot.nk.store import NkStore
+from bot.nk.tables import round_announcement
 
 
 async def swap(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
@@ -28,36 +28,27 @@ async def swap(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     if a.id == b.id:
         raise UserError("error_usage", usage=ctx.t("nk_usage_wissel"))
     games = [g for g in await nk.games(tour.id) if g.round_id == round_id]
-    seats: dict[int, tuple[int, str]] = {}  # member -> (game id or 0 for the bye, "black" | "white" | "bye")
-    for g in games:
-        seats[g.black_id] = (g.id, "black")
-        seats[g.white_id] = (g.id, "white")
+    seats = {m: g.id for g in games for m in (g.black_id, g.white_id)}  # member -> their game (0: the bye)
     if bye is not None:
-        seats[bye] = (0, "bye")
+        seats[bye] = 0
     for who in (a, b):
         if who.id not in seats:
             raise UserError("nk_error_not_in_round", name=who.name, round=number)
-    touched = {seats[a.id][0], seats[b.id][0]} - {0}
+    touched = {seats[a.id], seats[b.id]} - {0}
     if any(g.winner_id is not None or g.reported_winner is not None for g in games if g.id in touched):
         raise UserError("nk_error_change_after_result", round=number)
     moved = {a.id: b.id, b.id: a.id}
     new_games = [(g.id, moved.get(g.black_id, g.black_id), moved.get(g.white_id, g.white_id)) for g in games]
     new_bye = moved.get(bye, bye) if bye is not None else None
     names = {p.member_id: p.name for p in await nk.players(tour.id)}
-    lines = [ctx.t("nk_pairing_title", name=tour.name, round=number), ctx.t("nk_pairing_changed")]
     boards = {g.id: g.board for g in games}
-    for game_id, black, white in new_games:
-        lines.append(ctx.t("nk_pairing_line", board=boards[game_id], black=names[black], white=names[white]))
-    if new_bye is not None:
-        lines.append(ctx.t("nk_bye_line", name=names[new_bye]))
-    table = Table(
-        headers=(ctx.t("col_board"), ctx.t("nk_col_black"), ctx.t("nk_col_white")),
-        rows=tuple((str(boards[gid]), names[black], names[white]) for gid, black, white in new_games),
-    )
-    notes = tuple(lines[len(new_games) + 2 :])
-    picture = picture_spec(lines[0], table, (lines[1], *notes))
+    body, picture = round_announcement(
+        ctx.lang, ctx.t("nk_pairing_title", name=tour.name, round=number), (ctx.t("nk_pairing_changed"),),
+        [(boards[gid], names[black], names[white]) for gid, black, white in new_games],
+        names[new_bye] if new_bye is not None else None,
+    )  # fmt: skip
     corrected = await nk.change_round(
-        ctx.club.id, tour.id, round_id, number, new_games, new_bye, "\n".join(lines), picture, ctx.now
+        ctx.club.id, tour.id, round_id, number, new_games, new_bye, body, picture, ctx.now
     )
     key = "nk_pairing_changed_posted" if corrected else "nk_pairing_changed_unposted"
     return Reply(lines=(ctx.t(key, a=a.name, b=b.name, round=number),))

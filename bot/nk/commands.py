@@ -35,7 +35,7 @@ from bot.nk.lookups import current as _current
 from bot.nk.lookups import running as _running
 from bot.nk.source import NkSource
 from bot.nk.store import NkGame, NkStore, NkTournament
-from bot.nk.tables import _drawn, _egf, _stand, _standings_reply
+from bot.nk.tables import _drawn, _egf, _stand, _standings_reply, round_announcement
 
 MAX_NAME = 60
 
@@ -285,19 +285,12 @@ async def _ronde(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
         raise UserError("nk_error_round_open", round=open_round)
     names = {p.id: p.name for p in data.players}
     club = ctx.club
-    lang = club.language
     title_key = "nk_title_round_title" if pairing.title_round else "nk_pairing_title"
-    lines = [t(lang, title_key, name=tour.name, round=pairing.round)]
-    for g in pairing.games:
-        lines.append(t(lang, "nk_pairing_line", board=g.board, black=names[g.black], white=names[g.white]))
-    if pairing.bye is not None:
-        lines.append(t(lang, "nk_bye_line", name=names[pairing.bye]))
-    body = "\n".join(lines)
-    table = Table(
-        headers=(t(lang, "col_board"), t(lang, "nk_col_black"), t(lang, "nk_col_white")),
-        rows=tuple((str(g.board), names[g.black], names[g.white]) for g in pairing.games),
-    )
-    picture = picture_spec(lines[0], table, tuple(lines[len(pairing.games) + 1 :]))  # drawn when it is sent
+    body, picture = round_announcement(
+        club.language, t(club.language, title_key, name=tour.name, round=pairing.round), (),
+        [(g.board, names[g.black], names[g.white]) for g in pairing.games],
+        names[pairing.bye] if pairing.bye is not None else None,
+    )  # fmt: skip
     async with core.store.transaction():
         if tour.status == "registration":
             await nk.set_status(tour.id, "running")

@@ -14,7 +14,7 @@ from engine.mcmahon.files import egf_results
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.i18n import t
-from bot.core.pictures import table_png
+from bot.core.pictures import picture_spec, table_png
 from bot.core.replies import Reply, Table
 from bot.nk.lookups import current as _current
 from bot.nk.store import NkStore, NkTournament
@@ -23,6 +23,21 @@ from bot.nk.store import NkStore, NkTournament
 async def _drawn(title: str, table: Table, notes: tuple[str, ...]) -> bytes:
     """A table's picture, drawn in a worker thread: a 500-player table never holds up other clubs."""
     return await asyncio.to_thread(table_png, title, table, notes)
+
+
+def round_announcement(
+    lang: str, title: str, notes: tuple[str, ...], boards: list[tuple[int, str, str]], bye: str | None
+) -> tuple[str, str]:
+    """A round's announcement: its text (the title, ``notes``, a line per board (board, black, white),
+    the bye) and what its picture shows (``picture_spec``, drawn when it is sent)."""
+    lines = [title, *notes]
+    lines += [t(lang, "nk_pairing_line", board=board, black=black, white=white) for board, black, white in boards]
+    after = (t(lang, "nk_bye_line", name=bye),) if bye is not None else ()
+    table = Table(
+        headers=(t(lang, "col_board"), t(lang, "nk_col_black"), t(lang, "nk_col_white")),
+        rows=tuple((str(board), black, white) for board, black, white in boards),
+    )
+    return "\n".join([*lines, *after]), picture_spec(title, table, (*notes, *after))
 
 
 def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str) -> Reply:
