@@ -17,6 +17,8 @@ REFILL_SECONDS = 1.0
 UNLIMITED_PLATFORMS = frozenset({"console"})
 SWEEP_EVERY = 10_000  # commands between two sweeps of the buckets that have filled up again
 
+_ROUNDING = 1e-9  # (now - at) in floats: after the wait we told, the refill may come out a hair short of 1
+
 
 class UserLimits:
     def __init__(
@@ -36,7 +38,7 @@ class UserLimits:
         self._sweep(now)
         tokens, at = self._buckets.get((platform, user_id), (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - at) / self.refill_seconds)
-        if tokens < 1.0:
+        if tokens < 1.0 - _ROUNDING:
             self._buckets[(platform, user_id)] = (tokens, now)
             return max(1, math.ceil((1.0 - tokens) * self.refill_seconds))
         self._buckets[(platform, user_id)] = (tokens - 1.0, now)
