@@ -6,115 +6,12 @@ contenders (the title game after round 7).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
 from engine.mcmahon.model import Game, Pairing, PlayerId, Tournament
+from engine.mcmahon.score_groups import Level, fold_match, pair_score_groups
 from engine.mcmahon.tournament import (
     State, contenders_of, field_of, is_complete, sos_tables, start_groups, state_after, status, withdrawn_by,
 )  # fmt: skip
-
-_BUDGET = 20000  # backtracking steps per matching attempt
-
-
-def _fold_match(order: Sequence[PlayerId], met: dict[PlayerId, set[PlayerId]], repeats: bool) -> list[tuple[PlayerId, PlayerId]] | None:
-    """Fold pairing (1-n, 2-(n-1), ...) of an even list without repeats: the highest unpaired player
-    takes the lowest unpaired player they have not met, as long as the rest can still be paired
-    (depth-first search with a step budget). ``repeats``: players met are allowed, after all others."""
-    n = len(order)
-    if n % 2:
-        return None
-    steps = 0
-    pairs: list[tuple[PlayerId, PlayerId]] = []
-    free = [True] * n
-
-    def search() -> bool:
-        nonlocal steps
-        try:
-            i = free.index(True)
-        except ValueError:
-            return True
-        steps += 1
-        if steps > _BUDGET:
-            return False
-        free[i] = False
-        a = order[i]
-        candidates = [j for j in range(n - 1, i, -1) if free[j]]
-        fresh = [j for j in candidates if order[j] not in met[a]]
-        tries = fresh + ([j for j in candidates if order[j] in met[a]] if repeats else [])
-        for j in tries:
-            free[j] = False
-            pairs.append((a, order[j]))
-            if search():
-                return True
-            pairs.pop()
-            free[j] = True
-            if steps > _BUDGET:
-                break
-        free[i] = True
-        return False
-
-    return pairs if search() else None
-
-
-def _pair_pool(
-    pool: Sequence[PlayerId], met: dict[PlayerId, set[PlayerId]], *, last: bool, contenders: bool
-) -> tuple[list[tuple[PlayerId, PlayerId]], list[PlayerId]] | None:
-    """Pair one score group (floaters from above first). Returns the pairs and the players who float
-    down. An odd group floats one player: the lowest in the order whose leaving lets the rest pair
-    without repeats. If the group cannot be paired without repeats at all, two (then more) players
-    float, the lowest such set among the bottom six. The last group floats nobody: ``None`` when it
-    cannot be paired. A group of contenders (``contenders``) never floats more than parity needs: it
-    pairs with repeats rather than sending a contender away."""
-    n = len(pool)
-    need = n % 2
-    if last and need:
-        return None
-    floats = [need] if last or contenders else list(range(need, n + 1, 2))
-    for f in floats:
-        if f == 0:
-            options: list[tuple[int, ...]] = [()]
-        elif f == 1:
-            options = [(k,) for k in range(n - 1, -1, -1)]
-        else:
-            window = list(range(max(0, n - max(6, f)), n))
-            options = sorted(combinations(window, f), key=lambda c: sorted((-k for k in c)))
-        for chosen in options:
-            rest = [p for k, p in enumerate(pool) if k not in chosen]
-            pairs = _fold_match(rest, met, repeats=False)
-            if pairs is not None:
-                return pairs, [pool[k] for k in chosen]
-    if contenders:
-        rest = list(pool[:-1]) if need else list(pool)
-        pairs = _fold_match(rest, met, repeats=True)
-        if pairs is not None:
-            return pairs, ([pool[-1]] if need else [])
-    return None
-
-
-def _another_floater(
-    done: list[tuple[list[PlayerId], list[tuple[PlayerId, PlayerId]]]], pool: list[PlayerId], met: dict[PlayerId, set[PlayerId]]
-) -> tuple[list[tuple[PlayerId, PlayerId]], list[PlayerId]] | None:
-    """The last group cannot pair with the contender sent down to it: send another contender of that
-    group instead (the lowest that works), keeping the contenders' own pairing free of new repeats as
-    far as it was; ``done[-1]`` is rewritten. None when no choice works (the last group then repeats)."""
-    above, above_pairs = done[-1]
-    paired = {x for pair in above_pairs for x in pair}
-    sent = [p for p in above if p not in paired]
-    if len(sent) != 1:
-        return None
-    below = [p for p in pool if p != sent[0]]
-    repeats_above = any(b in met[a] for a, b in above_pairs)
-    for k in range(len(above) - 1, -1, -1):
-        candidate = above[k]
-        rest = [p for p in above if p != candidate]
-        pairs_above = _fold_match(rest, met, repeats=False) or (_fold_match(rest, met, repeats=True) if repeats_above else None)
-        if pairs_above is None:
-            continue
-        result = _pair_pool([candidate, *below], met, last=True, contenders=False)
-        if result is not None:
-            done[-1] = (above, pairs_above)
-            return result
-    return None
 
 
 def _choose_bye(ids: Sequence[PlayerId], st: State, sos: dict[PlayerId, int], strength: dict[PlayerId, int],
@@ -187,7 +84,7 @@ def pair_next(t: Tournament) -> Pairing:
         title = sorted(stat.contenders, key=order_key)
         if len(title) % 2:
             title = title[1:]
-        pairs = _fold_match(title, st.met, repeats=True) or []
+        pairs = fold_match(title, st.met, repeats=True) or []
         return _finish(number, pairs, None, st, strength, title_round=True)
 
     bye: PlayerId | None = None
@@ -221,38 +118,19 @@ def pair_next(t: Tournament) -> Pairing:
         and len(pools[1]) >= 2
         and len(pools[1]) % 2 == 0
     )
-    incoming: dict[int, list[PlayerId]] = {}
-    done: list[tuple[list[PlayerId], list[tuple[PlayerId, PlayerId]]]] = []
-    index = 0
-    while index < len(pools):
-        pool = incoming.pop(index, []) + pools[index]
-        last = index == len(pools) - 1
-        # The contenders' rules come first, in every field size: a group of contenders pairs among itself
-        # (with repeats rather than sending more than one contender away: seed 000 scenario 1, and in a
-        # small field whenever it must), and the groups below never pull contenders into their merge.
-        contenders = all(p in alive for p in pools[index]) and (
-            number >= t.settings.repeats_allowed_from or len(pools[index]) < t.settings.group_size
-        )
-        result = _pair_pool(pool, st.met, last=last, contenders=contenders)
-        if result is None and last and done and any(p in alive for p in done[-1][0]):
-            result = _another_floater(done, pool, st.met)
-        while result is None and last and done and not any(p in alive for p in done[-1][0]):
-            above, _ = done.pop()
-            seen = set(above)
-            pool = above + [p for p in pool if p not in seen]
-            result = _pair_pool(pool, st.met, last=True, contenders=False)
-        if result is None:
-            pairs_any = _fold_match(pool, st.met, repeats=True)
-            assert pairs_any is not None
-            result = (pairs_any, [])
-        pairs, floaters = result
-        done.append((pool, pairs))
-        if floaters:
-            target = index + 2 if index == 0 and top_odd_skip else index + 1
-            incoming.setdefault(target, []).extend(floaters)
-        index += 1
-    all_pairs = [pair for _, ps in done for pair in ps]
-    return _finish(number, all_pairs, bye, st, strength)
+    # The contenders' rules come first, in every field size: a group of contenders floats only what parity
+    # needs and pairs among itself, with repeats rather than sending more contenders away (seed 000 scenario
+    # 1 from round 5, and in a small field whenever it must); floaters only go down, so the groups below
+    # never pull contenders into their pairing.
+    levels = [
+        Level(
+            tuple(pool), score,
+            all(p in alive for p in pool) and (number >= t.settings.repeats_allowed_from or len(pool) < t.settings.group_size),
+            2 if index == 0 and top_odd_skip else index + 1,
+        )  # fmt: skip
+        for index, (score, pool) in enumerate(zip(scores, pools))
+    ]
+    return _finish(number, pair_score_groups(levels, st.met), bye, st, strength)
 
 
 def _finish(

@@ -1,0 +1,239 @@
+"""Pairing the NK's score groups with the fewest repeats, then the smallest total score difference, then
+the seed's fold order (issue 20: OpenGotha's order of costs, avoid repeats >> minimise the score
+difference >> the fold order by SOS and strength).
+
+Every pairing of the field can be read group by group from the top: a pool is the players floating in
+from above (on top) and the group itself; some players of the pool float down, the rest are paired by
+the seed's fold (``fold_match``). So the choice that matters is who floats where, and ``pair_score_groups``
+searches it best first: the cost of a float is the score gap it crosses, and since at least one game
+must cross every boundary with an odd number of players above it, the sum of those forced crossings
+is a lower bound that lets the fold's natural choice through without detour. The search is exact
+when it completes; it starts from the bottom groups (where pairings get stuck) and widens upward,
+within a budget of pools tried, keeping the best pairing found.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from engine.mcmahon.model import PlayerId
+
+Pair = tuple[PlayerId, PlayerId]
+Carry = tuple[tuple[int, PlayerId], ...]  # floaters on their way: (the level they go to, the player)
+Cost = tuple[int, int, int]  # repeats, score difference, fold-order penalty
+
+_FOLD_STEPS = 20000  # backtracking steps of one fold
+_POOLS = 1500  # pools the search may try in all, before it keeps the best pairing found
+
+
+def fold_match(order: Sequence[PlayerId], met: dict[PlayerId, set[PlayerId]], repeats: bool) -> list[Pair] | None:
+    """Fold pairing (1-n, 2-(n-1), ...) of an even list without repeats: the highest unpaired player
+    takes the lowest unpaired player they have not met, as long as the rest can still be paired
+    (depth-first search with a step budget). ``repeats``: when the list cannot pair without them, the
+    pairing with the fewest repeats (the fold's own order among equals; within the step budget)."""
+    n = len(order)
+    if n % 2:
+        return None
+    steps = 0
+    pairs: list[Pair] = []
+    free = [True] * n
+    count = 0
+    best: list[Pair] | None = None
+    best_count = n + 1  # more than any pairing can have
+
+    def search() -> bool:
+        """True: stop (a pairing without repeats found, or the budget spent)."""
+        nonlocal steps, count, best, best_count
+        try:
+            i = free.index(True)
+        except ValueError:
+            if count < best_count:
+                best, best_count = list(pairs), count
+            return count == 0
+        steps += 1
+        if steps > _FOLD_STEPS:
+            return True
+        free[i] = False
+        a = order[i]
+        candidates = [j for j in range(n - 1, i, -1) if free[j]]
+        fresh = [j for j in candidates if order[j] not in met[a]]
+        tries = fresh + ([j for j in candidates if order[j] in met[a]] if repeats else [])
+        for j in tries:
+            repeat = order[j] in met[a]
+            if count + repeat >= best_count:
+                continue
+            free[j] = False
+            pairs.append((a, order[j]))
+            count += repeat
+            stop = search()
+            count -= repeat
+            pairs.pop()
+            free[j] = True
+            if stop:
+                free[i] = True
+                return True
+        free[i] = True
+        return False
+
+    search()
+    return best
+
+
+@dataclass(frozen=True)
+class Level:
+    """One score group: its players in fold order, its score, whether it is a group of contenders (it
+    floats only what parity needs and pairs with repeats rather than sending more away), and the level
+    its floaters go to (the next, or the one after for seed 000's lone top-group player)."""
+
+    players: tuple[PlayerId, ...]
+    score: int
+    contenders: bool
+    target: int
+
+
+@dataclass(frozen=True)
+class _Node:
+    """Levels ``0 .. level - 1`` paired: the floaters carried on, the cost so far and the pairs."""
+
+    level: int
+    carry: Carry
+    cost: Cost
+    pairs: tuple[Pair, ...]
+
+
+def _options(n: int, parity_only: bool, last: bool) -> Iterator[tuple[int, ...]]:
+    """Who of a pool of ``n`` floats down, cheapest first: as few as parity needs (the lowest in the fold
+    order first), then two more, ... A contenders' pool floats only what parity needs; the last pool
+    floats nobody."""
+    need = n % 2
+    if last:
+        if need == 0:
+            yield ()
+        return
+    for size in [need] if parity_only else range(need, n + 1, 2):
+        yield from combinations(range(n - 1, -1, -1), size)
+
+
+class _Search:
+    def __init__(self, levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]]) -> None:
+        self.levels = levels
+        self.met = met
+        count = len(levels)
+        self.gaps = [levels[i].score - levels[i + 1].score for i in range(count - 1)] + [0]
+        # bound[i]: the score difference the boundaries from level i down must carry at least
+        self.bound = [0] * (count + 1)
+        above = 0
+        parity = []
+        for level in levels:
+            above += len(level.players)
+            parity.append(above % 2)
+        for i in range(count - 1, -1, -1):
+            self.bound[i] = self.bound[i + 1] + parity[i] * self.gaps[i]
+        self.tried = 0
+
+    def step(self, node: _Node, chosen: tuple[int, ...], rank: int, repeats: bool) -> _Node | None:
+        """Pair level ``node.level`` with ``chosen`` floating down (None: it cannot be paired)."""
+        i = node.level
+        level = self.levels[i]
+        self.tried += 1
+        pool = [p for t, p in node.carry if t == i] + list(level.players)
+        passing = tuple((t, p) for t, p in node.carry if t > i)
+        floaters = [pool[k] for k in sorted(chosen)]
+        remaining = [p for k, p in enumerate(pool) if k not in chosen]
+        pairs = fold_match(remaining, self.met, repeats=repeats)
+        if pairs is None:
+            return None
+        count = sum(b in self.met[a] for a, b in pairs)
+        crossing = (len(floaters) + len(passing)) * self.gaps[i]
+        cost = (node.cost[0] + count, node.cost[1] + crossing, node.cost[2] + rank)
+        return _Node(i + 1, passing + tuple((level.target, p) for p in floaters), cost, node.pairs + tuple(pairs))
+
+    def pool_size(self, node: _Node) -> int:
+        return sum(1 for t, _ in node.carry if t == node.level) + len(self.levels[node.level].players)
+
+    def greedy(self) -> list[_Node]:
+        """Level by level, the first floaters that leave a repeat-free pool (among the first 60 choices),
+        else the fewest floaters with repeats. Returns the node before each level and the end."""
+        nodes = [_Node(0, (), (0, 0, 0), ())]
+        last = len(self.levels) - 1
+        while nodes[-1].level <= last:
+            node = nodes[-1]
+            options = _options(self.pool_size(node), self.levels[node.level].contenders, node.level == last)
+            found = None
+            for rank, chosen in enumerate(options):
+                if rank == 60:
+                    break
+                found = self.step(node, chosen, rank, repeats=False)
+                if found is not None:
+                    break
+            if found is None:
+                first = next(_options(self.pool_size(node), self.levels[node.level].contenders, node.level == last))
+                found = self.step(node, first, 0, repeats=True)
+            assert found is not None  # an even pool always pairs when repeats are allowed
+            nodes.append(found)
+        return nodes
+
+    def best_first(self, start: _Node, budget: int, incumbent: _Node) -> tuple[_Node, bool]:
+        """The cheapest completion of ``start``, or ``incumbent`` if none is cheaper. True: proved (the
+        search ended within ``budget`` pools)."""
+        count = len(self.levels)
+        heap: list[tuple[int, int, int, int, int, int, _Node, tuple[int, ...] | None, Iterator[tuple[int, ...]] | None]] = []
+        seen: set[tuple[int, Carry]] = set()
+        order = 0
+        best = incumbent
+
+        def push(node: _Node, chosen: tuple[int, ...] | None, rest: Iterator[tuple[int, ...]] | None, rank: int) -> None:
+            nonlocal order
+            order += 1
+            key = (node.cost[0], node.cost[1] + self.bound[node.level], -node.level, node.cost[2] + rank)
+            if (key[0], key[1], key[3]) < best.cost:
+                heapq.heappush(heap, (*key, order, rank, node, chosen, rest))
+
+        push(start, None, None, 0)
+        limit = self.tried + budget
+        while heap:
+            *_, rank, node, chosen, rest = heapq.heappop(heap)
+            if chosen is None:  # a node reached: opened when it is the cheapest way to it
+                if node.level == count:
+                    return node, True
+                if (node.level, node.carry) in seen:
+                    continue
+                seen.add((node.level, node.carry))
+                options = _options(self.pool_size(node), self.levels[node.level].contenders, node.level == count - 1)
+                first = next(options, None)
+                if first is not None:
+                    push(node, first, options, 0)
+                continue
+            if rest is not None:
+                following = next(rest, None)
+                if following is not None:
+                    push(node, following, rest, rank + 1)
+            if self.tried >= limit:
+                return best, False
+            child = self.step(node, chosen, rank, repeats=False) or self.step(node, chosen, rank, repeats=True)
+            if child is not None:
+                if child.level == count and child.cost < best.cost:
+                    best = child
+                push(child, None, None, 0)
+        return best, True
+
+
+def pair_score_groups(levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]], budget: int | None = None) -> list[Pair]:
+    """Pair every level (score group, top first); see the module's docstring. The greedy pairing first,
+    then the best-first search from each level up with the greedy choices above it fixed, widening
+    until the search over all levels completes or the budget is spent."""
+    budget = _POOLS if budget is None else budget
+    search = _Search(levels, met)
+    path = search.greedy()
+    best = path[-1]
+    for start in range(len(levels) - 1, -1, -1):
+        left = budget - search.tried
+        if left <= 0 or best.cost[1] == search.bound[0] and best.cost[0] == 0:
+            break
+        best, proved = search.best_first(path[start], left, best)
+        if proved and start == 0:
+            break
+    return list(best.pairs)

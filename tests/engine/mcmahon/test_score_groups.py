@@ -1,0 +1,133 @@
+"""Issue 20, item 2: the NK pairs by minimal score difference (fewest repeats first, then the smallest total
+score difference, then the seed's fold order), as OpenGotha orders its costs. The issue's cases with
+their numbers, and a property test against an exhaustive search over every pairing of small fields."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.mcmahon import Game, Player, Round, Tournament, pair_next, status
+from engine.mcmahon.score_groups import Level, pair_score_groups
+from engine.mcmahon.tournament import State, contenders_of, state_after
+
+
+def field(n: int) -> tuple[Player, ...]:
+    return tuple(Player(f"p{i:02d}" if n < 100 else f"p{i:03d}", f"Player {i}", 2800 - 10 * i) for i in range(1, n + 1))
+
+
+def rounds_of(text: str) -> tuple[Round, ...]:
+    """Rounds written one per line, a game as black, white (two digits each) and b or w for the winner."""
+    rounds = []
+    for number, line in enumerate(text.strip().splitlines(), start=1):
+        games = []
+        for board, word in enumerate(line.split(), start=1):
+            black, white = f"p{word[:2]}", f"p{word[2:4]}"
+            games.append(Game(black, white, black if word[4] == "b" else white, board=board))
+        rounds.append(Round(number, tuple(games)))
+    return tuple(rounds)
+
+
+def best_possible(ids: list[str], score: dict[str, int], met: dict[str, set[str]]) -> tuple[int, int]:
+    """The fewest repeats, then the smallest total score difference, over every pairing of ``ids``."""
+    n = len(ids)
+
+    @lru_cache(maxsize=None)
+    def best(mask: int) -> tuple[int, int]:
+        if mask == 0:
+            return (0, 0)
+        i = (mask & -mask).bit_length() - 1
+        rest = mask & ~(1 << i)
+        options = []
+        for j in range(i + 1, n):
+            if rest >> j & 1:
+                r, d = best(rest & ~(1 << j))
+                options.append((r + (ids[j] in met[ids[i]]), d + abs(score[ids[i]] - score[ids[j]])))
+        return min(options)
+
+    return best((1 << n) - 1)
+
+
+def cost(games: tuple[Game, ...], score: dict[str, int], met: dict[str, set[str]]) -> tuple[int, int]:
+    return sum(g.white in met[g.black] for g in games), sum(abs(score[g.black] - score[g.white]) for g in games)
+
+
+def assert_the_others_paired_best(games: tuple[Game, ...], stt: State) -> None:
+    """The games that are not between two contenders (whose own pairing comes first, by the seed's rules)
+    have the fewest repeats, then the smallest total score difference, any pairing of their players has."""
+    alive = contenders_of(stt)
+    others = tuple(g for g in games if not (g.black in alive and g.white in alive))
+    ids = sorted(x for g in others for x in (g.black, g.white))
+    assert cost(others, stt.score, stt.met) == best_possible(ids, stt.score, stt.met)
+
+
+def test_sixteen_players_round_seven_pairs_no_four_with_a_zero() -> None:
+    """The issue's case: after six rounds p09 alone has 0 points; the pairing folded the merged bottom
+    groups and paired the 4 of p05 with p09's 0 (total difference 8). A 2 can take p09 (the smallest
+    difference it can have), and nobody else needs to cross a group: total 4, no difference above 2."""
+    history = rounds_of("""
+        0901w 1002b 1103w 1204b 1305w 1406b 1507b 1608b
+        0116w 0315b 0514b 1210b 0213w 0411b 0609b 0807b
+        0503w 1612b 1514b 0601w 1304b 1008b 1109b 0702w
+        0316w 1505w 1312b 0110b 0406w 0811w 1402b 0907w
+        0313b 0501w 1606w 1412b 1015b 0711w 0904w 0208b
+        0103w 1610b 0605w 1413w 1102w 1215b 0704b 0809b
+    """)
+    t = Tournament(field(16), history)
+    stt = state_after(t)
+    assert stt.score["p09"] == 0 and stt.score["p05"] == 4
+    p = pair_next(t)
+    differences = sorted(abs(stt.score[g.black] - stt.score[g.white]) for g in p.games)
+    assert max(differences) == 2 and sum(differences) == 4
+    assert p.repeats == 1  # the two contenders (5 points each) meet again: allowed from round 5
+    assert_the_others_paired_best(p.games, stt)
+
+
+def test_a_hundred_players_round_five_crosses_the_minus_four_boundary_once() -> None:
+    """The issue's case: three games crossed between -4 and -5 where one is enough (an odd number of
+    players above it needs exactly one)."""
+    rng = random.Random(8)
+    t = Tournament(field(100))
+    for _ in range(4):
+        p = pair_next(t)
+        games = tuple(Game(g.black, g.white, rng.choice([g.black, g.white]), board=g.board) for g in p.games)
+        t = Tournament(t.players, t.rounds + (Round(p.round, games, p.bye),))
+    stt = state_after(t)
+    above = sum(1 for s in stt.score.values() if s >= -4)
+    assert above % 2 == 1
+    p = pair_next(t)
+    crossing = [g for g in p.games if max(stt.score[g.black], stt.score[g.white]) >= -4 > min(stt.score[g.black], stt.score[g.white])]
+    assert len(crossing) == 1 and p.repeats == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.integers(6, 14), seed=st.integers(0, 10**6), upto=st.integers(2, 7))
+def test_no_pairing_of_the_others_has_fewer_repeats_or_a_smaller_difference(n: int, seed: int, upto: int) -> None:
+    """Random small fields: the contenders' own games are theirs by the seed's rules (they pair among
+    themselves first); every other player is paired as well as any pairing of them could be."""
+    rng = random.Random(seed)
+    t = Tournament(field(n))
+    while len(t.rounds) < upto - 1 and status(t).next_round is not None:
+        p = pair_next(t)
+        games = tuple(Game(g.black, g.white, rng.choice([g.black, g.white]), board=g.board) for g in p.games)
+        t = Tournament(t.players, t.rounds + (Round(p.round, games, p.bye),))
+    if status(t).next_round is None or status(t).title_round_next:
+        return
+    stt = state_after(t)
+    assert_the_others_paired_best(pair_next(t).games, stt)
+
+
+def test_the_search_keeps_the_seed_fold_inside_a_group_and_floats_the_lowest() -> None:
+    """Five players of one score and three of the next: the fold pairs 1-4, 2-3 of the top four, the
+    lowest (e) floats and meets the top of the group below (the fold of f, g, h with e on top)."""
+    levels = [Level(tuple("abcde"), 2, False, 1), Level(tuple("fgh"), 1, False, 2)]
+    met: dict[str, set[str]] = {x: set() for x in "abcdefgh"}
+    assert pair_score_groups(levels, met) == [("a", "d"), ("b", "c"), ("e", "h"), ("f", "g")]
+    # e met h and g: e still floats (the lowest), and takes f; g and h pair
+    met["e"] |= {"h", "g"}
+    met["h"].add("e")
+    met["g"].add("e")
+    assert pair_score_groups(levels, met) == [("a", "d"), ("b", "c"), ("e", "f"), ("g", "h")]
