@@ -35,7 +35,7 @@ async def swap(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
         if who.id not in seats:
             raise UserError("nk_error_not_in_round", name=who.name, round=number)
     touched = {seats[a.id], seats[b.id]} - {0}
-    if any(g.winner_id is not None or g.reported_winner is not None for g in games if g.id in touched):
+    if any(g.has_result or g.reported for g in games if g.id in touched):
         raise UserError("nk_error_change_after_result", round=number)
     moved = {a.id: b.id, b.id: a.id}
     new_games = [(g.id, moved.get(g.black_id, g.black_id), moved.get(g.white_id, g.white_id)) for g in games]

@@ -94,7 +94,7 @@ def cmd_standings(args: argparse.Namespace) -> str:
     for r in rows:
         mark = "champion" if r.champion else ("can win" if r.contender else "")
         lines.append(
-            f"{r.rank:>3}  {r.player.name:<{width}}  {-r.start_group:>5}  {r.score:>5}  {r.sos:>4}  {r.sosos:>5}  "
+            f"{r.rank:>3}  {r.player.name:<{width}}  {-r.start_group:>5}  {mcmahon.points_text(r.score):>5}  {mcmahon.points_text(r.sos):>4}  {mcmahon.points_text(r.sosos):>5}  "
             f"{r.player.strength:>8}  {mark}".rstrip()
         )
     names = {p.id: p.name for p in t.players}

@@ -57,6 +57,7 @@ _WON = {"gewonnen", "winst", "won", "win"}
 _LOST = {"verloren", "verlies", "lost", "loss"}
 _FORFEIT = {"reglementair", "forfeit"}
 _DOUBLE = {"dubbel", "double", "beiden"}  # a double forfeit: neither came, both lose
+_JIGO = {"jigo", "gelijk", "remise", "draw"}  # half a point each
 _EARNED = {"top": mcmahon.EARNED_TOP, "topgroep": mcmahon.EARNED_TOP, "groep1": mcmahon.EARNED_GROUP1,
            "group1": mcmahon.EARNED_GROUP1, "1": mcmahon.EARNED_GROUP1, "0": mcmahon.EARNED_TOP}  # fmt: skip
 
@@ -318,7 +319,7 @@ async def _indeling(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> R
     table = Table(
         headers=(ctx.t("col_board"), ctx.t("nk_col_black"), ctx.t("nk_col_white"), ctx.t("col_result")),
         rows=tuple(
-            (str(g.board), names[g.black], names[g.white], (ctx.t("nk_double_forfeit") if g.forfeit else "") if g.winner is None else names[g.winner] + (" (F)" if g.forfeit else ""))
+            (str(g.board), names[g.black], names[g.white], _result_text(ctx, g, names))
             for g in rnd.games
         ),
     )
@@ -345,10 +346,19 @@ async def _game_of(nk: NkStore, ctx: Context, tour: NkTournament, member_id: int
     raise UserError("nk_error_no_game_of", name=member.name if member else "?", round=number)
 
 
+def _result_text(ctx: Context, g: mcmahon.Game, names: dict[str, str]) -> str:
+    """A game's result in the pairing's table: the winner (F: by forfeit), jigo, a double forfeit, or nothing yet."""
+    if g.jigo:
+        return ctx.t("nk_jigo")
+    if g.winner is None:
+        return ctx.t("nk_double_forfeit") if g.forfeit else ""
+    return names[g.winner] + (" (F)" if g.forfeit else "")
+
+
 async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     tour = await _current(nk, ctx)
     won: bool | None = None
-    forfeit = double = False
+    forfeit = double = jigo = False
     number: int | None = None
     words: list[str] = []
     for arg in args:
@@ -361,11 +371,13 @@ async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Re
             forfeit = True
         elif low in _DOUBLE and won is None:
             won, forfeit, double = False, True, True
+        elif low in _JIGO and won is None:
+            won, jigo = False, True
         elif _int(arg) is not None and number is None:
             number = _int(arg)
         else:
             words.append(arg)
-    if won is None or ((words or forfeit) and not ctx.is_director) or (double and not words):
+    if won is None or ((words or forfeit) and not ctx.is_director) or (double and not words) or (jigo and forfeit):
         raise UserError("error_usage", usage=ctx.t("nk_usage_uitslag"))
     store = core.store
     if words:
@@ -374,31 +386,33 @@ async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Re
             raise UserError("error_unknown_player", name=" ".join(words)[:MAX_NAME])
         game = await _game_of(nk, ctx, tour, member.id, number)
         other = game.white_id if game.black_id == member.id else game.black_id
-        winner = None if double else (member.id if won else other)
+        winner = None if double or jigo else (member.id if won else other)
         async with store.transaction():
-            await nk.set_result(game.id, winner, forfeit, ctx.now)
+            await nk.set_result(game.id, winner, forfeit, ctx.now, jigo=jigo)
             await _after_result(core, nk, ctx, tour, game.number)
         if double:
             return Reply(lines=(ctx.t("nk_result_double", board=game.board, round=game.number),))
+        if jigo:
+            return Reply(lines=(ctx.t("nk_result_jigo", board=game.board, round=game.number),))
         name = member.name if won else (await store.member(other)).name  # type: ignore[union-attr]
         return Reply(lines=(ctx.t("nk_result_set", board=game.board, round=game.number, name=name),))
     if ctx.member is None:
         raise UserError("nk_error_not_a_member")
     me = ctx.member.id
     game = await _game_of(nk, ctx, tour, me, number)
-    if game.winner_id is not None:
+    if game.has_result:
         raise UserError("nk_error_result_confirmed", round=game.number)
     other = game.white_id if game.black_id == me else game.black_id
-    winner = me if won else other
+    winner = None if jigo else me if won else other
     other_name = (await store.member(other)).name  # type: ignore[union-attr]
-    if game.reported_winner is not None and game.reported_by == other:
-        if game.reported_winner != winner:
+    if game.reported and game.reported_by == other:
+        if (game.reported_winner, game.reported_jigo) != (winner, jigo):
             raise UserError("nk_error_conflict", name=other_name)
         async with store.transaction():
-            await nk.set_result(game.id, winner, False, ctx.now)
+            await nk.set_result(game.id, winner, False, ctx.now, jigo=jigo)
             await _after_result(core, nk, ctx, tour, game.number)
         return Reply(lines=(ctx.t("nk_result_confirmed", board=game.board, round=game.number),))
-    await nk.report(game.id, winner, me)
+    await nk.report(game.id, winner, me, jigo)
     return Reply(
         lines=(ctx.t("nk_result_reported", name=other_name),),
         buttons=(Button.for_member(ctx.t("button_confirm", name=other_name), f"/nk bevestig {game.number}", other),),
@@ -412,12 +426,12 @@ async def _bevestig(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> R
     if ctx.member is None:
         raise UserError("nk_error_not_a_member")
     game = await _game_of(nk, ctx, tour, ctx.member.id, _int(args[0]) if args else None)
-    if game.winner_id is not None:
+    if game.has_result:
         raise UserError("nk_error_result_confirmed", round=game.number)
-    if game.reported_winner is None or game.reported_by == ctx.member.id:
+    if not game.reported or game.reported_by == ctx.member.id:
         raise UserError("error_nothing_to_confirm")
     async with core.store.transaction():
-        await nk.set_result(game.id, game.reported_winner, False, ctx.now)
+        await nk.set_result(game.id, game.reported_winner, False, ctx.now, jigo=game.reported_jigo)
         await _after_result(core, nk, ctx, tour, game.number)
     return Reply(lines=(ctx.t("nk_result_confirmed", board=game.board, round=game.number),))
 

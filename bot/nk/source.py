@@ -29,7 +29,7 @@ class NkSource:
         return [
             CompetitionGame(
                 self.kind, r["tournament_id"], r["tournament_name"], r["id"], r["number"], r["board"],
-                r["paired_at"], r["white_id"], r["black_id"], "1-0" if r["winner_id"] == r["white_id"] else "0-1",
+                r["paired_at"], r["white_id"], r["black_id"], "1/2-1/2" if r["jigo"] else "1-0" if r["winner_id"] == r["white_id"] else "0-1",
             )  # fmt: skip
             for r in rows
         ]

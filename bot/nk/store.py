@@ -48,6 +48,17 @@ class NkGame:
     forfeit: bool
     reported_winner: int | None
     reported_by: int | None
+    jigo: bool = False
+    reported_jigo: bool = False
+
+    @property
+    def has_result(self) -> bool:
+        """A winner, a jigo or a double forfeit is in."""
+        return self.winner_id is not None or self.jigo or self.forfeit
+
+    @property
+    def reported(self) -> bool:
+        return self.reported_winner is not None or self.reported_jigo
 
 
 def _tournament(row: sqlite3.Row) -> NkTournament:
@@ -57,7 +68,7 @@ def _tournament(row: sqlite3.Row) -> NkTournament:
 def _game(row: sqlite3.Row) -> NkGame:
     return NkGame(
         row["id"], row["round_id"], row["number"], row["board"], row["black_id"], row["white_id"], row["winner_id"],
-        bool(row["forfeit"]), row["reported_winner"], row["reported_by"],
+        bool(row["forfeit"]), row["reported_winner"], row["reported_by"], bool(row["jigo"]), bool(row["reported_jigo"]),
     )  # fmt: skip
 
 
@@ -79,11 +90,12 @@ class NkStore:
         return _tournament(row) if row else None
 
     async def played_games(self, club_id: int) -> list[sqlite3.Row]:
-        """The club's games won over the board (no forfeits), with their tournament and round."""
+        """The club's games played to a result over the board (a win or a jigo, no forfeits), with their
+        tournament and round."""
         return await self.store.fetch_all(
             "SELECT g.*, r.number, r.paired_at, n.name AS tournament_name, n.id AS tournament_id FROM nk_games g"
             " JOIN nk_rounds r ON r.id = g.round_id JOIN nk_tournaments n ON n.id = r.tournament_id"
-            " WHERE n.club_id = ? AND g.winner_id IS NOT NULL AND g.forfeit = 0 ORDER BY g.id",
+            " WHERE n.club_id = ? AND (g.winner_id IS NOT NULL OR g.jigo = 1) AND g.forfeit = 0 ORDER BY g.id",
             (club_id,),
         )
 
@@ -182,9 +194,10 @@ class NkStore:
         kind = f"nk:{tournament_id}:round:{number}"
         return await self.store.rewrite_or_correct(club_id, None, kind, f"{kind}:change:", body, picture, now)
 
-    async def report(self, game_id: int, winner_id: int, by: int) -> None:
+    async def report(self, game_id: int, winner_id: int | None, by: int, jigo: bool = False) -> None:
         await self.store.write(
-            "UPDATE nk_games SET reported_winner = ?, reported_by = ? WHERE id = ?", (winner_id, by, game_id)
+            "UPDATE nk_games SET reported_winner = ?, reported_jigo = ?, reported_by = ? WHERE id = ?",
+            (winner_id, int(jigo), by, game_id),
         )
 
     async def withdraw(self, tournament_id: int, member_id: int, from_round: int) -> None:
@@ -193,10 +206,10 @@ class NkStore:
             (from_round, tournament_id, member_id),
         )
 
-    async def set_result(self, game_id: int, winner_id: int | None, forfeit: bool, now: datetime) -> None:
+    async def set_result(self, game_id: int, winner_id: int | None, forfeit: bool, now: datetime, jigo: bool = False) -> None:
         await self.store.write(
-            "UPDATE nk_games SET winner_id = ?, forfeit = ?, confirmed_at = ? WHERE id = ?",
-            (winner_id, int(forfeit), iso(now), game_id),
+            "UPDATE nk_games SET winner_id = ?, forfeit = ?, jigo = ?, confirmed_at = ? WHERE id = ?",
+            (winner_id, int(forfeit), int(jigo), iso(now), game_id),
         )
 
     async def announced(self, club_id: int, kind: str) -> bool:
@@ -236,7 +249,7 @@ class NkStore:
                     tuple(
                         mcmahon.Game(
                             str(g.black_id), str(g.white_id), None if g.winner_id is None else str(g.winner_id),
-                            g.forfeit, g.board,
+                            g.forfeit, g.board, g.jigo,
                         )  # fmt: skip
                         for g in games
                         if g.number == number

@@ -53,7 +53,7 @@ def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament,
                  t(lang, "nk_col_sosos"), t(lang, "nk_col_strength"), t(lang, "nk_col_title"))
                 + ((t(lang, "nk_col_right"),) if rights else ()),
         rows=tuple(
-            (str(r.rank), r.player.name, str(r.score), str(r.sos), str(r.sosos), str(r.player.strength),
+            (str(r.rank), r.player.name, mcmahon.points_text(r.score), mcmahon.points_text(r.sos), mcmahon.points_text(r.sosos), str(r.player.strength),
              t(lang, "nk_mark_champion") if r.champion else (t(lang, "nk_mark_contender") if r.contender else ""))
             + ((right_words.get(rights.get(r.player.id, ""), ""),) if rights else ())
             for r in rows

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.mcmahon.model import EARNED_GROUP1, EARNED_TOP, Game, Player, Round, Settings, Tournament, egf_grade
+from engine.mcmahon.model import EARNED_GROUP1, EARNED_TOP, Game, Player, Points, Round, Settings, Tournament, egf_grade
 from engine.mcmahon.tournament import standings
 
 
@@ -105,7 +105,10 @@ def parse_tournament(text: str) -> Tournament:
             winner = _get(graw, "winner", str, gw, None)
             if winner not in (None, black, white):
                 raise _fail(f"{gw}.winner", f"{winner!r} did not play in this game")
-            games.append(Game(black, white, winner, _get(graw, "forfeit", bool, gw, False), board=g + 1))
+            jigo = _get(graw, "jigo", bool, gw, False)
+            if jigo and winner is not None:
+                raise _fail(f"{gw}.jigo", "a jigo has no winner")
+            games.append(Game(black, white, winner, _get(graw, "forfeit", bool, gw, False), board=g + 1, jigo=jigo))
         bye = _get(raw, "bye", str, where, None)
         if bye is not None and (bye not in eligible or bye in used):
             raise _fail(f"{where}.bye", f"unknown player or player with a game: {bye!r}")
@@ -130,7 +133,8 @@ def export_tournament(t: Tournament) -> str:
             {
                 "number": r.number,
                 "games": [
-                    {"black": g.black, "white": g.white, "winner": g.winner, "forfeit": g.forfeit} for g in r.games
+                    {"black": g.black, "white": g.white, "winner": g.winner, "forfeit": g.forfeit, **({"jigo": True} if g.jigo else {})}
+                    for g in r.games
                 ],
                 "bye": r.bye,
             }
@@ -178,7 +182,8 @@ def egf_results(
     no ``HA[]``; an integer komi, 7 by default, allows the draws jigo gives). Header values with ``[``,
     ``]``, ``;`` or a line break are refused (``ValueError``). Then one line per player, in the order of
     the final standings: ``place surname_first_names grade country club MMS SOS SOSOS results...``. Each
-    result is ``<opponent's place><+|-|=>/<b|w>`` (even games: no handicap digit). Only ``+ - =`` appear:
+    result is ``<opponent's place><+|-|=>/<b|w>`` (even games: no handicap digit; ``=`` a jigo, after
+    which scores carry a .5). Only ``+ - =`` appear:
     a bye is ``0+`` (a free win); a forfeit, a game without a result and a round without a game (the title
     rounds for everyone but the finalists) are ``0+`` for the winner and ``0-`` for the other, so unplayed
     games are not rated. MMS is the McMahon score shifted so that the lowest start group starts at 0 (the
@@ -200,7 +205,9 @@ def egf_results(
                     continue
                 entered.add(me)
                 opponents[me] += 1
-                if g.forfeit or g.winner is None:
+                if g.jigo:
+                    results[me].append(f"{place_of[other]}=/{colour}")
+                elif g.forfeit or g.winner is None:
                     results[me].append("0+" if g.winner == me else "0-")
                 else:
                     results[me].append(f"{place_of[other]}{'+' if g.winner == me else '-'}/{colour}")
@@ -230,14 +237,19 @@ def egf_results(
         sosos = _sosos(t, row.player.id, sos_of)
         lines.append(
             f"{row.rank:>4} {name:<30} {_clean(grade, 4):>3} {_clean(p.country, 2):<2} {_clean(p.club, 4):<4} "
-            f"{row.score + shift:>4} {sos_of[p.id]:>4} {sosos:>5}  " + " ".join(f"{e:>7}" for e in results[p.id]) + pin
+            f"{_number(row.score + shift):>4} {_number(sos_of[p.id]):>4} {_number(sosos):>5}  " + " ".join(f"{e:>7}" for e in results[p.id]) + pin
         )
     return "\n".join(lines) + "\n"
 
 
-def _sosos(t: Tournament, pid: str, sos_of: dict[str, int]) -> int:
+def _number(value: Points) -> str:
+    """A score in the EGF file: whole, or with .5 after a jigo."""
+    return str(int(value)) if value == int(value) else f"{value:.1f}"
+
+
+def _sosos(t: Tournament, pid: str, sos_of: dict[str, Points]) -> Points:
     """The sum of the opponents' SOS on the MMS base (a bye: the player's own SOS), as the engine's SOSOS."""
-    total = 0
+    total: Points = 0
     for rnd in t.rounds:
         for g in rnd.games:
             if pid in (g.black, g.white):

@@ -51,18 +51,32 @@ class Player:
 class Game:
     """An even game (no handicap, no nigiri): ``black`` moves first. ``winner`` None: no result yet.
     A ``forfeit`` counts like a win for the winner and a loss for the other, but was not played; a
-    forfeit without a winner is a double forfeit: neither came, both lose."""
+    forfeit without a winner is a double forfeit: neither came, both lose. A ``jigo`` (no winner, the
+    same score on the board: possible with an integer komi) is half a point for each, and counts as half
+    a win and half a loss: each player drops half a group."""
 
     black: PlayerId
     white: PlayerId
     winner: PlayerId | None = None
     forfeit: bool = False
     board: int = 0
+    jigo: bool = False
 
 
 def decided(game: "Game") -> bool:
-    """Has the game a result (a winner, or a double forfeit)?"""
-    return game.winner is not None or game.forfeit
+    """Has the game a result (a winner, a jigo, or a double forfeit)?"""
+    return game.winner is not None or game.forfeit or game.jigo
+
+
+Points = int | float  # whole points, or a half after a jigo
+
+
+def points_text(value: Points) -> str:
+    """A score as people write it: 3, 3½, -1½, -½, 0."""
+    size = abs(value)
+    whole = int(size)
+    text = str(whole) if size == whole else ("½" if whole == 0 else f"{whole}½")
+    return "-" + text if value < 0 else text
 
 
 @dataclass(frozen=True)
@@ -92,12 +106,12 @@ class Standing:
     rank: int
     player: Player
     start_group: int
-    score: int
-    wins: int
-    losses: int
-    sos: int
-    sosos: int
-    group: int  # current group: start group + losses (0 top group, 1 group 1, ...)
+    score: Points
+    wins: Points
+    losses: Points
+    sos: Points
+    sosos: Points
+    group: Points  # current group: start group + losses (0 top group, 1 group 1, ...; a jigo: half)
     contender: bool
     champion: bool
 
@@ -127,15 +141,16 @@ class Pairing:
 # --------------------------------------------------------------------------- registration
 
 
-def earned_right(last_year_points: int | None) -> str | None:
+def earned_right(last_year_points: Points | None) -> str | None:
     """Seed 000, "Verdiende Rechten": 4 points after 7 rounds qualifies for next year's top group,
     3 points for at least group 1 (points counted from the 0, -1, -2 start scores). More than 4
-    points is read as 4 ("at least"): such a player started in the top group and won more."""
+    points is read as 4 ("at least"): such a player started in the top group and won more; 3½ (after a
+    jigo) is at least 3."""
     if last_year_points is None:
         return None
     if last_year_points >= 4:
         return EARNED_TOP
-    if last_year_points == 3:
+    if last_year_points >= 3:
         return EARNED_GROUP1
     return None
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.mcmahon.model import Game, Pairing, PlayerId, Tournament
+from engine.mcmahon.model import Game, Pairing, PlayerId, Points, Tournament
 from engine.mcmahon.score_groups import Level, fold_match, pair_score_groups
 from engine.mcmahon.tournament import (
     State, contenders_of, field_of, is_complete, sos_tables, start_groups, state_after, status, withdrawn_by,
 )  # fmt: skip
 
 
-def _choose_bye(ids: Sequence[PlayerId], st: State, sos: dict[PlayerId, int], strength: dict[PlayerId, int],
+def _choose_bye(ids: Sequence[PlayerId], st: State, sos: dict[PlayerId, Points], strength: dict[PlayerId, int],
                 alive: set[PlayerId]) -> PlayerId:  # fmt: skip
     """Odd field: the bye (a free win, EGF ``0+``) goes to the player with the fewest byes, a
     non-contender before a contender, the lowest score, the lowest SOS, the lowest strength, the
@@ -77,7 +77,7 @@ def pair_next(t: Tournament) -> Pairing:
     ids = [p.id for p in players]
     alive = contenders_of(st, gone)
 
-    def order_key(p: PlayerId) -> tuple[int, int, int, PlayerId]:
+    def order_key(p: PlayerId) -> tuple[Points, Points, int, PlayerId]:
         return (-st.score[p], -sos[p], -strength[p], p)
 
     if number > t.settings.rounds:

@@ -19,11 +19,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from engine.mcmahon.model import PlayerId
+from engine.mcmahon.model import PlayerId, Points
 
 Pair = tuple[PlayerId, PlayerId]
 Carry = tuple[tuple[int, PlayerId], ...]  # floaters on their way: (the level they go to, the player)
-Cost = tuple[int, int, int]  # repeats, score difference, fold-order penalty
+Cost = tuple[int, Points, int]  # repeats, score difference, fold-order penalty
 
 _FOLD_STEPS = 20000  # backtracking steps of one fold
 _POOLS = 1500  # pools the search may try in all, before it keeps the best pairing found
@@ -89,7 +89,7 @@ class Level:
     its floaters go to (the next, or the one after for seed 000's lone top-group player)."""
 
     players: tuple[PlayerId, ...]
-    score: int
+    score: Points
     contenders: bool
     target: int
 
@@ -124,7 +124,7 @@ class _Search:
         count = len(levels)
         self.gaps = [levels[i].score - levels[i + 1].score for i in range(count - 1)] + [0]
         # bound[i]: the score difference the boundaries from level i down must carry at least
-        self.bound = [0] * (count + 1)
+        self.bound: list[Points] = [0] * (count + 1)
         above = 0
         parity = []
         for level in levels:
@@ -180,7 +180,7 @@ class _Search:
         """The cheapest completion of ``start``, or ``incumbent`` if none is cheaper. True: proved (the
         search ended within ``budget`` pools)."""
         count = len(self.levels)
-        heap: list[tuple[int, int, int, int, int, int, _Node, tuple[int, ...] | None, Iterator[tuple[int, ...]] | None]] = []
+        heap: list[tuple[int, Points, int, int, int, int, _Node, tuple[int, ...] | None, Iterator[tuple[int, ...]] | None]] = []
         seen: set[tuple[int, Carry]] = set()
         order = 0
         best = incumbent
@@ -188,9 +188,9 @@ class _Search:
         def push(node: _Node, chosen: tuple[int, ...] | None, rest: Iterator[tuple[int, ...]] | None, rank: int) -> None:
             nonlocal order
             order += 1
-            key = (node.cost[0], node.cost[1] + self.bound[node.level], -node.level, node.cost[2] + rank)
-            if (key[0], key[1], key[3]) < best.cost:
-                heapq.heappush(heap, (*key, order, rank, node, chosen, rest))
+            repeats, difference, fold = node.cost[0], node.cost[1] + self.bound[node.level], node.cost[2] + rank
+            if (repeats, difference, fold) < best.cost:
+                heapq.heappush(heap, (repeats, difference, -node.level, fold, order, rank, node, chosen, rest))
 
         push(start, None, None, 0)
         limit = self.tried + budget

@@ -7,12 +7,13 @@ group ``r - score``. Only the top group and group 1 can still become champion: t
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.mcmahon.model import (
-    EARNED_GROUP1, EARNED_TOP, Player, PlayerId, Round, Settings, Standing, Status, Tournament, decided, earned_right,
+    EARNED_GROUP1, EARNED_TOP, Player, PlayerId, Points, Round, Settings, Standing, Status, Tournament, decided,
+    earned_right,
 )  # fmt: skip
 
 def field_of(players: Sequence[Player]) -> list[Player]:
@@ -49,9 +50,9 @@ def start_groups(players: Sequence[Player], settings: Settings = Settings()) -> 
 @dataclass
 class State:
     start: dict[PlayerId, int]
-    score: dict[PlayerId, int]
-    wins: Counter[PlayerId]
-    losses: Counter[PlayerId]
+    score: dict[PlayerId, Points]
+    wins: defaultdict[PlayerId, Points]  # a jigo counts half
+    losses: defaultdict[PlayerId, Points]
     opponents: dict[PlayerId, list[PlayerId | None]]
     met: dict[PlayerId, set[PlayerId]]
     blacks: Counter[PlayerId]
@@ -64,7 +65,7 @@ def state_after(t: Tournament, after: int | None = None) -> State:
     st = State(
         start={pid: -g for pid, g in groups.items()},
         score={pid: -g for pid, g in groups.items()},
-        wins=Counter(), losses=Counter(),
+        wins=defaultdict(int), losses=defaultdict(int),
         opponents={pid: [] for pid in groups}, met={pid: set() for pid in groups},
         blacks=Counter(), byes=Counter(),
     )  # fmt: skip
@@ -85,6 +86,11 @@ def state_after(t: Tournament, after: int | None = None) -> State:
                 st.score[g.winner] += 1
                 st.wins[g.winner] += 1
                 st.losses[loser] += 1
+            elif g.jigo:  # half a point each: half a win and half a loss
+                for pid in (g.black, g.white):
+                    st.score[pid] += 0.5
+                    st.wins[pid] += 0.5
+                    st.losses[pid] += 0.5
             elif g.forfeit:  # a double forfeit: neither came, both lose
                 st.losses[g.black] += 1
                 st.losses[g.white] += 1
@@ -96,7 +102,7 @@ def state_after(t: Tournament, after: int | None = None) -> State:
     return st
 
 
-def sos_tables(st: State) -> tuple[dict[PlayerId, int], dict[PlayerId, int]]:
+def sos_tables(st: State) -> tuple[dict[PlayerId, Points], dict[PlayerId, Points]]:
     """SOS (weerstandspunten): the sum of the current McMahon scores of the player's opponents, start
     scores included (so an opponent from a lower group brings a lower score); a bye counts as an
     opponent with the player's own start score. SOSOS: the sum of the opponents' SOS (a bye: the

@@ -14,6 +14,15 @@ from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 ANNA, BERT = actor("Anna"), actor("Bert")
 
 
+async def anna_and_bert_paired(commands: Core) -> None:
+    """An NK of two members who registered themselves, approved, round 1 paired."""
+    await ok(commands, DIRECTOR, "/nk nieuw NK")
+    await ok(commands, ANNA, "/nk inschrijven 2100")
+    await ok(commands, BERT, "/nk inschrijven 2000")
+    await ok(commands, DIRECTOR, "/nk goedkeuren alle")
+    await ok(commands, DIRECTOR, "/nk ronde")
+
+
 async def test_registration_needs_the_directors_approval(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/help")  # the club exists from the first command on
     await refused(commands, ANNA, "/nk inschrijven 2100", config)  # no tournament yet
@@ -85,11 +94,7 @@ async def test_a_whole_tournament_from_the_chat(commands: Core, config) -> None:
 
 
 async def test_results_are_reported_and_confirmed(commands: Core, config) -> None:
-    await ok(commands, DIRECTOR, "/nk nieuw NK")
-    await ok(commands, ANNA, "/nk inschrijven 2100")
-    await ok(commands, BERT, "/nk inschrijven 2000")
-    await ok(commands, DIRECTOR, "/nk goedkeuren alle")
-    await ok(commands, DIRECTOR, "/nk ronde")
+    await anna_and_bert_paired(commands)
     board = await ok(commands, BERT, "/nk indeling")
     assert "Anna" in board and "Bert" in board
     await ok(commands, ANNA, "/nk uitslag gewonnen")
@@ -110,11 +115,7 @@ async def test_results_are_reported_and_confirmed(commands: Core, config) -> Non
 
 async def test_stand_shows_the_nk_table(commands: Core, config) -> None:
     """/stand nk is the tournament table; a club with only an NK running gets it from plain /stand."""
-    await ok(commands, DIRECTOR, "/nk nieuw NK")
-    await ok(commands, ANNA, "/nk inschrijven 2100")
-    await ok(commands, BERT, "/nk inschrijven 2000")
-    await ok(commands, DIRECTOR, "/nk goedkeuren alle")
-    await ok(commands, DIRECTOR, "/nk ronde")
+    await anna_and_bert_paired(commands)
     await ok(commands, ANNA, "/nk uitslag gewonnen")
     await ok(commands, BERT, "/nk bevestig")
     table = await ok(commands, ANNA, "/nk stand")
@@ -124,3 +125,27 @@ async def test_stand_shows_the_nk_table(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/seizoen naam=S start=2030-01-03")
     assert await ok(commands, ANNA, "/stand") != table  # with a season, /stand is the competition's
     assert await ok(commands, ANNA, "/stand nk") == table
+
+
+async def test_a_jigo_reported_and_confirmed_or_entered_by_the_director(commands: Core, config) -> None:
+    """Issue 20: jigo as a result. A player reports it, the other confirms it (a win reported against a
+    jigo is a conflict that changes nothing); half a point each in the table, 'jigo' in the pairing, '='
+    in the EGF file; the director can enter one; a jigo by forfeit makes no sense and is refused."""
+    await anna_and_bert_paired(commands)
+    await ok(commands, ANNA, "/nk uitslag jigo")
+    await refused(commands, BERT, "/nk uitslag gewonnen", config)  # conflicts with the jigo reported
+    assert rows(config, "SELECT winner_id, jigo, reported_jigo FROM nk_games") == [(None, 0, 1)]
+    await ok(commands, BERT, "/nk bevestig")
+    assert rows(config, "SELECT winner_id, jigo, forfeit FROM nk_games") == [(None, 1, 0)]
+    table = (await commands.handle(ANNA, "/nk stand")).table
+    assert table is not None and {row[1]: row[2] for row in table.rows} == {"Anna": "½", "Bert": "½"}
+    pairing = (await commands.handle(ANNA, "/nk indeling 1")).table
+    assert pairing is not None and pairing.rows[0][3] == "jigo"
+    egf = (await commands.handle(DIRECTOR, "/nk egf")).attachment
+    assert egf is not None and "1=/" in egf[1].decode() and "2=/" in egf[1].decode()
+    await refused(commands, BERT, "/nk uitslag jigo", config)  # final now
+    await refused(commands, DIRECTOR, "/nk uitslag Anna jigo reglementair", config)
+    await ok(commands, DIRECTOR, "/nk uitslag Anna gewonnen")  # the director corrects: no jigo any more
+    assert rows(config, "SELECT jigo FROM nk_games") == [(0,)]
+    said = await ok(commands, DIRECTOR, "/nk uitslag Bert jigo 1")
+    assert "jigo" in said and rows(config, "SELECT winner_id, jigo FROM nk_games") == [(None, 1)]
