@@ -46,7 +46,7 @@ def main() -> None:
     totals = {"bot": [0, 0], "reference": [0, 0]}
     bound_total = 0
     slowest = 0.0
-    default = score_groups._POOLS
+    default = score_groups._POOLS, score_groups._STEPS
     for n in sizes:
         players = tuple(Player(f"p{i:03d}", f"P{i}", 2700 - 5 * i + rng.randint(0, 30)) for i in range(n))
         t = Tournament(players)
@@ -56,9 +56,9 @@ def main() -> None:
             slowest = max(slowest, time.perf_counter() - start)
             if p.round >= 2:
                 st = state_after(t)
-                score_groups._POOLS = args.reference
+                score_groups._POOLS, score_groups._STEPS = args.reference, args.reference * 1000
                 ref = pair_next(t)
-                score_groups._POOLS = default
+                score_groups._POOLS, score_groups._STEPS = default
                 figures = {}
                 for name, pairing in (("bot", p), ("reference", ref)):
                     diff = sum(abs(st.score[g.black] - st.score[g.white]) for g in pairing.games)

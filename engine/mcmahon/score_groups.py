@@ -27,13 +27,18 @@ Cost = tuple[int, Points, int]  # repeats, score difference, fold-order penalty
 
 _FOLD_STEPS = 20000  # backtracking steps of one fold
 _POOLS = 1500  # pools the search may try in all, before it keeps the best pairing found
+_STEPS = 300_000  # backtracking steps of all folds of one pairing (about half a second at worst)
 
 
-def fold_match(order: Sequence[PlayerId], met: dict[PlayerId, set[PlayerId]], repeats: bool) -> list[Pair] | None:
+def fold_match(
+    order: Sequence[PlayerId], met: dict[PlayerId, set[PlayerId]], repeats: bool, limit: int = _FOLD_STEPS,
+    spent: list[int] | None = None,
+) -> list[Pair] | None:
     """Fold pairing (1-n, 2-(n-1), ...) of an even list without repeats: the highest unpaired player
     takes the lowest unpaired player they have not met, as long as the rest can still be paired
-    (depth-first search with a step budget). ``repeats``: when the list cannot pair without them, the
-    pairing with the fewest repeats (the fold's own order among equals; within the step budget)."""
+    (depth-first search within ``limit`` steps, added to ``spent[0]``). ``repeats``: when the list
+    cannot pair without them, the pairing with the fewest repeats found (the fold's own order among
+    equals); its first pairing takes n/2 steps, so a limit of n always gives one."""
     n = len(order)
     if n % 2:
         return None
@@ -43,6 +48,10 @@ def fold_match(order: Sequence[PlayerId], met: dict[PlayerId, set[PlayerId]], re
     count = 0
     best: list[Pair] | None = None
     best_count = n + 1  # more than any pairing can have
+    # No pairing has fewer repeats than half the players who met everyone else in the list: one found
+    # with that many ends the search (a floater who met the whole group below, say).
+    cornered = sum(1 for a in order if all(b in met[a] for b in order if b != a)) if repeats else 0
+    enough = (cornered + 1) // 2
 
     def search() -> bool:
         """True: stop (a pairing without repeats found, or the budget spent)."""
@@ -52,9 +61,9 @@ def fold_match(order: Sequence[PlayerId], met: dict[PlayerId, set[PlayerId]], re
         except ValueError:
             if count < best_count:
                 best, best_count = list(pairs), count
-            return count == 0
+            return count <= enough
         steps += 1
-        if steps > _FOLD_STEPS:
+        if steps > limit:
             return True
         free[i] = False
         a = order[i]
@@ -79,6 +88,8 @@ def fold_match(order: Sequence[PlayerId], met: dict[PlayerId, set[PlayerId]], re
         return False
 
     search()
+    if spent is not None:
+        spent[0] += steps
     return best
 
 
@@ -118,8 +129,9 @@ def _options(n: int, parity_only: bool, last: bool) -> Iterator[tuple[int, ...]]
 
 
 class _Search:
-    def __init__(self, levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]]) -> None:
+    def __init__(self, levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]], pools: int) -> None:
         self.levels = levels
+        self.pools = pools
         self.met = met
         count = len(levels)
         self.gaps = [levels[i].score - levels[i + 1].score for i in range(count - 1)] + [0]
@@ -133,6 +145,11 @@ class _Search:
         for i in range(count - 1, -1, -1):
             self.bound[i] = self.bound[i + 1] + parity[i] * self.gaps[i]
         self.tried = 0
+        self.spent = [0]  # fold steps so far
+
+    @property
+    def exhausted(self) -> bool:
+        return self.tried >= self.pools or self.spent[0] >= _STEPS
 
     def step(self, node: _Node, chosen: tuple[int, ...], rank: int, repeats: bool) -> _Node | None:
         """Pair level ``node.level`` with ``chosen`` floating down (None: it cannot be paired)."""
@@ -143,7 +160,8 @@ class _Search:
         passing = tuple((t, p) for t, p in node.carry if t > i)
         floaters = [pool[k] for k in sorted(chosen)]
         remaining = [p for k, p in enumerate(pool) if k not in chosen]
-        pairs = fold_match(remaining, self.met, repeats=repeats)
+        limit = min(_FOLD_STEPS, max(len(remaining), _STEPS - self.spent[0]))
+        pairs = fold_match(remaining, self.met, repeats, limit, self.spent)
         if pairs is None:
             return None
         count = sum(b in self.met[a] for a, b in pairs)
@@ -164,7 +182,7 @@ class _Search:
             options = _options(self.pool_size(node), self.levels[node.level].contenders, node.level == last)
             found = None
             for rank, chosen in enumerate(options):
-                if rank == 60:
+                if rank == 60 or self.spent[0] >= _STEPS:
                     break
                 found = self.step(node, chosen, rank, repeats=False)
                 if found is not None:
@@ -176,9 +194,9 @@ class _Search:
             nodes.append(found)
         return nodes
 
-    def best_first(self, start: _Node, budget: int, incumbent: _Node) -> tuple[_Node, bool]:
+    def best_first(self, start: _Node, incumbent: _Node) -> tuple[_Node, bool]:
         """The cheapest completion of ``start``, or ``incumbent`` if none is cheaper. True: proved (the
-        search ended within ``budget`` pools)."""
+        search ended within the budget)."""
         count = len(self.levels)
         heap: list[tuple[int, Points, int, int, int, int, _Node, tuple[int, ...] | None, Iterator[tuple[int, ...]] | None]] = []
         seen: set[tuple[int, Carry]] = set()
@@ -193,7 +211,6 @@ class _Search:
                 heapq.heappush(heap, (repeats, difference, -node.level, fold, order, rank, node, chosen, rest))
 
         push(start, None, None, 0)
-        limit = self.tried + budget
         while heap:
             *_, rank, node, chosen, rest = heapq.heappop(heap)
             if chosen is None:  # a node reached: opened when it is the cheapest way to it
@@ -211,7 +228,7 @@ class _Search:
                 following = next(rest, None)
                 if following is not None:
                     push(node, following, rest, rank + 1)
-            if self.tried >= limit:
+            if self.exhausted:
                 return best, False
             child = self.step(node, chosen, rank, repeats=False) or self.step(node, chosen, rank, repeats=True)
             if child is not None:
@@ -224,16 +241,14 @@ class _Search:
 def pair_score_groups(levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]], budget: int | None = None) -> list[Pair]:
     """Pair every level (score group, top first); see the module's docstring. The greedy pairing first,
     then the best-first search from each level up with the greedy choices above it fixed, widening
-    until the search over all levels completes or the budget is spent."""
-    budget = _POOLS if budget is None else budget
-    search = _Search(levels, met)
+    until the search over all levels completes or the budget (``budget`` pools, ``_STEPS`` steps) is spent."""
+    search = _Search(levels, met, _POOLS if budget is None else budget)
     path = search.greedy()
     best = path[-1]
     for start in range(len(levels) - 1, -1, -1):
-        left = budget - search.tried
-        if left <= 0 or best.cost[1] == search.bound[0] and best.cost[0] == 0:
+        if search.exhausted or best.cost[1] == search.bound[0] and best.cost[0] == 0:
             break
-        best, proved = search.best_first(path[start], left, best)
+        best, proved = search.best_first(path[start], best)
         if proved and start == 0:
             break
     return list(best.pairs)

@@ -131,3 +131,24 @@ def test_the_search_keeps_the_seed_fold_inside_a_group_and_floats_the_lowest() -
     met["h"].add("e")
     met["g"].add("e")
     assert pair_score_groups(levels, met) == [("a", "d"), ("b", "c"), ("e", "f"), ("g", "h")]
+
+
+def test_when_the_budget_runs_out_every_player_still_gets_one_game(monkeypatch) -> None:
+    """A pool that cannot pair without a repeat (three players who met everyone else in it) costs the
+    fold its whole step budget to prove it; the pairing has a budget over all folds, and with it spent
+    it still pairs everyone, once, with the fewest floaters and repeats where it must."""
+    import engine.mcmahon.score_groups as score_groups
+
+    players = tuple(f"x{i:02d}" for i in range(40))
+    met: dict[str, set[str]] = {p: set() for p in players}
+    for a in players[-3:]:
+        for b in players[:-3]:
+            met[a].add(b)
+            met[b].add(a)
+    levels = [Level(players[:20], 1, False, 1), Level(players[20:], 0, False, 2)]
+    full = pair_score_groups(levels, met)
+    monkeypatch.setattr(score_groups, "_STEPS", 50)
+    starved = pair_score_groups(levels, met)
+    for pairs in (full, starved):
+        assert sorted(x for pair in pairs for x in pair) == sorted(players)
+    assert sum(b in met[a] for a, b in full) == 1  # two of the three meet each other, the third repeats
