@@ -44,11 +44,9 @@ def pair_next(t: Tournament) -> Pairing:
 
     Rounds 2-7: fold pairing inside every score group (the players with one score), ordered by SOS,
     then strength, then id (1-16, 2-15, ..., 8-9), top group first, each without repeat opponents.
-    An odd group floats one player down (its lowest that leaves a pairable rest); floaters are placed
-    at the top of the group below. The last group cannot float: when it cannot be paired without
-    repeats, it is merged with the group above and paired again (then the next above, ...); only if
-    the whole field cannot be paired without repeats are repeats allowed, at the bottom of the order.
-    In round 1 an odd start group floats its weakest player to the top of the next group.
+    Floaters go down only, to the top of a lower group; who floats where is chosen by minimal cost:
+    the fewest repeats, then the smallest total score difference, then the fold order (the lowest
+    floats first), see ``score_groups``. In round 1 an odd start group floats its weakest player to the top of the next group.
 
     Contender groups (the top group and group 1): from round 5 (``repeats_allowed_from``) on, they
     may repeat opponents rather than float more than one contender (seed 000 scenario 1: four players
