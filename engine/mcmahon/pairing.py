@@ -46,7 +46,8 @@ def pair_next(t: Tournament) -> Pairing:
     then strength, then id (1-16, 2-15, ..., 8-9), top group first, each without repeat opponents.
     Floaters go down only, to the top of a lower group; who floats where is chosen by minimal cost:
     the fewest repeats, then the smallest total score difference, then the fold order (the lowest
-    floats first), see ``score_groups``. In round 1 an odd start group floats its weakest player to the top of the next group.
+    floats first), see ``score_groups``. In round 1 an odd start group floats its weakest player to
+    the top of the next group.
 
     Contender groups (the top group and group 1): from round 5 (``repeats_allowed_from``) on, they
     may repeat opponents rather than float more than one contender (seed 000 scenario 1: four players

@@ -129,9 +129,8 @@ def _options(n: int, parity_only: bool, last: bool) -> Iterator[tuple[int, ...]]
 
 
 class _Search:
-    def __init__(self, levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]], pools: int) -> None:
+    def __init__(self, levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]]) -> None:
         self.levels = levels
-        self.pools = pools
         self.met = met
         count = len(levels)
         self.gaps = [levels[i].score - levels[i + 1].score for i in range(count - 1)] + [0]
@@ -149,14 +148,22 @@ class _Search:
 
     @property
     def exhausted(self) -> bool:
-        return self.tried >= self.pools or self.spent[0] >= _STEPS
+        return self.tried >= _POOLS or self.spent[0] >= _STEPS
+
+    def pool(self, node: _Node) -> list[PlayerId]:
+        """The players to pair at ``node.level``: the floaters arriving there on top, then the group."""
+        return [p for t, p in node.carry if t == node.level] + list(self.levels[node.level].players)
+
+    def options(self, node: _Node) -> Iterator[tuple[int, ...]]:
+        """Who of the pool at ``node.level`` may float down, cheapest first (``_options``)."""
+        return _options(len(self.pool(node)), self.levels[node.level].contenders, node.level == len(self.levels) - 1)
 
     def step(self, node: _Node, chosen: tuple[int, ...], rank: int, repeats: bool) -> _Node | None:
         """Pair level ``node.level`` with ``chosen`` floating down (None: it cannot be paired)."""
         i = node.level
         level = self.levels[i]
         self.tried += 1
-        pool = [p for t, p in node.carry if t == i] + list(level.players)
+        pool = self.pool(node)
         passing = tuple((t, p) for t, p in node.carry if t > i)
         floaters = [pool[k] for k in sorted(chosen)]
         remaining = [p for k, p in enumerate(pool) if k not in chosen]
@@ -169,34 +176,28 @@ class _Search:
         cost = (node.cost[0] + count, node.cost[1] + crossing, node.cost[2] + rank)
         return _Node(i + 1, passing + tuple((level.target, p) for p in floaters), cost, node.pairs + tuple(pairs))
 
-    def pool_size(self, node: _Node) -> int:
-        return sum(1 for t, _ in node.carry if t == node.level) + len(self.levels[node.level].players)
-
     def greedy(self) -> list[_Node]:
         """Level by level, the first floaters that leave a repeat-free pool (among the first 60 choices),
         else the fewest floaters with repeats. Returns the node before each level and the end."""
         nodes = [_Node(0, (), (0, 0, 0), ())]
-        last = len(self.levels) - 1
-        while nodes[-1].level <= last:
+        while nodes[-1].level < len(self.levels):
             node = nodes[-1]
-            options = _options(self.pool_size(node), self.levels[node.level].contenders, node.level == last)
             found = None
-            for rank, chosen in enumerate(options):
+            for rank, chosen in enumerate(self.options(node)):
                 if rank == 60 or self.spent[0] >= _STEPS:
                     break
                 found = self.step(node, chosen, rank, repeats=False)
                 if found is not None:
                     break
             if found is None:
-                first = next(_options(self.pool_size(node), self.levels[node.level].contenders, node.level == last))
-                found = self.step(node, first, 0, repeats=True)
+                found = self.step(node, next(self.options(node)), 0, repeats=True)
             assert found is not None  # an even pool always pairs when repeats are allowed
             nodes.append(found)
         return nodes
 
-    def best_first(self, start: _Node, incumbent: _Node) -> tuple[_Node, bool]:
-        """The cheapest completion of ``start``, or ``incumbent`` if none is cheaper. True: proved (the
-        search ended within the budget)."""
+    def best_first(self, start: _Node, incumbent: _Node) -> _Node:
+        """The cheapest completion of ``start``, or ``incumbent`` if none is cheaper (or the budget ran out
+        before one was found)."""
         count = len(self.levels)
         heap: list[tuple[int, Points, int, int, int, int, _Node, tuple[int, ...] | None, Iterator[tuple[int, ...]] | None]] = []
         seen: set[tuple[int, Carry]] = set()
@@ -215,11 +216,11 @@ class _Search:
             *_, rank, node, chosen, rest = heapq.heappop(heap)
             if chosen is None:  # a node reached: opened when it is the cheapest way to it
                 if node.level == count:
-                    return node, True
+                    return node
                 if (node.level, node.carry) in seen:
                     continue
                 seen.add((node.level, node.carry))
-                options = _options(self.pool_size(node), self.levels[node.level].contenders, node.level == count - 1)
+                options = self.options(node)
                 first = next(options, None)
                 if first is not None:
                     push(node, first, options, 0)
@@ -229,26 +230,24 @@ class _Search:
                 if following is not None:
                     push(node, following, rest, rank + 1)
             if self.exhausted:
-                return best, False
+                return best
             child = self.step(node, chosen, rank, repeats=False) or self.step(node, chosen, rank, repeats=True)
             if child is not None:
                 if child.level == count and child.cost < best.cost:
                     best = child
                 push(child, None, None, 0)
-        return best, True
+        return best
 
 
-def pair_score_groups(levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]], budget: int | None = None) -> list[Pair]:
+def pair_score_groups(levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]]) -> list[Pair]:
     """Pair every level (score group, top first); see the module's docstring. The greedy pairing first,
     then the best-first search from each level up with the greedy choices above it fixed, widening
-    until the search over all levels completes or the budget (``budget`` pools, ``_STEPS`` steps) is spent."""
-    search = _Search(levels, met, _POOLS if budget is None else budget)
+    until the search over all levels completes or the budget (``_POOLS`` pools, ``_STEPS`` steps) is spent."""
+    search = _Search(levels, met)
     path = search.greedy()
     best = path[-1]
     for start in range(len(levels) - 1, -1, -1):
         if search.exhausted or best.cost[1] == search.bound[0] and best.cost[0] == 0:
             break
-        best, proved = search.best_first(path[start], best)
-        if proved and start == 0:
-            break
+        best = search.best_first(path[start], best)
     return list(best.pairs)
