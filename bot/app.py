@@ -20,7 +20,7 @@ from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
 from bot.web.server import start_web
-from bot.core.store import Announcement, Club, Store
+from bot.core.store import Announcement, Club, open_store
 
 log = logging.getLogger("clubbot")
 
@@ -37,7 +37,7 @@ async def run_console(
     config: Config, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, clock_start: datetime | None = None
 ) -> int:
     """The embedded default: the console adapter on the SQLite file of the config."""
-    store = await Store.open(config.db_path)
+    store = await open_store(config.database)
     clock = ShiftedClock(clock_start)
     core = make_core(store, config, clock)
     console = ConsoleAdapter(
@@ -112,7 +112,7 @@ async def run_platforms(
     """Discord and/or Telegram with the scheduler, in one asyncio loop, until ``stop`` is set (or a
     SIGINT/SIGTERM arrives). With ``clock_start`` the bot's clock starts at that moment and runs on from
     there at the wall clock's pace (``--clock``)."""
-    store = await Store.open(config.db_path)
+    store = await open_store(config.database)
     clock = ShiftedClock(clock_start) if clock_start is not None else Clock()
     core = make_core(store, config, clock)
     by_platform: dict[str, PlatformAdapter] = {}

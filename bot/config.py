@@ -29,6 +29,14 @@ class Config:
     console_club_name: str = "Console club"
     web_address: str | None = None  # HOST:PORT the club websites are served on; None: no website
     web_base_url: str | None = None  # the public address printed in links (behind a reverse proxy: its URL)
+    database_url: str | None = None  # postgresql://... (several processes, docs/deploy.md); None: the SQLite file
+    shards: tuple[int, ...] | None = None  # the Discord shards this process runs (--shards 0-3); None: all
+    shard_count: int | None = None  # how many shards the bot has in all (--shard-count 8)
+
+    @property
+    def database(self) -> str | Path:
+        """Where the store is: the PostgreSQL URL when one is configured, else the SQLite file."""
+        return self.database_url or self.db_path
 
 
 def default_config_path() -> Path:
@@ -76,4 +84,16 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         console_club_name=console.get("club_name", "Console club"),
         web_address=web.get("address") or None,
         web_base_url=(web.get("base_url") or "").rstrip("/") or None,
+        database_url=_database_url(db, env),
     )
+
+
+def _database_url(section: dict[str, str], env: dict[str, str]) -> str | None:
+    """``[database] url`` (or the environment variable ``url_env`` names, to keep a password out of the
+    file): a ``postgresql://`` URL; anything else is refused at start."""
+    url = (env.get(section["url_env"], "") if section.get("url_env") else section.get("url", "")).strip()
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ValueError(f"[database] url must be a postgresql:// URL (or left out for the SQLite file), not {url[:30]!r}")
+    return url

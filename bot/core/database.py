@@ -64,7 +64,10 @@ def from_iso(text: str) -> datetime:
 
 
 class Database:
-    """Async access to the club database. Open with ``await Store.open(path)``."""
+    """Async access to the club database. Open with ``await open_store(path)``."""
+
+    dialect = "sqlite"
+    CACHED_TABLES: tuple[str, ...] = ()
 
     def __init__(self, conn: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
         self._conn = conn
@@ -146,9 +149,10 @@ class Database:
         return str(rows[0][0]) if rows else ""
 
     # ------------------------------------------------------------------ transactions
-    def transaction(self) -> _Transaction:
+    def transaction(self, key: str | None = None) -> _Transaction:
         """``async with db.transaction():`` one command's changes, all or nothing; nested use joins the
-        outer one.
+        outer one. ``key`` (a club) matters on PostgreSQL (``bot/core/postgres.py``); here every command
+        takes its turn on the one writer anyway.
 
         Returns when the changes are committed (see the module's docstring for the group commit). Reads
         before the command's first write see the database as the commands before it left it; nobody else
@@ -189,6 +193,32 @@ class Database:
             yield
         finally:
             self._reading.reset(token)
+
+    @asynccontextmanager
+    async def claim(self, name: str) -> AsyncIterator[bool]:
+        """Due work that only one process may do (``bot/core/postgres.py``): one process has the file."""
+        yield True
+
+    def skip_locked(self, sql: str) -> str:
+        """A query of due rows only one transaction may take: the writer is one already."""
+        return sql
+
+    async def foreign_keys(self) -> list[tuple[str, str, str]]:
+        """Every foreign key as (table, column, the table it refers to)."""
+        found = []
+        for table in await self.tables():
+            for key in await self.fetch_all(f'PRAGMA foreign_key_list("{table}")'):
+                found.append((table, key["from"], key["table"]))
+        return found
+
+    async def tables(self) -> list[str]:
+        rows = await self.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        return [r[0] for r in rows]
+
+    async def move_references(self, table: str, column: str, source: int, target: int) -> None:
+        """Each row of ``source`` becomes ``target``'s unless ``target`` has that row already (a unique
+        key): then it stays as it is and the caller deletes it."""
+        await self.write(f'UPDATE OR IGNORE "{table}" SET "{column}" = ? WHERE "{column}" = ?', (target, source))
 
     async def _before_write(self) -> None:
         """Open the transaction (if this is the group's first write) and this command's savepoint."""

@@ -5,14 +5,16 @@ which run their SQL through this one connection (``bot/core/database.py``).
 
 from __future__ import annotations
 
-import sqlite3
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 from bot.core.database import Database, from_iso, iso
+from bot.core.migrations import MIGRATIONS_DIR
+from bot.core.postgres import PostgresDatabase
 
-__all__ = ["Announcement", "Club", "Member", "Store", "from_iso", "iso"]
+__all__ = ["Announcement", "Club", "Member", "Store", "PostgresStore", "open_store", "from_iso", "iso"]
 
 
 @dataclass(frozen=True)
@@ -50,11 +52,14 @@ class Announcement:
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
-class Store(Database):
-    """The database with the shared tables. Open with ``await Store.open(path)``."""
+class SharedTables:
+    """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
+    ``await open_store(path or url)``."""
 
-    def __init__(self, conn: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
-        super().__init__(conn, thread)
+    CACHED_TABLES = ("clubs", "members", "identities")  # what the caches below hold
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)  # type: ignore[call-arg]
         # Clubs by (platform, external id): read by every command, changed rarely. Every change to the
         # clubs table goes through a write, which empties this, and so does a rollback.
         self._clubs: dict[tuple[str, str], Club] = {}
@@ -217,13 +222,9 @@ class Store(Database):
     async def member_references(self) -> list[tuple[str, str, str | None]]:
         """Every column that refers to ``members``, as (table, column, the table its ``round_id`` refers
         to, or None): what a merge moves, a removal asks about, a shared round is looked for in."""
-        tables = [r[0] for r in await self.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-        found = []
-        for table in tables:
-            keys = await self.fetch_all(f'PRAGMA foreign_key_list("{table}")')
-            rounds = next((k["table"] for k in keys if k["from"] == "round_id"), None)
-            found += [(table, k["from"], rounds) for k in keys if k["table"] == "members"]
-        return found
+        keys = await self.foreign_keys()
+        rounds = {table: target for table, column, target in keys if column == "round_id"}
+        return [(table, column, rounds.get(table)) for table, column, target in keys if target == "members"]
 
     async def merge_member_into(self, source: int, target: int) -> None:
         """Everything of member ``source`` becomes ``target``'s (found by following every foreign key to
@@ -231,7 +232,7 @@ class Store(Database):
         the same row (both signed off for one round, both in one season), ``target``'s stays. Then
         ``source`` is gone."""
         for table, column, _ in await self.member_references():
-            await self.write(f'UPDATE OR IGNORE "{table}" SET "{column}" = ? WHERE "{column}" = ?', (target, source))
+            await self.move_references(table, column, source, target)
             await self.write(f'DELETE FROM "{table}" WHERE "{column}" = ?', (source,))
         await self.write("DELETE FROM members WHERE id = ?", (source,))
 
@@ -381,7 +382,35 @@ class Store(Database):
         return [(_announcement(r), r["sent_at"]) for r in rows]
 
 
-def _announcement(row: sqlite3.Row) -> Announcement:
+class Store(SharedTables, Database):
+    """The shared tables on the SQLite file (the default)."""
+
+
+class PostgresStore(SharedTables, PostgresDatabase):
+    """The shared tables on a PostgreSQL server (several bot processes)."""
+
+
+def is_postgres(target: str | Path) -> bool:
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(target: str | Path) -> str | Path:
+    """``sqlite:///path`` (relative; ``sqlite:////abs/path`` absolute, as SQLAlchemy writes them) or a
+    plain path, as the path."""
+    text = str(target)
+    return text.removeprefix("sqlite:///") if text.startswith("sqlite:///") else target
+
+
+async def open_store(target: str | Path, migrations: Path = MIGRATIONS_DIR, **options: Any) -> Store:
+    """The store of ``target``: a ``postgresql://`` URL, else a SQLite file (a path or ``sqlite:///path``)."""
+    if is_postgres(target):
+        store: Any = await PostgresStore.open(str(target), migrations, **options)
+        return store
+    opened: Store = await Store.open(sqlite_path(target), migrations, **options)
+    return opened
+
+
+def _announcement(row: Any) -> Announcement:
     return Announcement(
         row["id"], row["club_id"], row["round_id"], row["kind"], row["body"], row["image"],
         attempted=row["attempted_at"] is not None, after_ref=row["after_ref"], picture=row["picture"],
@@ -389,12 +418,12 @@ def _announcement(row: sqlite3.Row) -> Announcement:
     )  # fmt: skip
 
 
-def _club(row: sqlite3.Row) -> Club:
+def _club(row: Any) -> Club:
     return Club(
         row["id"], row["platform"], row["external_id"], row["name"], row["language"], row["timezone"], row["channel_id"],
         row["website"] if "website" in row.keys() else "off",  # a database not yet migrated to 0029
     )
 
 
-def _member(row: sqlite3.Row) -> Member:
+def _member(row: Any) -> Member:
     return Member(row["id"], row["club_id"], row["name"], row["rating"], bool(row["is_director"]))

@@ -217,7 +217,7 @@ class KeizerStore:
             "  WHERE r.status = 'open' AND s.status = 'active'"
             " UNION ALL"
             " SELECT MIN(r.publish_at) FROM rounds r JOIN seasons s ON s.id = r.season_id"
-            "  WHERE r.status IN ('open', 'closed') AND s.status = 'active')"
+            "  WHERE r.status IN ('open', 'closed') AND s.status = 'active') AS due"
         )
         return from_iso(row[0]) if row and row[0] else None
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -13,7 +15,8 @@ from bot.core.context import Actor
 from bot.core.dispatch import Core
 from bot.systems import make_core
 from bot.config import Config, load_config
-from bot.core.store import Store
+from bot.core.store import Store, open_store
+from tests.postgres_server import PostgresServer, PostgresUnavailable
 
 # Tuesday 1 December 2026, noon in Amsterdam: the first round is on Thursday 3 December.
 START = datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)
@@ -28,6 +31,51 @@ def config(tmp_path: Path) -> Config:
 @pytest.fixture
 async def store(config: Config):
     s = await Store.open(config.db_path)
+    yield s
+    await s.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL server for the session, with a migrated template each test's database copies."""
+    try:
+        server = PostgresServer().start()
+    except PostgresUnavailable as exc:
+        pytest.fail(f"PostgreSQL is needed for this test and is not available: {exc}")
+    try:
+        server.create_database("clubbot_template")
+        asyncio.run(_migrated(server.url("clubbot_template")))
+        yield server
+    finally:
+        server.stop()
+
+
+async def _migrated(url: str) -> None:
+    store = await open_store(url)
+    await store.close()
+
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture
+def pg_url(postgres_server: PostgresServer) -> str:
+    """A fresh, migrated PostgreSQL database of the test's own."""
+    return postgres_server.create_database(f"test_{next(_databases)}", template="clubbot_template")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path: Path) -> str:
+    """Where a store test's database is: a SQLite file, then a PostgreSQL database (every store test
+    runs on both)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "club.sqlite3")
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+async def any_store(database: str):
+    s = await open_store(database)
     yield s
     await s.close()
 

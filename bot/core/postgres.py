@@ -1,0 +1,313 @@
+"""The same database interface as ``bot/core/database.py``, on a PostgreSQL server shared by several bot
+processes (asyncpg; ``[database] url = "postgresql://..."``).
+
+What differs from the SQLite file, and why:
+
+- **Connections.** A pool: each command's transaction has a connection of its own, so commands of
+  different clubs run side by side (SQLite has one writer and shares its COMMIT instead). A command that
+  only reads (``reading()``) takes a connection for each query, outside any transaction.
+- **Turns per club.** ``transaction(key=...)`` (the dispatcher passes the club) runs the commands of one
+  club one at a time, as one process with SQLite does: inside the process an asyncio lock per key (so a
+  waiting command holds no connection), and across processes a transaction-scoped advisory lock on the
+  key (``pg_advisory_xact_lock``), let go at COMMIT or when a killed process's connection drops.
+- **Due work once.** ``claim(name)`` is a session advisory lock taken without waiting: the process that
+  gets it does the work, the others skip it (``bot/core/scheduler.py``); ``skip_locked(sql)`` adds
+  ``FOR UPDATE SKIP LOCKED`` to a query of due rows (the rounds to pair), so each row is taken by one.
+- **Caches.** The shared tables' caches (clubs, members: ``bot/core/store.py``) are emptied when this
+  process writes them, and also when another process does: a transaction that wrote them sends a
+  ``NOTIFY clubbot_cache`` with its COMMIT, and every process listens.
+- **SQL.** The stores' SQL is SQLite's; ``bot/core/sql_dialect.py`` rewrites it (placeholders, INSERT OR
+  IGNORE, COLLATE NOCASE, ...). The schema has its own migrations, ``migrations/postgresql/``, one for
+  each file of ``migrations/`` with the same name (``bot/core/pg_migrations.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import hashlib
+import logging
+import re
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Iterable
+
+import asyncpg
+
+from bot.core.club_slots import ClubSlots
+from bot.core.migrations import MIGRATIONS_DIR
+from bot.core.pg_migrations import applied_migrations, migrate
+from bot.core.sql_dialect import postgres_sql
+
+log = logging.getLogger(__name__)
+
+_OPENS_TRANSACTION = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
+CACHE_CHANNEL = "clubbot_cache"
+POOL_SIZE = 10
+
+
+def lock_number(key: str) -> int:
+    """A key as the 64-bit number PostgreSQL's advisory locks take."""
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+class PostgresDatabase:
+    """Async access to the clubs' PostgreSQL database. Open with ``await open_store(url)``."""
+
+    dialect = "postgresql"
+    CACHED_TABLES: tuple[str, ...] = ()  # a write naming one of these empties the caches everywhere
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self.url = url
+        self._tx: contextvars.ContextVar[_Tx | None] = contextvars.ContextVar(f"pg_tx_{id(self)}", default=None)
+        self._reading: contextvars.ContextVar[bool] = contextvars.ContextVar(f"pg_read_{id(self)}", default=False)
+        self._turns = ClubSlots(1)  # one transaction per key at a time in this process
+        self._id_tables: frozenset[str] = frozenset()
+        self._listener: asyncpg.Connection | None = None
+        self._forgotten = 0  # as in Database: a cache fill that raced an emptying is not kept
+        self._cache_touched = False
+
+    # ------------------------------------------------------------------ lifecycle
+    @classmethod
+    async def open(cls, url: str, migrations: Path = MIGRATIONS_DIR, pool_size: int = POOL_SIZE, **_: Any) -> Any:
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        try:
+            async with pool.acquire() as conn:
+                await migrate(conn, migrations)
+                rows = await conn.fetch(
+                    "SELECT table_name FROM information_schema.columns"
+                    " WHERE table_schema = current_schema() AND column_name = 'id'"
+                )
+            db = cls(pool, url)
+            db._id_tables = frozenset(r[0] for r in rows)
+            db._listener = await asyncpg.connect(url)
+            await db._listener.add_listener(CACHE_CHANNEL, db._heard)
+        except BaseException:
+            await pool.close()
+            raise
+        return db
+
+    def _heard(self, *_: Any) -> None:
+        """Another process (or this one) committed a change to a cached table."""
+        self._forget()
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+        await self._pool.close()
+
+    async def schema_version(self) -> int:
+        return len(await self.applied_migrations())
+
+    async def applied_migrations(self) -> list[str]:
+        async with self._pool.acquire() as conn:
+            return await applied_migrations(conn)
+
+    async def migrate(self, directory: Path = MIGRATIONS_DIR) -> int:
+        async with self._pool.acquire() as conn:
+            return await migrate(conn, directory)
+
+    async def integrity_check(self) -> str:
+        """PostgreSQL enforces every constraint as it writes; what it has not validated is named."""
+        rows = await self._pool.fetch("SELECT conname FROM pg_constraint WHERE NOT convalidated")
+        return "ok" if not rows else "not validated: " + ", ".join(r[0] for r in rows)
+
+    # ------------------------------------------------------------------ schema questions
+    async def foreign_keys(self) -> list[tuple[str, str, str]]:
+        """Every foreign key as (table, column, the table it refers to)."""
+        rows = await self._pool.fetch(
+            "SELECT k.table_name, k.column_name, u.table_name AS target"
+            " FROM information_schema.referential_constraints r"
+            " JOIN information_schema.key_column_usage k ON k.constraint_name = r.constraint_name"
+            "  AND k.constraint_schema = r.constraint_schema"
+            " JOIN information_schema.constraint_column_usage u ON u.constraint_name = r.unique_constraint_name"
+            "  AND u.constraint_schema = r.unique_constraint_schema"
+            " WHERE k.table_schema = current_schema() ORDER BY k.table_name, k.column_name"
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def move_references(self, table: str, column: str, source: int, target: int) -> None:
+        """``UPDATE OR IGNORE``: each row of ``source`` becomes ``target``'s unless ``target`` has that row
+        already (a unique key): then it stays and the caller deletes it."""
+        conn = self._conn()
+        for row in await conn.fetch(f'SELECT ctid FROM "{table}" WHERE "{column}" = $1', source):
+            try:
+                async with conn.transaction():  # a savepoint: a clash undoes only this row
+                    await conn.execute(f'UPDATE "{table}" SET "{column}" = $1 WHERE ctid = $2', target, row[0])
+            except asyncpg.UniqueViolationError:
+                pass
+
+    # ------------------------------------------------------------------ transactions
+    def transaction(self, key: str | None = None) -> _Transaction:
+        """``async with db.transaction(key=...):`` one command's changes, all or nothing; nested use joins
+        the outer one. Transactions with the same ``key`` (a club) run one at a time, in every process."""
+        return _Transaction(self, key)
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[None]:
+        token = self._reading.set(True)
+        try:
+            yield
+        finally:
+            self._reading.reset(token)
+
+    @asynccontextmanager
+    async def claim(self, name: str) -> AsyncIterator[bool]:
+        """``async with db.claim("due:keizer") as mine:`` True for the one process that holds ``name`` now
+        (taken without waiting; let go at the end, or when the process's connection drops)."""
+        number = lock_number(name)
+        async with self._pool.acquire() as conn:
+            mine = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", number))
+            try:
+                yield mine
+            finally:
+                if mine:
+                    await conn.execute("SELECT pg_advisory_unlock($1)", number)
+
+    def skip_locked(self, sql: str) -> str:
+        """A query of due rows, each of which only one transaction may take: the others skip it."""
+        return f"{sql} FOR UPDATE SKIP LOCKED"
+
+    def _forget(self, sql: str | None = None) -> None:
+        self._forgotten += 1
+
+    # ------------------------------------------------------------------ running SQL
+    def _conn(self) -> asyncpg.Connection:
+        tx = self._tx.get()
+        if tx is None or tx.conn is None:
+            raise RuntimeError("no transaction")
+        return tx.conn
+
+    def _sql(self, sql: str) -> str:
+        return postgres_sql(sql, self._id_tables)
+
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> asyncpg.Record | None:
+        tx = self._tx.get()
+        if tx is not None:
+            return await tx.conn.fetchrow(self._sql(sql), *params)
+        return await self._pool.fetchrow(self._sql(sql), *params)
+
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[asyncpg.Record]:
+        tx = self._tx.get()
+        if tx is not None:
+            return list(await tx.conn.fetch(self._sql(sql), *params))
+        return list(await self._pool.fetch(self._sql(sql), *params))
+
+    async def write(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one change; outside a transaction it gets one of its own. Returns the new row's id (an
+        INSERT into a table with one), else 0."""
+        conn = await self._change(sql)
+        if conn is None:
+            async with self.transaction():
+                return await self.write(sql, params)
+        translated = self._sql(sql)
+        if translated.endswith(" RETURNING id"):
+            value = await conn.fetchval(translated, *params)
+            return int(value or 0)
+        await conn.execute(translated, *params)
+        return 0
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one change and return how many rows it changed."""
+        conn = await self._change(sql)
+        if conn is None:
+            async with self.transaction():
+                return await self.execute(sql, params)
+        translated = self._sql(sql).removesuffix(" RETURNING id")
+        status = await conn.execute(translated, *params)
+        return int(status.rsplit(" ", 1)[-1]) if status and status[-1].isdigit() else 0
+
+    async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        conn = await self._change(sql)
+        if conn is None:
+            async with self.transaction():
+                return await self.execute_many(sql, rows)
+        await conn.executemany(self._sql(sql).removesuffix(" RETURNING id"), [tuple(r) for r in rows])
+
+    async def returning(self, sql: str, params: Iterable[Any] = ()) -> list[asyncpg.Record]:
+        conn = await self._change(sql)
+        if conn is None:
+            async with self.transaction():
+                return await self.returning(sql, params)
+        return list(await conn.fetch(self._sql(sql), *params))
+
+    async def _change(self, sql: str) -> asyncpg.Connection | None:
+        if not _OPENS_TRANSACTION.match(sql):
+            raise ValueError(f"a store write must start with INSERT, UPDATE or DELETE: {sql[:40]!r}")
+        if self._reading.get() and self._tx.get() is None:
+            raise RuntimeError("a write on the read path (a command marked reads_only wrote)")
+        tx = self._tx.get()
+        if tx is None:
+            return None
+        self._forget(sql)
+        if any(table in sql for table in self.CACHED_TABLES):
+            tx.touched = True
+        return tx.conn
+
+
+class _Tx:
+    __slots__ = ("conn", "touched")
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+        self.touched = False
+
+
+class _Transaction:
+    __slots__ = ("db", "key", "held", "token", "conn", "inner")
+
+    def __init__(self, db: PostgresDatabase, key: str | None) -> None:
+        self.db = db
+        self.key = key
+        self.held: str | None = None  # the key whose turn this transaction has in this process
+        self.token: contextvars.Token[_Tx | None] | None = None
+        self.conn: Any = None
+        self.inner: Any = None
+
+    async def __aenter__(self) -> None:
+        db = self.db
+        if db._tx.get() is not None:
+            return  # joins the outer transaction
+        if self.key is not None:
+            await db._turns.enter(self.key)
+            self.held = self.key
+        try:
+            self.conn = await db._pool.acquire()
+            self.inner = self.conn.transaction()
+            await self.inner.start()
+            if self.key is not None:
+                await self.conn.execute("SELECT pg_advisory_xact_lock($1)", lock_number(self.key))
+        except BaseException:
+            await self._release()
+            raise
+        self.token = db._tx.set(_Tx(self.conn))
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+        if self.token is None:
+            return
+        db = self.db
+        tx = db._tx.get()
+        db._tx.reset(self.token)
+        try:
+            if kind is None:
+                if tx is not None and tx.touched:
+                    await self.conn.execute(f"NOTIFY {CACHE_CHANNEL}")  # delivered with the COMMIT
+                await self.inner.commit()
+            else:
+                await self.inner.rollback()
+        except BaseException:  # a failed COMMIT keeps nothing (the pool rolls the connection back)
+            db._forget()
+            raise
+        finally:
+            if kind is not None or (tx is not None and tx.touched):
+                db._forget()
+            await self._release()
+
+    async def _release(self) -> None:
+        if self.conn is not None:
+            await self.db._pool.release(self.conn)
+            self.conn = None
+        if self.held is not None:
+            self.db._turns.leave(self.held)
+            self.held = None
