@@ -20,8 +20,9 @@ fi
 if command -v dpkg >/dev/null 2>&1; then
   need=()
   packages="fonts-dejavu-core fonts-droid-fallback libfribidi0"
-  # the website's tests drive a real browser: Debian's Chromium and its driver (only for --test)
-  [ "${1:-}" = "--test" ] && packages="$packages chromium chromium-driver"
+  # the website's tests drive a real browser: Debian's Chromium and its driver; the store's tests run a
+  # real PostgreSQL server (only for --test)
+  [ "${1:-}" = "--test" ] && packages="$packages chromium chromium-driver postgresql"
   for pkg in $packages; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
   done
@@ -30,7 +31,7 @@ if command -v dpkg >/dev/null 2>&1; then
       echo "clubbot: installing ${need[*]}" >&2
       apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
     else
-      echo "clubbot: missing Debian packages ${need[*]} (fonts for names in every script; chromium for the website's browser tests): apt-get install them" >&2
+      echo "clubbot: missing Debian packages ${need[*]} (fonts for names in every script; chromium and postgresql for the tests): apt-get install them" >&2
     fi
   fi
 fi

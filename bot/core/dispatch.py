@@ -25,7 +25,7 @@ from bot.core.i18n import t
 from bot.core.registry import Command, Registry
 from bot.core.replies import OWNER_MARK, Reply
 from bot.core.reply_cache import ReplyCache
-from bot.core.store import Club, Member, Store
+from bot.core.store import Club, Member, Store, club_key
 from bot.core.user_limits import UserLimits
 
 log = logging.getLogger(__name__)
@@ -155,7 +155,7 @@ class Core:
                 return await self.read(command, ctx)
             # One transaction per command: commands run one at a time, see no one else's half-done
             # work, and whatever goes wrong (a refusal or a bug) rolls back everything they wrote.
-            async with self.store.transaction():
+            async with self.store.transaction(key=club_key(actor.platform, actor.club_external_id)):
                 if club.id == UNSAVED:  # a club is made only by a command it accepts: a refusal rolls it back
                     ctx = ctx.with_club(await self.club_for(actor))
                 reply = await self.run(command, ctx)

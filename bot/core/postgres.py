@@ -23,7 +23,6 @@ What differs from the SQLite file, and why:
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import hashlib
 import logging

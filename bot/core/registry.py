@@ -106,7 +106,11 @@ class Route:
 
 
 class Timed(Protocol):
-    """A system's timed work on the scheduler's alarm (reminders, deadlines, publications, go clocks)."""
+    """A system's timed work on the scheduler's alarm (reminders, deadlines, publications, go clocks).
+
+    With several processes on one database every process wakes; the alarm lets one of them do a
+    system's work at a time (``store.claim``). A system whose work is split by itself (each round claimed
+    on its own, so processes share a busy minute) says ``claims_its_own = True``."""
 
     async def next_due_moment(self, core: "Core") -> datetime | None: ...
 

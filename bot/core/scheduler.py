@@ -34,6 +34,10 @@ log = logging.getLogger(__name__)
 # it was not posted.
 Sender = Callable[[Club, Announcement], Awaitable[str | None]]
 RETRY_AFTER = timedelta(seconds=60)
+# A club's announcements another process is posting (several processes on PostgreSQL): looked at again
+# this soon, so that if that process dies in the middle, this one posts the rest within the minute.
+CLAIMED_RETRY = timedelta(seconds=15)
+SOONEST = 1.0  # seconds: work due but taken by another process is looked at again no sooner than this
 CONCURRENCY = 16  # clubs whose announcements are being posted at the same time
 
 
@@ -56,6 +60,7 @@ class Alarm:
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self._lock = asyncio.Lock()
         self.wakeups = 0
+        self._claimed_elsewhere = False  # the last dispatch left a club to another process
 
     async def start(self) -> None:
         """Start the scheduler and catch up on whatever fell due while the bot was down."""
@@ -72,7 +77,12 @@ class Alarm:
             now = self.clock.now()
             for timed in self.core.registry.timed:  # each system's work: one club's trouble stops no other
                 try:
-                    await timed.run_due(self.core, now)
+                    if getattr(timed, "claims_its_own", False):
+                        await timed.run_due(self.core, now)
+                        continue
+                    async with self.store.claim(f"due:{type(timed).__name__}") as mine:
+                        if mine:  # else another process is doing it right now
+                            await timed.run_due(self.core, now)
                 except Exception:
                     log.exception("scheduled work of %s failed", type(timed).__name__)
             pending = await self.dispatch()
@@ -84,17 +94,24 @@ class Alarm:
         Clubs are served side by side (at most ``concurrency`` at a time), each club's announcements in
         the order they were queued; when one of a club's announcements cannot be posted, the club's later
         ones wait with it for the retry, so a club never sees them out of order. Every post waits for the
-        platform's rate limits (``bot/core/rate_limit.py``)."""
+        platform's rate limits (``bot/core/rate_limit.py``). With several processes, one posts a club's
+        announcements at a time (``store.claim``); the club's queue is read again once claimed."""
         by_club: dict[int, list[Announcement]] = {}
         for announcement in await self.store.pending_announcements():
             by_club.setdefault(announcement.club_id, []).append(announcement)
         gate = asyncio.Semaphore(self.concurrency)
+        self._claimed_elsewhere = False
 
         async def serve(club_id: int, queue: list[Announcement]) -> int:
-            async with gate:
+            async with gate, self.store.claim(f"outbox:{club_id}") as mine:
+                if not mine:
+                    self._claimed_elsewhere = True
+                    return len(queue)
                 club = await self.store.club(club_id)
                 if club is None:
                     return 0
+                if self.store.dialect != "sqlite":  # another process may have posted some meanwhile
+                    queue = await self.store.pending_announcements(club_id)
                 for done, announcement in enumerate(queue):
                     if not await self._post(club, announcement):
                         return len(queue) - done
@@ -128,10 +145,12 @@ class Alarm:
         delays = []
         for timed in self.core.registry.timed:
             moment = await timed.next_due_moment(self.core)
-            if moment is not None:
-                delays.append(self.clock.real_delay(moment))
+            if moment is not None:  # still due now: another process has it in hand; look again soon
+                delay = self.clock.real_delay(moment)
+                delays.append(delay if delay > 0 else SOONEST)
         if retry:
-            delays.append(self.retry_after.total_seconds())
+            delays.append(min(self.retry_after, CLAIMED_RETRY).total_seconds() if self._claimed_elsewhere
+                          else self.retry_after.total_seconds())  # fmt: skip
         if not delays:
             if self.scheduler.get_job("wake"):
                 self.scheduler.remove_job("wake")

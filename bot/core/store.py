@@ -14,7 +14,7 @@ from bot.core.database import Database, from_iso, iso
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.postgres import PostgresDatabase
 
-__all__ = ["Announcement", "Club", "Member", "Store", "PostgresStore", "open_store", "from_iso", "iso"]
+__all__ = ["Announcement", "Club", "Member", "Store", "PostgresStore", "club_key", "open_store", "from_iso", "iso"]
 
 
 @dataclass(frozen=True)
@@ -350,8 +350,13 @@ class SharedTables:
         await self.queue_announcement(club_id, round_id, f"{corrections}{number}", body, now, picture=picture)
         return True
 
-    async def pending_announcements(self) -> list[Announcement]:
-        rows = await self.fetch_all("SELECT * FROM announcements WHERE sent_at IS NULL ORDER BY id")
+    async def pending_announcements(self, club_id: int | None = None) -> list[Announcement]:
+        if club_id is not None:
+            rows = await self.fetch_all(
+                "SELECT * FROM announcements WHERE sent_at IS NULL AND club_id = ? ORDER BY id", (club_id,)
+            )
+        else:
+            rows = await self.fetch_all("SELECT * FROM announcements WHERE sent_at IS NULL ORDER BY id")
         return [_announcement(r) for r in rows]
 
     async def mark_announcement_attempted(self, announcement: Announcement, now: datetime) -> Announcement:
@@ -380,6 +385,11 @@ class SharedTables:
     async def announcements(self, club_id: int) -> list[tuple[Announcement, str | None]]:
         rows = await self.fetch_all("SELECT * FROM announcements WHERE club_id = ? ORDER BY id", (club_id,))
         return [(_announcement(r), r["sent_at"]) for r in rows]
+
+
+def club_key(platform: str, external_id: str) -> str:
+    """The key a club's transactions take turns on (``transaction(key=...)``): its chat and its id there."""
+    return f"{platform}:{external_id}"
 
 
 class Store(SharedTables, Database):

@@ -19,7 +19,7 @@ from bot.keizer import competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.source import KeizerSource
 from bot.keizer.store import RoundRow, Season
-from bot.core.store import Club
+from bot.core.store import Club, club_key
 
 log = logging.getLogger(__name__)
 
@@ -184,21 +184,29 @@ class KeizerSchedule:
             moments.append(deadline - before if deadline is not None else None)
         return min((m for m in moments if m is not None), default=None)
 
+    claims_its_own = True  # several processes share a publication minute: each round is claimed alone
+
     async def run_due(self, core: Core, now: datetime) -> None:
         store = keizer_store(core)
         before = self._remind_before(core)
-        async with core.store.transaction():
-            if before is not None:
-                for row in await store.rounds_to_remind(now, before):
-                    await queue_reminder(core, row, now)
-            for row in await store.rounds_to_close(now):
-                await store.set_round_status(row.id, "closed", ("open",))
+        async with core.store.claim("due:keizer-calendar") as mine:
+            if mine:  # else another process is closing and reminding right now
+                async with core.store.transaction():
+                    if before is not None:
+                        for row in await store.rounds_to_remind(now, before):
+                            await queue_reminder(core, row, now)
+                    for row in await store.rounds_to_close(now):
+                        await store.set_round_status(row.id, "closed", ("open",))
         for row in await store.rounds_to_pair(now):
             season = await store.season(row.season_id)
-            if season is None:
+            club = await core.store.club(season.club_id) if season is not None else None
+            if season is None or club is None:
                 continue
             try:  # each round in a transaction of its own: one club's trouble does not stop the others
-                async with core.store.transaction():
-                    await pair_and_queue(core, season, row, now)
+                async with core.store.claim(f"keizer-round:{row.id}") as mine:
+                    if not mine:  # another process is pairing it
+                        continue
+                    async with core.store.transaction(key=club_key(club.platform, club.external_id)):
+                        await pair_and_queue(core, season, row, now)
             except Exception:
                 log.exception("pairing round %s of season %s failed", row.number, season.id)
