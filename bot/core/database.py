@@ -215,6 +215,9 @@ class Database:
         rows = await self.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         return [r[0] for r in rows]
 
+    async def continue_ids(self) -> None:
+        """SQLite gives the next row the highest id plus one by itself."""
+
     async def move_references(self, table: str, column: str, source: int, target: int) -> None:
         """Each row of ``source`` becomes ``target``'s unless ``target`` has that row already (a unique
         key): then it stays as it is and the caller deletes it."""

@@ -126,6 +126,22 @@ class PostgresDatabase:
         )
         return [(r[0], r[1], r[2]) for r in rows]
 
+    async def tables(self) -> list[str]:
+        rows = await self._pool.fetch(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+            " AND table_type = 'BASE TABLE' ORDER BY table_name"
+        )
+        return [r[0] for r in rows]
+
+    async def continue_ids(self) -> None:
+        """After rows came in with their own ids (``clubbot migrate-db``): each table's next id is past
+        the highest."""
+        for table in sorted(self._id_tables):
+            await self._pool.execute(
+                f"SELECT setval(pg_get_serial_sequence('\"{table}\"', 'id'), COALESCE(MAX(id), 0) + 1, false)"
+                f' FROM "{table}"'
+            )
+
     async def move_references(self, table: str, column: str, source: int, target: int) -> None:
         """``UPDATE OR IGNORE``: each row of ``source`` becomes ``target``'s unless ``target`` has that row
         already (a unique key): then it stays and the caller deletes it."""

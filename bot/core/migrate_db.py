@@ -1,0 +1,147 @@
+"""``clubbot migrate-db --from sqlite:///data/clubbot.sqlite3 --to postgresql://...`` (and back): every
+club's data copied from one database to the other, then checked.
+
+Both databases are migrated to the newest schema first (the same level on both, so every table and column
+has its counterpart). The target must be empty (no clubs): a copy never merges into a live database.
+Tables are copied parents first (by their foreign keys), each row with its own ids, all in one
+transaction of the target: a copy that fails leaves the target as empty as it was. Then:
+
+- every table holds as many rows in the target as in the source, and the same rows (compared as sorted
+  digests of each table's content), so nothing was lost or changed on the way;
+- the target's own integrity check passes (SQLite: ``PRAGMA integrity_check`` and the foreign keys;
+  PostgreSQL enforced them while the rows went in);
+- PostgreSQL's id sequences continue after the highest id copied; each season keeps its version (the
+  triggers that count changes counted the copy too, and are set back).
+
+Stop the bot first: a SQLite source that a bot has open is refused (its lock file), since changes made
+during the copy would not be in it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.core.database_lock import DatabaseInUse, DatabaseLock
+from bot.core.store import is_postgres, open_store, sqlite_path
+
+BATCH = 5000
+
+
+class CopyError(Exception):
+    """The copy was refused or did not check out; the message says why (the target is left unchanged)."""
+
+
+async def copy_database(source: str, target: str) -> dict[str, int]:
+    """Copy every row of ``source`` into the empty ``target``; the rows copied per table."""
+    if source == target:
+        raise CopyError("the source and the target are the same database")
+    if not is_postgres(source):
+        path = Path(sqlite_path(source))
+        if not path.exists():
+            raise CopyError(f"there is no database at {path}")
+        try:
+            DatabaseLock(path, exclusive=True).release()  # no bot has it open (else stop it first)
+        except DatabaseInUse as exc:
+            raise CopyError(str(exc)) from None
+    src = await open_store(source)
+    try:
+        dst = await open_store(target)
+        try:
+            return await _copy(src, dst)
+        finally:
+            await dst.close()
+    finally:
+        await src.close()
+
+
+async def _copy(src: Any, dst: Any) -> dict[str, int]:
+    if await src.applied_migrations() != await dst.applied_migrations():
+        raise CopyError("the two databases are at different schema levels")
+    if (await dst.fetch_one("SELECT COUNT(*) FROM clubs"))[0]:
+        raise CopyError("the target already holds clubs: copy only into an empty database")
+    tables = _parents_first(await src.tables(), await src.foreign_keys())
+    copied: dict[str, int] = {}
+    async with dst.transaction():
+        for table in tables:
+            rows = await src.fetch_all(f'SELECT * FROM "{table}"')
+            copied[table] = len(rows)
+            if not rows:
+                continue
+            columns = list(rows[0].keys())
+            names = ", ".join(f'"{c}"' for c in columns)
+            marks = ", ".join("?" * len(columns))
+            sql = f'INSERT INTO "{table}" ({names}) VALUES ({marks})'
+            for start in range(0, len(rows), BATCH):
+                await dst.execute_many(sql, [tuple(r) for r in rows[start : start + BATCH]])
+        for row in await src.fetch_all("SELECT id, version FROM seasons"):  # the triggers counted the copy
+            await dst.write("UPDATE seasons SET version = ? WHERE id = ?", (row["version"], row["id"]))
+    await dst.continue_ids()
+    await _check(src, dst, tables, copied)
+    return copied
+
+
+async def _check(src: Any, dst: Any, tables: list[str], copied: dict[str, int]) -> None:
+    for table in tables:
+        count = (await dst.fetch_one(f'SELECT COUNT(*) FROM "{table}"'))[0]
+        if count != copied[table]:
+            raise CopyError(f"{table}: {copied[table]} rows in the source, {count} in the target")
+        if await _digest(src, table) != await _digest(dst, table):
+            raise CopyError(f"{table}: the rows in the target differ from the source's")
+    verdict = await dst.integrity_check()
+    if verdict != "ok":
+        raise CopyError(f"the target's integrity check says: {verdict}")
+
+
+async def _digest(db: Any, table: str) -> str:
+    """The table's content, whatever the database: each row's values by column name, sorted."""
+    rows = await db.fetch_all(f'SELECT * FROM "{table}"')
+    lines = sorted(repr(sorted((k, _plain(v)) for k, v in dict(r).items())) for r in rows)
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    return bytes(value) if isinstance(value, (bytes, bytearray, memoryview)) else value
+
+
+def _parents_first(tables: list[str], keys: list[tuple[str, str, str]]) -> list[str]:
+    """The tables in an order where every table comes after the tables it refers to."""
+    wanted = [t for t in tables if t != "schema_migrations"]
+    parents = {t: {target for table, _, target in keys if table == t and target != t} for t in wanted}
+    ordered: list[str] = []
+    while len(ordered) < len(wanted):
+        ready = [t for t in sorted(wanted) if t not in ordered and parents[t] <= set(ordered)]
+        if not ready:
+            raise CopyError(f"the foreign keys between {sorted(set(wanted) - set(ordered))} go round in a circle")
+        ordered += ready
+    return ordered
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "migrate-db",
+        help="copy every club's data to another database (SQLite file <-> PostgreSQL) and check it",
+        description="Copies every row from --from into the empty database --to (both migrated to the newest "
+        "schema first), in one transaction, then checks counts, contents and integrity. Stop the bot first.",
+    )
+    p.add_argument("--from", dest="source", required=True, metavar="URL", help="sqlite:///path/to/file.sqlite3 or postgresql://...")
+    p.add_argument("--to", dest="target", required=True, metavar="URL", help="postgresql://... or sqlite:///path/to/new.sqlite3")
+    p.set_defaults(handler=cmd_migrate_db)
+
+
+def cmd_migrate_db(args: argparse.Namespace) -> int:
+    try:
+        copied = asyncio.run(copy_database(args.source, args.target))
+    except CopyError as exc:
+        print(f"clubbot migrate-db: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a database that cannot be reached, a row the target refuses
+        print(f"clubbot migrate-db: the copy failed and the target is unchanged: {exc}", file=sys.stderr)
+        return 1
+    total = sum(copied.values())
+    print(f"copied {total} rows in {len(copied)} tables ({copied.get('clubs', 0)} clubs); counts, contents and integrity checked")
+    return 0
