@@ -95,11 +95,12 @@ AfterCommand = Callable[[], Awaitable[None]]
 def build_platform_adapters(config: Config, core: Core, after_command: AfterCommand) -> list[PlatformAdapter]:
     """The adapters whose token is configured."""
     adapters: list[PlatformAdapter] = []
-    if config.discord_token:
+    wanted = set(config.platforms) if config.platforms is not None else {"discord", "telegram"}
+    if config.discord_token and "discord" in wanted:
         from bot.adapters.discord.adapter import DiscordAdapter
 
         adapters.append(DiscordAdapter(core, config, after_command))
-    if config.telegram_token:
+    if config.telegram_token and "telegram" in wanted:
         from bot.adapters.telegram.adapter import TelegramAdapter
 
         adapters.append(TelegramAdapter(core, config, after_command))
@@ -166,6 +167,36 @@ def _parse_start(text: str | None, zone_name: str) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo(zone_name))
 
 
+def parse_shards(text: str) -> tuple[int, ...]:
+    """``0-3`` or ``0,2,5`` (or both: ``0-3,8``) as the shard numbers."""
+    shards: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ValueError(f"--shards wants numbers like 0-3 or 0,2,5, not {text!r}")
+        shards += range(int(low), int(high) + 1) if dash else [int(low)]
+    if not shards or len(set(shards)) != len(shards):
+        raise ValueError(f"--shards names a shard twice or none: {text!r}")
+    return tuple(sorted(shards))
+
+
+def _with_process_options(config: Config, args: argparse.Namespace) -> Config:
+    """This process's part of a bot that runs in several (--shards, --shard-count, --platforms)."""
+    shards = parse_shards(args.shards) if getattr(args, "shards", None) else None
+    count = getattr(args, "shard_count", None)
+    if shards is not None and count is None:
+        raise ValueError("--shards needs --shard-count (how many shards the bot has in all)")
+    if count is not None and (count < 1 or (shards is not None and shards[-1] >= count)):
+        raise ValueError(f"--shards must lie in 0-{max(count - 1, 0)} (--shard-count {count})")
+    platforms = None
+    if getattr(args, "platforms", None):
+        platforms = tuple(p.strip() for p in args.platforms.split(",") if p.strip())
+        unknown = set(platforms) - {"discord", "telegram"}
+        if unknown or not platforms:
+            raise ValueError(f"--platforms knows discord and telegram, not {', '.join(sorted(unknown)) or args.platforms!r}")
+    return Config(**{**config.__dict__, "shards": shards, "shard_count": count, "platforms": platforms})
+
+
 def run_from_cli(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     if getattr(args, "web", None):  # clubbot run --web HOST:PORT
@@ -174,6 +205,11 @@ def run_from_cli(args: argparse.Namespace) -> int:
         from pathlib import Path
 
         config = Config(**{**config.__dict__, "db_path": Path(args.db).resolve()})
+    try:
+        config = _with_process_options(config, args)
+    except ValueError as exc:
+        print(f"clubbot: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=getattr(logging, config.log_level.upper(), logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -18,6 +18,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--console", action="store_true", help="use the console adapter even when tokens are set")
     run.add_argument("--db", default=None, help="override the SQLite path of the config")
     run.add_argument("--web", default=None, metavar="HOST:PORT", help="serve the clubs' websites there (see [web] in the config)")
+    run.add_argument("--shards", default=None, metavar="0-3", help="the Discord shards this process runs (with --shard-count; docs/deploy.md)")
+    run.add_argument("--shard-count", type=int, default=None, metavar="N", help="how many Discord shards the bot has in all")
+    run.add_argument("--platforms", default=None, metavar="discord,telegram", help="the chats this process serves (default: every one with a token)")
     run.add_argument("--clock", default=None, help="start the bot's clock at this moment (2026-12-03T12:00); it runs on from there")
     for name in CLI_MODULES:  # clubbot keizer ..., clubbot mcmahon ..., clubbot restore BACKUP
         importlib.import_module(name).register(sub)

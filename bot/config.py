@@ -32,6 +32,7 @@ class Config:
     database_url: str | None = None  # postgresql://... (several processes, docs/deploy.md); None: the SQLite file
     shards: tuple[int, ...] | None = None  # the Discord shards this process runs (--shards 0-3); None: all
     shard_count: int | None = None  # how many shards the bot has in all (--shard-count 8)
+    platforms: tuple[str, ...] | None = None  # the chats this process serves (--platforms discord); None: all
 
     @property
     def database(self) -> str | Path:

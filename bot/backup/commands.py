@@ -23,6 +23,8 @@ def register(registry: Registry) -> None:
 async def cmd_backup(core: Core, ctx: Context) -> Reply:
     if ctx.args:
         raise UserError("error_usage", usage=ctx.t("backup_usage"))
+    if core.store.dialect != "sqlite":
+        raise UserError("backup_postgres")
     content = await StoreBackup(core.store).club_snapshot(ctx.club.id)
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", ctx.club.name).strip("_")[:40] or "club"
     stamp = ctx.now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")

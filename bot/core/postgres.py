@@ -23,6 +23,7 @@ What differs from the SQLite file, and why:
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import hashlib
 import logging
@@ -63,7 +64,10 @@ class PostgresDatabase:
         self._reading: contextvars.ContextVar[bool] = contextvars.ContextVar(f"pg_read_{id(self)}", default=False)
         self._turns = ClubSlots(1)  # one transaction per key at a time in this process
         self._id_tables: frozenset[str] = frozenset()
-        self._listener: asyncpg.Connection | None = None
+        self._listener: asyncpg.Connection | None = None  # hears the other processes' cache changes
+        self._claims: Any = None  # the connection the claims are held on (``claim``)
+        self._claiming = asyncio.Lock()  # one claim or release at a time on it
+        self._held: set[str] = set()
         self._forgotten = 0  # as in Database: a cache fill that raced an emptying is not kept
         self._cache_touched = False
 
@@ -82,6 +86,7 @@ class PostgresDatabase:
             db._id_tables = frozenset(r[0] for r in rows)
             db._listener = await asyncpg.connect(url)
             await db._listener.add_listener(CACHE_CHANNEL, db._heard)
+            db._claims = await asyncpg.connect(url)
         except BaseException:
             await pool.close()
             raise
@@ -92,8 +97,9 @@ class PostgresDatabase:
         self._forget()
 
     async def close(self) -> None:
-        if self._listener is not None:
-            await self._listener.close()
+        for conn in (self._listener, self._claims):
+            if conn is not None:
+                await conn.close()
         await self._pool.close()
 
     async def schema_version(self) -> int:
@@ -170,15 +176,25 @@ class PostgresDatabase:
     @asynccontextmanager
     async def claim(self, name: str) -> AsyncIterator[bool]:
         """``async with db.claim("due:keizer") as mine:`` True for the one process that holds ``name`` now
-        (taken without waiting; let go at the end, or when the process's connection drops)."""
+        (taken without waiting; let go at the end, or when the process's connection drops). The claims
+        are session locks on a connection of their own, so a claim held while its work runs takes no
+        connection from the pool that work needs."""
+        if name in self._held:  # session locks nest in one session: within the process, say no here
+            yield False
+            return
         number = lock_number(name)
-        async with self._pool.acquire() as conn:
-            mine = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", number))
-            try:
-                yield mine
-            finally:
-                if mine:
-                    await conn.execute("SELECT pg_advisory_unlock($1)", number)
+        async with self._claiming:
+            mine = bool(await self._claims.fetchval("SELECT pg_try_advisory_lock($1)", number))
+        if not mine:
+            yield False
+            return
+        self._held.add(name)
+        try:
+            yield True
+        finally:
+            self._held.discard(name)
+            async with self._claiming:
+                await self._claims.execute("SELECT pg_advisory_unlock($1)", number)
 
     def skip_locked(self, sql: str) -> str:
         """A query of due rows, each of which only one transaction may take: the others skip it."""

@@ -97,17 +97,19 @@ def buttons_view(buttons: tuple[Button, ...] | list[Button]) -> discord.ui.View 
 
 
 # ---------------------------------------------------------------------------------------------- the client
-class ClubClient(discord.Client):
-    """A discord.Client with the club's command tree. Intents: only ``guilds`` (not privileged): slash
-    commands and buttons arrive as interactions, which need no message content or member intents."""
+class _ClubCommands:
+    """What the club's client adds to discord.py's: the command tree. Intents: only ``guilds`` (not
+    privileged): slash commands and buttons arrive as interactions, which need no message content or
+    member intents."""
 
-    def __init__(self, adapter: "DiscordAdapter", sync_commands: bool = True) -> None:
+    def __init__(self, adapter: "DiscordAdapter", sync_commands: bool = True, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(
+        super().__init__(  # type: ignore[call-arg]
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
+            **options,
         )
         self.adapter = adapter
         self.sync_commands = sync_commands
@@ -117,13 +119,29 @@ class ClubClient(discord.Client):
             self.tree.add_command(command)
 
     async def setup_hook(self) -> None:
-        await self.tree.set_translator(ClubTranslator())
+        await self.tree.set_translator(ClubTranslator())  # type: ignore[attr-defined]
         self.add_dynamic_items(CommandButton)
         if self.sync_commands:
             try:
                 await self.tree.sync()
             except discord.HTTPException:
                 log.exception("registering the slash commands with Discord failed; the old ones stay")
+
+
+class ClubClient(_ClubCommands, discord.Client):
+    """One process for all the bot's servers (one gateway connection)."""
+
+
+class ShardedClubClient(_ClubCommands, discord.AutoShardedClient):
+    """One of several processes (docs/deploy.md): the shards ``--shards`` names, of ``--shard-count``."""
+
+
+def club_client(adapter: "DiscordAdapter", config: Config, sync_commands: bool) -> discord.Client:
+    if config.shard_count is None:
+        return ClubClient(adapter, sync_commands)
+    shards = list(config.shards) if config.shards is not None else list(range(config.shard_count))
+    # the commands are registered with Discord once, by the process that runs shard 0
+    return ShardedClubClient(adapter, sync_commands and 0 in shards, shard_ids=shards, shard_count=config.shard_count)
 
 
 # ---------------------------------------------------------------------------------------------- the adapter
@@ -137,7 +155,7 @@ class DiscordAdapter:
         self.config = config
         self.after_command = after_command
         self.defer_after = DEFER_AFTER
-        self.client = ClubClient(self, sync_commands)
+        self.client = club_client(self, config, sync_commands)
         self._gateway: asyncio.Task[None] | None = None
         self.in_flight = InFlight()
         # club id -> (message key, values, told a director already): why its announcements are not posted

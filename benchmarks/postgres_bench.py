@@ -1,0 +1,205 @@
+"""SQLite vs PostgreSQL, one process vs two (issue 18): prints figures, all measured in one run.
+
+    .venv/bin/python benchmarks/postgres_bench.py [--clubs 1000] [--members 10] [--burst 2000]
+                                                  [--rate 400] [--seconds 5]
+
+A real PostgreSQL server is started in a temporary directory (Debian's package, as ``./test.sh``
+installs it; durable: fsync and synchronous commit on, PostgreSQL's defaults). The clubs are made once
+on a SQLite file through the commands, then copied with ``clubbot migrate-db``'s copy for each run, so
+every configuration starts from the same rows. Each configuration runs in fresh bot processes (this
+script with ``--worker``), which set up, say they are ready, and start together on a signal:
+
+- ``/afmelden``: ``--burst`` sign-offs of different members offered at once (throughput), then sign-offs
+  offered at ``--rate`` per second for ``--seconds`` (open loop: p50/p99 from each command's arrival).
+  With two processes each serves half of the clubs, as two shard ranges would, and gets half the load.
+- ``publication minute``: every club's round falls due at once; the scheduler's run (pair, queue and
+  hand every announcement to a sender that does nothing), from the signal until the last process is done.
+
+Configurations: SQLite, one process (the baseline); PostgreSQL, one process; PostgreSQL, two processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
+
+from benchmarks.many_clubs_bench import PUBLISH, small_clubs, world  # noqa: E402
+from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
+from bot.config import Config, load_config  # noqa: E402
+from bot.core.clock import ShiftedClock  # noqa: E402
+from bot.core.context import Actor  # noqa: E402
+from bot.core.migrate_db import copy_database  # noqa: E402
+from bot.core.scheduler import Alarm  # noqa: E402
+from bot.core.store import open_store  # noqa: E402
+from bot.core.user_limits import UserLimits  # noqa: E402
+from bot.systems import make_core  # noqa: E402
+from postgres_server import PostgresServer  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def p(ms: list[float], q: float) -> float:
+    ordered = sorted(ms)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+# ------------------------------------------------------------------ the worker (one bot process)
+async def worker(args: argparse.Namespace) -> None:
+    base = load_config(REPO / "config.example.toml", env={})
+    config = Config(**{**base.__dict__, "db_path": Path(tempfile.gettempdir()) / "unused.sqlite3"})
+    store = await open_store(args.worker)
+    clock = ShiftedClock(PUBLISH - timedelta(days=1) if args.part == "afmelden" else PUBLISH + timedelta(seconds=30))
+    core = make_core(store, config, clock)
+    core.user_limits = UserLimits(burst=10**9)  # a synthetic member sends far more than a person can
+    clubs = range(args.first, args.last)
+    people = [Actor("bench", f"klein-{c}", f"klein-{c}", f"m-{c}-{i}", f"Lid {i:02d}") for i in range(args.members) for c in clubs]
+    out: dict[str, object] = {}
+    print("ready", flush=True)
+    sys.stdin.readline()  # the signal: every process starts now
+    try:
+        if args.part == "afmelden":
+            burst, rest = people[: args.burst], people[args.burst :]
+            t0 = time.perf_counter()
+            replies = await asyncio.gather(*(core.handle(who, "/afmelden") for who in burst))
+            out["burst_wall"] = time.perf_counter() - t0
+            out["burst_refused"] = sum(not r.ok for r in replies)
+            count = min(len(rest), int(args.rate * args.seconds))
+
+            def job(who: Actor):  # type: ignore[no-untyped-def]
+                async def run() -> None:
+                    if not (await core.handle(who, "/afmelden")).ok:
+                        raise RuntimeError("refused")
+
+                return run
+
+            result = await open_loop([job(w) for w in rest[:count]], arrival_offsets(count, args.rate, False))
+            out["latencies"] = [x * 1000 for x in result.latencies]
+            out["wall"] = result.wall
+        else:
+            done: list[int] = []
+
+            async def send(club, announcement) -> None:  # type: ignore[no-untyped-def]
+                done.append(announcement.id)
+
+            alarm = Alarm(core, send)
+            t0 = time.perf_counter()
+            await alarm.run_due()
+            out["wall"] = time.perf_counter() - t0
+            out["sent"] = len(done)
+            alarm.shutdown()
+        out["finished_at"] = time.time()
+    finally:
+        await store.close()
+    print(json.dumps(out), flush=True)
+
+
+def run_workers(target: str, part: str, args: argparse.Namespace, processes: int) -> tuple[list[dict], float]:
+    """Start ``processes`` workers on ``target`` (each its share of the clubs), let them go together;
+    their reports and the wall time from the signal to the last one's end."""
+    share = args.clubs // processes
+    workers = []
+    for k in range(processes):
+        last = args.clubs if k == processes - 1 else (k + 1) * share
+        command = [sys.executable, __file__, "--worker", target, "--part", part, "--first", str(k * share),
+                   "--last", str(last), "--members", str(args.members), "--burst", str(args.burst // processes),
+                   "--rate", str(args.rate / processes), "--seconds", str(args.seconds)]  # fmt: skip
+        workers.append(subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
+    for w in workers:
+        assert w.stdout is not None and w.stdout.readline().strip() == "ready"
+    started = time.time()
+    for w in workers:
+        assert w.stdin is not None
+        w.stdin.write("go\n")
+        w.stdin.flush()
+    reports = []
+    for w in workers:
+        stdout, _ = w.communicate(timeout=600)
+        reports.append(json.loads(stdout.strip().splitlines()[-1]))
+    return reports, max(float(r["finished_at"]) for r in reports) - started
+
+
+# ------------------------------------------------------------------ the run
+async def make_clubs(path: Path, args: argparse.Namespace) -> None:
+    store, core, _ = await world(path)
+    try:
+        await small_clubs(core, args.clubs, args.members, join=True)
+    finally:
+        await store.close()
+
+
+def fresh_copy(kind: str, master: Path, tmp: Path, server: PostgresServer, label: str) -> str:
+    if kind == "sqlite":
+        target = tmp / f"{label}.sqlite3"
+        conn = sqlite3.connect(master)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.close()
+        shutil.copy(master, target)
+        return str(target)
+    url = server.create_database(label)
+    asyncio.run(copy_database(f"sqlite:///{master}", url))
+    return url
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--clubs", type=int, default=1000)
+    parser.add_argument("--members", type=int, default=10)
+    parser.add_argument("--burst", type=int, default=2000)
+    parser.add_argument("--rate", type=float, default=400)
+    parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("--worker", default=None)
+    parser.add_argument("--part", default="afmelden")
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--last", type=int, default=0)
+    args = parser.parse_args()
+    if args.worker:
+        asyncio.run(worker(args))
+        return
+    server = PostgresServer(durable=True).start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp_name:
+            tmp = Path(tmp_name)
+            master = tmp / "master.sqlite3"
+            t0 = time.perf_counter()
+            asyncio.run(make_clubs(master, args))
+            print(f"set-up: {args.clubs} clubs x {args.members} members in {time.perf_counter() - t0:.1f} s (SQLite, then copied)")
+            configurations = [("SQLite, one process", "sqlite", 1), ("PostgreSQL, one process", "pg", 1),
+                              ("PostgreSQL, two processes", "pg", 2)]  # fmt: skip
+            baseline: dict[str, float] = {}
+            print(f"\n/afmelden: {args.burst} at once, then {args.rate:.0f}/s offered for {args.seconds:.0f} s")
+            for n, (label, kind, processes) in enumerate(configurations):
+                target = fresh_copy(kind, master, tmp, server, f"afmelden_{n}")
+                reports, _ = run_workers(target, "afmelden", args, processes)
+                burst_rate = args.burst / max(float(r["burst_wall"]) for r in reports)
+                latencies = [x for r in reports for x in r["latencies"]]
+                achieved = len(latencies) / max(float(r["wall"]) for r in reports)
+                baseline.setdefault("burst", burst_rate)
+                print(f"  {label:27s} burst {burst_rate:7.0f}/s ({burst_rate / baseline['burst']:.2f}x SQLite)"
+                      f"  | offered {args.rate:.0f}/s: achieved {achieved:.0f}/s, p50 {statistics.median(latencies):6.1f} ms,"
+                      f" p99 {p(latencies, 0.99):6.1f} ms; refused {sum(int(r['burst_refused']) for r in reports)}")  # fmt: skip
+            print(f"\npublication minute: {args.clubs} clubs' rounds due at once (pair, queue, hand to the sender)")
+            for n, (label, kind, processes) in enumerate(configurations):
+                target = fresh_copy(kind, master, tmp, server, f"publish_{n}")
+                reports, wall = run_workers(target, "publish", args, processes)
+                baseline.setdefault("publish", wall)
+                shares = " + ".join(str(r["sent"]) for r in reports)
+                print(f"  {label:27s} {wall:6.2f} s ({wall / baseline['publish']:.2f}x SQLite); announcements sent: {shares}")
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""PostgreSQL's migrations (migrations/postgresql/): one for each of SQLite's, applied from every earlier
+level with the data kept, each in one transaction (a failing one leaves the schema as it was)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from bot.core.migrations import MIGRATIONS_DIR, MigrationError, migration_files
+from bot.core.pg_migrations import postgres_directory, postgres_files
+from bot.core.store import open_store
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def _partial(tmp_path: Path, level: int) -> Path:
+    """A migrations folder holding the first ``level`` migrations (both dialects)."""
+    folder = tmp_path / f"m{level}"
+    (folder / "postgresql").mkdir(parents=True)
+    for _, path in migration_files(MIGRATIONS_DIR)[:level]:
+        (folder / path.name).write_text(path.read_text())
+        (folder / "postgresql" / path.name).write_text((postgres_directory() / path.name).read_text())
+    return folder
+
+
+def test_every_migration_has_its_postgresql_twin() -> None:
+    assert [p.name for _, p in postgres_files()] == [p.name for _, p in migration_files()]
+
+
+async def test_every_earlier_schema_level_migrates_forward_keeping_its_data(postgres_server, tmp_path: Path) -> None:
+    files = migration_files(MIGRATIONS_DIR)
+    for level in range(1, len(files)):
+        url = postgres_server.create_database(f"level_{level}_{tmp_path.name[-12:].lower()}")
+        store = await open_store(url, _partial(tmp_path, level))
+        assert await store.schema_version() == level
+        club = await store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
+        await store.add_member(club.id, "Anna", 1800, NOW)
+        await store.close()
+        store = await open_store(url)
+        try:
+            assert await store.schema_version() == len(files)
+            assert [m.name for m in await store.members(club.id)] == ["Anna"]
+            assert (await store.club(club.id)).website == "off"
+            assert await store.integrity_check() == "ok"
+        finally:
+            await store.close()
+
+
+async def test_a_failing_migration_leaves_the_schema_as_it_was(pg_url: str, tmp_path: Path) -> None:
+    folder = _partial(tmp_path, len(migration_files()))
+    highest = max(n for n, _ in migration_files())
+    name = f"{highest + 1:04d}_broken.sql"
+    (folder / name).write_text("SELECT 1;")
+    (folder / "postgresql" / name).write_text("ALTER TABLE clubs ADD COLUMN motto TEXT;\nCREATE TABLE oops (x INTEGER);\nTHIS IS NOT SQL;\n")
+    with pytest.raises(MigrationError, match="broken"):
+        await open_store(pg_url, folder)
+    store = await open_store(pg_url)
+    try:
+        assert await store.schema_version() == len(migration_files())
+        assert "oops" not in await store.tables()
+        columns = [r[0] for r in await store.fetch_all(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'clubs'")]
+        assert "motto" not in columns
+    finally:
+        await store.close()
+
+
+def test_a_migration_missing_on_one_side_is_refused(tmp_path: Path) -> None:
+    folder = _partial(tmp_path, 3)
+    (folder / "postgresql" / migration_files(folder)[2][1].name).unlink()
+    with pytest.raises(MigrationError, match="differ"):
+        postgres_files(folder)
