@@ -63,11 +63,28 @@ def from_iso(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-class Database:
+class ReadPath:
+    """``reading()``, the same on both databases (this file's and ``bot/core/postgres.py``'s): a flag, per
+    task, that the database's queries look at."""
+
+    _reading: contextvars.ContextVar[bool]
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[None]:
+        """Run what is inside on the read path: queries go to the read-only connection (SQLite, where
+        there is one) or the pool (PostgreSQL) and do not wait for a writer; a write in here is a bug
+        and raises."""
+        token = self._reading.set(True)
+        try:
+            yield
+        finally:
+            self._reading.reset(token)
+
+
+class Database(ReadPath):
     """Async access to the club database. Open with ``await open_store(path)``."""
 
     dialect = "sqlite"
-    CACHED_TABLES: tuple[str, ...] = ()
 
     def __init__(self, conn: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
         self._conn = conn
@@ -185,23 +202,9 @@ class Database:
             await waiter
 
     @asynccontextmanager
-    async def reading(self) -> AsyncIterator[None]:
-        """Run what is inside on the read path: queries go to the read-only connection (where there is
-        one) and do not wait for the writer; a write in here is a bug and raises."""
-        token = self._reading.set(True)
-        try:
-            yield
-        finally:
-            self._reading.reset(token)
-
-    @asynccontextmanager
     async def claim(self, name: str) -> AsyncIterator[bool]:
         """Due work that only one process may do (``bot/core/postgres.py``): one process has the file."""
         yield True
-
-    def skip_locked(self, sql: str) -> str:
-        """A query of due rows only one transaction may take: the writer is one already."""
-        return sql
 
     async def foreign_keys(self) -> list[tuple[str, str, str]]:
         """Every foreign key as (table, column, the table it refers to)."""
@@ -359,7 +362,7 @@ class Database:
         return rows
 
     async def _change(self, sql: str, run: Callable[[], T]) -> T:
-        _check_write(sql)
+        check_write(sql)
         self._check_not_reading()
         if not self._in_transaction.get():
             async with self.transaction():
@@ -427,6 +430,6 @@ async def _open_reader(path: Path) -> aiosqlite.Connection:
     return reader
 
 
-def _check_write(sql: str) -> None:
+def check_write(sql: str) -> None:
     if not _OPENS_TRANSACTION.match(sql):  # anything else would run outside the transaction
         raise ValueError(f"a store write must start with INSERT, UPDATE or DELETE: {sql[:40]!r}")

@@ -65,11 +65,11 @@ async def _copy(src: Any, dst: Any) -> dict[str, int]:
     if (await dst.fetch_one("SELECT COUNT(*) FROM clubs"))[0]:
         raise CopyError("the target already holds clubs: copy only into an empty database")
     tables = _parents_first(await src.tables(), await src.foreign_keys())
-    copied: dict[str, int] = {}
+    copied: dict[str, tuple[int, str]] = {}  # per table: the rows read from the source, and their digest
     async with dst.transaction():
         for table in tables:
             rows = await src.fetch_all(f'SELECT * FROM "{table}"')
-            copied[table] = len(rows)
+            copied[table] = (len(rows), _digest(rows))
             if not rows:
                 continue
             columns = list(rows[0].keys())
@@ -81,25 +81,25 @@ async def _copy(src: Any, dst: Any) -> dict[str, int]:
         for row in await src.fetch_all("SELECT id, version FROM seasons"):  # the triggers counted the copy
             await dst.write("UPDATE seasons SET version = ? WHERE id = ?", (row["version"], row["id"]))
     await dst.continue_ids()
-    await _check(src, dst, tables, copied)
-    return copied
+    await _check(dst, copied)
+    return {table: count for table, (count, _) in copied.items()}
 
 
-async def _check(src: Any, dst: Any, tables: list[str], copied: dict[str, int]) -> None:
-    for table in tables:
-        count = (await dst.fetch_one(f'SELECT COUNT(*) FROM "{table}"'))[0]
-        if count != copied[table]:
-            raise CopyError(f"{table}: {copied[table]} rows in the source, {count} in the target")
-        if await _digest(src, table) != await _digest(dst, table):
+async def _check(dst: Any, copied: dict[str, tuple[int, str]]) -> None:
+    """The target against what was read from the source: each table's count and content."""
+    for table, (count, digest) in copied.items():
+        rows = await dst.fetch_all(f'SELECT * FROM "{table}"')
+        if len(rows) != count:
+            raise CopyError(f"{table}: {count} rows in the source, {len(rows)} in the target")
+        if _digest(rows) != digest:
             raise CopyError(f"{table}: the rows in the target differ from the source's")
     verdict = await dst.integrity_check()
     if verdict != "ok":
         raise CopyError(f"the target's integrity check says: {verdict}")
 
 
-async def _digest(db: Any, table: str) -> str:
-    """The table's content, whatever the database: each row's values by column name, sorted."""
-    rows = await db.fetch_all(f'SELECT * FROM "{table}"')
+def _digest(rows: list[Any]) -> str:
+    """A table's content, whatever the database: each row's values by column name, sorted."""
     lines = sorted(repr(sorted((k, _plain(v)) for k, v in dict(r).items())) for r in rows)
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 

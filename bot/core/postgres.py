@@ -11,8 +11,8 @@ What differs from the SQLite file, and why:
   waiting command holds no connection), and across processes a transaction-scoped advisory lock on the
   key (``pg_advisory_xact_lock``), let go at COMMIT or when a killed process's connection drops.
 - **Due work once.** ``claim(name)`` is a session advisory lock taken without waiting: the process that
-  gets it does the work, the others skip it (``bot/core/scheduler.py``); ``skip_locked(sql)`` adds
-  ``FOR UPDATE SKIP LOCKED`` to a query of due rows (the rounds to pair), so each row is taken by one.
+  gets it does the work, the others skip it (``bot/core/scheduler.py``); the Keizer rounds due are
+  claimed one by one (``bot/keizer/publication.py``), so each is paired by one process.
 - **Caches.** The shared tables' caches (clubs, members: ``bot/core/store.py``) are emptied when this
   process writes them, and also when another process does: a transaction that wrote them sends a
   ``NOTIFY clubbot_cache`` with its COMMIT, and every process listens.
@@ -26,8 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import hashlib
-import logging
-import re
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
@@ -35,13 +33,11 @@ from typing import Any, AsyncIterator, Iterable
 import asyncpg
 
 from bot.core.club_slots import ClubSlots
+from bot.core.database import ReadPath, check_write
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.pg_migrations import applied_migrations, migrate
 from bot.core.sql_dialect import postgres_sql
 
-log = logging.getLogger(__name__)
-
-_OPENS_TRANSACTION = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
 CACHE_CHANNEL = "clubbot_cache"
 POOL_SIZE = 10
 
@@ -51,15 +47,14 @@ def lock_number(key: str) -> int:
     return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big", signed=True)
 
 
-class PostgresDatabase:
+class PostgresDatabase(ReadPath):
     """Async access to the clubs' PostgreSQL database. Open with ``await open_store(url)``."""
 
     dialect = "postgresql"
     CACHED_TABLES: tuple[str, ...] = ()  # a write naming one of these empties the caches everywhere
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
-        self.url = url
         self._tx: contextvars.ContextVar[_Tx | None] = contextvars.ContextVar(f"pg_tx_{id(self)}", default=None)
         self._reading: contextvars.ContextVar[bool] = contextvars.ContextVar(f"pg_read_{id(self)}", default=False)
         self._turns = ClubSlots(1)  # one transaction per key at a time in this process
@@ -69,7 +64,6 @@ class PostgresDatabase:
         self._claiming = asyncio.Lock()  # one claim or release at a time on it
         self._held: set[str] = set()
         self._forgotten = 0  # as in Database: a cache fill that raced an emptying is not kept
-        self._cache_touched = False
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -82,7 +76,7 @@ class PostgresDatabase:
                     "SELECT table_name FROM information_schema.columns"
                     " WHERE table_schema = current_schema() AND column_name = 'id'"
                 )
-            db = cls(pool, url)
+            db = cls(pool)
             db._id_tables = frozenset(r[0] for r in rows)
             db._listener = await asyncpg.connect(url)
             await db._listener.add_listener(CACHE_CHANNEL, db._heard)
@@ -166,14 +160,6 @@ class PostgresDatabase:
         return _Transaction(self, key)
 
     @asynccontextmanager
-    async def reading(self) -> AsyncIterator[None]:
-        token = self._reading.set(True)
-        try:
-            yield
-        finally:
-            self._reading.reset(token)
-
-    @asynccontextmanager
     async def claim(self, name: str) -> AsyncIterator[bool]:
         """``async with db.claim("due:keizer") as mine:`` True for the one process that holds ``name`` now
         (taken without waiting; let go at the end, or when the process's connection drops). The claims
@@ -195,10 +181,6 @@ class PostgresDatabase:
             self._held.discard(name)
             async with self._claiming:
                 await self._claims.execute("SELECT pg_advisory_unlock($1)", number)
-
-    def skip_locked(self, sql: str) -> str:
-        """A query of due rows, each of which only one transaction may take: the others skip it."""
-        return f"{sql} FOR UPDATE SKIP LOCKED"
 
     def _forget(self, sql: str | None = None) -> None:
         self._forgotten += 1
@@ -264,8 +246,7 @@ class PostgresDatabase:
         return list(await conn.fetch(self._sql(sql), *params))
 
     async def _change(self, sql: str) -> asyncpg.Connection | None:
-        if not _OPENS_TRANSACTION.match(sql):
-            raise ValueError(f"a store write must start with INSERT, UPDATE or DELETE: {sql[:40]!r}")
+        check_write(sql)
         if self._reading.get() and self._tx.get() is None:
             raise RuntimeError("a write on the read path (a command marked reads_only wrote)")
         tx = self._tx.get()

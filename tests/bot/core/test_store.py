@@ -159,62 +159,6 @@ async def test_every_earlier_schema_level_migrates_forward_keeping_its_data(tmp_
             await store.close()
 
 
-async def test_clubs_of_an_identity(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "i.sqlite3")
-    try:
-        a = await store.get_or_create_club("discord", "g1", "A", "nl", "Europe/Amsterdam", NOW)
-        b = await store.get_or_create_club("discord", "g2", "B", "nl", "Europe/Amsterdam", NOW)
-        t = await store.get_or_create_club("telegram", "g1", "T", "nl", "Europe/Amsterdam", NOW)
-        for club in (a, b, t):
-            member = await store.add_member(club.id, "Anna", 1800, NOW)
-            await store.link_identity(club.id, "u1", member.id)
-        assert [c.name for c in await store.clubs_of_identity("discord", "u1")] == ["A", "B"]
-        assert [c.name for c in await store.clubs_of_identity("telegram", "u1")] == ["T"]
-        assert await store.clubs_of_identity("discord", "u2") == []
-    finally:
-        await store.close()
-
-
-async def test_a_club_read_again_after_a_change_is_the_changed_club(tmp_path: Path) -> None:
-    """Clubs are kept in memory between commands; a change, or a rolled-back change, is never hidden."""
-    store = await Store.open(tmp_path / "c.sqlite3")
-    try:
-        club = await store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
-        assert (await store.club_by_external("console", "x")).language == "nl"
-        await store.set_club_language(club.id, "en")
-        assert (await store.club_by_external("console", "x")).language == "en"
-        with pytest.raises(RuntimeError):
-            async with store.transaction():
-                await store.set_club_channel(club.id, "news")
-                assert (await store.club_by_external("console", "x")).channel_id == "news"
-                raise RuntimeError("undo")
-        assert (await store.club_by_external("console", "x")).channel_id is None
-    finally:
-        await store.close()
-
-
-async def test_a_member_read_again_after_a_change_is_the_changed_member(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "m.sqlite3")
-    try:
-        club = await store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
-        anna = await store.add_member(club.id, "Anna", 1800, NOW)
-        await store.link_identity(club.id, "u1", anna.id)
-        assert (await store.member_by_identity(club.id, "u1")).rating == 1800
-        await store.update_member_rating(anna.id, 1900)
-        assert (await store.member_by_identity(club.id, "u1")).rating == 1900
-        bert = await store.add_member(club.id, "Bert", 1700, NOW)
-        await store.link_identity(club.id, "u1", bert.id)  # the identity moves to another member
-        assert (await store.member_by_identity(club.id, "u1")).name == "Bert"
-        with pytest.raises(RuntimeError):
-            async with store.transaction():
-                await store.set_member_director(bert.id, True)
-                assert (await store.member_by_identity(club.id, "u1")).is_director
-                raise RuntimeError("undo")
-        assert not (await store.member_by_identity(club.id, "u1")).is_director
-    finally:
-        await store.close()
-
-
 async def _fifty_clubs_then_look(path: Path, every: float) -> bool:
     """Write 50 clubs in 50 commits, wait half a second; whether the last one is in the database file
     itself (checkpointed), not only in its write-ahead log."""

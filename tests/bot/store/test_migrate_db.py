@@ -13,18 +13,15 @@ from bot.cli import main
 from bot.config import Config
 from bot.core.database_lock import DatabaseLock
 from bot.core.store import open_store
+from tests.bot.conftest import dump
 from tests.bot.store.test_same_on_both import _run
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 
 
 def _everything(path: Path) -> dict[str, list[tuple]]:
-    conn = sqlite3.connect(path)
-    try:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'schema_migrations'")]
-        return {t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
-    finally:
-        conn.close()
+    """Every row of every table but the migrations' record (when each was applied differs)."""
+    return {table: rows for table, rows in dump(path).items() if table != "schema_migrations"}
 
 
 async def _clubs_and_next_member(url: str) -> tuple[int, int, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import timedelta
+from pathlib import Path
 
 import asyncpg
 
@@ -14,7 +15,7 @@ from bot.core.clock import ShiftedClock
 from bot.core.scheduler import Alarm
 from bot.core.store import open_store
 from bot.systems import make_core
-from tests.bot.conftest import DIRECTOR, START, actor
+from tests.bot.conftest import DIRECTOR, START, actor, dump
 
 ANNA, BERT, CARLA, DAAN, EVA = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan", "Eva"))
 PEOPLE = {"Anna": ANNA, "Bert": BERT, "Carla": CARLA, "Daan": DAAN, "Eva": EVA, "Leider": DIRECTOR}
@@ -85,15 +86,6 @@ async def _run(target: str, config: Config) -> tuple[list[str], list[str]]:
     return replies, posted
 
 
-def _sqlite_rows(path: str) -> dict[str, list[tuple]]:
-    conn = sqlite3.connect(path)
-    try:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables if t != "schema_migrations"}
-    finally:
-        conn.close()
-
-
 async def _postgres_rows(url: str, tables: list[str]) -> dict[str, list[tuple]]:
     conn = await asyncpg.connect(url)
     try:
@@ -124,7 +116,7 @@ async def test_every_reply_announcement_and_row_is_the_same_on_sqlite_and_postgr
     for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'schema_migrations'"):
         _sqlite_columns[table] = [r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')]
     conn.close()
-    lite_rows = _sqlite_rows(lite)
+    lite_rows = {t: rows for t, rows in dump(Path(lite)).items() if t != "schema_migrations"}
     pg_rows = await _postgres_rows(pg_url, sorted(lite_rows))
     for table in lite_rows:
         if table in ("announcements", "games"):  # a deleted last row's id: SQLite gives it again, PostgreSQL never

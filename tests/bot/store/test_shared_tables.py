@@ -106,6 +106,12 @@ async def test_a_club_and_a_member_read_again_after_a_change_are_the_changed_one
     await any_store.link_identity(club.id, "u1", bert.id)  # the account moves to another member
     assert (await any_store.member_by_identity(club.id, "u1")).name == "Bert"
     assert await any_store.identities_of(bert.id) == ["u1"]
+    with pytest.raises(RuntimeError):
+        async with any_store.transaction():
+            await any_store.set_member_director(bert.id, True)
+            assert (await any_store.member_by_identity(club.id, "u1")).is_director
+            raise RuntimeError("undo")
+    assert not (await any_store.member_by_identity(club.id, "u1")).is_director
 
 
 async def test_merging_a_member_moves_every_reference_and_keeps_the_targets_own(any_store) -> None:
