@@ -70,11 +70,14 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
         if season is None or target is None:
             lines.append(ctx.t("no_season_yet"))
             return Reply(lines=tuple(lines), private=True)
-        first_round = target.number
+        first_round = target.number + 1 if late else target.number
         if sp is None:
-            first_round = target.number + 1 if late else target.number
             await keizer_store(core).upsert_season_player(season.id, member.id, member.rating, first_round)
-        elif sp.auto_signed_off:
+        elif first_round < sp.joined_round:  # /aanmelden 1 after /aanmelden 3: from round 1 after all
+            await keizer_store(core).set_joined_round(season.id, member.id, first_round)
+        elif sp.joined_round <= target.number:  # already playing: the reply names the coming round
+            first_round = target.number
+        if sp is not None and sp.auto_signed_off:
             await keizer_store(core).set_auto_signed_off(season.id, member.id, False)
             lines.append(ctx.t("auto_signoff_lifted"))
         if signoff is not None:
@@ -121,9 +124,13 @@ async def cmd_afmelden(core: Core, ctx: Context) -> Reply:
     if ctx.now >= target.deadline_at and not ctx.is_director:
         raise UserError("error_deadline_passed", round=target.number, deadline=ctx.local(target.deadline_at))
     sp = own_place if member is ctx.member else await keizer_store(core).season_player(season.id, member.id)
+    if sp is None:  # only /aanmelden and the director's /speler put someone in a season (issue 30)
+        rapid = " rapid" if season.kind == "rapid" else ""
+        key = "error_signoff_not_in_season" if name_parts else "error_signoff_join_first"
+        raise UserError(key, name=member.name, season=season.name, rapid=rapid)
+    if target.number < sp.joined_round:  # the engine cannot read an absence from before one's first round
+        raise UserError("error_signoff_before_joining", name=member.name, round=target.number, joined=sp.joined_round)
     async with core.store.transaction():
-        if sp is None:
-            await keizer_store(core).upsert_season_player(season.id, member.id, member.rating, target.number)
         await keizer_store(core).set_signoff(target.id, member.id, kind, ctx.member.id if ctx.member else None, ctx.now)
     key = "signed_off_team" if kind == "team" else "signed_off"
     return Reply(lines=(ctx.t(key, name=member.name, round=target.number, date=target.play_date),), private=True)
