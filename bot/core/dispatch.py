@@ -164,7 +164,11 @@ class Core:
                         await hook(self, ctx, name)
                 return reply
         except UserError as err:
-            return Reply(lines=(t(club.language, err.key, **err.values),), ok=False, private=True)
+            try:
+                return Reply(lines=(t(club.language, err.key, **err.values),), ok=False, private=True)
+            except (KeyError, IndexError, ValueError):  # a refusal whose message cannot be said is a bug too
+                log.exception("the message of a refusal of %r cannot be formatted", text[:200])
+                return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
         except Exception:  # a bug must not crash the bot; the transaction has rolled back
             log.exception("command failed: %r", text[:200])
             return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)

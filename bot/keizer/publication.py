@@ -45,7 +45,7 @@ async def cmd_publiceer(core: Core, ctx: Context) -> Reply:
     data = await competition.load(core.store, season)
     row = competition.coming_round(data)
     if row is None:
-        raise UserError("error_season_over")
+        raise UserError("error_season_over", season=season.name)
     today = local_text(ctx.now, season.timezone)[:10]
     ahead = [r for r in data.round_rows if r.number < row.number and r.play_date > today]
     if ahead:

@@ -48,7 +48,7 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     if member is None:
         await check_joining(ctx, someone_new)
     elif season is not None and target is None:
-        raise UserError("error_season_over")
+        raise UserError("error_season_over", season=season.name)
     signoff = await keizer_store(core).signoff(target.id, member.id) if target and member else None
     late = target is not None and ctx.now >= target.deadline_at and not ctx.is_director
     if signoff is not None and late:
@@ -68,7 +68,7 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
             await core.store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
             lines.append(ctx.t("joined", name=member.name))
         if season is None or target is None:
-            lines.append(ctx.t("no_season_yet"))
+            lines.append(ctx.t("error_season_over", season=season.name) if season else ctx.t("no_season_yet"))
             return Reply(lines=tuple(lines), private=True)
         first_round = target.number + 1 if late else target.number
         if sp is None:
@@ -84,7 +84,7 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
             await keizer_store(core).delete_signoff(target.id, member.id)
     first = target if first_round == target.number else await keizer_store(core).round_by_number(season.id, first_round)
     if first is None:
-        lines.append(ctx.t("error_season_over"))
+        lines.append(ctx.t("error_season_over", season=season.name))
     else:
         lines.append(ctx.t("signed_on", round=first.number, date=first.play_date))
     return Reply(lines=tuple(lines), private=True)
@@ -118,7 +118,7 @@ async def cmd_afmelden(core: Core, ctx: Context) -> Reply:
         member = ctx.require_member()
     target = await round_by_number(core, season, round_text) if round_text else coming
     if target is None:
-        raise UserError("error_season_over")
+        raise UserError("error_season_over", season=season.name)
     if target.status == "paired":
         raise UserError("error_round_paired", round=target.number)
     if ctx.now >= target.deadline_at and not ctx.is_director:

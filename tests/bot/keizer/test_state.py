@@ -142,3 +142,18 @@ def test_the_migration_repairs_a_sign_off_stored_before_joining(tmp_path) -> Non
     conn.close()
 
 
+
+
+async def test_after_the_last_round_is_paired_round_commands_are_refused_with_the_seasons_name(
+    commands: Core, config: Config, clock: ShiftedClock
+) -> None:
+    await ok(commands, DIRECTOR, "/seizoen naam=Kort start=2026-12-03 rondes=1")
+    for line in ("Anna 2100", "Bert 1950"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    await link(commands, ANNA)
+    clock.set(PAIRED)
+    await ok(commands, DIRECTOR, "/publiceer")
+    for who, text in ((ANNA, "/afmelden"), (ANNA, "/aanmelden"), (DIRECTOR, "/publiceer"), (DIRECTOR, "/afmelden Bert")):
+        assert "Kort" in await refused(commands, who, text, config), text
+    # a newcomer joins the club, and hears the season has no rounds left
+    assert "Kort" in await ok(commands, ZED, "/aanmelden")
