@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "console"
 CLUB_ID = "console"
-_DELTA = re.compile(r"^\+(\d{1,4})([wdhm])$")
+_DELTA = re.compile(r"^\+([0-9]{1,4})([wdhm])$")
 _UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes"}
 
 

@@ -20,7 +20,7 @@ from typing import Awaitable, Callable
 from bot.config import Config
 from bot.core.clock import Clock
 from bot.core.club_slots import ClubSlots
-from bot.core.context import Actor, Context, UserError, storable
+from bot.core.context import Actor, Context, UserError, parse_id, storable
 from bot.core.i18n import t
 from bot.core.registry import Command, Registry
 from bot.core.replies import OWNER_MARK, Reply
@@ -141,8 +141,9 @@ class Core:
             member = await self.member_of(club, actor)
             if member is None and actor.member_id is not None:  # a link's member removed meanwhile: never join anew
                 raise UserError("web_link_unknown")
-            if args and args[-1].startswith(OWNER_MARK) and args[-1][1:].isdigit():  # a button with its owner
-                owner = int(args.pop()[1:])
+            owner = parse_id(args[-1][1:]) if args and args[-1].startswith(OWNER_MARK) else None
+            if owner is not None:  # a button with its owner
+                args.pop()
                 if member is None or member.id != owner:
                     meant = await self.store.member(owner)
                     raise UserError("error_button_not_yours", name=meant.name if meant and meant.club_id == club.id else "?")
