@@ -1,27 +1,16 @@
-"""Members' names as people type them: one comparison key for both databases, and several names in one
-unquoted line (``/indeling wissel Anna de Vries Bert Jansen``) found by the club's member list.
-
-``name_key`` is how two names are the same name: case, accents and spacing aside (``Émile`` is
-``emile``). The store keeps it beside each name (``members.name_key``) and looks names up by it, on
-SQLite as on PostgreSQL.
-"""
+"""Several members' names in one unquoted line (``/indeling wissel Anna de Vries Bert Jansen``), read
+by the club's member list; names compare by ``bot/core/name_key.py``."""
 
 from __future__ import annotations
 
-import unicodedata
 from typing import TYPE_CHECKING, Sequence
 
 from bot.core.context import MAX_NAME_LENGTH, UserError
+from bot.core.name_key import name_key
 
 if TYPE_CHECKING:
     from bot.core.context import Context
     from bot.core.store import Member
-
-
-def name_key(name: str) -> str:
-    """``"  Émile  de  Vries "`` -> ``"emile de vries"``: casefolded, accents stripped, spaces tidied."""
-    plain = unicodedata.normalize("NFKD", name.casefold())
-    return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())
 
 
 def readings(words: Sequence[str], known: set[str], count: int) -> list[list[str]]:

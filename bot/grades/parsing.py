@@ -14,7 +14,8 @@ from engine import promotion as rules
 from bot.core.calendar import parse_day
 from bot.core.context import MAX_NAME_LENGTH, Context, UserError
 from bot.core.dispatch import Core
-from bot.core.names import longest_name, name_key
+from bot.core.name_key import name_key
+from bot.core.names import longest_name
 from bot.core.store import Member
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from bot.core.context import Context, UserError, parse_int
 from bot.core.dispatch import Core
-from bot.core.names import members_named, name_key
+from bot.core.name_key import name_key
+from bot.core.names import members_named
 from bot.core.replies import Reply
 from bot.keizer import competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
