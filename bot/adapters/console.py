@@ -48,6 +48,7 @@ class ConsoleAdapter:
         self.club_name = club_name
         self.out = out
         self.files_dir = files_dir or Path("exports")
+        self.director_name = director_name
         self.actor = self._actor(director_name, director=True)
         self.after_command: Callable[[], Awaitable[None]] | None = None
 
@@ -151,7 +152,7 @@ class ConsoleAdapter:
         words = rest.split()
         director = bool(words) and words[-1].lower() in ("wedstrijdleider", "director")
         if director:
-            words = words[:-1]
+            words = words[:-1] or self.director_name.split()  # "/als Wedstrijdleider": the console's director
         if not words:
             self.print("bot! " + t(club.language, "console_as_usage"))
             return

@@ -61,6 +61,8 @@ def _switch(mode: str) -> Handler:
             raise UserError("error_director_only", command="website")
         if ctx.args:
             raise UserError("error_usage", usage=ctx.t("usage_website"))
+        if mode != "off" and web_links.site_url(core, ctx.club.id) is None:  # the bot serves no website
+            raise UserError("website_no_server")
         await core.store.set_club_website(ctx.club.id, mode)
         return Reply(lines=(ctx.t(f"website_set_{mode}"),))
 

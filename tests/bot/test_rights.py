@@ -48,7 +48,7 @@ SEASON_FILE = (REPO / "examples" / "season.json").read_bytes()
 
 def _config(path: Path) -> Config:
     base = load_config(REPO / "config.example.toml", env={})
-    return Config(**{**base.__dict__, "db_path": path})
+    return Config(**{**base.__dict__, "db_path": path, "web_address": "127.0.0.1:8080"})  # a bot with a website
 
 
 async def _ok(commands: Core, who: Actor, text: str) -> None:
