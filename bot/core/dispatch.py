@@ -13,12 +13,12 @@ import functools
 import json
 import logging
 import re
-import shlex
 from datetime import datetime
 from typing import Awaitable, Callable
 
 from bot.config import Config
 from bot.core.clock import Clock
+from bot.core.command_line import split_words
 from bot.core.club_slots import ClubSlots
 from bot.core.context import Actor, Context, UserError, parse_id, storable
 from bot.core.i18n import t
@@ -45,10 +45,7 @@ def parse_command(text: str, aliases: dict[str, str] | None = None) -> tuple[str
     name = head.split("@", 1)[0].lower()
     if len(rest) > MAX_ARGS_LENGTH:
         raise UserError("error_too_long", limit=MAX_ARGS_LENGTH)
-    try:
-        args = shlex.split(rest)
-    except ValueError:
-        raise UserError("error_malformed")
+    args = split_words(rest)
     return (aliases or {}).get(name, name), args
 
 

@@ -17,6 +17,7 @@ from datetime import timezone
 
 from engine.keizer import reports
 
+from bot.core.name_key import name_key
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.pictures import table_png
@@ -86,8 +87,8 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     ctx, data = await _addressed(core, ctx, None)
     season = data.season
     if ctx.args:
-        wanted = " ".join(" ".join(ctx.args).split()).casefold()
-        player = next((p for p in data.players if p.name.casefold() == wanted), None)
+        wanted = name_key(" ".join(ctx.args))
+        player = next((p for p in data.players if name_key(p.name) == wanted), None)
         if player is None:
             raise UserError("error_unknown_player", name=" ".join(ctx.args)[:60])
     else:
