@@ -11,6 +11,7 @@ club's channel are printed after ``[kanaal]``.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import sys
 from pathlib import Path
@@ -27,9 +28,11 @@ from bot.core.limits import MAX_FILE_BYTES
 from bot.core.replies import Reply
 from bot.core.store import Announcement, Club
 
+log = logging.getLogger(__name__)
+
 PLATFORM = "console"
 CLUB_ID = "console"
-_DELTA = re.compile(r"^\+(\d{1,4})([wdhm])$")
+_DELTA = re.compile(r"^\+([0-9]{1,4})([wdhm])$")
 _UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes"}
 
 
@@ -85,7 +88,16 @@ class ConsoleAdapter:
             await self.core.store.link_identity(club.id, self.actor.user_id, member.id)
 
     async def handle_line(self, line: str) -> bool:
-        """One line of input; False when the console should stop."""
+        """One line of input; False when the console should stop. Whatever goes wrong is logged and
+        answered as a chat would ("something went wrong"); the console goes on with the next line."""
+        try:
+            return await self._handle_line(line)
+        except Exception:
+            log.exception("console line failed: %r", line[:200])
+            self.print("bot! " + t(self.core.config.default_language, "error_internal"))
+            return True
+
+    async def _handle_line(self, line: str) -> bool:
         text = line.strip()
         if not text or text.startswith("#"):
             return True

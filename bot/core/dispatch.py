@@ -20,7 +20,7 @@ from bot.config import Config
 from bot.core.clock import Clock
 from bot.core.command_line import split_words
 from bot.core.club_slots import ClubSlots
-from bot.core.context import Actor, Context, UserError, storable
+from bot.core.context import Actor, Context, UserError, parse_id, storable
 from bot.core.i18n import t
 from bot.core.registry import Command, Registry
 from bot.core.replies import OWNER_MARK, Reply
@@ -138,8 +138,9 @@ class Core:
             member = await self.member_of(club, actor)
             if member is None and actor.member_id is not None:  # a link's member removed meanwhile: never join anew
                 raise UserError("web_link_unknown")
-            if args and args[-1].startswith(OWNER_MARK) and args[-1][1:].isdigit():  # a button with its owner
-                owner = int(args.pop()[1:])
+            owner = parse_id(args[-1][1:]) if args and args[-1].startswith(OWNER_MARK) else None
+            if owner is not None:  # a button with its owner
+                args.pop()
                 if member is None or member.id != owner:
                     meant = await self.store.member(owner)
                     raise UserError("error_button_not_yours", name=meant.name if meant and meant.club_id == club.id else "?")
@@ -161,7 +162,11 @@ class Core:
                         await hook(self, ctx, name)
                 return reply
         except UserError as err:
-            return Reply(lines=(t(club.language, err.key, **err.values),), ok=False, private=True)
+            try:
+                return Reply(lines=(t(club.language, err.key, **err.values),), ok=False, private=True)
+            except (KeyError, IndexError, ValueError):  # a refusal whose message cannot be said is a bug too
+                log.exception("the message of a refusal of %r cannot be formatted", text[:200])
+                return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
         except Exception:  # a bug must not crash the bot; the transaction has rolled back
             log.exception("command failed: %r", text[:200])
             return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)

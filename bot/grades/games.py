@@ -85,7 +85,7 @@ async def member_name(core: Core, member_id: int) -> str:
 
 async def _entered(gs: GradeStore, ctx: Context, text: str) -> ManualGame:
     number = text.lstrip("#")
-    game = await gs.game(ctx.club.id, int(number)) if re.fullmatch(r"\d{1,9}", number) else None
+    game = await gs.game(ctx.club.id, int(number)) if re.fullmatch(r"[0-9]{1,9}", number) else None
     if game is None:
         raise UserError("grade_error_no_game", number=text[:12])
     return game

@@ -77,7 +77,7 @@ def parse_grade(text: str) -> int:
 
 
 def parse_number(text: str, low: int, high: int) -> int:
-    if not re.fullmatch(r"\d{1,6}", text.strip()) or not low <= int(text) <= high:
+    if not re.fullmatch(r"[0-9]{1,6}", text.strip()) or not low <= int(text) <= high:
         raise UserError("error_bad_number", value=text[:20], low=low, high=high)
     return int(text)
 

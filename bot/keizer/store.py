@@ -16,6 +16,11 @@ from bot.keizer.rows import round_row as _round
 from bot.keizer.rows import season_player_row as _season_player
 from bot.keizer.rows import season_row as _season
 
+# A round whose pairing failed is not due again until its season changed (issue 30)
+_NOT_FAILED = (
+    "NOT EXISTS (SELECT 1 FROM pairing_failures f WHERE f.round_id = r.id AND f.season_version = s.version)"
+)
+
 __all__ = ["GameRow", "KeizerStore", "RoundRow", "Season", "SeasonPlayer", "Signoff"]
 
 
@@ -170,6 +175,12 @@ class KeizerStore:
             (season_id, member_id, rating, joined_round, group_name, position),
         )
 
+    async def set_joined_round(self, season_id: int, member_id: int, joined_round: int) -> None:
+        await self.db.write(
+            "UPDATE season_players SET joined_round = ? WHERE season_id = ? AND member_id = ?",
+            (joined_round, season_id, member_id),
+        )
+
     async def set_start_points(self, season_id: int, member_id: int, points: str | None) -> None:
         await self.db.write(
             "UPDATE season_players SET start_points = ? WHERE season_id = ? AND member_id = ?",
@@ -217,7 +228,7 @@ class KeizerStore:
             "  WHERE r.status = 'open' AND s.status = 'active'"
             " UNION ALL"
             " SELECT MIN(r.publish_at) FROM rounds r JOIN seasons s ON s.id = r.season_id"
-            "  WHERE r.status IN ('open', 'closed') AND s.status = 'active') AS due"
+            "  WHERE r.status IN ('open', 'closed') AND s.status = 'active' AND " + _NOT_FAILED + ") AS due"
         )
         return from_iso(row[0]) if row and row[0] else None
 
@@ -252,11 +263,23 @@ class KeizerStore:
     async def rounds_to_pair(self, now: datetime) -> list[RoundRow]:
         rows = await self.db.fetch_all(
             "SELECT r.* FROM rounds r JOIN seasons s ON s.id = r.season_id"
-            " WHERE r.status IN ('open', 'closed') AND s.status = 'active' AND r.publish_at <= ?"
+            " WHERE r.status IN ('open', 'closed') AND s.status = 'active' AND r.publish_at <= ? AND " + _NOT_FAILED +
             " ORDER BY r.publish_at, r.number",
             (iso(now),),
         )
         return [_round(r) for r in rows]
+
+    async def record_pairing_failure(self, round_id: int, now: datetime) -> bool:
+        """Remember that pairing the round failed at the season's present version (tried again once the
+        season changes); True the first time for this round."""
+        first = await self.db.fetch_one("SELECT 1 FROM pairing_failures WHERE round_id = ?", (round_id,)) is None
+        await self.db.write(
+            "INSERT INTO pairing_failures (round_id, season_version, failed_at)"
+            " SELECT r.id, s.version, ? FROM rounds r JOIN seasons s ON s.id = r.season_id WHERE r.id = ?"
+            " ON CONFLICT (round_id) DO UPDATE SET season_version = excluded.season_version, failed_at = excluded.failed_at",
+            (iso(now), round_id),
+        )
+        return first
 
     async def set_round_status(self, round_id: int, status: str, expected: tuple[str, ...]) -> bool:
         """Move a round on; False when it was not in one of the expected states (someone else did it)."""

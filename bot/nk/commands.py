@@ -75,7 +75,7 @@ async def nk_standings(core: Core, ctx: Context) -> Reply:
 
 
 def _int(text: str) -> int | None:
-    return int(text) if re.fullmatch(r"[+-]?\d{1,6}", text.strip()) else None
+    return int(text) if re.fullmatch(r"[+-]?[0-9]{1,6}", text.strip()) else None
 
 
 async def cmd_nk(core: Core, ctx: Context) -> Reply:
