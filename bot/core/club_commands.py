@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.core import linking, web_links
+from bot.core import linking, member_import, web_links
 from bot.core.completers import member_names
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
@@ -25,6 +25,7 @@ def register(registry: Registry) -> None:
     registry.route("website", ("nieuw", "new", "renew"), web_links.cmd_renew, writes=True)
     registry.add(Command("kanaal", cmd_kanaal, director=True, english="channel", params=(Param("kanaal", "channel"),)))
     linking.register(registry)
+    member_import.register(registry)
 
 
 async def cmd_taal(core: Core, ctx: Context) -> Reply:

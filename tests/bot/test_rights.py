@@ -160,6 +160,8 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/koppel Eva", None, "XXWX"),  # a one-time code for Eva
     ("/koppel Eva <@user:vreemde>", None, "XXWX"),
     ("/koppel Eva <@user:anna>", None, "XXXX"),  # that account is Anna already
+    ("/leden importeer", b"Gijs;1500\nEva;1650\n", "XXWX"),  # a member list in one step
+    ("/leden importeer\nGijs 1500", None, "XXWX"),  # pasted under the command
     ("/aanmelden ABCD-EFGH", None, "XXXX"),  # a code nobody handed out
     # go: a member's own games; the settings are the director's
     ("/go uitdagen Carla 9", None, "WWXX"),
