@@ -67,3 +67,14 @@ async def test_on_the_console_the_file_comes_by_its_path(commands: Core, clock, 
     await console.start()
     await console.handle_line(f"/leden importeer {path}")
     assert out.getvalue() == "bot> 3 leden ingelezen: 3 nieuw, 0 bijgewerkt, 1 chataccount gekoppeld.\n"
+
+
+async def test_the_readmes_example_list_then_a_season_with_everyone(commands: Core, clock, config) -> None:
+    out = io.StringIO()
+    console = ConsoleAdapter(commands, clock, "Wedstrijdleider", "Test club", out=out)
+    await console.start()
+    await console.handle_line(f"/leden importeer {Path(__file__).resolve().parents[3] / 'examples' / 'leden.csv'}")
+    await console.handle_line("/seizoen naam=2026-27 start=2026-12-03 rondes=28")
+    assert out.getvalue().splitlines()[0] == "bot> 3 leden ingelezen: 3 nieuw, 0 bijgewerkt, 0 chataccounts gekoppeld."
+    assert "3 spelers doen mee" in out.getvalue()
+    assert members(config) == [("Anna", 2100), ("Bert", 1950), ("Carla", 1800)]
