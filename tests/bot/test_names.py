@@ -35,6 +35,9 @@ async def test_two_names_without_quotes_in_indeling_wissel(commands: Core, clock
     assert sorted(map(sorted, boards(config))) == [["Anna de Vries", "Daan van 't Hof"], ["Bert Jansen", "Carla"]]
     said = await refused(commands, DIRECTOR, "/indeling wissel Anna de Vries Niemand Anders", config)
     assert said == 'Speler "Niemand Anders" ken ik niet.'
+    await ok(commands, DIRECTOR, "/leden importeer\nZoë de Wit 1500")  # a member, not in the season
+    said = await refused(commands, DIRECTOR, "/indeling wissel Zoe de Wit Carla", config)
+    assert said == 'Speler "Zoë de Wit" ken ik niet.'
 
 
 async def test_a_line_that_reads_two_ways_names_the_members_and_how_to_quote(commands: Core, clock, config) -> None:
