@@ -24,6 +24,11 @@ CELL = 30
 
 def register(registry: Registry) -> None:
     registry.web_pages.append(WebPage("go", "", "web_link_go", view=go_view, shown=_has_games))
+    registry.used_when(_plays_go)  # /help lists go's commands from the first challenge on
+
+
+async def _plays_go(core: Core, club: Club) -> bool:
+    return await GoStore(core.store).has_games(club.id, ("challenged", "declined", *SHOWN))
 
 
 async def _has_games(core: Core, club: Club) -> bool:  # the menu asks on every page: one row at most

@@ -20,7 +20,7 @@ from bot.grades.store import GradeStore, ManualGame
 
 from bot.grades.cards import games_table, reason
 from bot.grades.club_grades import load, record_promotions
-from bot.grades.parsing import MAX_CSV_BYTES, MAX_CSV_ROWS, REQUIRED, _FIELDS, _SUBS, game_values, member_named, parse_number, parse_yes_no, split_options
+from bot.grades.parsing import MAX_CSV_BYTES, MAX_CSV_ROWS, REQUIRED, _FIELDS, _SUBS, game_values, member_named, parse_number, parse_yes_no, split_options, with_opponent_words
 
 # --------------------------------------------------------------------------- /partij
 
@@ -58,7 +58,7 @@ async def cmd_partij(core: Core, ctx: Context) -> Reply:
         if len(ctx.args) < 3:
             raise UserError("error_usage", usage=ctx.t("grade_usage_partij"))
         game = await _entered(gs, ctx, ctx.args[1])
-        words, fields = split_options(ctx.args[2:], "grade_usage_partij", ctx)
+        words, fields = split_options(await with_opponent_words(ctx, ctx.args[2:]), "grade_usage_partij", ctx)
         if words or not fields:
             raise UserError("error_usage", usage=ctx.t("grade_usage_partij"))
         values = await game_values(core, ctx, fields, complete=False)
@@ -67,7 +67,7 @@ async def cmd_partij(core: Core, ctx: Context) -> Reply:
                 raise UserError("grade_error_opponent_grade", name=str(values["opponent_name"]))
         await gs.update_game(game.id, **values)
         return await _after_game(core, ctx, game.member_id, game.id, "grade_game_corrected")
-    words, fields = split_options(ctx.args, "grade_usage_partij", ctx)
+    words, fields = split_options(await with_opponent_words(ctx, ctx.args), "grade_usage_partij", ctx)
     if not words:
         raise UserError("error_usage", usage=ctx.t("grade_usage_partij"))
     member = await member_named(core, ctx, " ".join(words))

@@ -15,13 +15,13 @@ asking too fast gets 429.
 from __future__ import annotations
 
 import logging
-import shlex
 import time
 from collections import OrderedDict, defaultdict
 from typing import Awaitable, Callable
 
 from aiohttp import web
 
+from bot.core.command_line import quote_word
 from bot.core.context import Actor, parse_id
 from bot.core.dispatch import Core
 from bot.core.i18n import t
@@ -212,7 +212,7 @@ def make_app(core: Core) -> web.Application:
         if member is None or member.club_id != club.id:  # another club's member: not here
             raise _not_found()
         menu = await links(club)
-        reply = await ask(club, f"/kaart {shlex.quote(member.name)}")  # any name, quotes and all, as one word
+        reply = await ask(club, f"/kaart {quote_word(member.name)}")  # any name, quotes and all, as one word
         if not reply.ok:
             return render.page(club.language, club.name, member.name, menu, reply, status=404)
         history = await ask(club, "/verloop")

@@ -50,7 +50,7 @@ async def test_a_promotion_earned_with_entered_games(commands: Core, clock: Shif
     # 6 x 25 - 5 x 10 = 100 from 11 counted games: 25 short, one game short of 12.
     assert "Anna: 1d" in card
     assert "Lopende reeks: 100 punten uit 11 partijen" in card
-    assert "Nog 25 punten nodig voor 2d" in card and "nog minstens 1 partijen" in card
+    assert "Nog 25 punten nodig voor 2d" in card and "nog minstens 1 partij" in card
     assert rows(config, "SELECT COUNT(*) FROM announcements")[0][0] == 0
 
     promoted = await enter(commands, "2027-03-22", "W25")  # the 12th counted game: 125
@@ -113,7 +113,7 @@ async def test_a_member_opponent_with_an_unreliable_grade(commands: Core, clock:
     await ok(commands, DIRECTOR, "/graadzetten Bert betrouwbaar geschat")
     card = await ok(commands, BERT, "/graad Bert")
     assert "(geschat)" in card
-    assert "Lopende reeks: 45 punten uit 1 partijen" in await ok(commands, ANNA, "/graad")
+    assert "Lopende reeks: 45 punten uit 1 partij" in await ok(commands, ANNA, "/graad")
 
 
 async def test_below_2_kyu_there_are_no_points(commands: Core, clock: ShiftedClock) -> None:
@@ -200,7 +200,7 @@ async def test_english_replies(commands: Core, clock: ShiftedClock, config) -> N
     text = await ok(commands, DIRECTOR, "/game Anna date=2027-02-01 opponent=Piet grade=2d result=won minutes=60 byoyomi=30")
     assert text.endswith("+45.")
     card = await ok(commands, ANNA, "/grade")
-    assert "Current series: 45 points from 1 games" in card and "80 more points needed for 2d" in card
+    assert "Current series: 45 points from 1 game" in card and "80 more points needed for 2d" in card
     assert "not a date" in await refused(commands, DIRECTOR, "/setgrade Anna 2d from=yesterday", config)
 
 
@@ -236,7 +236,7 @@ async def test_competition_games_count_once_a_time_control_is_set(commands: Core
     await grades.GradesSchedule().run_due(commands, clock.now())
     assert len(rows(config, "SELECT kind FROM announcements WHERE kind LIKE 'promotion:%'")) == 1
     card = await ok(commands, BERT, "/graad Bert")
-    assert "Lopende reeks: -45 punten uit 1 partijen" in card  # Bert lost to an equal grade
+    assert "Lopende reeks: -45 punten uit 1 partij" in card  # Bert lost to an equal grade
     assert "Anna" in card and "2026-27" in card
     listing = await ok(commands, DIRECTOR, "/speeltempo")
     assert "seizoen 2026-27: 90 minuten, 30 s byoyomi, officieel: ja" in listing
