@@ -10,9 +10,9 @@ from bot.core.dispatch import Core
 from bot.core.pictures import picture_spec
 from bot.core.replies import Button, Reply
 from bot.keizer import competition
-from bot.keizer.formatting import confirm_command
+from bot.keizer.formatting import confirm_command, outcome
 from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
-from bot.keizer.store import RoundRow, Season
+from bot.keizer.store import GameRow, RoundRow, Season
 from bot.keizer.views import standings_table
 
 _RESULT_WORDS = {
@@ -56,12 +56,13 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
     if name_parts and (not ctx.is_director or result in ("won", "lost")):
         raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
     row = await result_round(core, ctx, season, data, round_text)
+    names = names_of(data)
     if name_parts:
         member = await ctx.find_member(" ".join(name_parts))
         game = await game_of(core, row, member)
         await keizer_store(core).set_result(game.id, result, ctx.now)
         await after_result(core, ctx, season, row)
-        return Reply(lines=(ctx.t("result_set", board=game.board, round=row.number, result=result),))
+        return Reply(lines=(ctx.t("result_set", board=game.board, round=row.number, outcome=_outcome(ctx, game, result, names)),))
     member = ctx.require_member()
     game = await game_of(core, row, member)
     if game.result is not None:
@@ -70,18 +71,17 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
     if result in ("won", "lost"):
         white_won = (result == "won") == (game.white_id == member.id)
         result = "1-0" if white_won else "0-1"
-    names = names_of(data)
     if game.reported_result is not None and game.reported_by == opponent:
         if game.reported_result != result:
-            raise UserError(
-                "error_result_conflict", reported=game.reported_result, name=names[str(opponent)], result=result
-            )
+            await _tell_directors_of_dispute(core, ctx, row, game, result, names)
+            reported, name = game.reported_result, names[str(opponent)]
+            return Reply(lines=(ctx.t("result_disputed", reported=reported, name=name, result=result),), private=True)
         await keizer_store(core).set_result(game.id, result, ctx.now)
         await after_result(core, ctx, season, row)
-        return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, result=result),))
+        return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, outcome=_outcome(ctx, game, result, names)),))
     await keizer_store(core).report_result(game.id, result, member.id)
     return Reply(
-        lines=(ctx.t("result_reported", result=result, name=names[str(opponent)]),),
+        lines=(ctx.t("result_reported", outcome=_outcome(ctx, game, result, names), name=names[str(opponent)]),),
         buttons=(Button.for_member(ctx.t("button_confirm", name=names[str(opponent)]), confirm_command(season, row.number), opponent),),
     )
 
@@ -102,7 +102,28 @@ async def cmd_bevestig(core: Core, ctx: Context) -> Reply:
         raise UserError("error_nothing_to_confirm")
     await keizer_store(core).set_result(game.id, game.reported_result, ctx.now)
     await after_result(core, ctx, season, row)
-    return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, result=game.reported_result),))
+    shown = _outcome(ctx, game, game.reported_result, names_of(data))
+    return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, outcome=shown),))
+
+
+def _outcome(ctx: Context, game: GameRow, result: str, names: dict[str, str]) -> str:
+    return outcome(ctx.lang, result, names[str(game.white_id)], names[str(game.black_id)])
+
+
+async def _tell_directors_of_dispute(
+    core: Core, ctx: Context, row: RoundRow, game: GameRow, result: str, names: dict[str, str]
+) -> None:
+    """Two reports of one game that disagree: each director gets a private notice (once per dispute)."""
+    assert game.reported_result is not None and game.reported_by is not None
+    member = ctx.require_member()
+    body = ctx.t(
+        "notice_result_disputed", round=row.number, board=game.board, white=names[str(game.white_id)],
+        black=names[str(game.black_id)], first_name=names[str(game.reported_by)], first=game.reported_result,
+        second_name=member.name, second=result,
+    )  # fmt: skip
+    for account in await core.store.director_accounts(ctx.club.id):
+        kind = f"dispute:{game.id}:{game.reported_result}:{result}:{account}"
+        await core.store.queue_announcement(ctx.club.id, row.id, kind, body, ctx.now, recipient=account)
 
 
 async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) -> None:
