@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from engine.keizer import season as season_rules
-
 from bot.core.context import Context, UserError, parse_int
 from bot.core.dispatch import Core
 from bot.core.pictures import picture_spec
 from bot.core.replies import Button, Reply
 from bot.keizer import competition
 from bot.keizer.formatting import confirm_command, outcome
+from bot.keizer.no_shows import recount_no_shows
 from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
 from bot.keizer.store import GameRow, RoundRow, Season
 from bot.keizer.views import standings_table
@@ -61,8 +60,8 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
         member = await ctx.find_member(" ".join(name_parts))
         game = await game_of(core, row, member)
         await keizer_store(core).set_result(game.id, result, ctx.now)
-        await after_result(core, ctx, season, row)
-        return Reply(lines=(ctx.t("result_set", board=game.board, round=row.number, outcome=_outcome(ctx, game, result, names)),))
+        notes = await after_result(core, ctx, season, row)
+        return Reply(lines=(ctx.t("result_set", board=game.board, round=row.number, outcome=_outcome(ctx, game, result, names)), *notes))
     member = ctx.require_member()
     game = await game_of(core, row, member)
     if game.result is not None:
@@ -77,8 +76,9 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
             reported, name = game.reported_result, names[str(opponent)]
             return Reply(lines=(ctx.t("result_disputed", reported=reported, name=name, result=result),), private=True)
         await keizer_store(core).set_result(game.id, result, ctx.now)
-        await after_result(core, ctx, season, row)
-        return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, outcome=_outcome(ctx, game, result, names)),))
+        notes = await after_result(core, ctx, season, row)
+        shown = _outcome(ctx, game, result, names)
+        return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, outcome=shown), *notes))
     await keizer_store(core).report_result(game.id, result, member.id)
     return Reply(
         lines=(ctx.t("result_reported", outcome=_outcome(ctx, game, result, names), name=names[str(opponent)]),),
@@ -101,9 +101,9 @@ async def cmd_bevestig(core: Core, ctx: Context) -> Reply:
     if game.reported_result is None or game.reported_by == member.id:
         raise UserError("error_nothing_to_confirm")
     await keizer_store(core).set_result(game.id, game.reported_result, ctx.now)
-    await after_result(core, ctx, season, row)
+    notes = await after_result(core, ctx, season, row)
     shown = _outcome(ctx, game, game.reported_result, names_of(data))
-    return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, outcome=shown),))
+    return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, outcome=shown), *notes))
 
 
 def _outcome(ctx: Context, game: GameRow, result: str, names: dict[str, str]) -> str:
@@ -126,8 +126,10 @@ async def _tell_directors_of_dispute(
         await core.store.queue_announcement(ctx.club.id, row.id, kind, body, ctx.now, recipient=account)
 
 
-async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) -> None:
-    """When the last result of a round is in, the standings are announced (once per round)."""
+async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) -> tuple[str, ...]:
+    """After every result: the no-show rule is counted again (a line for each sign-off it made or lifted);
+    when the last result of a round is in, the standings are announced (once per round)."""
+    notes = await recount_no_shows(core, ctx, season)
     games = await keizer_store(core).games_of_round(row.id)
     if games and all(g.result is not None for g in games):
         args = ["rapid", str(row.number)] if season.kind == "rapid" else [str(row.number)]
@@ -136,6 +138,7 @@ async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) 
         await core.store.queue_announcement(
             ctx.club.id, row.id, "standings", body, ctx.now, picture=picture_spec(title, table)
         )
+    return notes
 
 
 async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
@@ -157,25 +160,20 @@ async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
     member = await ctx.find_member(" ".join(names))
     row = await result_round(core, ctx, season, data, round_text)
     game = await game_of(core, row, member)
-    result = "0-1F" if game.white_id == member.id else "1-0F"
+    result = _no_show_result(game, member.id)
     async with core.store.transaction():
         await keizer_store(core).set_result(game.id, result, ctx.now)
-        auto = await check_no_shows(core, season, member.id)
-        await after_result(core, ctx, season, row)
-    lines = [ctx.t("no_show_marked", name=member.name, round=row.number, result=result)]
-    if auto:
-        lines.append(ctx.t("auto_signed_off", name=member.name))
-    return Reply(lines=tuple(lines))
+        notes = await after_result(core, ctx, season, row)
+    return Reply(lines=(ctx.t("no_show_marked", name=member.name, round=row.number, result=result), *notes))
 
 
-async def check_no_shows(core: Core, season: Season, member_id: int) -> bool:
-    """Seed 004 rule j, counted by the engine over the stored rounds; True when it now applies."""
-    data = await competition.load(core.store, season)
-    count = season_rules.consecutive_no_shows(competition.player_id(member_id), data.rounds)
-    if count >= data.settings.no_show_limit:
-        await keizer_store(core).set_auto_signed_off(season.id, member_id, True)
-        return True
-    return False
+def _no_show_result(game: GameRow, absent: int) -> str:
+    """The result when ``absent`` did not come: a forfeit loss, or 0-0F when the opponent was already
+    marked as not come (neither came; both are no-shows)."""
+    opponent_absent = "1-0F" if game.white_id == absent else "0-1F"  # the opponent lost by forfeit
+    if game.result in (opponent_absent, "0-0F"):
+        return "0-0F"
+    return "0-1F" if game.white_id == absent else "1-0F"
 
 
 async def cmd_invaller(core: Core, ctx: Context) -> Reply:
@@ -198,9 +196,6 @@ async def cmd_invaller(core: Core, ctx: Context) -> Reply:
         raise UserError("error_no_standby", round=row.number)
     async with core.store.transaction():
         await keizer_store(core).replace_with_standby(game.id, member.id, standby, row.id, ctx.now)
-        auto = await check_no_shows(core, season, member.id)
+        notes = await recount_no_shows(core, ctx, season)
     names = names_of(data)
-    lines = [ctx.t("standby_paired", standby=names[str(standby)], name=member.name, board=game.board)]
-    if auto:
-        lines.append(ctx.t("auto_signed_off", name=member.name))
-    return Reply(lines=tuple(lines))
+    return Reply(lines=(ctx.t("standby_paired", standby=names[str(standby)], name=member.name, board=game.board), *notes))

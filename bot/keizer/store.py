@@ -123,7 +123,7 @@ class KeizerStore:
             " sp.member_id AS sp_member_id, m.name AS sp_name, sp.rating AS sp_rating,"
             " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
             " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off,"
-            " sp.withdrawn_from AS sp_withdrawn_from"
+            " sp.withdrawn_from AS sp_withdrawn_from, sp.signed_on_after AS sp_signed_on_after"
             " FROM seasons s"
             " LEFT JOIN rounds r ON r.id ="
             "  (SELECT id FROM rounds WHERE season_id = s.id AND status != 'paired' ORDER BY number LIMIT 1)"
@@ -198,6 +198,16 @@ class KeizerStore:
         await self.db.write(
             "UPDATE season_players SET auto_signed_off = ? WHERE season_id = ? AND member_id = ?",
             (int(value), season_id, member_id),
+        )
+
+    async def sign_on_again(self, season_id: int, member_id: int) -> None:
+        """Lift the no-show rule's sign-off (/aanmelden): the rule counts again from the round after the
+        last paired one."""
+        await self.db.write(
+            "UPDATE season_players SET auto_signed_off = 0, signed_on_after ="
+            " (SELECT MAX(number) FROM rounds WHERE season_id = ? AND status = 'paired')"
+            " WHERE season_id = ? AND member_id = ?",
+            (season_id, season_id, member_id),
         )
 
     # ------------------------------------------------------------------ rounds

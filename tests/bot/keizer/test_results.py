@@ -6,10 +6,12 @@ Carla, Eva has the bye (equal colour balance: the lower-ranked player gets white
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from bot.core.clock import ShiftedClock
 from bot.core.dispatch import Core
 from tests.bot.conftest import DIRECTOR, rows
-from tests.bot.keizer.test_commands import ANNA, BERT, make_season, ok, pair_round_one
+from tests.bot.keizer.test_commands import ANNA, BERT, DAAN, make_season, ok, pair_round_one
 
 
 async def director_member(commands: Core) -> str:
@@ -47,3 +49,62 @@ async def test_two_reports_that_disagree_notify_the_director_privately(commands:
     assert "/uitslag Anna" in notices[0][0]  # the command that settles it
     await ok(commands, BERT, "/uitslag gewonnen")  # the same dispute again: no second notice
     assert len(rows(config, "SELECT body FROM announcements WHERE recipient = ?", account)) == 1
+
+
+def flag(config, name: str) -> int:
+    """The stored automatic sign-off (seed 004 rule j) of the player named ``name``."""
+    return rows(config, "SELECT sp.auto_signed_off FROM season_players sp JOIN members m ON m.id = sp.member_id"
+                " WHERE m.name = ?", name)[0][0]  # fmt: skip
+
+
+def forfeit_loss(config, name: str, number: int) -> str:
+    """The forfeit result by which ``name`` loses their game of round ``number``: 0-1F as white, 1-0F as black."""
+    (white,) = rows(config, "SELECT m.name FROM games g JOIN rounds r ON r.id = g.round_id JOIN members w ON"
+                    " w.id IN (g.white_id, g.black_id) JOIN members m ON m.id = g.white_id"
+                    " WHERE r.number = ? AND w.name = ?", number, name)[0]  # fmt: skip
+    return "0-1F" if white == name else "1-0F"
+
+
+async def test_two_no_shows_on_one_board_are_a_double_forfeit(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    await pair_round_one(commands, clock)
+    assert "0-1F" in await ok(commands, DIRECTOR, "/nietverschenen Bert")  # Bert is white
+    text = await ok(commands, DIRECTOR, "/nietverschenen Anna")
+    assert "0-0F" in text
+    assert rows(config, "SELECT result FROM games WHERE board = 1") == [("0-0F",)]
+    await ok(commands, DIRECTOR, "/nietverschenen Anna")  # again: still neither came
+    assert rows(config, "SELECT result FROM games WHERE board = 1") == [("0-0F",)]
+
+
+async def daan_misses_round_one(commands: Core, clock: ShiftedClock) -> None:
+    """Four players; Daan does not come to round 1; round 2 is paired (its results still open)."""
+    await make_season(commands, players=("Anna 2100", "Bert 1950", "Carla 1800", "Daan 1700"))
+    await pair_round_one(commands, clock)
+    await ok(commands, DIRECTOR, "/nietverschenen Daan")
+    clock.advance(timedelta(weeks=1))
+    await ok(commands, DIRECTOR, "/publiceer toch")
+
+
+async def test_every_forfeit_loss_counts_and_a_correction_lifts_the_sign_off(commands: Core, clock: ShiftedClock, config) -> None:
+    await daan_misses_round_one(commands, clock)
+    text = await ok(commands, DIRECTOR, f"/uitslag Daan {forfeit_loss(config, 'Daan', 2)}")  # the second no-show
+    assert "komende rondes" in text and flag(config, "Daan") == 1
+    lifted = await ok(commands, DIRECTOR, "/uitslag Daan remise 2")  # he did play after all
+    assert "Daan" in lifted and "opgeheven" in lifted and flag(config, "Daan") == 0
+    clock.advance(timedelta(weeks=1))
+    await ok(commands, DIRECTOR, "/publiceer toch")
+    assert "Daan" in await ok(commands, ANNA, "/indeling")
+
+
+async def test_signing_on_again_holds_when_later_results_come_in(commands: Core, clock: ShiftedClock, config) -> None:
+    await daan_misses_round_one(commands, clock)
+    await ok(commands, DIRECTOR, "/nietverschenen Daan")
+    assert flag(config, "Daan") == 1
+    clock.advance(timedelta(days=6))
+    await ok(commands, DAAN, "/aanmelden")
+    assert flag(config, "Daan") == 0
+    clock.advance(timedelta(days=1))
+    await ok(commands, DIRECTOR, "/publiceer toch")
+    await ok(commands, DIRECTOR, "/uitslag Anna 1-0 1")  # any later result: the rule is counted again
+    assert flag(config, "Daan") == 0
+    assert "Daan" in await ok(commands, ANNA, "/indeling")
