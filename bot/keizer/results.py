@@ -143,7 +143,7 @@ async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) 
 
 async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
     """Mark a paired player who did not come without notice: their game is lost by forfeit (seed 004
-    Keizer rule f). After ``no_show_limit`` (2) such rounds in a row the player is signed off for the
+    Keizer rule f); the player with the bye who did not come loses the bye and is absent without notice. After ``no_show_limit`` (2) such rounds in a row the player is signed off for the
     coming rounds until they sign on again with /aanmelden (seed 004 rule j)."""
     kind, ctx = competition_of(ctx)
     season = await active_season(core, ctx, kind)
@@ -159,6 +159,15 @@ async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
         raise UserError("error_usage", usage=ctx.t("usage_nietverschenen"))
     member = await ctx.find_member(" ".join(names))
     row = await result_round(core, ctx, season, data, round_text)
+    store = keizer_store(core)
+    if await store.bye_of_round(row.id) == member.id:  # seed 004 rule l: the bye holder must be there too
+        async with core.store.transaction():
+            await store.bye_holder_absent(row.id, member.id, ctx.now)
+            notes = await after_result(core, ctx, season, row)
+        return Reply(lines=(ctx.t("no_show_bye", name=member.name, round=row.number), *notes))
+    signoff = await store.signoff(row.id, member.id)
+    if signoff is not None and signoff.kind == "unexcused":
+        raise UserError("error_already_no_show", name=member.name, round=row.number)
     game = await game_of(core, row, member)
     result = _no_show_result(game, member.id)
     async with core.store.transaction():

@@ -466,6 +466,11 @@ class KeizerStore:
             (result, iso(now) if result else None, game_id),
         )
 
+    async def bye_holder_absent(self, round_id: int, member_id: int, now: datetime) -> None:
+        """The player with the bye did not come: no bye, an absence without notice instead."""
+        await self.db.write("DELETE FROM byes WHERE round_id = ? AND member_id = ?", (round_id, member_id))
+        await self.set_signoff(round_id, member_id, "unexcused", None, now)
+
     async def replace_with_standby(
         self, game_id: int, absent_id: int, standby_id: int, round_id: int, now: datetime
     ) -> None:

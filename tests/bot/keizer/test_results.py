@@ -11,7 +11,7 @@ from datetime import timedelta
 from bot.core.clock import ShiftedClock
 from bot.core.dispatch import Core
 from tests.bot.conftest import DIRECTOR, rows
-from tests.bot.keizer.test_commands import ANNA, BERT, DAAN, make_season, ok, pair_round_one
+from tests.bot.keizer.test_commands import ANNA, BERT, DAAN, make_season, ok, pair_round_one, refused
 
 
 async def director_member(commands: Core) -> str:
@@ -108,3 +108,23 @@ async def test_signing_on_again_holds_when_later_results_come_in(commands: Core,
     await ok(commands, DIRECTOR, "/uitslag Anna 1-0 1")  # any later result: the rule is counted again
     assert flag(config, "Daan") == 0
     assert "Daan" in await ok(commands, ANNA, "/indeling")
+
+
+async def test_a_bye_holder_who_does_not_come_loses_the_bye_and_is_a_no_show(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    await pair_round_one(commands, clock)  # Eva has the bye: she must still be there (seed 004 l)
+    text = await ok(commands, DIRECTOR, "/nietverschenen Eva")
+    assert "Eva" in text and "vrij" in text
+    assert rows(config, "SELECT COUNT(*) FROM byes") == [(0,)]
+    assert rows(config, "SELECT m.name, so.kind FROM signoffs so JOIN members m ON m.id = so.member_id") == [("Eva", "unexcused")]
+    standings = await ok(commands, ANNA, "/stand 1")
+    (eva,) = [line for line in standings.splitlines() if "Eva" in line]
+    assert eva.split()[1:3] == ["Eva", "0"], eva  # no bye value (46): an unexcused absence earns 0
+    await refused(commands, DIRECTOR, "/nietverschenen Eva")  # already marked: there is nothing more to undo
+    clock.advance(timedelta(weeks=1))
+    await ok(commands, DIRECTOR, "/publiceer toch")
+    (place,) = rows(config, "SELECT 'bye' FROM byes b JOIN members m ON m.id = b.member_id WHERE m.name = 'Eva'"
+                    " UNION ALL SELECT 'game' FROM games g JOIN rounds r ON r.id = g.round_id JOIN members m"
+                    " ON m.id IN (g.white_id, g.black_id) WHERE r.number = 2 AND m.name = 'Eva'")  # fmt: skip
+    second = await ok(commands, DIRECTOR, "/nietverschenen Eva")  # the second no-show in a row
+    assert "komende rondes" in second and flag(config, "Eva") == 1, place
