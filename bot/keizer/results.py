@@ -7,7 +7,7 @@ from bot.core.context import Context, UserError, parse_int
 from bot.core.dispatch import Core
 from bot.core.pictures import picture_spec
 from bot.core.replies import Button, Reply
-from bot.keizer import competition
+from bot.keizer import competition, director_games
 from bot.keizer.formatting import confirm_command, outcome
 from bot.keizer.no_shows import recount_no_shows
 from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
@@ -189,6 +189,7 @@ async def cmd_invaller(core: Core, ctx: Context) -> Reply:
     """Seed 004 rule l: the player with the bye is the standby; when a paired player does not come,
     the director pairs the standby in their place: ``/invaller Naam-van-de-afwezige``."""
     kind, ctx = competition_of(ctx)
+    repeat_ok, ctx = director_games.anyway(ctx)
     season = await active_season(core, ctx, kind)
     data = await competition.load(core.store, season)
     if not ctx.args:
@@ -203,8 +204,15 @@ async def cmd_invaller(core: Core, ctx: Context) -> Reply:
     standby = await keizer_store(core).bye_of_round(row.id)
     if standby is None:
         raise UserError("error_no_standby", round=row.number)
+    opponent = game.black_id if game.white_id == member.id else game.white_id
+    if not repeat_ok:
+        command = director_games.command_line("invaller", [member.name], kind == "rapid")
+        question = director_games.ask_before_repeat(ctx, data, row, [(standby, opponent)], command)
+        if question is not None:
+            return question
+    white, black = director_games.colours(data, row, standby, opponent)
     async with core.store.transaction():
-        await keizer_store(core).replace_with_standby(game.id, member.id, standby, row.id, ctx.now)
+        await keizer_store(core).replace_with_standby(game.id, white, black, member.id, row.id, ctx.now)
         notes = await recount_no_shows(core, ctx, season)
     names = names_of(data)
     return Reply(lines=(ctx.t("standby_paired", standby=names[str(standby)], name=member.name, board=game.board), *notes))

@@ -472,13 +472,11 @@ class KeizerStore:
         await self.set_signoff(round_id, member_id, "unexcused", None, now)
 
     async def replace_with_standby(
-        self, game_id: int, absent_id: int, standby_id: int, round_id: int, now: datetime
+        self, game_id: int, white_id: int, black_id: int, absent_id: int, round_id: int, now: datetime
     ) -> None:
-        """Seed 004 rule l: the player with the bye takes the place of a paired player who did not come."""
+        """Seed 004 rule l: the player with the bye takes the place of a paired player who did not come;
+        the game is now ``white_id`` against ``black_id`` (the standby is one of them)."""
         async with self.db.transaction():
-            game = await self.game(game_id)
-            assert game is not None
-            column = "white_id" if game.white_id == absent_id else "black_id"
-            await self.db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (standby_id, game_id))
-            await self.db.execute("DELETE FROM byes WHERE round_id = ? AND member_id = ?", (round_id, standby_id))
+            await self.db.execute("UPDATE games SET white_id = ?, black_id = ? WHERE id = ?", (white_id, black_id, game_id))
+            await self.db.execute("DELETE FROM byes WHERE round_id = ? AND member_id IN (?, ?)", (round_id, white_id, black_id))
             await self.set_signoff(round_id, absent_id, "unexcused", None, now)

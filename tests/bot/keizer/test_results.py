@@ -128,3 +128,53 @@ async def test_a_bye_holder_who_does_not_come_loses_the_bye_and_is_a_no_show(com
                     " ON m.id IN (g.white_id, g.black_id) WHERE r.number = 2 AND m.name = 'Eva'")  # fmt: skip
     second = await ok(commands, DIRECTOR, "/nietverschenen Eva")  # the second no-show in a row
     assert "komende rondes" in second and flag(config, "Eva") == 1, place
+
+
+def board_colours(config, number: int) -> list[tuple[str, str]]:
+    """(white, black) of each board of round ``number``."""
+    return rows(config, "SELECT w.name, b.name FROM games g JOIN rounds r ON r.id = g.round_id JOIN members w"
+                " ON w.id = g.white_id JOIN members b ON b.id = g.black_id WHERE r.number = ? ORDER BY g.board", number)  # fmt: skip
+
+
+async def test_the_standby_gets_the_colour_the_pairing_rule_gives(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands, players=("Anna 2100", "Bert 1950", "Carla 1800"))
+    await pair_round_one(commands, clock)  # Bert (white) - Anna; Carla has the bye
+    await ok(commands, DIRECTOR, "/invaller Anna")
+    assert board_colours(config, 1) == [("Carla", "Bert")]  # equal balance: the lower-ranked Carla gets white
+
+
+async def test_the_standby_asks_first_before_a_repeat_within_the_cycle(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands, players=("Anna 2100", "Bert 1950", "Carla 1800"))
+    await pair_round_one(commands, clock)
+    await ok(commands, DIRECTOR, "/uitslag Anna 0-1")
+    clock.advance(timedelta(weeks=1))
+    await ok(commands, DIRECTOR, "/publiceer")  # Carla plays whoever of Anna and Bert has no bye
+    before = board_colours(config, 2)
+    reply = await commands.handle(DIRECTOR, "/invaller Carla")  # the standby met Carla's opponent in round 1
+    assert not reply.ok and "ronde 1" in reply.text and "toch" in reply.text
+    assert [b.command for b in reply.buttons] == ["/invaller Carla toch"]
+    assert board_colours(config, 2) == before
+    await ok(commands, DIRECTOR, "/invaller Carla toch")
+    assert "Carla" not in {name for game in board_colours(config, 2) for name in game}
+
+
+async def test_a_changed_pairing_gets_colours_by_the_rule_and_asks_before_a_repeat(
+    commands: Core, clock: ShiftedClock, config
+) -> None:
+    await make_season(commands)
+    await pair_round_one(commands, clock)  # Bert - Anna, Daan - Carla, Eva has the bye
+    await ok(commands, DIRECTOR, "/indeling koppel Carla Anna")
+    assert board_colours(config, 1) == [("Daan", "Bert"), ("Carla", "Anna")]  # the lower-ranked gets white
+    await ok(commands, DIRECTOR, "/indeling wissel Anna Eva")
+    assert board_colours(config, 1) == [("Daan", "Bert"), ("Eva", "Carla")]
+    await ok(commands, DIRECTOR, "/uitslag Bert 1-0")
+    await ok(commands, DIRECTOR, "/uitslag Carla 1/2-1/2")
+    clock.advance(timedelta(weeks=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    before = board_colours(config, 2)
+    reply = await commands.handle(DIRECTOR, "/indeling koppel Eva Carla")  # they met in round 1 (Bert has the bye)
+    assert not reply.ok and "ronde 1" in reply.text, reply.text
+    assert [b.command for b in reply.buttons] == ["/indeling koppel Eva Carla toch"]
+    assert board_colours(config, 2) == before
+    await ok(commands, DIRECTOR, "/indeling koppel Eva Carla toch")
+    assert {frozenset(game) for game in board_colours(config, 2)} >= {frozenset(("Eva", "Carla"))}
