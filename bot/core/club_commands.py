@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.core import linking, web_links
+from bot.core import linking, member_import, web_links
 from bot.core.completers import member_names
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
@@ -25,6 +25,7 @@ def register(registry: Registry) -> None:
     registry.route("website", ("nieuw", "new", "renew"), web_links.cmd_renew, writes=True)
     registry.add(Command("kanaal", cmd_kanaal, director=True, english="channel", params=(Param("kanaal", "channel"),)))
     linking.register(registry)
+    member_import.register(registry)
 
 
 async def cmd_taal(core: Core, ctx: Context) -> Reply:
@@ -61,6 +62,8 @@ def _switch(mode: str) -> Handler:
             raise UserError("error_director_only", command="website")
         if ctx.args:
             raise UserError("error_usage", usage=ctx.t("usage_website"))
+        if mode != "off" and web_links.site_url(core, ctx.club.id) is None:  # the bot serves no website
+            raise UserError("website_no_server")
         await core.store.set_club_website(ctx.club.id, mode)
         return Reply(lines=(ctx.t(f"website_set_{mode}"),))
 

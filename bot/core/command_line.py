@@ -22,8 +22,8 @@ def split_words(text: str) -> list[str]:
     in_word = quoted = escaped = False
     for char in text:
         if quoted:
-            if escaped:
-                word.append(char)
+            if escaped:  # only a quote or a backslash is escaped: "C:\temp" keeps its backslash
+                word.append(char if char in OPENING or char == "\\" else "\\" + char)
                 escaped = False
             elif char == "\\":
                 escaped = True

@@ -131,6 +131,7 @@ class Core:
     async def _handle(self, actor: Actor, text: str, attachment: bytes | None) -> Reply:
         club = await self.club_of(actor)
         try:
+            text, attachment = self._pasted(text, attachment)
             name, args = parse_command(text, self.registry.aliases)
             command = self.registry.commands.get(name)
             if command is None:
@@ -170,6 +171,16 @@ class Core:
         except Exception:  # a bug must not crash the bot; the transaction has rolled back
             log.exception("command failed: %r", text[:200])
             return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
+
+    def _pasted(self, text: str, attachment: bytes | None) -> tuple[str, bytes | None]:
+        """For a command that reads a pasted list (``Command.pasted``: ``/leden importeer`` and a member
+        per line), its first line as the command and the lines after it as its file."""
+        first, newline, body = text.strip().partition("\n")
+        if not newline or attachment is not None or not body.strip():
+            return text, attachment
+        name, _ = parse_command(first, self.registry.aliases)
+        command = self.registry.commands.get(name)
+        return (first, body.encode("utf-8", "replace")) if command is not None and command.pasted else (text, attachment)
 
     async def _mentioned(self, club: Club, arg: str) -> str:
         """``<@123>`` (a Discord mention, a Telegram text mention) as the name of the member that account

@@ -84,6 +84,7 @@ class Command:
     confirm: tuple[str, str] | None = None
     reads_only: bool = False
     cache_key: CacheKey | None = None
+    pasted: bool = False  # the lines after the command's first come to it as its file (a pasted list)
 
     def line(self, values: dict[str, Any]) -> list[str]:
         """The arguments of the command line for the given parameter values, in parameter order."""

@@ -58,7 +58,7 @@ async def _change(core: Core, ctx: Context, what: str) -> Reply:
     if len(ctx.args) < wanted:
         raise UserError("error_usage", usage=ctx.t("usage_indeling"))
     # two names without quotes (``wissel Anna de Vries Bert Jansen``): read by the club's member list
-    named = [m.id for m in await members_named(ctx, ctx.args, 2)] if wanted == 2 else []
+    named = [(m.id, m.name) for m in await members_named(ctx, ctx.args, 2)] if wanted == 2 else []
     season = await active_season(core, ctx, kind)
     data = await competition.load(core.store, season)
     row = competition.current_round(data)
@@ -74,11 +74,11 @@ async def _change(core: Core, ctx: Context, what: str) -> Reply:
     ids = {name_key(p.name): int(p.id) for p in data.players}
     names = {int(p.id): p.name for p in data.players}
 
-    def place(word: str | int) -> tuple[int, int]:
-        """(board, side) of a player (named ``word``, or that member id) in this round."""
-        member = word if isinstance(word, int) else ids.get(name_key(word))
+    def place(word: str | tuple[int, str]) -> tuple[int, int]:
+        """(board, side) of a player (named ``word``, or that member's (id, name)) in this round."""
+        member = word[0] if isinstance(word, tuple) else ids.get(name_key(word))
         if member is None or member not in names:
-            raise UserError("error_unknown_player", name=str(word)[:60])
+            raise UserError("error_unknown_player", name=(word[1] if isinstance(word, tuple) else word)[:60])
         for board, seats in layout.items():
             if member in seats:
                 return board, seats.index(member)

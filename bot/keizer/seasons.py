@@ -62,6 +62,8 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         if opts.start_order == "list":
             raise UserError("error_no_previous_season")
         carried = [(m.id, m.rating, None) for m in await core.store.members(ctx.club.id) if not m.is_director]
+        if opts.kind == "rapid":  # its own roster: members join with /aanmelden rapid, or /speler ... rapid
+            carried = []
     settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order, **opts.club_rules))  # type: ignore[arg-type]
     async with core.store.transaction():
         season = await keizer_store(core).create_season(
@@ -70,7 +72,10 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         )  # fmt: skip
         for member_id, rating, group in carried:
             await keizer_store(core).upsert_season_player(season.id, member_id, rating, 1, group, positions.get(member_id))
-    return Reply(lines=(season_created(ctx, opts, calendar, len(carried)),))
+    lines = [season_created(ctx, opts, calendar, len(carried))]
+    if opts.kind == "rapid" and previous is None:
+        lines.append(ctx.t("rapid_roster_empty"))
+    return Reply(lines=tuple(lines))
 
 
 def season_created(ctx: Context, opts: SeasonOptions, calendar: list, players: int) -> str:

@@ -35,6 +35,9 @@ async def test_two_names_without_quotes_in_indeling_wissel(commands: Core, clock
     assert sorted(map(sorted, boards(config))) == [["Anna de Vries", "Daan van 't Hof"], ["Bert Jansen", "Carla"]]
     said = await refused(commands, DIRECTOR, "/indeling wissel Anna de Vries Niemand Anders", config)
     assert said == 'Speler "Niemand Anders" ken ik niet.'
+    await ok(commands, DIRECTOR, "/leden importeer\nZoë de Wit 1500")  # a member, not in the season
+    said = await refused(commands, DIRECTOR, "/indeling wissel Zoe de Wit Carla", config)
+    assert said == 'Speler "Zoë de Wit" ken ik niet.'
 
 
 async def test_a_line_that_reads_two_ways_names_the_members_and_how_to_quote(commands: Core, clock, config) -> None:
@@ -64,3 +67,16 @@ async def test_tegen_takes_a_members_name_of_several_words(commands: Core, clock
     assert text.endswith("+45.")
     listing = await ok(commands, DIRECTOR, "/partij lijst Anna de Vries")
     assert listing.count("Bert Jansen") == 2, listing
+
+
+async def test_nk_wissel_takes_two_names_without_quotes(commands: Core, config) -> None:
+    await ok(commands, DIRECTOR, "/nk nieuw NK 2027")
+    for i, name in enumerate(("Anna de Vries", "Bert Jansen", "Carla van Dijk", "Daan")):
+        await ok(commands, DIRECTOR, f'/nk inschrijven "{name}" {2600 - 20 * i}')
+    await ok(commands, DIRECTOR, "/nk ronde")
+    games = "SELECT mb.name, mw.name FROM nk_games g JOIN members mb ON mb.id = g.black_id JOIN members mw ON mw.id = g.white_id ORDER BY g.board"
+    before = rows(config, games)
+    a, b = before[0][0], before[1][1]
+    await ok(commands, DIRECTOR, f"/nk wissel {a} {b}")
+    swap = {a: b, b: a}
+    assert rows(config, games) == [tuple(swap.get(n, n) for n in game) for game in before]

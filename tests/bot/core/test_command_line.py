@@ -22,6 +22,7 @@ def test_double_quotes_and_typographic_quotes_group_words() -> None:
     assert parse_command("/speler „Jan de Vries” 1500") == ("speler", ["Jan de Vries", "1500"])
     assert parse_command('/afmelden tegen="Bert Jansen"') == ("afmelden", ["tegen=Bert Jansen"])
     assert parse_command('/speler "" 1500') == ("speler", ["", "1500"])
+    assert parse_command(r'/importeer "C:\temp\x.json" \a') == ("importeer", [r"C:\temp\x.json", r"\a"])
     with pytest.raises(UserError):
         parse_command('/speler "Jan 1800')
     with pytest.raises(UserError):

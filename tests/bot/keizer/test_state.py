@@ -157,3 +157,46 @@ async def test_after_the_last_round_is_paired_round_commands_are_refused_with_th
         assert "Kort" in await refused(commands, who, text, config), text
     # a newcomer joins the club, and hears the season has no rounds left
     assert "Kort" in await ok(commands, ZED, "/aanmelden")
+
+
+async def test_the_directors_own_record_on_the_console_is_never_enrolled_by_afmelden(commands: Core, config: Config, tmp_path) -> None:
+    import io
+
+    from bot.adapters.console import ConsoleAdapter
+
+    out = io.StringIO()
+    console = ConsoleAdapter(commands, commands.clock, "Wedstrijdleider", "Test club", out=out, files_dir=tmp_path)  # type: ignore[arg-type]
+    await console.start()
+    for line in ("/seizoen naam=S start=2026-12-03 rondes=4", "/speler Anna 2100", "/speler Bert 1950", "/afmelden"):
+        await console.handle_line(line)
+    last = out.getvalue().splitlines()[-1]
+    assert last.startswith("bot! ") and "/aanmelden" in last
+    assert [name for name, _ in in_season(config)] == ["Anna", "Bert"]
+    await console.handle_line("/klok 2026-12-03 18:00")
+    await console.handle_line("/publiceer")
+    assert rows(config, "SELECT COUNT(*) FROM games") == [(1,)]
+    assert "Wedstrijdleider" not in (await commands.handle(DIRECTOR, "/stand")).text
+
+
+def rapid_players(config: Config, season: str) -> list[str]:
+    return [r[0] for r in rows(config, "SELECT m.name FROM season_players sp JOIN members m ON m.id = sp.member_id"
+                                       " JOIN seasons s ON s.id = sp.season_id WHERE s.name = ? ORDER BY m.name", season)]  # fmt: skip
+
+
+async def test_the_rapid_competition_has_its_own_roster(commands: Core, config: Config, clock: ShiftedClock) -> None:
+    await season_and_outsider(commands)
+    text = await ok(commands, DIRECTOR, "/seizoen naam=R1 start=2026-12-02 rondes=2 soort=rapid deadline=12:00 publicatie=13:00")
+    assert "/aanmelden rapid" in text
+    assert rapid_players(config, "R1") == []
+    await ok(commands, ANNA, "/aanmelden rapid")  # a member joins
+    await ok(commands, DIRECTOR, "/speler Bert 1950 rapid")  # the director adds one
+    await ok(commands, ZED, "/aanmelden rapid")  # not in the main season: the rapid one is open to every member
+    assert rapid_players(config, "R1") == ["Anna", "Bert", "Zed"]
+    assert "rapid" in await refused(commands, CARLA, "/afmelden rapid", config)  # Carla never joined it
+    clock.set(datetime(2026, 12, 2, 12, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer rapid")
+    assert rows(config, "SELECT COUNT(*) FROM games g JOIN rounds r ON r.id = g.round_id JOIN seasons s ON s.id = r.season_id"
+                        " WHERE s.name = 'R1'") == [(1,)]  # fmt: skip
+    # the next rapid season carries the rapid roster, not the club's members
+    await ok(commands, DIRECTOR, "/seizoen naam=R2 start=2027-01-06 rondes=2 soort=rapid deadline=12:00 publicatie=13:00")
+    assert rapid_players(config, "R2") == ["Anna", "Bert", "Zed"]
