@@ -56,8 +56,8 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
         raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
     row = await result_round(core, ctx, season, data, round_text)
     names = names_of(data)
-    if name_parts:
-        member = await ctx.find_member(" ".join(name_parts))
+    if name_parts or result in _FORFEITS.values():  # a director's own forfeit is entered, not reported
+        member = await ctx.find_member(" ".join(name_parts)) if name_parts else ctx.require_member()
         game = await game_of(core, row, member)
         await keizer_store(core).set_result(game.id, result, ctx.now)
         notes = await after_result(core, ctx, season, row)

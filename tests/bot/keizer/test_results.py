@@ -178,3 +178,16 @@ async def test_a_changed_pairing_gets_colours_by_the_rule_and_asks_before_a_repe
     assert board_colours(config, 2) == before
     await ok(commands, DIRECTOR, "/indeling koppel Eva Carla toch")
     assert {frozenset(game) for game in board_colours(config, 2)} >= {frozenset(("Eva", "Carla"))}
+
+
+async def test_a_playing_directors_own_forfeit_result_is_entered(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands, players=("Anna 2100", "Bert 1950"))
+    await director_member(commands)
+    await ok(commands, DIRECTOR, "/speler Leider 1800")
+    await pair_round_one(commands, clock)  # Anna - Bert, the director has the bye or a game
+    game = rows(config, "SELECT g.board FROM games g JOIN members m ON m.id IN (g.white_id, g.black_id) WHERE m.name = 'Leider'")
+    if not game:  # the director has the bye: give it to Bert, so the director plays Anna
+        await ok(commands, DIRECTOR, "/indeling vrij Bert")
+    text = await ok(commands, DIRECTOR, "/uitslag 0-0F")
+    assert "0-0F" in text
+    assert rows(config, "SELECT result FROM games g JOIN members m ON m.id IN (g.white_id, g.black_id) WHERE m.name = 'Leider'") == [("0-0F",)]
