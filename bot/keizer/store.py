@@ -330,12 +330,14 @@ class KeizerStore:
         return True
 
     async def withdraw_pairing(self, round_id: int, status: str, club_id: int, correction: str, now: datetime) -> bool:
-        """Take a round's pairing back (games, bye, paired mark); its announcement goes from the outbox,
-        or, when it may have been posted already, stays as history and ``correction`` is queued after it.
-        True when a correction was queued."""
+        """Take a round's pairing back (games, bye, paired mark, and the absences written since it was
+        paired: the no-show rule's and the standby's, the bye holder's); its announcement goes from the
+        outbox, or, when it may have been posted already, stays as history and ``correction`` is queued
+        after it. True when a correction was queued."""
         async with self.db.transaction():
             await self.db.write("DELETE FROM games WHERE round_id = ?", (round_id,))
             await self.db.write("DELETE FROM byes WHERE round_id = ?", (round_id,))
+            await self.db.write("DELETE FROM signoffs WHERE round_id = ? AND kind IN ('unexcused', 'auto')", (round_id,))
             await self.db.write("UPDATE rounds SET status = ?, paired_at = NULL WHERE id = ?", (status, round_id))
             posted = await self.db.fetch_one(
                 "SELECT id FROM announcements WHERE round_id = ? AND kind = 'pairing'"

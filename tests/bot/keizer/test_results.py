@@ -191,3 +191,14 @@ async def test_a_playing_directors_own_forfeit_result_is_entered(commands: Core,
     text = await ok(commands, DIRECTOR, "/uitslag 0-0F")
     assert "0-0F" in text
     assert rows(config, "SELECT result FROM games g JOIN members m ON m.id IN (g.white_id, g.black_id) WHERE m.name = 'Leider'") == [("0-0F",)]
+
+
+async def test_taking_a_pairing_back_after_the_standby_played_forgets_the_absence(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands, players=("Anna 2100", "Bert 1950", "Carla 1800"))
+    await pair_round_one(commands, clock)
+    await ok(commands, DIRECTOR, "/invaller Bert")
+    assert rows(config, "SELECT kind FROM signoffs") == [("unexcused",)]
+    await ok(commands, DIRECTOR, "/publiceer ongedaan")
+    assert rows(config, "SELECT kind FROM signoffs") == []
+    await ok(commands, DIRECTOR, "/publiceer")
+    assert "Bert" in {name for game in board_colours(config, 1) for name in game}
