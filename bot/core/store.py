@@ -257,6 +257,16 @@ class SharedTables:
         )
         return {int(r["id"]): str(r["user_id"]) for r in rows}
 
+    async def director_accounts(self, club_id: int) -> list[str]:
+        """The chat account of each member marked director (the console's director; a member record a
+        club gave the flag): where a notice for the director goes privately."""
+        rows = await self.fetch_all(
+            "SELECT MIN(i.user_id) AS user_id FROM members m JOIN identities i ON i.member_id = m.id"
+            " WHERE m.club_id = ? AND m.is_director = 1 GROUP BY m.id ORDER BY m.id",
+            (club_id,),
+        )
+        return [str(r["user_id"]) for r in rows]
+
     async def rename_member(self, member_id: int, name: str) -> None:
         await self.write("UPDATE members SET name = ?, name_key = ? WHERE id = ?", (name, name_key(name), member_id))
 
