@@ -286,7 +286,7 @@ async def test_a_two_game_match_in_a_file_is_two_games(commands: Core, clock: Sh
     assert "1 partij ingelezen" in third and "regels 2 en 3 stonden er al in" in third
     assert rows(config, "SELECT COUNT(*) FROM grade_games") == [(3,)]
     # /partij takes the same game once more, as a fourth game, as the import would
-    await ok(commands, DIRECTOR, f"/partij Anna datum=2027-02-01 tegen=Piet graad=1d uitslag=verloren minuten=90 byoyomi=30 toernooi=Match")
+    await ok(commands, DIRECTOR, "/partij Anna datum=2027-02-01 tegen=Piet graad=1d uitslag=verloren minuten=90 byoyomi=30 toernooi=Match")
     assert rows(config, "SELECT COUNT(*) FROM grade_games") == [(4,)]
     assert "regels 2, 3 en 4 stonden er al in" in await ok(
         commands, DIRECTOR, "/partijenimport", (header + lost * 3).encode())
