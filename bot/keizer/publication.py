@@ -17,6 +17,7 @@ from bot.core.pictures import picture_spec
 from bot.core.replies import Reply, Table
 from bot.keizer import competition
 from bot.keizer.lookups import ANYWAY_WORDS, active_season, competition_of, keizer_store
+from bot.keizer.open_results import held_for_results, queue_deadline_notice
 from bot.keizer.source import KeizerSource
 from bot.keizer.store import RoundRow, Season
 from bot.core.store import Club, club_key
@@ -195,7 +196,8 @@ class KeizerSchedule:
                         for row in await store.rounds_to_remind(now, before):
                             await queue_reminder(core, row, now)
                     for row in await store.rounds_to_close(now):
-                        await store.set_round_status(row.id, "closed", ("open",))
+                        if await store.set_round_status(row.id, "closed", ("open",)):
+                            await queue_deadline_notice(core, row, now)
         for row in await store.rounds_to_pair(now):
             season = await store.season(row.season_id)
             club = await core.store.club(season.club_id) if season is not None else None
@@ -204,6 +206,8 @@ class KeizerSchedule:
             try:  # each round in a transaction of its own: one club's trouble does not stop the others
                 async with core.store.claim(f"keizer-round:{row.id}") as mine:
                     if not mine:  # another process is pairing it
+                        continue
+                    if await held_for_results(core, club, season, row, now):
                         continue
                     async with core.store.transaction(key=club_key(club.platform, club.external_id)):
                         await pair_and_queue(core, season, row, now)

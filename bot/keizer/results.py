@@ -10,6 +10,7 @@ from bot.core.replies import Button, Reply
 from bot.keizer import competition, director_games
 from bot.keizer.formatting import confirm_command, outcome
 from bot.keizer.no_shows import recount_no_shows
+from bot.keizer.open_results_store import OpenResultsStore
 from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
 from bot.keizer.store import GameRow, RoundRow, Season
 from bot.keizer.views import standings_table
@@ -73,6 +74,7 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
     if game.reported_result is not None and game.reported_by == opponent:
         if game.reported_result != result:
             await _tell_directors_of_dispute(core, ctx, row, game, result, names)
+            await OpenResultsStore(core.store).mark_disputed(game.id, result, member.id)  # for /uitslagen
             reported, name = game.reported_result, names[str(opponent)]
             return Reply(lines=(ctx.t("result_disputed", reported=reported, name=name, result=result),), private=True)
         await keizer_store(core).set_result(game.id, result, ctx.now)

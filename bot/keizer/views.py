@@ -15,6 +15,7 @@ from bot.core.replies import Button, Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, result_text
 from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number
+from bot.keizer.open_results import waiting_line
 from bot.keizer.store import RoundRow
 
 
@@ -105,6 +106,9 @@ async def standings_table(core: Core, ctx: Context) -> tuple[str, Table]:
     title = ctx.t("standings_title", season=season.name, round=shown_after)
     if group is not None:
         title += " " + ctx.t("group_suffix", group=group)
+    missing = sum(1 for r in data.rounds if r.number <= shown_after for g in r.games if g.result is None)
+    if missing:  # the standings count those games as not played yet: say so (chat, picture, website)
+        title += " " + ctx.t("standings_provisional", count=missing)
     return title, table
 
 
@@ -160,6 +164,10 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
             if coming is None:
                 raise UserError("error_season_over", season=season.name)
             raise UserError("error_round_not_paired", round=coming.number, publish=ctx.local(coming.publish_at))
+        waiting = await waiting_line(core, ctx, season, competition.coming_round(data))
+        if waiting is not None:  # the next round's pairing is held (ontbrekend=wachten): say so first
+            reply = await pairing_reply(core, ctx, data, row)
+            return Reply(lines=(waiting, *reply.lines), table=reply.table)
     return await pairing_reply(core, ctx, data, row)
 
 
