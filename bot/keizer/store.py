@@ -123,7 +123,8 @@ class KeizerStore:
             " sp.member_id AS sp_member_id, m.name AS sp_name, sp.rating AS sp_rating,"
             " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
             " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off,"
-            " sp.withdrawn_from AS sp_withdrawn_from, sp.signed_on_after AS sp_signed_on_after"
+            " sp.withdrawn_from AS sp_withdrawn_from, sp.returned_from AS sp_returned_from,"
+            " sp.signed_on_after AS sp_signed_on_after"
             " FROM seasons s"
             " LEFT JOIN rounds r ON r.id ="
             "  (SELECT id FROM rounds WHERE season_id = s.id AND status != 'paired' ORDER BY number LIMIT 1)"
@@ -187,11 +188,11 @@ class KeizerStore:
             (points, season_id, member_id),
         )
 
-    async def set_withdrawn(self, season_id: int, member_id: int, from_round: int | None) -> None:
-        """Withdraw a player from round ``from_round`` on (None: back in the season)."""
+    async def set_withdrawn(self, season_id: int, member_id: int, from_round: int | None, back_from: int | None = None) -> None:
+        """Withdraw a player from round ``from_round`` on, back from ``back_from`` (None, None: never withdrawn)."""
         await self.db.write(
-            "UPDATE season_players SET withdrawn_from = ? WHERE season_id = ? AND member_id = ?",
-            (from_round, season_id, member_id),
+            "UPDATE season_players SET withdrawn_from = ?, returned_from = ? WHERE season_id = ? AND member_id = ?",
+            (from_round, back_from, season_id, member_id),
         )
 
     async def set_auto_signed_off(self, season_id: int, member_id: int, value: bool) -> None:
