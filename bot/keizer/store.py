@@ -182,6 +182,22 @@ class KeizerStore:
             (joined_round, season_id, member_id),
         )
 
+    async def join_where_they_appear(self, club_id: int) -> None:
+        """Each of the club's season players who appears in a round before their first (after a merge of
+        two records moved a game, a bye or a sign-off) has joined from that round (as migration 0032)."""
+        first = (
+            "(SELECT MIN(r.number) FROM rounds r WHERE r.season_id = season_players.season_id AND ("
+            " EXISTS (SELECT 1 FROM signoffs so WHERE so.round_id = r.id AND so.member_id = season_players.member_id)"
+            " OR EXISTS (SELECT 1 FROM byes b WHERE b.round_id = r.id AND b.member_id = season_players.member_id)"
+            " OR EXISTS (SELECT 1 FROM games g WHERE g.round_id = r.id"
+            "  AND season_players.member_id IN (g.white_id, g.black_id))))"
+        )
+        await self.db.write(
+            f"UPDATE season_players SET joined_round = {first} WHERE joined_round > {first}"
+            " AND season_id IN (SELECT id FROM seasons WHERE club_id = ?)",
+            (club_id,),
+        )
+
     async def set_start_points(self, season_id: int, member_id: int, points: str | None) -> None:
         await self.db.write(
             "UPDATE season_players SET start_points = ? WHERE season_id = ? AND member_id = ?",
