@@ -218,8 +218,7 @@ class KeizerStore:
         )
 
     async def sign_on_again(self, season_id: int, member_id: int) -> None:
-        """Lift the no-show rule's sign-off (/aanmelden): the rule counts again from the round after the
-        last paired one."""
+        """Lift the no-show rule's sign-off (/aanmelden): it counts again after the last paired round."""
         await self.db.write(
             "UPDATE season_players SET auto_signed_off = 0, signed_on_after ="
             " (SELECT MAX(number) FROM rounds WHERE season_id = ? AND status = 'paired')"
@@ -491,8 +490,7 @@ class KeizerStore:
         await self.set_signoff(round_id, member_id, "unexcused", None, now)
 
     async def replace_with_standby(
-        self, game_id: int, white_id: int, black_id: int, absent_id: int, round_id: int, now: datetime
-    ) -> None:
+            self, game_id: int, white_id: int, black_id: int, absent_id: int, round_id: int, now: datetime) -> None:
         """Seed 004 rule l: the player with the bye takes the place of a paired player who did not come;
         the game is now ``white_id`` against ``black_id`` (the standby is one of them)."""
         async with self.db.transaction():
