@@ -138,7 +138,7 @@ async def _change(core: Core, ctx: Context, what: str) -> Reply:
     new_bye = layout[BYE][0] if BYE in layout else None
     body, picture = pairing_announcement(
         ctx.lang, row, [(names[layout[b][0]], names[layout[b][1]]) for b in boards],
-        names[new_bye] if new_bye is not None else None,
+        names[new_bye] if new_bye is not None else None, data.season.kind,
     )  # fmt: skip
     posted = await store.change_pairing(
         row.id, [(b, layout[b][0], layout[b][1]) for b in boards], new_bye, ctx.club.id, (body, picture), ctx.now

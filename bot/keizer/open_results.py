@@ -14,6 +14,7 @@ from bot.core.dispatch import Core
 from bot.core.i18n import t
 from bot.core.replies import Reply
 from bot.core.store import Club, club_key
+from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.open_results_store import OpenGame, OpenResultsStore
 from bot.keizer.store import RoundRow, Season
@@ -43,7 +44,7 @@ def open_store(core: Core) -> OpenResultsStore:
 
 def open_lines(lang: str, season: Season, games: list[OpenGame]) -> list[str]:
     """One line per open game: what is missing or disputed, and the ``/uitslag`` that settles it."""
-    rapid = " rapid" if season.kind == "rapid" else ""
+    rapid = rapid_word(season.kind)
     lines = []
     for g in games:
         values = dict(round=g.round_number, board=g.board, white=g.white, black=g.black, player=quote_word(g.white), rapid=rapid)
@@ -66,8 +67,8 @@ async def cmd_uitslagen(core: Core, ctx: Context) -> Reply:
     season = await active_season(core, ctx, kind)
     games = await open_store(core).open_games(season.id)
     if not games:
-        return Reply(lines=(ctx.t("open_results_none", season=season.name),))
-    title = ctx.t("open_results_title", season=season.name, count=len(games))
+        return Reply(lines=(for_competition(ctx.lang, kind, ctx.t("open_results_none", season=season.name)),))
+    title = for_competition(ctx.lang, kind, ctx.t("open_results_title", season=season.name, count=len(games)))
     return Reply(lines=(title, *open_lines(ctx.lang, season, games)))
 
 
@@ -83,8 +84,8 @@ async def queue_deadline_notice(core: Core, row: RoundRow, now: datetime) -> Non
     assert club is not None
     lang = club.language
     title = t(lang, "notice_open_results", round=row.number, season=season.name, count=len(games),
-              rapid=" rapid" if season.kind == "rapid" else "")  # fmt: skip
-    body = "\n".join([title, *open_lines(lang, season, games)])
+              rapid=rapid_word(season.kind))  # fmt: skip
+    body = "\n".join([for_competition(lang, season.kind, title), *open_lines(lang, season, games)])
     for account in await core.store.director_accounts(club.id):
         await core.store.queue_announcement(club.id, row.id, f"open-results:{account}", body, now, recipient=account)
 
@@ -98,13 +99,13 @@ async def held_for_results(core: Core, club: Club, season: Season, row: RoundRow
     games = await open_store(core).open_games(season.id, before=row.number)
     if not games:
         return False
-    rapid = " rapid" if season.kind == "rapid" else ""
+    rapid = rapid_word(season.kind)
     async with core.store.transaction(key=club_key(club.platform, club.external_id)):
         await open_store(core).bump_version(season.id)  # /indeling now says the pairing waits
         if await keizer_store(core).record_pairing_failure(row.id, now):
             lang = club.language
             title = t(lang, "notice_pairing_held", round=row.number, season=season.name, count=len(games), rapid=rapid)
-            body = "\n".join([title, *open_lines(lang, season, games)])
+            body = "\n".join([for_competition(lang, season.kind, title), *open_lines(lang, season, games)])
             for account in await core.store.director_accounts(club.id):
                 await core.store.queue_announcement(club.id, row.id, f"held:{account}", body, now, recipient=account)
     return True
@@ -116,4 +117,4 @@ async def waiting_line(core: Core, ctx: Context, season: Season, coming: RoundRo
         return None
     if not await open_store(core).open_games(season.id, before=coming.number):
         return None
-    return ctx.t("pairing_waits_for_results", round=coming.number)
+    return for_competition(ctx.lang, season.kind, ctx.t("pairing_waits_for_results", round=coming.number))

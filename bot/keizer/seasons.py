@@ -21,6 +21,7 @@ from bot.core.member_admin import admin_words, run_admin
 from bot.core.replies import Reply
 from bot.keizer import competition, season_io
 from bot.keizer.calendar import season_rounds
+from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.open_results import MISSING_VALUES, open_store, with_missing_setting
 from bot.keizer.reports import EXPORT_FORMATS, export
@@ -270,7 +271,7 @@ async def _withdraw(core: Core, ctx: Context, kind: str, name: str, leaving: boo
         leaves = coming.number if sp.withdrawn_from is None else sp.withdrawn_from  # back, not yet paired: stays away
         async with core.store.transaction():
             await keizer_store(core).set_withdrawn(season.id, member.id, leaves)
-        return Reply(lines=(ctx.t("player_withdrawn", name=member.name, round=coming.number),))
+        return Reply(lines=(for_competition(ctx.lang, kind, ctx.t("player_withdrawn", name=member.name, round=coming.number)),))
     if sp.withdrawn_from is None or sp.returned_from is not None:
         raise UserError("error_not_withdrawn", name=member.name)
     if coming is None:
@@ -280,7 +281,7 @@ async def _withdraw(core: Core, ctx: Context, kind: str, name: str, leaving: boo
     back = None if coming.number <= sp.withdrawn_from else coming.number
     async with core.store.transaction():
         await keizer_store(core).set_withdrawn(season.id, member.id, sp.withdrawn_from if back else None, back)
-    return Reply(lines=(ctx.t("player_back", name=member.name),))
+    return Reply(lines=(for_competition(ctx.lang, kind, ctx.t("player_back", name=member.name)),))
 
 
 async def cmd_speler(core: Core, ctx: Context) -> Reply:
@@ -332,4 +333,4 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             # a player who already appears in an earlier round (a season the engine could not read) has
             # joined from there: /speler is the director's way to set such a season right
             await keizer_store(core).join_where_they_appear(ctx.club.id)
-    return Reply(lines=(ctx.t(key, name=name, rating=rating),))
+    return Reply(lines=(for_competition(ctx.lang, kind, ctx.t(key, name=name, rating=rating)),))
