@@ -115,3 +115,17 @@ async def test_the_directors_rapid_replies_name_it_and_the_main_ones_stay(comman
     await run_scheduler(commands)
     ((main_pairing, _, _),) = posts(config, "pairing", "main")
     assert main_pairing.startswith("Pairings round 1")
+
+
+async def test_the_directors_notices_of_open_rapid_results_name_it(commands: Core, clock: ShiftedClock, config) -> None:
+    await two_competitions(commands)
+    account = await director_member(commands)
+    clock.set(RAPID_DEADLINE)
+    await ok(commands, DIRECTOR, "/publiceer rapid")
+    clock.set(datetime(2026, 12, 9, 11, 0, tzinfo=timezone.utc))  # the deadline of rapid round 2
+    await run_scheduler(commands)
+    (notice,) = private_to(config, account)
+    assert notice.startswith("Rapid: Afmelden voor ronde 2 van R is gesloten") and "/uitslagen rapid" in notice
+    (w1, _), _ = rapid_boards(config)
+    assert f"/uitslag {w1} 1-0 1 rapid" in notice
+    assert (await ok(commands, DIRECTOR, "/uitslagen rapid")).startswith("Rapid: Open uitslagen van R (2 partijen)")
