@@ -93,7 +93,8 @@ async def queue_deadline_notice(core: Core, row: RoundRow, now: datetime) -> Non
 async def held_for_results(core: Core, club: Club, season: Season, row: RoundRow, now: datetime) -> bool:
     """With ``ontbrekend=wachten`` and results of earlier rounds open, the scheduler does not pair ``row``:
     it is remembered as held (tried again once the season changes: a result comes in), and each director
-    is told privately, once per round, what is missing and how to go on."""
+    is told privately, once per round, what is missing and how to go on (the club's channel, when the bot
+    knows no director's chat account)."""
     if not waits_for_results(season):
         return False
     games = await open_store(core).open_games(season.id, before=row.number)
@@ -106,8 +107,11 @@ async def held_for_results(core: Core, club: Club, season: Season, row: RoundRow
             lang = club.language
             title = t(lang, "notice_pairing_held", round=row.number, season=season.name, count=len(games), rapid=rapid)
             body = "\n".join([for_competition(lang, season.kind, title), *open_lines(lang, season, games)])
-            for account in await core.store.director_accounts(club.id):
+            accounts = await core.store.director_accounts(club.id)
+            for account in accounts:
                 await core.store.queue_announcement(club.id, row.id, f"held:{account}", body, now, recipient=account)
+            if not accounts:  # no director the bot can write to: the club's channel hears why nothing comes
+                await core.store.queue_announcement(club.id, row.id, "held", body, now)
     return True
 
 

@@ -171,3 +171,14 @@ async def test_an_imported_season_can_wait_for_results(commands: Core, config) -
     reply = await commands.handle(DIRECTOR, "/importeer start=2026-12-03 naam=I ontbrekend=wachten", attachment=EXAMPLE.read_bytes())
     assert reply.ok, reply.text
     assert '"missing": "wait"' in rows(config, "SELECT settings_json FROM seasons WHERE name = 'I'")[0][0]
+
+
+async def test_a_held_pairing_is_told_in_the_channel_when_no_director_can_be_written_to(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    await ok(commands, DIRECTOR, "/seizoen ontbrekend=wachten")
+    await pair_round_one(commands, clock)
+    clock.set(ROUND_TWO_PUBLISHED)
+    await run_scheduler(commands)
+    assert paired(config) == [1]
+    ((body, recipient),) = rows(config, "SELECT body, recipient FROM announcements WHERE kind LIKE 'held%'")
+    assert recipient is None and body.startswith("Ronde 2 van 2026-27 wordt nog niet ingedeeld") and "/publiceer toch" in body
