@@ -229,4 +229,4 @@ async def cmd_invaller(core: Core, ctx: Context) -> Reply:
         await keizer_store(core).replace_with_standby(game.id, white, black, member.id, row.id, ctx.now)
         notes = await recount_no_shows(core, ctx, season)
     names = names_of(data)
-    return Reply(lines=(ctx.t("standby_paired", standby=names[str(standby)], name=member.name, board=game.board), *notes))
+    return Reply(lines=(_said(ctx, kind, "standby_paired", standby=names[str(standby)], name=member.name, board=game.board), *notes))
