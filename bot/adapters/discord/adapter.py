@@ -33,6 +33,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.channels import check_channel
+from bot.adapters.discord.render import MAX_CONTENT, code_block, escape, fit
 from bot.adapters.discord.slash import ClubTranslator, SlashCommand, build_commands, clip
 from bot.adapters.inflight import InFlight
 from bot.core.context import Actor
@@ -45,7 +46,6 @@ from bot.core.store import Announcement, Club
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-MAX_CONTENT = 2000  # characters in a message
 MAX_LABEL = 80
 MAX_CUSTOM_ID = 100
 BUTTON_PREFIX = "clubbot:"
@@ -342,9 +342,9 @@ class DiscordAdapter:
         if reply.attachment is not None:
             name, data = reply.attachment
             files.append(discord.File(io.BytesIO(data), filename=name))
-        parts = list(reply.lines)
+        parts = [escape(line) for line in reply.lines]
         if reply.table is not None:
-            parts.append("```\n" + reply.table.as_text().replace("```", "'''") + "\n```")
+            parts.append(code_block(reply.table.as_text()))
         content, extra = fit("\n".join(parts), reply.text, lang)
         return content, files + extra
 
@@ -385,7 +385,7 @@ class DiscordAdapter:
         assert announcement.recipient is not None
         try:
             user = await self.client.fetch_user(int(announcement.recipient))
-            message = await user.send(announcement.body[:2000], allowed_mentions=discord.AllowedMentions.none())
+            message = await user.send(escape(announcement.body)[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none())
         except (discord.Forbidden, discord.NotFound, ValueError) as err:  # DMs closed, gone: not retried
             log.warning("private notice %s not delivered: %s", announcement.id, err)
             return None
@@ -403,10 +403,10 @@ class DiscordAdapter:
         except ValueError:
             self._problem(club, "discord_problem_no_channel", {})
             raise RuntimeError(f"club {club.id} has no Discord channel for announcements (/kanaal)")
-        body = announcement.body
-        if announcement.kind == "standings" and "\n" in body:
-            title, _, table = body.partition("\n")
-            body = title + "\n```\n" + table.replace("```", "'''") + "\n```"
+        body = escape(announcement.body)
+        if announcement.kind == "standings" and "\n" in announcement.body:
+            title, _, table = announcement.body.partition("\n")
+            body = escape(title) + "\n" + code_block(table)
         content, files = fit(body, announcement.body, club.language)
         picture = announcement.image
         picture_name = f"{announcement.kind}-{announcement.id}.png"
@@ -483,14 +483,3 @@ class DiscordAdapter:
     def build_commands(self) -> list[SlashCommand]:
         return build_commands(self)
 
-
-def fit(content: str, full: str, lang: str) -> tuple[str, list[discord.File]]:
-    """A message text within Discord's limit; when it is too long, the beginning and the whole text as a
-    file."""
-    if len(content) <= MAX_CONTENT:
-        return content, []
-    note = "\n" + t(lang, "discord_full_text")
-    head = content[: MAX_CONTENT - len(note) - 8].rsplit("\n", 1)[0]
-    if head.count("```") % 2 == 1:
-        head += "\n```"
-    return head + note, [discord.File(io.BytesIO(full.encode("utf-8")), filename="clubbot.txt")]

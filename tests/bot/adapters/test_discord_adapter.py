@@ -19,6 +19,7 @@ from bot.core.registry import Command as RegistryCommand
 from bot.systems import make_core
 from bot.config import Config
 from bot.core.replies import Reply
+from tests.bot.adapters.discord_markdown import shown
 from tests.bot.adapters.discord_world import UserOption
 from tests.bot.adapters.fake_discord import (  # noqa: F401 - fixtures
     ANNOUNCE,
@@ -102,7 +103,7 @@ async def test_a_feature_modules_command_becomes_a_slash_command(config: Config,
         assert command["name_localizations"]["en-US"] == "trial"
         assert [o["name"] for o in command["options"]] == ["argumenten"]
         answer = await h.command("proef", "Anna", {"argumenten": 'een "twee drie"'})
-        assert content(answer) == "args: een|twee drie"
+        assert shown(content(answer)) == "args: een|twee drie"  # as shown: the | is escaped
     finally:
         h.alarm.shutdown()
         await h.adapter.stop()
