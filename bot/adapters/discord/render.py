@@ -46,11 +46,6 @@ def _escape_plain(text: str) -> str:
     return MENTION.sub("@\u200b\\1", SPECIAL.sub(r"\\\1", text))
 
 
-def code_block(text: str) -> str:
-    """A table (or any fixed-width text) as a code block: nothing in it is formatted."""
-    return "```\n" + text.replace("```", "'''") + "\n```"
-
-
 def fit(content: str, full: str, lang: str) -> tuple[str, list[discord.File]]:
     """A message text within Discord's limit; when it is too long, the beginning and the whole text as a
     file."""
@@ -61,3 +56,99 @@ def fit(content: str, full: str, lang: str) -> tuple[str, list[discord.File]]:
     if head.count("```") % 2 == 1:
         head += "\n```"
     return head + note, [discord.File(io.BytesIO(full.encode("utf-8")), filename="clubbot.txt")]
+
+
+# ---------------------------------------------------------------------------------------------- long texts
+NAME_COLUMN = 18  # characters of a text column (a name) in a table: the table stays on a phone's screen
+MAX_PARTS = 10  # messages of one reply (an interaction's answer and its follow-ups); the rest as a file
+RULE = re.compile(r"-+(  -+)*")
+
+
+def narrow(header: str, rule: str, rows: list[str], cap: int = NAME_COLUMN) -> list[str]:
+    """A table as ``Table.as_text`` wrote it (header, rule of dashes, rows), with every column wider than
+    ``cap`` cut to it (a cell that loses characters ends in "…"); the column positions come from the
+    rule."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"-+", rule)]
+    if all(end - start <= cap for start, end in spans):
+        return [header, rule, *rows]
+    out = []
+    for line in [header, rule, *rows]:
+        cells = []
+        for i, (start, end) in enumerate(spans):
+            stop = spans[i + 1][0] if i + 1 < len(spans) else len(line)
+            width = min(end - start, cap)
+            cell = line[start:stop].rstrip() if line is not rule else "-" * width
+            cell = cell if len(cell) <= width else cell[: width - 1] + "…"
+            cells.append(cell.rjust(width) if _right_aligned(line, start, end) else cell.ljust(width))
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def _right_aligned(line: str, start: int, end: int) -> bool:
+    cell = line[start:end]
+    return bool(cell.strip()) and cell[0] == " " and cell[-1] != " "
+
+
+def blocks(text: str) -> list[tuple[str | None, str]]:
+    """The lines of a text, each with the head of its table (``Table.as_text``: a header line, a rule of
+    dashes, the rows up to an empty line) or None for prose; tables are narrowed for a phone."""
+    lines = text.split("\n")
+    out: list[tuple[str | None, str]] = []
+    i = 0
+    while i < len(lines):
+        if i + 1 < len(lines) and RULE.fullmatch(lines[i + 1]) and lines[i].strip():
+            end = i + 2
+            while end < len(lines) and lines[end].strip():
+                end += 1
+            table = narrow(lines[i], lines[i + 1], lines[i + 2 : end])
+            head = "\n".join(table[:2])
+            out += [(head, row) for row in table]
+            i = end
+        else:
+            out.append((None, lines[i]))
+            i += 1
+    return out
+
+
+def messages(pieces: list[tuple[str | None, str]], limit: int = MAX_CONTENT) -> list[str]:
+    """Messages within ``limit``: prose escaped, table rows in code blocks that are closed at the end of each
+    message and opened again, under the table's header, in the next; a line longer than a message is cut."""
+    chunks: list[str] = []
+    current, in_code = "", False
+    for head, raw in pieces:
+        is_code = head is not None
+        text = raw.replace("```", "'''") if is_code else escape(raw)
+        for segment in [text[i : i + limit // 4] for i in range(0, len(text), limit // 4)] or [""]:
+            while True:
+                if not current:
+                    glue = "```\n" if is_code else ""
+                    if head is not None and not head.startswith(segment):
+                        glue += head.replace("```", "'''") + "\n"
+                elif is_code == in_code:
+                    glue = "\n"
+                else:
+                    glue = "\n```\n"
+                candidate = current + glue + segment
+                if not current or len(candidate) + (4 if is_code else 0) <= limit:
+                    current, in_code = candidate, is_code
+                    break
+                chunks.append(current + ("\n```" if in_code else ""))
+                current, in_code = "", False
+    if current:
+        chunks.append(current + ("\n```" if in_code else ""))
+    return [c for c in chunks if c.strip()]
+
+
+def text_messages(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """A text (an announcement's body) as Discord messages: its tables as code blocks, split at ``limit``."""
+    return messages(blocks(text), limit)
+
+
+# ---------------------------------------------------------------------------------------------- file names
+UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def safe_file_name(name: str) -> str:
+    """A file name Discord keeps as it is: only ``[A-Za-z0-9_.-]`` (Discord renames the rest away the way
+    werkzeug's ``secure_filename`` does, ``nk:1:round:1-7.png`` becomes ``nk1round1-7.png``)."""
+    return UNSAFE.sub("_", name).strip("._") or "file"
