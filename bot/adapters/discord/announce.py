@@ -4,7 +4,7 @@ A long announcement (a 75-board pairing, the standings of 150 players) is severa
 (``render.text_messages``), the picture with the first. Each message carries its own nonce (Discord drops
 a repeat within a few minutes), and an announcement tried before is first looked for in the channel's
 history: the bot's own messages since the club's previous announcement, the first by its picture's file
-name or its text, the others by their text; what is there is not posted again, the rest is. The
+name (as Discord gives it back: only ``[A-Za-z0-9_.-]``) or its text, the others by their text; what is there is not posted again, the rest is. The
 announcement's reference is its last message (the next one's history starts after it).
 """
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.adapters.discord.render import MAX_CONTENT, escape, text_messages
+from bot.adapters.discord.render import MAX_CONTENT, UNSAFE, escape, safe_file_name, text_messages
 from bot.core.store import Announcement, Club
 
 if TYPE_CHECKING:
@@ -26,7 +26,15 @@ log = logging.getLogger(__name__)
 
 
 def picture_name(announcement: Announcement) -> str:
-    return f"{announcement.kind}-{announcement.id}.png"
+    """``<kind>-<id>.png`` in the characters Discord keeps (``nk_1_round_1-7.png``), so the history shows
+    it under the same name."""
+    return safe_file_name(f"{announcement.kind}-{announcement.id}.png")
+
+
+def picture_names(announcement: Announcement) -> set[str]:
+    """The names the picture may have in the history: this version's, and what Discord made of an earlier
+    version's ``nk:1:round:1-7.png`` (it drops what it does not keep: ``nk1round1-7.png``)."""
+    return {picture_name(announcement), UNSAFE.sub("", f"{announcement.kind}-{announcement.id}.png")}
 
 
 def nonce(announcement: Announcement, part: int) -> str:
@@ -105,7 +113,7 @@ async def posted_already(
             if part >= len(parts):
                 break
             if part == 0 and announcement.image is not None:
-                mine = any(a.filename == picture_name(announcement) for a in message.attachments)
+                mine = any(a.filename in picture_names(announcement) for a in message.attachments)
             else:
                 mine = message.content == parts[part]
             if mine:

@@ -22,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
 import time
+import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -46,6 +48,15 @@ from tests.bot.adapters.discord_world import (  # noqa: F401 - the tests take th
 )
 from tests.bot.adapters.local_server import serve_locally
 
+
+
+def discord_file_name(name: str) -> str:
+    """The name Discord gives an uploaded file back: as werkzeug's ``secure_filename`` (ASCII only, path
+    separators and spaces to ``_``, nothing but ``[A-Za-z0-9_.-]``, no leading or trailing ``.`` or ``_``)."""
+    name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    for separator in ("/", "\\"):
+        name = name.replace(separator, " ")
+    return re.sub(r"[^A-Za-z0-9_.-]", "", "_".join(name.split())).strip("._")
 
 
 @dataclass
@@ -146,9 +157,9 @@ class FakeDiscord:
     # ------------------------------------------------------------------ payloads
     def message(self, channel_id: str, body: dict[str, Any], files: dict[str, tuple[str, bytes, str]]) -> dict[str, Any]:
         attachments = [
-            {"id": str(next(self._ids)), "filename": name, "size": len(data), "url": f"{self.url}/attachments/{name}",
-             "proxy_url": f"{self.url}/attachments/{name}", "content_type": ctype}
-            for name, data, ctype in files.values()
+            {"id": str(next(self._ids)), "filename": kept, "size": len(data), "url": f"{self.url}/attachments/{kept}",
+             "proxy_url": f"{self.url}/attachments/{kept}", "content_type": ctype}
+            for kept, data, ctype in ((discord_file_name(name), data, ctype) for name, data, ctype in files.values())
         ]  # fmt: skip
         return {
             "id": str(next(self._ids)), "channel_id": channel_id, "author": user_payload(BOT_ID, "clubbot", bot=True),
