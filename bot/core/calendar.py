@@ -10,8 +10,8 @@ from datetime import date, datetime, time, timezone
 from functools import lru_cache
 from zoneinfo import ZoneInfo, available_timezones
 
-_HHMM = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
-_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_HHMM = re.compile(r"^([01]?[0-9]|2[0-3]):([0-5][0-9])$")
+_DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 # The dates the bot accepts anywhere (a season's start, a game's day, the console's clock): a typo like
 # 9999-12-20 is refused with this range instead of overflowing a calendar computed from it.
 FIRST_YEAR, LAST_YEAR = 1900, 2200

@@ -84,6 +84,7 @@ class Command:
     confirm: tuple[str, str] | None = None
     reads_only: bool = False
     cache_key: CacheKey | None = None
+    pasted: bool = False  # the lines after the command's first come to it as its file (a pasted list)
 
     def line(self, values: dict[str, Any]) -> list[str]:
         """The arguments of the command line for the given parameter values, in parameter order."""
@@ -179,6 +180,11 @@ class Registry:
     systems: list[str] = field(default_factory=list)
     web_pages: list[WebPage] = field(default_factory=list)  # the club website's pages, in menu order
     web_rounds: list[WebRounds] = field(default_factory=list)
+    # Which system added each command ("keizer", "go", ...; "" for the club's own), and when a system is in
+    # use by a club (``used_when``; a system without one always is): what /help lists.
+    current: str = ""  # the system registering now (``bot/systems.py`` sets it)
+    system_of: dict[str, str] = field(default_factory=dict)
+    in_use: dict[str, Callable[["Core", Club], Awaitable[bool]]] = field(default_factory=dict)
 
     def add(self, command: Command) -> None:
         """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""
@@ -189,6 +195,12 @@ class Registry:
                 raise ValueError(f"alias /{command.english} exists already")
             self.aliases[command.english] = command.name
         self.commands[command.name] = command
+        self.system_of[command.name] = self.current
+
+    def used_when(self, check: Callable[["Core", Club], Awaitable[bool]]) -> None:
+        """The registering system is in use by a club when ``check`` says so (a chess club sees no go
+        commands in /help until someone challenges someone)."""
+        self.in_use[self.current] = check
 
     def alias(self, english: str, name: str) -> None:
         """A further English (or short) name for a command."""

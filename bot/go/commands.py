@@ -15,7 +15,7 @@ from fractions import Fraction
 from engine.go import BLACK, WHITE, default_komi
 
 from bot.core.competitions import CompetitionGame
-from bot.core.context import Context, UserError
+from bot.core.context import Context, UserError, parse_id
 from bot.core.dispatch import Core
 from bot.core.registry import Command, Registry
 from bot.core.replies import Button, Reply
@@ -26,7 +26,7 @@ from bot.go.play import chat_source, cmd_afwijzen, cmd_akkoord, cmd_bord, cmd_do
 from bot.go.view import only_one, board_reply, colour_name, colour_of, fmt_komi, load_game, names_of, narrow, sgf_file, split_args
 
 SIZES = ("19", "13", "9")
-_DURATION = re.compile(r"^(\d{1,5})(m|min|u|h|d|w)?$")
+_DURATION = re.compile(r"^([0-9]{1,5})(m|min|u|h|d|w)?$")
 _UNIT_MINUTES = {"m": 1, "min": 1, "u": 60, "h": 60, "d": 1440, "w": 10080, None: 60}
 _OFF = {"uit", "off", "geen", "none", "0"}
 _SUB = {
@@ -99,7 +99,7 @@ async def _challenge(core: Core, ctx: Context, args: list[str]) -> Reply:
             size = int(word.split("x")[0])
         elif word in ("voorgift", "handicap"):
             value = args[i + 1] if i + 1 < len(args) else ""
-            if not value.isdigit() or not 0 <= int(value) <= 9:
+            if parse_id(value, 1) is None:
                 raise UserError("go_error_bad_handicap", value=value[:10])
             handicap = int(value)
             i += 1

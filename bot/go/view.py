@@ -16,7 +16,7 @@ from bot.core.replies import Button, Reply
 from bot.go.pictures import board_png, board_text
 from bot.go.store import GoGameRow, GoStore
 
-_ID = re.compile(r"^#(\d{1,9})$")
+_ID = re.compile(r"^#([0-9]{1,9})$")
 COORD = re.compile(r"^[A-Za-z][0-9]{1,2}$")
 
 

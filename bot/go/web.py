@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from engine.go import BLACK, WHITE
 from engine.go.board import LETTERS, STAR_POINTS, parse_point
 
+from bot.core.context import parse_id
 from bot.core.dispatch import Core
 from bot.core.registry import Registry, WebContent, WebPage
 from bot.core.replies import Reply, Table
@@ -23,6 +24,11 @@ CELL = 30
 
 def register(registry: Registry) -> None:
     registry.web_pages.append(WebPage("go", "", "web_link_go", view=go_view, shown=_has_games))
+    registry.used_when(_plays_go)  # /help lists go's commands from the first challenge on
+
+
+async def _plays_go(core: Core, club: Club) -> bool:
+    return await GoStore(core.store).has_games(club.id, ("challenged", "declined", *SHOWN))
 
 
 async def _has_games(core: Core, club: Club) -> bool:  # the menu asks on every page: one row at most
@@ -43,7 +49,7 @@ async def go_view(core: Core, club: Club, rest: str) -> WebContent | None:
             ctx.t("go_web_title"), Reply(table=table), links=tuple((f"#{g.id}", f"go/{g.id}") for g in games)
         )
     number, dot, extension = rest.partition(".")
-    if not number.isdigit() or len(number) > 9 or (dot and extension != "sgf"):
+    if parse_id(number) is None or (dot and extension != "sgf"):
         return None
     row = await GoStore(core.store).game(int(number))
     if row is None or row.club_id != club.id or row.status not in SHOWN:

@@ -17,6 +17,7 @@ from engine.keizer import pairing
 from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round
 
 from bot.core.store import Store
+from bot.keizer.readable import check_readable, unreadable_players
 from bot.keizer.store import KeizerStore, RoundRow, Season, SeasonPlayer
 
 _RESULTS = {r.value: r for r in Result}
@@ -84,6 +85,11 @@ async def load(store: Store, season: Season) -> SeasonData:
         for r in round_rows
         if r.status == "paired"
     ]
+    outsiders = {}
+    for pid in unreadable_players(players, rounds):  # none, unless stored by an older bot or a bug
+        member = await store.member(int(pid))
+        outsiders[pid] = member.name if member is not None else pid
+    check_readable(players, rounds, season.name, outsiders)
     return SeasonData(season, settings_from_json(season.settings_json), players, season_players, rounds, round_rows)
 
 

@@ -16,7 +16,7 @@ from bot.core.i18n import t
 from bot.core.pictures import picture_spec
 from bot.core.replies import Reply, Table
 from bot.keizer import competition
-from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.lookups import ANYWAY_WORDS, active_season, competition_of, keizer_store
 from bot.keizer.source import KeizerSource
 from bot.keizer.store import RoundRow, Season
 from bot.core.store import Club, club_key
@@ -25,7 +25,6 @@ log = logging.getLogger(__name__)
 
 
 UNDO_WORDS = {"ongedaan", "undo"}
-ANYWAY_WORDS = {"toch", "anyway"}
 
 
 async def cmd_publiceer(core: Core, ctx: Context) -> Reply:
@@ -45,7 +44,7 @@ async def cmd_publiceer(core: Core, ctx: Context) -> Reply:
     data = await competition.load(core.store, season)
     row = competition.coming_round(data)
     if row is None:
-        raise UserError("error_season_over")
+        raise UserError("error_season_over", season=season.name)
     today = local_text(ctx.now, season.timezone)[:10]
     ahead = [r for r in data.round_rows if r.number < row.number and r.play_date > today]
     if ahead:
@@ -208,5 +207,19 @@ class KeizerSchedule:
                         continue
                     async with core.store.transaction(key=club_key(club.platform, club.external_id)):
                         await pair_and_queue(core, season, row, now)
-            except Exception:
+            except Exception as err:
                 log.exception("pairing round %s of season %s failed", row.number, season.id)
+                await _report_failure(core, club, row, err, now)
+
+
+async def _report_failure(core: Core, club: Club, row: RoundRow, err: Exception, now: datetime) -> None:
+    """A round the scheduler could not pair: not tried again until its season changes, and the director
+    is told in the club's channel (once per round) why and what to do."""
+    reason = t(club.language, err.key, **err.values) if isinstance(err, UserError) else t(club.language, "pairing_failed_unknown")
+    try:
+        async with core.store.transaction(key=club_key(club.platform, club.external_id)):
+            if await keizer_store(core).record_pairing_failure(row.id, now):
+                body = t(club.language, "pairing_failed", round=row.number, date=row.play_date, reason=reason)
+                await core.store.queue_announcement(club.id, row.id, "pairing_failed", body, now)
+    except Exception:
+        log.exception("recording the failed pairing of round %s failed", row.id)

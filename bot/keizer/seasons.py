@@ -62,6 +62,8 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         if opts.start_order == "list":
             raise UserError("error_no_previous_season")
         carried = [(m.id, m.rating, None) for m in await core.store.members(ctx.club.id) if not m.is_director]
+        if opts.kind == "rapid":  # its own roster: members join with /aanmelden rapid, or /speler ... rapid
+            carried = []
     settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order, **opts.club_rules))  # type: ignore[arg-type]
     async with core.store.transaction():
         season = await keizer_store(core).create_season(
@@ -70,7 +72,10 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         )  # fmt: skip
         for member_id, rating, group in carried:
             await keizer_store(core).upsert_season_player(season.id, member_id, rating, 1, group, positions.get(member_id))
-    return Reply(lines=(season_created(ctx, opts, calendar, len(carried)),))
+    lines = [season_created(ctx, opts, calendar, len(carried))]
+    if opts.kind == "rapid" and previous is None:
+        lines.append(ctx.t("rapid_roster_empty"))
+    return Reply(lines=tuple(lines))
 
 
 def season_created(ctx: Context, opts: SeasonOptions, calendar: list, players: int) -> str:
@@ -251,7 +256,11 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             rest.append(arg)
     admin = admin_words(" ".join(rest).split()) if group is None else None  # a Discord name field holds them all
     if admin is not None:  # rename, merge, remove: the core's, for every system
-        return await run_admin(core, ctx, *admin)
+        reply = await run_admin(core, ctx, *admin)
+        if admin[0] == "merge":  # the merged record's rounds may come before the kept record's first
+            async with core.store.transaction():
+                await keizer_store(core).join_where_they_appear(ctx.club.id)
+        return reply
     if len(rest) >= 2 and rest[-1].lower() in WITHDRAW_WORDS | BACK_WORDS and group is None:
         return await _withdraw(core, ctx, kind, " ".join(" ".join(rest[:-1]).split()), rest[-1].lower() in WITHDRAW_WORDS)
     if len(rest) < 2 or parse_int(rest[-1]) is None:
@@ -273,9 +282,11 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             await core.store.update_member_rating(member.id, rating)
             key = "player_updated"
         if season is not None:
-            data = await competition.load(core.store, season)
-            coming = competition.coming_round(data)
+            coming = await keizer_store(core).coming_round(season.id)
             sp = await keizer_store(core).season_player(season.id, member.id)
             joined = sp.joined_round if sp else (coming.number if coming else season.rounds_count + 1)
             await keizer_store(core).upsert_season_player(season.id, member.id, rating, joined, group)
+            # a player who already appears in an earlier round (a season the engine could not read) has
+            # joined from there: /speler is the director's way to set such a season right
+            await keizer_store(core).join_where_they_appear(ctx.club.id)
     return Reply(lines=(ctx.t(key, name=name, rating=rating),))

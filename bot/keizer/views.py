@@ -158,7 +158,7 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
         if row is None:
             coming = competition.coming_round(data)
             if coming is None:
-                raise UserError("error_season_over")
+                raise UserError("error_season_over", season=season.name)
             raise UserError("error_round_not_paired", round=coming.number, publish=ctx.local(coming.publish_at))
     return await pairing_reply(core, ctx, data, row)
 

@@ -18,3 +18,4 @@ def register(registry: Registry) -> None:
         WebPage("nk", "/stand nk", "web_link_nk", shown=_has_tournament),
         WebPage("nk-indeling", "/nk indeling", "web_link_nk_indeling", numbered=True, shown=_has_tournament),
     ))  # fmt: skip
+    registry.used_when(_has_tournament)  # /help lists the NK's commands once the club has a tournament

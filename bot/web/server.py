@@ -15,14 +15,14 @@ asking too fast gets 429.
 from __future__ import annotations
 
 import logging
-import shlex
 import time
 from collections import OrderedDict, defaultdict
 from typing import Awaitable, Callable
 
 from aiohttp import web
 
-from bot.core.context import Actor
+from bot.core.command_line import quote_word
+from bot.core.context import Actor, parse_id
 from bot.core.dispatch import Core
 from bot.core.i18n import t
 from bot.core.registry import WebPage
@@ -98,7 +98,8 @@ def make_app(core: Core) -> web.Application:
         """The club in the path, when its website is on; for ``besloten``, only to a member's browser
         (``personal``: the link and the form, which check the member themselves)."""
         text = request.match_info["club"]
-        club = await core.store.club(int(text)) if text.isdigit() and len(text) < 12 else None
+        number = parse_id(text)
+        club = await core.store.club(number) if number is not None else None
         if club is None or club.website == "off":
             raise _not_found()
         if club.website == "members" and not personal and await signoff.visitor(core, club, request) is None:
@@ -158,7 +159,7 @@ def make_app(core: Core) -> web.Application:
             return await _view(club, wanted, rest)
         command = wanted.command
         if rest:
-            if not (wanted.numbered and rest.isdigit() and len(rest) <= 3) and rest not in wanted.words:
+            if not (wanted.numbered and parse_id(rest, 3) is not None) and rest not in wanted.words:
                 raise _not_found()
             command += f" {rest}"
         reply = await ask(club, command)
@@ -206,11 +207,12 @@ def make_app(core: Core) -> web.Application:
         """A member's page: their games, colours and score per round, and performance (``/kaart Naam``)."""
         club = await club_of(request)
         wanted = request.match_info["member"]
-        member = await core.store.member(int(wanted)) if wanted.isdigit() and len(wanted) < 12 else None
+        number = parse_id(wanted)
+        member = await core.store.member(number) if number is not None else None
         if member is None or member.club_id != club.id:  # another club's member: not here
             raise _not_found()
         menu = await links(club)
-        reply = await ask(club, f"/kaart {shlex.quote(member.name)}")  # any name, quotes and all, as one word
+        reply = await ask(club, f"/kaart {quote_word(member.name)}")  # any name, quotes and all, as one word
         if not reply.ok:
             return render.page(club.language, club.name, member.name, menu, reply, status=404)
         history = await ask(club, "/verloop")

@@ -29,7 +29,7 @@ from bot.web import render
 
 COOKIE = "clubbot_lid"
 COOKIE_AGE = timedelta(days=365)
-_ALLOWED = re.compile(r"^/(afmelden|aanmelden) \d{1,3}( teamwedstrijd)?( rapid)?$")
+_ALLOWED = re.compile(r"^/(afmelden|aanmelden) [0-9]{1,3}( teamwedstrijd)?( rapid)?$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 
 

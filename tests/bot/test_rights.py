@@ -48,7 +48,7 @@ SEASON_FILE = (REPO / "examples" / "season.json").read_bytes()
 
 def _config(path: Path) -> Config:
     base = load_config(REPO / "config.example.toml", env={})
-    return Config(**{**base.__dict__, "db_path": path})
+    return Config(**{**base.__dict__, "db_path": path, "web_address": "127.0.0.1:8080"})  # a bot with a website
 
 
 async def _ok(commands: Core, who: Actor, text: str) -> None:
@@ -160,6 +160,8 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/koppel Eva", None, "XXWX"),  # a one-time code for Eva
     ("/koppel Eva <@user:vreemde>", None, "XXWX"),
     ("/koppel Eva <@user:anna>", None, "XXXX"),  # that account is Anna already
+    ("/leden importeer", b"Gijs;1500\nEva;1650\n", "XXWX"),  # a member list in one step
+    ("/leden importeer\nGijs 1500", None, "XXWX"),  # pasted under the command
     ("/aanmelden ABCD-EFGH", None, "XXXX"),  # a code nobody handed out
     # go: a member's own games; the settings are the director's
     ("/go uitdagen Carla 9", None, "WWXX"),

@@ -26,7 +26,6 @@ import asyncio
 import io
 import logging
 import re
-import shlex
 from typing import Any, Awaitable, Callable, Sequence
 
 import discord
@@ -37,6 +36,7 @@ from bot.adapters.discord.channels import check_channel
 from bot.adapters.discord.render import MAX_PARTS, blocks, fit, messages, safe_file_name
 from bot.adapters.discord.slash import ClubTranslator, SlashCommand, build_commands, clip
 from bot.adapters.inflight import InFlight
+from bot.core.command_line import quote_word
 from bot.core.context import Actor
 from bot.core.dispatch import Core
 from bot.config import Config
@@ -257,7 +257,7 @@ class DiscordAdapter:
         answer it, then let the scheduler do what has become due."""
         text = "/" + name
         if args:
-            text += " " + " ".join(shlex.quote(a) for a in args)
+            text += " " + " ".join(quote_word(a) for a in args)
         if raw:
             text += " " + raw
         actor = await self.actor_for(interaction)

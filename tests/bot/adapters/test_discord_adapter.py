@@ -448,6 +448,7 @@ async def test_the_rapid_option_addresses_the_rapid_competition(bot: Harness, fa
     await bot.command("seizoen", "Leider", rapid, director=True)
     await bot.command("koppel", "Leider", {"speler": "Anna", "account": UserOption("Anna")}, director=True)
     await bot.command("aanmelden", "Anna")
+    await bot.command("aanmelden", "Anna", {"rapid": True})  # the rapid competition has its own roster
     # the round choices follow the option: the rapid rounds are on Saturdays
     main_rounds = await bot.autocomplete("afmelden", "Anna", "ronde", "")
     rapid_rounds = await bot.autocomplete("afmelden", "Anna", "ronde", "", others={"rapid": True})

@@ -105,7 +105,7 @@ async def test_suicide_and_ko_are_refused(commands: Core, config) -> None:
     reply = await ok(commands, BERT, "/zet A9")
     await ok(commands, ANNA, "/zet B9")
     reply = await ok(commands, BERT, "/zet E5")  # later it is allowed
-    assert reply.lines[0] == "Bert (wit) speelt E5 en slaat 1 steen/stenen."
+    assert reply.lines[0] == "Bert (wit) speelt E5 en slaat 1 steen."
 
 
 async def test_passes_marking_rejection_and_agreement_end_the_game(commands: Core, config) -> None:
@@ -228,7 +228,7 @@ async def test_director_settings(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/go bedenktijd 3d")
     await ok(commands, DIRECTOR, "/go herinnering 12u")
     reply = await ok(commands, DIRECTOR, "/go voorgiftkomi 0")
-    assert "herinnering na 12 uur" in reply.text and "bedenktijd per zet 3 dag(en)" in reply.text
+    assert "herinnering na 12 uur" in reply.text and "bedenktijd per zet 3 dagen" in reply.text
     assert "komi bij voorgift 0" in reply.text
     await refused(commands, DIRECTOR, "/go bedenktijd soms", config)
     await refused(commands, DIRECTOR, "/go voorgiftkomi 0.3", config)

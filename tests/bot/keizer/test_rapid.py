@@ -26,11 +26,12 @@ async def two_competitions(commands: Core) -> None:
     await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
     for line in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800"):
         await ok(commands, DIRECTOR, f"/speler {line}")
-    # the rapid competition, on Wednesdays: the members so far take part
+    # the rapid competition, on Wednesdays, has its own roster: the four join it
     await ok(commands, DIRECTOR, "/seizoen naam=R start=2026-12-02 rondes=3 soort=rapid deadline=12:00 publicatie=13:00")
     for who in (ANNA, BERT, CARLA, DAAN):
         await link(commands, who)
         await ok(commands, who, "/aanmelden")
+        await ok(commands, who, "/aanmelden rapid")
 
 
 async def test_sign_offs_results_and_pairings_of_the_rapid_competition(commands: Core, clock, config) -> None:

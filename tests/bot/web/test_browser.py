@@ -59,10 +59,11 @@ async def test_a_rounds_life_in_a_phone_browser(commands: Core, clock, browser: 
     await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5")
     for line in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800", '"Zoë Ødegaard" 1700', "Eva 1600"):
         await ok(commands, DIRECTOR, f"/speler {line}")
-    await ok(commands, DIRECTOR, "/website aan")
+    runner = await start_web(commands, "127.0.0.1:0")
+    commands.config = dataclasses.replace(commands.config, web_base_url=f"http://127.0.0.1:{runner.addresses[0][1]}")
+    await ok(commands, DIRECTOR, "/website aan")  # a bot that serves a website
     club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
     assert club is not None
-    runner = await start_web(commands, "127.0.0.1:0")
     base = f"http://127.0.0.1:{runner.addresses[0][1]}/c/{club.id}"
     try:
         before = await in_browser(browser, f"{base}/indeling")
@@ -115,10 +116,10 @@ async def test_signing_off_through_the_form_in_a_phone_browser(commands: Core, c
         await ok(commands, DIRECTOR, f"/speler {line}")
     anna = actor("Anna")
     await link(commands, anna)
-    await ok(commands, DIRECTOR, "/website aan")
     runner = await start_web(commands, "127.0.0.1:0")
     base = f"http://127.0.0.1:{runner.addresses[0][1]}"
     commands.config = dataclasses.replace(commands.config, web_base_url=base)
+    await ok(commands, DIRECTOR, "/website aan")  # a bot that serves a website
     try:
         reply = await commands.handle(anna, "/website link")
         url = reply.text[reply.text.index(base) :].split()[0]
