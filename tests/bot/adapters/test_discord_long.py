@@ -3,6 +3,7 @@ of at most 2,000 characters, tables in code blocks narrow enough for a phone, no
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 from datetime import datetime, timezone
@@ -47,6 +48,7 @@ def readable(posts: list[Request], header: str | None = None) -> str:
 
 async def test_a_75_board_round_and_its_standings_are_announced_whole(bot: Harness, fake: FakeDiscord, config: Config) -> None:
     assert len(LONG_NAME) == 56
+    fake.channel_period = 1.0  # Discord's 5 posts per 5 s per channel, five times as fast
     await big_club(bot)
     bot.clock.set(AFTER_PUBLISH)
     await bot.alarm.run_due()
@@ -102,5 +104,26 @@ async def test_a_long_announcement_cut_short_by_a_crash_is_completed_not_repeate
     assert made == parts[1:]
     lines = "\n".join([first["content"], *made]).splitlines()
     assert [line for line in lines if line.startswith("Regel")] == [f"Regel {i}: " + "x" * 70 for i in range(80)]
+    with sqlite3.connect(config.db_path) as db:
+        assert db.execute("SELECT COUNT(*) FROM announcements WHERE sent_at IS NULL").fetchone()[0] == 0
+
+
+async def test_under_the_channel_limit_no_post_and_no_reply_is_dropped(bot: Harness, fake: FakeDiscord, config: Config) -> None:
+    """Three long announcements (nine messages) meet the channel's limit, already spent by another process
+    of the bot (the first post gets a 429), while seven members use commands: every message is posted once,
+    in order, every member is answered (interaction answers are not under the channel's limit)."""
+    await bot.command("kanaal", "Leider", director=True, channel=ANNOUNCE)
+    fake.channel_period = 1.0
+    bodies = [f"Mededeling {n}\n" + "\n".join(f"{n}.{i} " + "x" * 80 for i in range(50)) for n in range(3)]
+    for n, body in enumerate(bodies):
+        await bot.commands.store.queue_announcement(1, None, f"notice-{n}", body, bot.clock.now())
+    fake._posted[str(ANNOUNCE)] = [fake.now()] * fake.channel_limit
+    users = ["Leider", "Anna", "Bert", "Carla", "Daan", "Eva", "Vreemde"]
+    answers = await asyncio.gather(bot.alarm.run_due(), *(bot.command("help", user) for user in users))
+    assert all(answer.status == 200 for answer in answers[1:])
+    statuses = [p.status for p in fake.channel_posts(ANNOUNCE, created_only=False)]
+    assert 429 in statuses and set(statuses) == {200, 429}, statuses
+    lines = "\n".join(p.content for p in fake.channel_posts(ANNOUNCE)).splitlines()
+    assert [line for line in lines if line[:1].isdigit()] == [f"{n}.{i} " + "x" * 80 for n in range(3) for i in range(50)]
     with sqlite3.connect(config.db_path) as db:
         assert db.execute("SELECT COUNT(*) FROM announcements WHERE sent_at IS NULL").fetchone()[0] == 0
