@@ -72,9 +72,10 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
         result = "1-0" if white_won else "0-1"
     if game.reported_result is not None and game.reported_by == opponent:
         if game.reported_result != result:
-            await _tell_directors_of_dispute(core, ctx, row, game, result, names)
+            told = await _tell_directors_of_dispute(core, ctx, row, game, result, names)
             reported, name = game.reported_result, names[str(opponent)]
-            return Reply(lines=(ctx.t("result_disputed", reported=reported, name=name, result=result),), private=True)
+            key = "result_disputed" if told else "result_disputed_ask"
+            return Reply(lines=(ctx.t(key, reported=reported, name=name, result=result),), private=True)
         await keizer_store(core).set_result(game.id, result, ctx.now)
         notes = await after_result(core, ctx, season, row)
         shown = _outcome(ctx, game, result, names)
@@ -112,8 +113,9 @@ def _outcome(ctx: Context, game: GameRow, result: str, names: dict[str, str]) ->
 
 async def _tell_directors_of_dispute(
     core: Core, ctx: Context, row: RoundRow, game: GameRow, result: str, names: dict[str, str]
-) -> None:
-    """Two reports of one game that disagree: each director gets a private notice (once per dispute)."""
+) -> bool:
+    """Two reports of one game that disagree: each director gets a private notice (once per dispute).
+    False when no director has a chat account the bot knows."""
     assert game.reported_result is not None and game.reported_by is not None
     member = ctx.require_member()
     body = ctx.t(
@@ -121,9 +123,11 @@ async def _tell_directors_of_dispute(
         black=names[str(game.black_id)], first_name=names[str(game.reported_by)], first=game.reported_result,
         second_name=member.name, second=result,
     )  # fmt: skip
-    for account in await core.store.director_accounts(ctx.club.id):
+    accounts = await core.store.director_accounts(ctx.club.id)
+    for account in accounts:
         kind = f"dispute:{game.id}:{game.reported_result}:{result}:{account}"
         await core.store.queue_announcement(ctx.club.id, row.id, kind, body, ctx.now, recipient=account)
+    return bool(accounts)
 
 
 async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) -> tuple[str, ...]:

@@ -123,7 +123,8 @@ class KeizerStore:
             " sp.member_id AS sp_member_id, m.name AS sp_name, sp.rating AS sp_rating,"
             " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
             " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off,"
-            " sp.withdrawn_from AS sp_withdrawn_from, sp.signed_on_after AS sp_signed_on_after"
+            " sp.withdrawn_from AS sp_withdrawn_from, sp.returned_from AS sp_returned_from,"
+            " sp.signed_on_after AS sp_signed_on_after"
             " FROM seasons s"
             " LEFT JOIN rounds r ON r.id ="
             "  (SELECT id FROM rounds WHERE season_id = s.id AND status != 'paired' ORDER BY number LIMIT 1)"
@@ -203,11 +204,11 @@ class KeizerStore:
             (points, season_id, member_id),
         )
 
-    async def set_withdrawn(self, season_id: int, member_id: int, from_round: int | None) -> None:
-        """Withdraw a player from round ``from_round`` on (None: back in the season)."""
+    async def set_withdrawn(self, season_id: int, member_id: int, from_round: int | None, back_from: int | None = None) -> None:
+        """Withdraw a player from round ``from_round`` on, back from ``back_from`` (None, None: never withdrawn)."""
         await self.db.write(
-            "UPDATE season_players SET withdrawn_from = ? WHERE season_id = ? AND member_id = ?",
-            (from_round, season_id, member_id),
+            "UPDATE season_players SET withdrawn_from = ?, returned_from = ? WHERE season_id = ? AND member_id = ?",
+            (from_round, back_from, season_id, member_id),
         )
 
     async def set_auto_signed_off(self, season_id: int, member_id: int, value: bool) -> None:
@@ -217,8 +218,7 @@ class KeizerStore:
         )
 
     async def sign_on_again(self, season_id: int, member_id: int) -> None:
-        """Lift the no-show rule's sign-off (/aanmelden): the rule counts again from the round after the
-        last paired one."""
+        """Lift the no-show rule's sign-off (/aanmelden): it counts again after the last paired round."""
         await self.db.write(
             "UPDATE season_players SET auto_signed_off = 0, signed_on_after ="
             " (SELECT MAX(number) FROM rounds WHERE season_id = ? AND status = 'paired')"
@@ -490,8 +490,7 @@ class KeizerStore:
         await self.set_signoff(round_id, member_id, "unexcused", None, now)
 
     async def replace_with_standby(
-        self, game_id: int, white_id: int, black_id: int, absent_id: int, round_id: int, now: datetime
-    ) -> None:
+            self, game_id: int, white_id: int, black_id: int, absent_id: int, round_id: int, now: datetime) -> None:
         """Seed 004 rule l: the player with the bye takes the place of a paired player who did not come;
         the game is now ``white_id`` against ``black_id`` (the standby is one of them)."""
         async with self.db.transaction():

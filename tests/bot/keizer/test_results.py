@@ -202,3 +202,31 @@ async def test_taking_a_pairing_back_after_the_standby_played_forgets_the_absenc
     assert rows(config, "SELECT kind FROM signoffs") == []
     await ok(commands, DIRECTOR, "/publiceer")
     assert "Bert" in {name for game in board_colours(config, 1) for name in game}
+
+
+async def test_a_player_who_comes_back_leaves_the_standings_before_as_they_were(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    await pair_round_one(commands, clock)  # Bert - Anna, Daan - Carla, Eva has the bye
+    await ok(commands, DIRECTOR, "/uitslag Anna 0-1")
+    await ok(commands, DIRECTOR, "/uitslag Carla 1-0")
+    await ok(commands, DIRECTOR, "/speler Daan terugtrekken")  # from round 2
+    clock.advance(timedelta(weeks=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    for name in ("Anna", "Bert", "Carla", "Eva"):
+        await ok(commands, DIRECTOR, f"/uitslag {name} 1-0")
+    published = await ok(commands, ANNA, "/stand 2")
+    assert "Daan" not in published
+    crosstable = await ok(commands, ANNA, "/kruistabel")
+    assert "Daan" in crosstable  # withdrawn, but his round-1 game is there
+    trf = (await commands.handle(DIRECTOR, "/exporteer trf")).attachment[1].decode()
+    daan = next(line for line in trf.splitlines() if "Daan" in line)
+    assert daan[85:89] == "   5"
+    await ok(commands, DIRECTOR, "/speler Daan terug")  # from round 3
+    assert await ok(commands, ANNA, "/stand 2") == published
+    assert rows(config, "SELECT withdrawn_from, returned_from FROM season_players sp JOIN members m"
+                " ON m.id = sp.member_id WHERE m.name = 'Daan'") == [(2, 3)]  # fmt: skip
+    clock.advance(timedelta(weeks=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    assert "Daan" in await ok(commands, ANNA, "/indeling")
+    assert "Daan" in await ok(commands, ANNA, "/stand")
+    await refused(commands, DIRECTOR, "/speler Daan terugtrekken")  # a second withdrawal would rewrite the first
