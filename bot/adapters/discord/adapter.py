@@ -377,15 +377,17 @@ class DiscordAdapter:
                     await interaction.edit_original_response(content=content, attachments=files, **extra)
                 else:
                     await interaction.edit_original_response(content=t(lang, "discord_done"))
-                    await interaction.followup.send(content=content, files=files, **extra)
+                    await interaction.followup.send(content=content, files=files, suppress_embeds=True, **extra)
             elif update and reply.ok and not reply.private and not files and not rest and interaction.message is not None:
                 before = interaction.message.content or ""
                 merged, _ = fit((before + "\n" + content).strip(), content, lang)
                 await interaction.response.edit_message(content=merged, view=view)
             else:
-                await interaction.response.send_message(content=content, files=files, ephemeral=ephemeral, **extra)
+                await interaction.response.send_message(
+                    content=content, files=files, ephemeral=ephemeral, suppress_embeds=True, **extra
+                )
             for part in rest:
-                await interaction.followup.send(content=part, ephemeral=ephemeral)
+                await interaction.followup.send(content=part, ephemeral=ephemeral, suppress_embeds=True)
         except discord.HTTPException:
             log.exception("answering an interaction failed")
 

@@ -75,7 +75,9 @@ async def send_announcement(adapter: "DiscordAdapter", club: Club, announcement:
             files = []
             if part == 0 and announcement.image is not None:
                 files.append(discord.File(io.BytesIO(announcement.image), filename=picture_name(announcement)))
-            message = await channel.send(content=parts[part], files=files, nonce=nonce(announcement, part))
+            message = await channel.send(
+                content=parts[part], files=files, nonce=nonce(announcement, part), suppress_embeds=True
+            )
             posted[part] = str(message.id)
     except discord.Forbidden as err:
         adapter._problem(club, "discord_problem_forbidden", {"channel": channel_id})

@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from tests.bot.adapters.discord_markdown import live_markdown, shown
 from tests.bot.adapters.fake_discord import ANNOUNCE, EPHEMERAL, FakeDiscord, Harness, bot, content, fake, flags  # noqa: F401
 
+SUPPRESS_EMBEDS = 1 << 2
 AFTER_PUBLISH = datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc)
 
 AWKWARD = [
@@ -55,9 +56,11 @@ async def test_awkward_names_are_shown_as_typed_and_format_nothing(bot: Harness,
     for name in AWKWARD:
         assert name in shown(text), name
     assert all(p.json["allowed_mentions"] == {"parse": []} for p in posts)
+    assert all(p.json["flags"] & SUPPRESS_EMBEDS for p in posts)  # a name that is a URL unfolds no preview
 
     for command in ("indeling", "stand"):
         answer = await bot.command(command, "Leider", director=True)
         assert not flags(answer) & EPHEMERAL
         inert(content(answer))
         assert answer.json["data"]["allowed_mentions"] == {"parse": []}
+        assert answer.json["data"]["flags"] & SUPPRESS_EMBEDS
