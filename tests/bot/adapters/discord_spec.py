@@ -186,8 +186,13 @@ def check_request(method: str, path: str, query: dict[str, str], body: Any, mult
 def documented_limits(template: str, method: str, body: Any, where: str) -> list[str]:
     """What Discord's documentation limits beyond the description's schemas."""
     errors = []
+    creates = method == "POST" and template in ("/channels/{channel_id}/messages", "/webhooks/{webhook_id}/{webhook_token}")
     for message in _messages(template, body):
         content = message.get("content") or ""
+        if (creates or body.get("type") == 4) and not any(
+            message.get(field) for field in ("content", "embeds", "components", "attachments", "sticker_ids", "poll")
+        ):
+            errors.append(f"{where}: an empty message (50006: no content, embeds, components or files)")
         if len(content) > MAX_MESSAGE:
             errors.append(f"{where}: body.content: {len(content)} characters > {MAX_MESSAGE} (a message)")
         rows = [c for c in message.get("components") or [] if c.get("type") == 1]

@@ -57,6 +57,7 @@ async def test_messages_are_held_to_discords_limits(fake: FakeDiscord) -> None:
     assert any("nonce" in r for r in await refused(fake, "POST", MESSAGES, {"content": "a", "nonce": "n" * 26}))
     assert any("tts: str" in r for r in await refused(fake, "POST", MESSAGES, {"content": "a", "tts": "ja"}))
     assert any("query limit: 101 outside 1..100" in r for r in await refused(fake, "GET", MESSAGES, limit="101"))
+    assert any("an empty message" in r for r in await refused(fake, "POST", MESSAGES, {"content": ""}))
     assert any("no such endpoint" in r for r in await refused(fake, "POST", f"/channels/{ANNOUNCE}/pins"))
 
 
