@@ -7,7 +7,9 @@ Escaping: Discord's Markdown has emphasis (``*`` ``_``), strike-through (``~~``)
 (mentions, channels, times, custom emoji). A backslash before any ASCII punctuation shows the character
 itself, so each of those characters is escaped outside code blocks (``discord.utils.escape_markdown``
 leaves the second of two masked links live). A bare URL stays as it is (Discord shows it whole, and an
-escape would break it); ``@everyone`` and ``@here`` get a zero-width space. The bot's own texts hold no
+escape would break it); ``@everyone`` and ``@here`` get a zero-width space; the invisible right-to-left
+overrides and isolates (U+202A-U+202E, U+2066-U+2069) are dropped, so a name cannot turn the rest of its
+line around (right-to-left letters themselves are shown as they are). The bot's own texts hold no
 Markdown, so a reply's lines are escaped whole; nothing pings anyone anyway (``allowed_mentions`` none).
 """
 
@@ -27,12 +29,13 @@ SPECIAL = re.compile(r"([\\*_~|`\[\]<>])")
 LINE_START = re.compile(r"^(\s*)(#|-|>|\+)")
 NUMBERED = re.compile(r"^(\s*\d+)\.(?=\s)")
 MENTION = re.compile(r"@(everyone|here)")
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")  # embeddings, overrides, isolates
 
 
 def escape(text: str) -> str:
     """``text`` as Discord should show it, formatting nothing: Markdown characters escaped outside URLs."""
     lines = []
-    for line in text.split("\n"):
+    for line in BIDI_CONTROLS.sub("", text).split("\n"):
         pieces, last = [], 0
         for url in URL.finditer(line):
             pieces += [_escape_plain(line[last : url.start()]), url.group()]

@@ -30,7 +30,9 @@ AWKWARD = [
     "דוד לוי",
     "Wilhelmina Johanna van Oranje-Na",  # 32 characters
     "- Gijs",
+    "\u202eHenk",  # a right-to-left override: it would turn the rest of the line around
 ]
+OVERRIDE = "\u202e"
 
 
 def inert(text: str) -> None:
@@ -41,11 +43,12 @@ async def test_awkward_names_are_shown_as_typed_and_format_nothing(bot: Harness,
     assert len(AWKWARD[14]) == 32
     await bot.command("kanaal", "Leider", director=True, channel=ANNOUNCE)
     await bot.command("seizoen", "Leider", {"naam": "S", "start": "2026-12-03", "rondes": 4}, director=True)
-    for i, name in enumerate(AWKWARD):
-        answer = await bot.command("speler", "Leider", {"naam": name, "rating": 2000 - i}, director=True)
+    for i, name in enumerate(AWKWARD):  # two directors: one alone would soon be asked to slow down
+        director = "Leider" if i % 2 else "Vreemde"
+        answer = await bot.command("speler", director, {"naam": name, "rating": 2000 - i}, director=True)
         assert not flags(answer) & EPHEMERAL, content(answer)
         inert(content(answer))
-        assert name in shown(content(answer)), content(answer)
+        assert name.replace(OVERRIDE, "") in shown(content(answer)) and OVERRIDE not in content(answer), content(answer)
 
     bot.clock.set(AFTER_PUBLISH)
     await bot.alarm.run_due()
@@ -54,7 +57,8 @@ async def test_awkward_names_are_shown_as_typed_and_format_nothing(bot: Harness,
     text = "\n".join(p.content for p in posts)
     inert(text)
     for name in AWKWARD:
-        assert name in shown(text), name
+        assert name.replace(OVERRIDE, "") in shown(text), name
+    assert OVERRIDE not in text
     assert all(p.json["allowed_mentions"] == {"parse": []} for p in posts)
     assert all(p.json["flags"] & SUPPRESS_EMBEDS for p in posts)  # a name that is a URL unfolds no preview
 
