@@ -120,7 +120,7 @@ def messages(pieces: list[tuple[str | None, str]], limit: int = MAX_CONTENT) -> 
     current, in_code = "", False
     for head, raw in pieces:
         is_code = head is not None
-        text = raw.replace("```", "'''") if is_code else escape(raw)
+        text = BIDI_CONTROLS.sub("", raw).replace("```", "'''") if is_code else escape(raw)
         for segment in [text[i : i + limit // 4] for i in range(0, len(text), limit // 4)] or [""]:
             while True:
                 if not current:

@@ -66,5 +66,6 @@ async def test_awkward_names_are_shown_as_typed_and_format_nothing(bot: Harness,
         answer = await bot.command(command, "Leider", director=True)
         assert not flags(answer) & EPHEMERAL
         inert(content(answer))
+        assert "Henk" in content(answer) and OVERRIDE not in content(answer)  # in the table too
         assert answer.json["data"]["allowed_mentions"] == {"parse": []}
         assert answer.json["data"]["flags"] & SUPPRESS_EMBEDS
