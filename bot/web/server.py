@@ -21,6 +21,8 @@ from typing import Awaitable, Callable
 
 from aiohttp import web
 
+from bot.config import ConfigError
+
 from bot.core.command_line import quote_word
 from bot.core.context import Actor, parse_id
 from bot.core.dispatch import Core
@@ -261,6 +263,10 @@ async def start_web(core: Core, address: str) -> web.AppRunner:
     host, _, port = address.rpartition(":")
     runner = web.AppRunner(make_app(core), access_log=None)
     await runner.setup()
-    await web.TCPSite(runner, host or "127.0.0.1", int(port)).start()
+    try:
+        await web.TCPSite(runner, host or "127.0.0.1", int(port)).start()
+    except OSError as exc:  # a host that is not this machine's, a port in use: one line at start, not a traceback
+        await runner.cleanup()
+        raise ConfigError(f"the website cannot listen on {address}: {exc.strerror or exc}") from None
     log.info("club websites on http://%s/c/<club>/", address)
     return runner
