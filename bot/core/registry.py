@@ -165,6 +165,7 @@ class WebPage:
     words: tuple[str, ...] = ()  # further words /c/<club>/<path>/<word> adds to the command (a group)
     view: WebView | None = None
     shown: Callable[["Core", Club], Awaitable[bool]] | None = None
+    legend: str = ""  # the message key that explains the table's abbreviations (the cross table's)
 
 
 @dataclass

@@ -28,7 +28,7 @@ PAGES = (
     WebPage("stand", "/stand tabel", "web_link_stand", numbered=True, words=GROUPS, shown=_has_season),
     WebPage("indeling", "/indeling", "web_link_indeling", numbered=True, shown=_has_season),
     WebPage("prijzen", "/prijzen", "web_link_prijzen", shown=_has_season),
-    WebPage("kruistabel", "/kruistabel", "web_link_kruistabel", shown=_has_season),
+    WebPage("kruistabel", "/kruistabel", "web_link_kruistabel", shown=_has_season, legend="web_legend_kruistabel"),
     WebPage("rapid", "/stand tabel rapid", "web_link_rapid", numbered=True, shown=_has_rapid),
     WebPage("rapid-indeling", "/indeling rapid", "web_link_rapid_indeling", numbered=True, shown=_has_rapid),
 )

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import re
+from html import escape
 from pathlib import Path
 
 import jinja2
 from aiohttp import web
 
+from bot.core.i18n import t
 from bot.core.registry import FormRound
 from bot.core.replies import Reply
 
@@ -30,10 +32,11 @@ def page(
     cell_links: dict[str, str] | None = None,
     svg: str = "",
     more: Links | None = None,
+    legend: str = "",
 ) -> web.Response:
     """A page of lines and a table. ``cell_links``: a cell's text -> where it links (a member's page);
     ``svg``: a picture a system drew from numbers only (``rank_plot``, the go board), put in as it is;
-    ``more``: links under the page (a download)."""
+    ``more``: links under the page (a download); ``legend``: what the table's abbreviations mean."""
     cell_links = cell_links or {}
     rows = [
         [(cell, _NUMBER.match(cell) is not None, cell_links.get(cell)) for cell in row]
@@ -41,7 +44,7 @@ def page(
     ]
     body = TEMPLATES.get_template("page.html").render(
         lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table, rows=rows,
-        plot=jinja2.utils.markupsafe.Markup(svg), more=more or [],
+        plot=jinja2.utils.markupsafe.Markup(svg), more=more or [], legend=legend, menu_label=t(lang, "web_menu"),
     )  # fmt: skip
     return _response(body, status)
 
@@ -62,7 +65,7 @@ def form(
     """A member's sign-off form: each coming round with their state and a button per thing they may do."""
     body = TEMPLATES.get_template("form.html").render(
         lang=lang, club=club, title=title, links=links, rounds=rounds, action=action, key=key,
-        message=message, message_ok=message_ok, **texts,
+        message=message, message_ok=message_ok, menu_label=t(lang, "web_menu"), **texts,
     )  # fmt: skip
     response = _response(body, status)
     response.headers["Cache-Control"] = "no-store"  # a member's own page: no cache keeps it
@@ -77,23 +80,36 @@ def html(body: bytes, status: int = 200) -> web.Response:
     return web.Response(status=status, body=body, content_type="text/html", charset="utf-8")
 
 
-def rank_plot(places: list[int | None], players: int, width: int = 560, height: int = 200) -> str:
-    """A member's place after each round as an SVG line (first place at the top); '' without data. Only
-    numbers go into it: nothing a member typed."""
+def rank_plot(lang: str, places: list[int | None], players: int, width: int = 560, height: int = 220) -> str:
+    """A member's place after each round as an SVG line (first place at the top), with its title, the
+    axes' names and, for who cannot see it, the places in words; '' without data. Only numbers and the
+    club's own texts go into it: nothing a member typed."""
     points = [(i, p) for i, p in enumerate(places) if p is not None]
     if len(points) < 2 or players < 1:
         return ""
-    pad = 24
-    step = (width - 2 * pad) / max(1, len(places) - 1)
+    left, top, right, bottom = 44, 30, 16, 44
+    step = (width - left - right) / max(1, len(places) - 1)
+
+    def x(i: int) -> float:
+        return left + i * step
 
     def y(place: int) -> float:
-        return pad + (height - 2 * pad) * (place - 1) / max(1, players - 1)
+        return top + (height - top - bottom) * (place - 1) / max(1, players - 1)
 
-    line = " ".join(f"{pad + i * step:.1f},{y(p):.1f}" for i, p in points)
-    dots = "".join(f'<circle cx="{pad + i * step:.1f}" cy="{y(p):.1f}" r="3"/>' for i, p in points)
+    title = escape(t(lang, "web_plot_title"))
+    words = escape(t(lang, "web_plot_text", places=", ".join(t(lang, "web_plot_point", round=i + 1, place=p) for i, p in points)))
+    line = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, p in points)
+    dots = "".join(f'<circle cx="{x(i):.1f}" cy="{y(p):.1f}" r="3"/>' for i, p in points)
+    rounds = "".join(f'<text x="{x(i):.1f}" y="{height - bottom + 16}">{i + 1}</text>' for i in range(len(places)))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
-        f' role="img"><rect width="{width}" height="{height}" fill="#fafafa"/>'
-        f'<text x="4" y="{pad - 8}" font-size="11">1</text><text x="4" y="{height - 8}" font-size="11">{players}</text>'
+        f' role="img" aria-labelledby="plot-title plot-text"><title id="plot-title">{title}</title>'
+        f'<desc id="plot-text">{words}</desc><rect width="{width}" height="{height}" fill="#fafafa"/>'
+        f'<g font-size="12" fill="#222" text-anchor="middle"><text x="{width / 2:.0f}" y="14" font-weight="bold">{title}</text>'
+        f'{rounds}<text x="{(left + width - right) / 2:.0f}" y="{height - 6}">{escape(t(lang, "web_plot_x"))}</text>'
+        f'<text transform="translate(12 {(top + height - bottom) / 2:.0f}) rotate(-90)">{escape(t(lang, "web_plot_y"))}</text></g>'
+        f'<g font-size="12" fill="#222" text-anchor="end"><text x="{left - 6}" y="{top + 4}">1</text>'
+        f'<text x="{left - 6}" y="{height - bottom + 4}">{players}</text></g>'
+        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#888"/>'
         f'<polyline points="{line}" fill="none" stroke="#333" stroke-width="2"/><g fill="#333">{dots}</g></svg>'
     )

@@ -122,7 +122,8 @@ def make_app(core: Core) -> web.Application:
                 asked[p.shown] = await p.shown(core, club)
             if p.shown is None or asked[p.shown]:
                 shown.append(p)
-        return [(f"{club_path(club.id)}{p.path}", t(club.language, p.label)) for p in shown] + [
+        home = [(club_path(club.id), t(club.language, "web_link_home"))]
+        return home + [(f"{club_path(club.id)}{p.path}", t(club.language, p.label)) for p in shown] + [
             (f"{club_path(club.id)}afmelden", t(club.language, "web_link_form"))
         ]
 
@@ -178,7 +179,8 @@ def make_app(core: Core) -> web.Application:
         title = reply.lines[0] if reply.lines else t(club.language, wanted.label)
         members = {m.name: f"{club_path(club.id)}lid/{m.id}" for m in await core.store.members(club.id)}
         shown = Reply(lines=reply.lines[1:], table=reply.table)
-        response = render.page(club.language, club.name, title, menu, shown, cell_links=members)
+        legend = t(club.language, wanted.legend) if wanted.legend else ""
+        response = render.page(club.language, club.name, title, menu, shown, cell_links=members, legend=legend)
         assert isinstance(response.body, bytes)
         rendered[key] = (reply, (club, menu), response.body)
         if len(rendered) > RENDERED_PAGES:
@@ -225,7 +227,7 @@ def make_app(core: Core) -> web.Application:
             (),
         )
         plot = render.rank_plot(
-            [int(p) if p.isdigit() else None for p in places], len(history.table.rows) if history.table else 0
+            club.language, [int(p) if p.isdigit() else None for p in places], len(history.table.rows) if history.table else 0
         )
         return render.page(
             club.language,
