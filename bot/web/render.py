@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
@@ -19,7 +20,19 @@ TEMPLATES = jinja2.Environment(
     autoescape=True,
 )
 Links = list[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """The links between a competition's rounds on a round's page: each round's (number, href), the one
+    shown, and the previous and next round's href ("" for none)."""
+
+    links: list[tuple[int, str]]
+    shown: int
+    previous: str = ""
+    next: str = ""
 _NUMBER = re.compile(r"^-?\d+([.,]\d+)?$")  # a number's cell is right-aligned
+FORM_FIRST = 3  # the sign-off form shows the next three rounds; the others are folded
 
 
 def page(
@@ -33,10 +46,13 @@ def page(
     svg: str = "",
     more: Links | None = None,
     legend: str = "",
+    current: str = "",
+    rounds: Rounds | None = None,
 ) -> web.Response:
     """A page of lines and a table. ``cell_links``: a cell's text -> where it links (a member's page);
     ``svg``: a picture a system drew from numbers only (``rank_plot``, the go board), put in as it is;
-    ``more``: links under the page (a download); ``legend``: what the table's abbreviations mean."""
+    ``more``: links under the page (a download); ``legend``: what the table's abbreviations mean;
+    ``current``: the menu's link to the page shown (marked); ``rounds``: the links between rounds."""
     cell_links = cell_links or {}
     rows = [
         [(cell, _NUMBER.match(cell) is not None, cell_links.get(cell)) for cell in row]
@@ -44,7 +60,9 @@ def page(
     ]
     body = TEMPLATES.get_template("page.html").render(
         lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table, rows=rows,
-        plot=jinja2.utils.markupsafe.Markup(svg), more=more or [], legend=legend, menu_label=t(lang, "web_menu"),
+        plot=jinja2.utils.markupsafe.Markup(svg), more=more or [], legend=legend, rounds=rounds,
+        rounds_label=t(lang, "web_rounds"), previous_label=t(lang, "web_round_previous"),
+        next_label=t(lang, "web_round_next"), **_menu(lang, links, current),
     )  # fmt: skip
     return _response(body, status)
 
@@ -62,14 +80,23 @@ def form(
     message_ok: bool = True,
     status: int = 200,
 ) -> web.Response:
-    """A member's sign-off form: each coming round with their state and a button per thing they may do."""
+    """A member's sign-off form: each coming round with their state and a button per thing they may do;
+    the first ``FORM_FIRST`` (the next by date) open, the others folded."""
     body = TEMPLATES.get_template("form.html").render(
-        lang=lang, club=club, title=title, links=links, rounds=rounds, action=action, key=key,
-        message=message, message_ok=message_ok, menu_label=t(lang, "web_menu"), **texts,
+        lang=lang, club=club, title=title, links=links, rounds=rounds[:FORM_FIRST], later=rounds[FORM_FIRST:],
+        later_label=t(lang, "web_form_more", count=len(rounds) - FORM_FIRST), action=action, key=key,
+        message=message, message_ok=message_ok, **_menu(lang, links, action), **texts,
     )  # fmt: skip
     response = _response(body, status)
     response.headers["Cache-Control"] = "no-store"  # a member's own page: no cache keeps it
     return response
+
+
+def _menu(lang: str, links: Links, current: str) -> dict[str, object]:
+    """The menu's texts: the page shown is marked, and a phone's folded menu names it."""
+    shown = next((label for href, label in links if href == current), "")
+    return {"current": current, "menu_label": t(lang, "web_menu"),
+            "menu_summary": t(lang, "web_menu_current", page=shown) if shown else t(lang, "web_menu")}  # fmt: skip
 
 
 def _response(body: str, status: int) -> web.Response:
