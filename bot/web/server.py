@@ -139,10 +139,9 @@ def make_app(core: Core) -> web.Application:
         return render.Rounds([(n, f"{path}{n}") for n in numbers], shown,
                              f"{path}{before[-1]}" if before else "", f"{path}{after[0]}" if after else "")  # fmt: skip
 
-    async def calendar_link(club: Club) -> render.Links:
-        """The season calendar to subscribe to, linked where the rounds are (while there is a season)."""
-        feed = next((p for p in pages.values() if p.path == "kalender"), None)
-        if feed is None or (feed.shown is not None and not await feed.shown(core, club)):
+    def calendar_link(club: Club, menu: render.Links) -> render.Links:
+        """The season calendar to subscribe to, linked where the rounds are: while the menu has its page."""
+        if not any(href == f"{club_path(club.id)}kalender" for href, _ in menu):
             return []
         return [(f"{club_path(club.id)}kalender.ics", t(club.language, "web_calendar_download"))]
 
@@ -153,14 +152,15 @@ def make_app(core: Core) -> web.Application:
             for coming in await source(core, club, None, core.clock.now()):
                 title = f"{coming.competition}: {coming.title}" if coming.competition else coming.title
                 lines.append(t(club.language, "web_home_signed_off", title=title, when=coming.when, count=coming.signed_off))
+        menu = await links(club)
         return render.page(
             club.language,
             club.name,
             t(club.language, "web_home_title"),
-            await links(club),
+            menu,
             Reply(lines=tuple(lines)),
             current=club_path(club.id),
-            more=await calendar_link(club),
+            more=calendar_link(club, menu),
         )
 
     async def calendar(request: web.Request) -> web.StreamResponse:
@@ -188,7 +188,7 @@ def make_app(core: Core) -> web.Application:
         menu = await links(club)
         here = f"{club_path(club.id)}{wanted.path}"
         rounds = await round_links(club, wanted, rest)
-        more = await calendar_link(club) if wanted.rounds is not None else []
+        more = calendar_link(club, menu) if wanted.rounds is not None else []
         if not reply.ok:  # no season, a round not paired (published) yet: said in words, as in the chat
             return render.page(club.language, club.name, t(club.language, wanted.label), menu, reply, status=404,
                                current=here, rounds=rounds, more=more)  # fmt: skip

@@ -109,6 +109,7 @@ async def a_club_with_everything(commands: Core) -> tuple[int, str, dict[str, st
         "nk": "nk",
         "nk-indeling": "nk-indeling/1",
         "graden": "graden",
+        "kalender": "kalender",
         "go": "go",
         "go-partij": f"go/{game['id']}",
         "onbekende-link": "m/" + "x" * 32,

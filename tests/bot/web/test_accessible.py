@@ -24,9 +24,11 @@ RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa", "bes
 
 
 def check(browser: webdriver.Chrome, url: str, shot: Path) -> list[str]:
-    """Load ``url``, save a screenshot, run axe-core in the page: its violations, one line per element."""
+    """Load ``url``, save a screenshot, open what is folded (the phone's menu, the form's later rounds) and
+    run axe-core in the page: its violations, one line per element."""
     browser.get(url)
     browser.save_screenshot(str(shot))
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")  # folded parts too
     browser.execute_script(AXE.read_text(encoding="utf-8"))
     found = browser.execute_async_script(
         "const done = arguments[arguments.length - 1];"
