@@ -112,6 +112,8 @@ def cmd_pair(args: argparse.Namespace) -> str:
         p = mcmahon.pair_next(t)
     except ValueError as e:
         raise _Fail(str(e)) from None
+    except Exception as e:  # a bug in the engine: still one line and exit 2, as promised
+        raise _Fail(f"the pairing failed ({type(e).__name__}: {e}); please report it") from None
     if args.json:
         return _dumps(
             {

@@ -19,6 +19,7 @@ Sub-commands (Dutch, English alias):
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 
 from engine import mcmahon
@@ -39,6 +40,7 @@ from bot.nk.store import NkGame, NkStore, NkTournament
 from bot.nk.tables import _drawn, _egf, _stand, _standings_reply, round_announcement
 
 MAX_NAME = 60
+_log = logging.getLogger(__name__)
 
 SUB = {
     "nieuw": "nieuw", "new": "nieuw",
@@ -280,11 +282,17 @@ async def _ronde(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
     stat = mcmahon.status(data)
     if stat.next_round is None:
         raise UserError("nk_error_over", name=tour.name)
+    open_round = next((r.number for r in data.rounds if not all(mcmahon.decided(g) for g in r.games)), None)
+    if open_round is not None:
+        raise UserError("nk_error_round_open", round=open_round)
+    present = [p for p in field if p.withdrawn_from is None or p.withdrawn_from > stat.next_round]
+    if len(present) < 2:
+        raise UserError("nk_error_too_few_left", count=len(present), withdrawn=len(field) - len(present))
     try:
         pairing = await asyncio.to_thread(mcmahon.pair_next, data)  # a 500-player round: off the event loop
-    except ValueError:
-        open_round = max((r.number for r in data.rounds), default=0)
-        raise UserError("nk_error_round_open", round=open_round)
+    except Exception:  # an engine error is a bug: logged, and said as what it is, not "Er ging iets mis"
+        _log.exception("pairing NK tournament %s round %s", tour.id, stat.next_round)
+        raise UserError("nk_error_cannot_pair", round=stat.next_round)
     names = {p.id: p.name for p in data.players}
     club = ctx.club
     title_key = "nk_title_round_title" if pairing.title_round else "nk_pairing_title"

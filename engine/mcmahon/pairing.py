@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.mcmahon.model import Game, Pairing, PlayerId, Points, Tournament
+from engine.mcmahon.model import Game, Pairing, PlayerId, Points, Round, Tournament
 from engine.mcmahon.score_groups import Level, fold_match, pair_score_groups
 from engine.mcmahon.tournament import (
     State, contenders_of, field_of, is_complete, sos_tables, start_groups, state_after, status, withdrawn_by,
@@ -72,9 +72,12 @@ def pair_next(t: Tournament) -> Pairing:
     sos, _ = sos_tables(st)
     gone = withdrawn_by(t, number)
     players = [p for p in field_of(t.players) if p.id not in gone]  # a withdrawn player: no game, never the bye
+    if len(players) < 2:
+        raise ValueError(f"no players to pair in round {number}: {len(players)} not withdrawn")
     strength = {p.id: p.strength for p in players}
     ids = [p.id for p in players]
     alive = contenders_of(st, gone)
+    kept = set() if stat.champion is not None else set(stat.contenders) - gone - alive
 
     def order_key(p: PlayerId) -> tuple[Points, Points, int, PlayerId]:
         return (-st.score[p], -sos[p], -strength[p], p)
@@ -84,12 +87,20 @@ def pair_next(t: Tournament) -> Pairing:
         if len(title) % 2:
             title = title[1:]
         pairs = fold_match(title, st.met, repeats=True) or []
-        return _finish(number, pairs, None, st, strength, title_round=True)
+        return _finish(number, pairs, None, st, strength, title_round=True, last=t.rounds[-1] if t.rounds else None)
 
     bye: PlayerId | None = None
     if len(ids) % 2:
-        bye = _choose_bye(ids, st, sos, strength, alive)
+        bye = _choose_bye(ids, st, sos, strength, alive | kept)
         ids = [p for p in ids if p != bye]
+    first: list[tuple[PlayerId, PlayerId]] = []
+    if kept and number > 1:
+        # Nobody is left in the top group or group 1: the contenders kept (``status``) play each other
+        together = sorted((p for p in stat.contenders if p in ids), key=order_key)
+        together = together[: len(together) - len(together) % 2]
+        first = fold_match(together, st.met, repeats=True) or []
+        ids = [p for p in ids if p not in together]
+        alive = alive | set(together)
 
     if number == 1:
         groups = start_groups(t.players, t.settings)
@@ -129,7 +140,7 @@ def pair_next(t: Tournament) -> Pairing:
         )  # fmt: skip
         for index, (score, pool) in enumerate(zip(scores, pools))
     ]
-    return _finish(number, pair_score_groups(levels, st.met), bye, st, strength)
+    return _finish(number, first + pair_score_groups(levels, st.met), bye, st, strength)
 
 
 def _finish(
@@ -139,11 +150,17 @@ def _finish(
     st: State,
     strength: dict[PlayerId, int],
     title_round: bool = False,
+    last: Round | None = None,
 ) -> Pairing:
+    """The games with colours and boards. A title game replayed after a game without a winner (jigo,
+    double forfeit) in ``last`` is played with the colours reversed."""
     games = []
     repeats = 0
+    replayed = {(g.black, g.white) for g in last.games if g.winner is None} if last is not None else set()
     for board, (a, b) in enumerate(pairs, start=1):
         black, white = _colours(a, b, st, strength)
+        if (black, white) in replayed:
+            black, white = white, black
         repeats += b in st.met[a]
         games.append(Game(black, white, board=board))
     return Pairing(number, tuple(games), bye, repeats, title_round)

@@ -192,3 +192,35 @@ async def test_the_director_changes_a_pairing_before_and_after_its_announcement(
     await refused(commands, DIRECTOR, f'/nk wissel "{names[2]}" "{names[2]}"', config)
     await refused(commands, DIRECTOR, "/nk wissel", config)
     await refused(commands, actor("Speler 03"), f'/nk wissel "{names[1]}" "{names[2]}"', config)  # the director's
+
+
+async def test_with_every_player_withdrawn_no_round_is_paired_and_the_reason_is_said(commands: Core, config) -> None:
+    """Issue 31: every player withdrawn used to announce empty rounds; now the round is refused with a clear
+    message (never "Er ging iets mis")."""
+    names = await tournament(commands, 4)
+    await ok(commands, DIRECTOR, "/nk ronde")
+    for black, _, _ in games_of(config, 1):
+        await ok(commands, DIRECTOR, f'/nk uitslag "{black}" gewonnen')
+    for who in names[:3]:
+        await ok(commands, DIRECTOR, f'/nk terugtrekken "{who}"')
+    said = await refused(commands, DIRECTOR, "/nk ronde", config)
+    assert "Er ging iets mis" not in said and "1 speler" in said and "teruggetrokken" in said
+
+
+async def test_a_double_forfeited_title_game_and_a_withdrawn_finalist_make_the_other_champion(commands: Core, config) -> None:
+    """Issue 31: a title game ending in a double forfeit, then the director withdraws one finalist: the
+    other is champion (before: every /nk ronde answered "Er ging iets mis")."""
+    rng = random.Random(3)  # as tests/engine/mcmahon/test_ending.py::to_title_round(3): a title round 8
+    await tournament(commands, 16)
+    for number in range(1, 8):
+        await ok(commands, DIRECTOR, "/nk ronde")
+        for black, white, _ in games_of(config, number):
+            await ok(commands, DIRECTOR, f'/nk uitslag "{rng.choice([black, white])}" gewonnen {number}')
+    assert "Ronde 8" in await ok(commands, DIRECTOR, "/nk ronde")
+    games = games_of(config, 8)
+    (black, white, _), = games
+    await ok(commands, DIRECTOR, f'/nk uitslag "{black}" dubbel')
+    await ok(commands, DIRECTOR, f'/nk terugtrekken "{black}"')
+    said = await refused(commands, DIRECTOR, "/nk ronde", config)
+    assert "Er ging iets mis" not in said and "afgelopen" in said
+    assert white in await ok(commands, DIRECTOR, "/nk stand")
