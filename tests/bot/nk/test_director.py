@@ -224,3 +224,13 @@ async def test_a_double_forfeited_title_game_and_a_withdrawn_finalist_make_the_o
     said = await refused(commands, DIRECTOR, "/nk ronde", config)
     assert "Er ging iets mis" not in said and "afgelopen" in said
     assert white in await ok(commands, DIRECTOR, "/nk stand")
+
+
+async def test_a_new_tournament_has_komi_six_and_a_half_and_one_from_before_keeps_seven(commands: Core, config) -> None:
+    """Issue 31: the NK's default komi is not an integer (no jigo); tournaments from before keep 7."""
+    await tournament(commands, 4)
+    await ok(commands, DIRECTOR, "/nk ronde")
+    reply = await commands.handle(DIRECTOR, "/nk egf")
+    assert reply.ok and reply.attachment is not None and b"; KM[6.5]" in reply.attachment[1]
+    assert rows(config, "SELECT komi FROM nk_tournaments") == [("6.5",)]
+    assert rows(config, "SELECT dflt_value FROM pragma_table_info('nk_tournaments') WHERE name = 'komi'") == [("'7'",)]
