@@ -257,6 +257,16 @@ class SharedTables:
         )
         return {int(r["id"]): str(r["user_id"]) for r in rows}
 
+    async def director_accounts(self, club_id: int) -> list[str]:
+        """The chat account of each member marked director (the console's director; a member record a
+        club gave the flag): where a notice for the director goes privately."""
+        rows = await self.fetch_all(
+            "SELECT MIN(i.user_id) AS user_id FROM members m JOIN identities i ON i.member_id = m.id"
+            " WHERE m.club_id = ? AND m.is_director = 1 GROUP BY m.id ORDER BY m.id",
+            (club_id,),
+        )
+        return [str(r["user_id"]) for r in rows]
+
     async def rename_member(self, member_id: int, name: str) -> None:
         await self.write("UPDATE members SET name = ?, name_key = ? WHERE id = ?", (name, name_key(name), member_id))
 
@@ -291,17 +301,25 @@ class SharedTables:
         return False
 
     async def shared_round(self, a: int, b: int) -> bool:
-        """Were members ``a`` and ``b`` both in one round (a game, a bye) of any competition? Found by the
-        foreign keys: every table with a member column and a ``round_id`` (sign-offs aside), grouped by
-        the round table it points to."""
-        seen: dict[str, dict[int, set[int]]] = {}
+        """Were members ``a`` and ``b`` both in one round (a game, a bye; or one of them played it while
+        the other was signed off) of any competition? Found by the foreign keys: every table with a
+        member column and a ``round_id``, grouped by the round table it points to. Two sign-offs for one
+        round are no clash: the merge keeps one."""
+        played: dict[str, dict[int, set[int]]] = {}
+        signed: dict[str, dict[int, set[int]]] = {}
         for table, column, rounds in await self.member_references():
-            if table == "signoffs" or rounds is None:
+            if rounds is None or (table == "signoffs" and column != "member_id"):  # who typed it: no matter
                 continue
             for who in (a, b):
                 rows = await self.fetch_all(f'SELECT round_id FROM "{table}" WHERE "{column}" = ?', (who,))
-                seen.setdefault(rounds, {}).setdefault(who, set()).update(r[0] for r in rows)
-        return any(by.get(a, set()) & by.get(b, set()) for by in seen.values())
+                into = signed if table == "signoffs" else played
+                into.setdefault(rounds, {}).setdefault(who, set()).update(r[0] for r in rows)
+        for rounds, by in played.items():
+            off = signed.get(rounds, {})
+            pa, pb = by.get(a, set()), by.get(b, set())
+            if pa & pb or pa & off.get(b, set()) or pb & off.get(a, set()):
+                return True
+        return False
 
     async def remove_member(self, member_id: int) -> None:
         """Remove a member and what only they have (see ``has_history``, asked first)."""

@@ -57,7 +57,7 @@ async def go_view(core: Core, club: Club, rest: str) -> WebContent | None:
     game = load_game(row)
     names = await names_of(core, row)
     if extension:
-        filename, body = sgf_file(row, game, names, row.result or "")
+        filename, body = await sgf_file(core, club, row, game, names, row.result or "")
         return WebContent(file=(filename, body, "application/x-go-sgf"))
     lines, _ = status_lines(ctx, row, game, names)  # the chat's buttons stay in the chat
     head = ctx.t("go_web_game", id=row.id)

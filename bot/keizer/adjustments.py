@@ -5,6 +5,8 @@
 - ``/indeling koppel A B``: A plays B (B takes the place of A's opponent, who takes B's);
 - ``/indeling vrij A``: A gets the bye (the player who had it takes A's place).
 
+A game that was not in the round before gets its colours by the pairing's rule, and a game that
+repeats one of the same cycle is asked about first (the same command with ``toch`` does it).
 Only players already in the round move, so nobody plays twice and nobody absent is paired. A game
 whose result is in or reported cannot change. The pairing announcement is rewritten while unsent; once
 it may have been posted, the new pairing goes out as a correction. Add ``rapid`` for the rapid
@@ -18,7 +20,7 @@ from bot.core.dispatch import Core
 from bot.core.name_key import name_key
 from bot.core.names import members_named
 from bot.core.replies import Reply
-from bot.keizer import competition
+from bot.keizer import competition, director_games
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.publication import pairing_announcement
 from bot.keizer.source import KeizerSource
@@ -51,6 +53,7 @@ async def _change(core: Core, ctx: Context, what: str) -> Reply:
     if not ctx.is_director:
         raise UserError("error_director_only", command="indeling")
     kind, ctx = competition_of(ctx)
+    repeat_ok, ctx = director_games.anyway(ctx)
     wanted = {"swap": 2, "colour": 1, "pair": 2, "bye": 1}[what]
     if len(ctx.args) < wanted:
         raise UserError("error_usage", usage=ctx.t("usage_indeling"))
@@ -111,6 +114,16 @@ async def _change(core: Core, ctx: Context, what: str) -> Reply:
             if a[0] == b[0]:
                 raise UserError("error_already_paired", a=names[layout[a[0]][0]], b=names[layout[a[0]][1]])
             exchange((a[0], 1 - a[1]), b)
+    made = [g for g in games if {g.white_id, g.black_id} != set(layout[g.board])]  # new games, not new colours
+    if made and not repeat_ok:
+        word = {"swap": SWAP_WORDS, "pair": PAIR_WORDS, "bye": BYE_WORDS, "colour": COLOUR_WORDS}[what][0]
+        command = director_games.command_line("indeling", [word, *ctx.args], kind == "rapid")
+        new_games = [(layout[g.board][0], layout[g.board][1]) for g in made]
+        question = director_games.ask_before_repeat(ctx, data, row, new_games, command)
+        if question is not None:
+            return question
+    for g in made:  # a new game gets its colours as the pairing would give them
+        layout[g.board] = list(director_games.colours(data, row, layout[g.board][0], layout[g.board][1]))
     changed = [g for g in games if [g.white_id, g.black_id] != layout[g.board]]
     if not changed and (bye is None or layout[BYE] == [bye]):
         raise UserError("error_nothing_changed")

@@ -62,6 +62,7 @@ async def load(store: Store, season: Season) -> SeasonData:
             joined_round=sp.joined_round,
             start_points=Fraction(sp.start_points) if sp.start_points else None,
             withdrawn_from=sp.withdrawn_from,
+            returned_from=sp.returned_from,
         )
         for sp in season_players
     ]
@@ -109,7 +110,9 @@ def present_players(data: SeasonData, round_number: int, signed_off: set[int]) -
 
 
 def withdrawn(sp: SeasonPlayer, round_number: int) -> bool:
-    return sp.withdrawn_from is not None and sp.withdrawn_from <= round_number
+    """Out of the season in this round: withdrawn by then and not back yet."""
+    gone = sp.withdrawn_from is not None and sp.withdrawn_from <= round_number
+    return gone and (sp.returned_from is None or round_number < sp.returned_from)
 
 
 def coming_round(data: SeasonData) -> RoundRow | None:

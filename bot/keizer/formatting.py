@@ -24,6 +24,18 @@ def result_text(lang: str, game: GameRow) -> str:
     return ""
 
 
+_OUTCOMES = {
+    Result.WHITE_WINS: "outcome_white_wins", Result.BLACK_WINS: "outcome_black_wins", Result.DRAW: "outcome_draw",
+    Result.WHITE_WINS_FORFEIT: "outcome_white_wins_forfeit", Result.BLACK_WINS_FORFEIT: "outcome_black_wins_forfeit",
+    Result.DOUBLE_FORFEIT: "outcome_double_forfeit",
+}  # fmt: skip
+
+
+def outcome(lang: str, result: str, white: str, black: str) -> str:
+    """A result that says who won and with which colour: "1-0: Carla (wit) wint van Anna"."""
+    return t(lang, _OUTCOMES[Result(result)], result=result, white=white, black=black)
+
+
 def confirm_command(season: Season, number: int) -> str:
     """What the opponent's confirmation button runs."""
     return f"/bevestig rapid {number}" if season.kind == "rapid" else f"/bevestig {number}"

@@ -16,7 +16,7 @@ from bot.core.i18n import t
 from bot.core.pictures import picture_spec
 from bot.core.replies import Reply, Table
 from bot.keizer import competition
-from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.lookups import ANYWAY_WORDS, active_season, competition_of, keizer_store
 from bot.keizer.source import KeizerSource
 from bot.keizer.store import RoundRow, Season
 from bot.core.store import Club, club_key
@@ -25,7 +25,6 @@ log = logging.getLogger(__name__)
 
 
 UNDO_WORDS = {"ongedaan", "undo"}
-ANYWAY_WORDS = {"toch", "anyway"}
 
 
 async def cmd_publiceer(core: Core, ctx: Context) -> Reply:

@@ -217,7 +217,8 @@ BACK_WORDS = frozenset({"terug", "back"})
 async def _withdraw(core: Core, ctx: Context, kind: str, name: str, leaving: bool) -> Reply:
     """``/speler Naam terugtrekken``: out of the pairing and the ranking from the next round to pair on
     (their games so far keep counting for their opponents, at the value they had when they left);
-    ``/speler Naam terug``: back in the season, from the next round to pair on."""
+    ``/speler Naam terug``: back in the season, from the next round to pair on (the withdrawal stays on
+    record, so the standings of the rounds between do not change)."""
     season = await active_season(core, ctx, kind)
     member = await core.store.member_by_name(ctx.club.id, name)
     sp = await keizer_store(core).season_player(season.id, member.id) if member is not None else None
@@ -226,17 +227,25 @@ async def _withdraw(core: Core, ctx: Context, kind: str, name: str, leaving: boo
     data = await competition.load(core.store, season)
     coming = competition.coming_round(data)
     if leaving:
-        if sp.withdrawn_from is not None:
+        if sp.withdrawn_from is not None and sp.returned_from is None:
             raise UserError("error_already_withdrawn", name=member.name, round=sp.withdrawn_from)
         if coming is None:
             raise UserError("error_season_over", season=season.name)
+        if sp.returned_from is not None and sp.returned_from < coming.number:  # one withdrawal a season is kept
+            raise UserError("error_withdrawn_before", name=member.name, round=sp.withdrawn_from, back=sp.returned_from)
+        leaves = coming.number if sp.withdrawn_from is None else sp.withdrawn_from  # back, not yet paired: stays away
         async with core.store.transaction():
-            await keizer_store(core).set_withdrawn(season.id, member.id, coming.number)
+            await keizer_store(core).set_withdrawn(season.id, member.id, leaves)
         return Reply(lines=(ctx.t("player_withdrawn", name=member.name, round=coming.number),))
-    if sp.withdrawn_from is None:
+    if sp.withdrawn_from is None or sp.returned_from is not None:
         raise UserError("error_not_withdrawn", name=member.name)
+    if coming is None:
+        raise UserError("error_season_over", season=season.name)
+    # back before a round was paired without them: as if never withdrawn; else from the coming round, so
+    # the standings of the rounds between stay as they were published
+    back = None if coming.number <= sp.withdrawn_from else coming.number
     async with core.store.transaction():
-        await keizer_store(core).set_withdrawn(season.id, member.id, None)
+        await keizer_store(core).set_withdrawn(season.id, member.id, sp.withdrawn_from if back else None, back)
     return Reply(lines=(ctx.t("player_back", name=member.name),))
 
 
@@ -256,7 +265,11 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             rest.append(arg)
     admin = admin_words(" ".join(rest).split()) if group is None else None  # a Discord name field holds them all
     if admin is not None:  # rename, merge, remove: the core's, for every system
-        return await run_admin(core, ctx, *admin)
+        reply = await run_admin(core, ctx, *admin)
+        if admin[0] == "merge":  # the merged record's rounds may come before the kept record's first
+            async with core.store.transaction():
+                await keizer_store(core).join_where_they_appear(ctx.club.id)
+        return reply
     if len(rest) >= 2 and rest[-1].lower() in WITHDRAW_WORDS | BACK_WORDS and group is None:
         return await _withdraw(core, ctx, kind, " ".join(" ".join(rest[:-1]).split()), rest[-1].lower() in WITHDRAW_WORDS)
     if len(rest) < 2 or parse_int(rest[-1]) is None:
@@ -278,9 +291,11 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             await core.store.update_member_rating(member.id, rating)
             key = "player_updated"
         if season is not None:
-            data = await competition.load(core.store, season)
-            coming = competition.coming_round(data)
+            coming = await keizer_store(core).coming_round(season.id)
             sp = await keizer_store(core).season_player(season.id, member.id)
             joined = sp.joined_round if sp else (coming.number if coming else season.rounds_count + 1)
             await keizer_store(core).upsert_season_player(season.id, member.id, rating, joined, group)
+            # a player who already appears in an earlier round (a season the engine could not read) has
+            # joined from there: /speler is the director's way to set such a season right
+            await keizer_store(core).join_where_they_appear(ctx.club.id)
     return Reply(lines=(ctx.t(key, name=name, rating=rating),))

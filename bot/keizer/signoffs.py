@@ -78,7 +78,7 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
         elif sp.joined_round <= target.number:  # already playing: the reply names the coming round
             first_round = target.number
         if sp is not None and sp.auto_signed_off:
-            await keizer_store(core).set_auto_signed_off(season.id, member.id, False)
+            await keizer_store(core).sign_on_again(season.id, member.id)
             lines.append(ctx.t("auto_signoff_lifted"))
         if signoff is not None:
             await keizer_store(core).delete_signoff(target.id, member.id)

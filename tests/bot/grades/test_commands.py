@@ -133,12 +133,12 @@ async def test_the_example_csv_file(commands: Core, clock: ShiftedClock, config)
     await ok(commands, DIRECTOR, "/graadzetten Anna 1d vanaf=2026-01-01")
     await ok(commands, DIRECTOR, "/graadzetten Bert 2k vanaf=2026-01-01")
     data = (ROOT / "examples" / "grades.csv").read_bytes()
-    assert "8 partijen ingelezen (0 stonden er al in)" in await ok(commands, DIRECTOR, "/partijenimport", data)
+    assert "8 partijen ingelezen." in await ok(commands, DIRECTOR, "/partijenimport", data)
     # Anna (1d): +45 (2d), +25 (1d), -10 (3d), +10 (1k), -25 (2d); the draw and the 30-minute game do not count.
     card = await ok(commands, DIRECTOR, "/graad Anna")
     assert "Lopende reeks: 45 punten uit 5 partijen" in card
     assert "Lopende reeks: 0 punten uit 0 partijen" in await ok(commands, DIRECTOR, "/graad Bert")  # handicap
-    assert "0 partijen ingelezen (8 stonden er al in)" in await ok(commands, DIRECTOR, "/importgames", data)
+    assert "0 partijen ingelezen; regels 2, 3, 4, 5, 6, 7, 8 en 9 stonden er al in." in await ok(commands, DIRECTOR, "/importgames", data)
 
 
 async def test_a_bad_csv_line_refuses_the_whole_file(commands: Core, clock: ShiftedClock, config) -> None:
@@ -266,3 +266,27 @@ async def test_the_confirmation_that_completes_a_promotion_announces_it_at_once(
     await ok(commands, BERT, "/bevestig")  # no scheduler wake, no grades command: the confirmation itself
     announced = rows(config, "SELECT body FROM announcements WHERE kind LIKE 'promotion:%'")
     assert len(announced) == 1 and "van 1d naar 2d" in announced[0][0]
+
+
+async def test_a_two_game_match_in_a_file_is_two_games(commands: Core, clock: ShiftedClock, config) -> None:
+    """Issue 31 §4: two lines alike (a two-game match, a double round robin) are two games; only what the
+    database already holds is skipped, per identical game and by line number, and /partij agrees."""
+    await anna_at_1_dan(commands, clock)
+    header = "player;date;opponent;grade;result;minutes;byoyomi;event\n"
+    lost = "Anna;2027-02-01;Piet;1d;lost;90;30;Match\n"
+    data = (header + lost + lost).encode()
+    assert "2 partijen ingelezen." in await ok(commands, DIRECTOR, "/partijenimport", data)
+    assert rows(config, "SELECT COUNT(*) FROM grade_games") == [(2,)]
+    assert "Lopende reeks: -90 punten uit 2 partijen" in await ok(commands, DIRECTOR, "/graad Anna")
+    # the same file again: both lines are in already, named by line
+    again = await ok(commands, DIRECTOR, "/partijenimport", data)
+    assert "0 partijen ingelezen" in again and "regels 2 en 3 stonden er al in" in again
+    # a third game of the match added to the file: only it is new
+    third = await ok(commands, DIRECTOR, "/partijenimport", (header + lost + lost + lost).encode())
+    assert "1 partij ingelezen" in third and "regels 2 en 3 stonden er al in" in third
+    assert rows(config, "SELECT COUNT(*) FROM grade_games") == [(3,)]
+    # /partij takes the same game once more, as a fourth game, as the import would
+    await ok(commands, DIRECTOR, "/partij Anna datum=2027-02-01 tegen=Piet graad=1d uitslag=verloren minuten=90 byoyomi=30 toernooi=Match")
+    assert rows(config, "SELECT COUNT(*) FROM grade_games") == [(4,)]
+    assert "regels 2, 3 en 4 stonden er al in" in await ok(
+        commands, DIRECTOR, "/partijenimport", (header + lost * 3).encode())

@@ -13,8 +13,9 @@ from bot.core.clock import ShiftedClock
 from bot.core.dispatch import Core
 from bot.core.migrations import migrate, migration_files
 from bot.core.scheduler import Alarm
-from bot.core.store import Announcement, Club
-from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
+from bot.core.store import Announcement, Club, Store
+from bot.systems import make_core
+from tests.bot.conftest import DIRECTOR, START, actor, link, ok, refused, rows
 
 ANNA, BERT, CARLA, ZED = (actor(n) for n in ("Anna", "Bert", "Carla", "Zed"))
 PAIRED = datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc)  # 18:05 in Amsterdam on the first playing day
@@ -69,13 +70,11 @@ async def signed_off_before_joining(commands: Core, config: Config) -> None:
     """What an older bot stored: Zed in the season from round 3, signed off for round 1."""
     await season_and_outsider(commands)
     await ok(commands, ZED, "/aanmelden 3")
-    conn = sqlite3.connect(config.db_path)
-    with conn:
-        conn.execute(
+    async with commands.store.transaction():
+        await commands.store.execute(
             "INSERT INTO signoffs (round_id, member_id, kind, created_at) SELECT r.id, m.id, 'notice', '2026-12-01'"
             " FROM rounds r, members m WHERE r.number = 1 AND m.name = 'Zed'"
         )
-    conn.close()
 
 
 async def test_a_season_that_cannot_be_read_names_the_player_and_what_to_do(commands: Core, config: Config, clock) -> None:
@@ -89,8 +88,10 @@ async def test_a_season_that_cannot_be_read_names_the_player_and_what_to_do(comm
 
 
 async def test_the_scheduler_reports_a_round_it_cannot_pair_once_and_waits_for_a_change(
-    commands: Core, config: Config, clock: ShiftedClock
+    any_store: Store, config: Config
 ) -> None:
+    clock = ShiftedClock(START)
+    commands = make_core(any_store, config, clock)
     await signed_off_before_joining(commands, config)
     clock.set(PAIRED)
     await ok(commands, DIRECTOR, "/publiceer")  # round 1 pairs: its data is read before the sign-off counts
@@ -107,10 +108,18 @@ async def test_the_scheduler_reports_a_round_it_cannot_pair_once_and_waits_for_a
         failures = [a for a in sent if a.kind.startswith("pairing_failed")]
         assert len(failures) == 1 and "Zed" in failures[0].body and "ronde 2" in failures[0].body
         assert "/publiceer" in failures[0].body
-        assert rows(config, "SELECT status FROM rounds WHERE number = 2") == [("closed",)]
         # not due again until something changes: the alarm is not set for right now
         due = await commands.registry.timed[0].next_due_moment(commands)
         assert due is None or due > clock.now()
+        # the director does what the notice says: the season is readable again, and the round is due
+        assert "/speler Zed" in failures[0].body
+        await ok(commands, DIRECTOR, "/speler Zed 1500")
+        due = await commands.registry.timed[0].next_due_moment(commands)
+        assert due is not None and due <= clock.now()
+        await alarm.run_due()
+        assert [a.kind for a in sent].count("pairing_failed") == 1  # told once
+        assert "ronde 2" in (await ok(commands, DIRECTOR, "/indeling")).lower()  # paired now
+        assert "Zed" in await ok(commands, DIRECTOR, "/stand")
     finally:
         alarm.shutdown()
 
@@ -200,3 +209,20 @@ async def test_the_rapid_competition_has_its_own_roster(commands: Core, config: 
     # the next rapid season carries the rapid roster, not the club's members
     await ok(commands, DIRECTOR, "/seizoen naam=R2 start=2027-01-06 rondes=2 soort=rapid deadline=12:00 publicatie=13:00")
     assert rapid_players(config, "R2") == ["Anna", "Bert", "Zed"]
+
+
+async def test_merging_two_records_never_leaves_a_round_the_engine_cannot_read(
+    commands: Core, config: Config, clock: ShiftedClock
+) -> None:
+    await season_and_outsider(commands)
+    await ok(commands, DIRECTOR, "/afmelden Anna")  # Anna signed off for round 1, Bert plays it
+    clock.set(PAIRED)
+    await ok(commands, DIRECTOR, "/publiceer")
+    assert "Anna" in await refused(commands, DIRECTOR, "/speler Anna samenvoegen Bert", config)
+    # Zed (not in the season) took part in round 1 under a second record that was in it: merged into
+    # Zed, the round counts, and Zed is in the season from round 1
+    await ok(commands, DIRECTOR, "/speler Zed 1500")  # in the season from round 2
+    await ok(commands, DIRECTOR, "/speler Carla samenvoegen Zed")
+    assert ("Zed", 1) in in_season(config)
+    for text in ("/stand", "/prijzen", "/kaart Zed"):
+        await ok(commands, DIRECTOR, text)
