@@ -204,7 +204,8 @@ class NkStore:
             (winner_id, int(jigo), by, game_id),
         )
 
-    async def withdraw(self, tournament_id: int, member_id: int, from_round: int) -> None:
+    async def withdraw(self, tournament_id: int, member_id: int, from_round: int | None) -> None:
+        """Withdraw a player from ``from_round`` on; None: undo a withdrawal."""
         await self.store.write(
             "UPDATE nk_players SET withdrawn_from = ? WHERE tournament_id = ? AND member_id = ?",
             (from_round, tournament_id, member_id),

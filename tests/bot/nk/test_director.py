@@ -236,3 +236,38 @@ async def test_a_new_tournament_has_komi_six_and_a_half_and_one_from_before_keep
     assert reply.ok and reply.attachment is not None and b"; KM[6.5]" in reply.attachment[1]
     assert rows(config, "SELECT komi FROM nk_tournaments") == [("6.5",)]
     assert rows(config, "SELECT dflt_value FROM pragma_table_info('nk_tournaments') WHERE name = 'komi'") == [("'7'",)]
+
+
+async def test_last_years_points_with_a_half(commands: Core, config) -> None:
+    """Issue 31: `punten=3.5` (after a jigo) is accepted at registration: at least group 1."""
+    await ok(commands, DIRECTOR, "/nk nieuw NK 2027")
+    await ok(commands, DIRECTOR, '/nk inschrijven "Anna" 2000 punten=3.5')
+    await ok(commands, DIRECTOR, '/nk inschrijven "Bert" 2000 punten=4,5')
+    await ok(commands, DIRECTOR, '/nk inschrijven "Cor" 2000 punten=2½')
+    earned = dict(rows(config, "SELECT m.name, p.earned FROM nk_players p JOIN members m ON m.id = p.member_id"))
+    assert earned == {"Anna": "group1", "Bert": "top", "Cor": None}
+    for bad in ("punten=3.3", "punten=drie", "punten=3.5.5", "punten=30"):
+        said = await refused(commands, DIRECTOR, f'/nk inschrijven "Dirk" 2000 {bad}', config)
+        assert "Er ging iets mis" not in said
+
+
+async def test_a_withdrawal_is_undone_before_the_next_round_is_paired(commands: Core, config) -> None:
+    """Issue 31: `/nk terugtrekken Naam ongedaan` undoes a withdrawal while the round it starts from is not
+    paired yet; once it is, it is refused (the player returns with no games missing in between)."""
+    names = await tournament(commands, 6)
+    await ok(commands, DIRECTOR, "/nk ronde")
+    for black, _, _ in games_of(config, 1):
+        await ok(commands, DIRECTOR, f'/nk uitslag "{black}" gewonnen')
+    await ok(commands, DIRECTOR, f'/nk terugtrekken "{names[0]}"')
+    said = await ok(commands, DIRECTOR, f'/nk terugtrekken "{names[0]}" ongedaan')
+    assert names[0] in said and "weer" in said
+    assert rows(config, "SELECT withdrawn_from FROM nk_players WHERE withdrawn_from IS NOT NULL") == []
+    assert "niet teruggetrokken" in await refused(commands, DIRECTOR, f'/nk terugtrekken "{names[0]}" ongedaan', config)
+    await ok(commands, DIRECTOR, f'/nk terugtrekken "{names[1]}"')
+    await ok(commands, DIRECTOR, "/nk ronde")
+    assert all(names[1] not in (b, w) for b, w, _ in games_of(config, 2))
+    assert any(names[0] in (b, w) for b, w, _ in games_of(config, 2))
+    said = await refused(commands, DIRECTOR, f'/nk terugtrekken "{names[1]}" ongedaan', config)
+    assert "ronde 2" in said
+    member = actor("Speler 03")
+    await refused(commands, member, f'/nk terugtrekken "{names[1]}" ongedaan', config)
