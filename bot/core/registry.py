@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
 from bot.core.replies import Reply
@@ -150,8 +150,8 @@ class WebContent:
     file: tuple[str, bytes, str] | None = None  # (file name, body, content type)
 
 
-# A system's own view: (core, club, the rest of the path) -> what to show, or None for a 404.
-WebView = Callable[["Core", Club, str], Awaitable[WebContent | None]]
+# A system's own view: (core, club, the rest of the path, the address's query) -> what to show, or None for a 404.
+WebView = Callable[["Core", Club, str, Mapping[str, str]], Awaitable[WebContent | None]]
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@ commands and the scheduler, never by a page being read)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine import promotion as rules
 
 from bot.core.dispatch import Core
@@ -24,7 +26,7 @@ async def _has_grades(core: Core, club: Club) -> bool:
     return await GradeStore(core.store).has_grades(club.id)  # the menu asks on every page: one row at most
 
 
-async def grade_list(core: Core, club: Club, rest: str) -> WebContent | None:
+async def grade_list(core: Core, club: Club, rest: str, query: Mapping[str, str]) -> WebContent | None:
     if rest:
         return None
     ctx = core.context_at(club, core.clock.now())

@@ -4,6 +4,7 @@ nobody) and its coming rounds (the home page's next round, a member's sign-off f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date, datetime
 
 from bot.core.calendar import day_text, moment_text
@@ -39,7 +40,7 @@ async def _rapid_rounds(core: Core, club: Club) -> list[int]:
     return await _published(core, club, "rapid")
 
 
-async def calendar_page(core: Core, club: Club, rest: str) -> WebContent | None:
+async def calendar_page(core: Core, club: Club, rest: str, query: Mapping[str, str]) -> WebContent | None:
     """``/c/<club>/kalender``: what the feed is and its address to subscribe to (``kalender.ics``)."""
     if rest:
         return None

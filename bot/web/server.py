@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict, defaultdict
+from collections.abc import Mapping
 from typing import Awaitable, Callable
 
 from aiohttp import web
@@ -180,7 +181,7 @@ def make_app(core: Core) -> web.Application:
         if wanted is None or len(rest) > 20:
             raise _not_found()
         if wanted.view is not None:
-            return await _view(club, wanted, rest)
+            return await _view(club, wanted, rest, request.query)
         command = wanted.command
         if rest:
             if not (wanted.numbered and parse_id(rest, 3) is not None) and rest not in wanted.words:
@@ -213,9 +214,9 @@ def make_app(core: Core) -> web.Application:
             rendered.popitem(last=False)
         return response
 
-    async def _view(club: Club, wanted: WebPage, rest: str) -> web.StreamResponse:
+    async def _view(club: Club, wanted: WebPage, rest: str, query: Mapping[str, str]) -> web.StreamResponse:
         assert wanted.view is not None
-        content = await wanted.view(core, club, rest)
+        content = await wanted.view(core, club, rest, query)
         if content is None:
             raise _not_found()
         if content.file is not None:

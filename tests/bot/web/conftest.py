@@ -75,14 +75,9 @@ async def a_club_with_everything(commands: Core) -> tuple[int, str, dict[str, st
     await ok(commands, DIRECTOR, "/nk ronde")
     await ok(commands, DIRECTOR, "/graadzetten Anna 1d vanaf=2026-01-01")
     await ok(commands, DIRECTOR, "/graadzetten Bert 5k vanaf=2026-01-01")
-    await ok(commands, ANNA, "/go uitdagen @Bert 9")
-    await ok(commands, BERT, "/go accepteren")
-    game = await commands.store.fetch_one("SELECT id, black_id FROM go_games")
+    game = await go_game(commands, club.id, ("E5", "C3", "G7"))
     anna = await commands.store.member_by_name(club.id, "Anna")
-    assert game is not None and anna is not None
-    black, white = (ANNA, BERT) if game["black_id"] == anna.id else (BERT, ANNA)
-    for who, move in ((black, "E5"), (white, "C3"), (black, "G7")):
-        await ok(commands, who, f"/zet {move}")
+    assert anna is not None
     reply = await commands.handle(ANNA, "/website link")
     personal = reply.text[reply.text.index("http") :].split()[0]
     commands.clock.set(PUBLISH)  # type: ignore[attr-defined]
@@ -111,7 +106,21 @@ async def a_club_with_everything(commands: Core) -> tuple[int, str, dict[str, st
         "graden": "graden",
         "kalender": "kalender",
         "go": "go",
-        "go-partij": f"go/{game['id']}",
+        "go-partij": f"go/{game}",
         "onbekende-link": "m/" + "x" * 32,
     }
     return club.id, personal, pages
+
+
+async def go_game(commands: Core, club: int, moves: tuple[str, ...]) -> int:
+    """Anna challenges Bert (both linked) to a 9x9 game, he accepts, and ``moves`` are played, black's
+    first: the game's id."""
+    await ok(commands, ANNA, "/go uitdagen @Bert 9")
+    await ok(commands, BERT, "/go accepteren")
+    game = await commands.store.fetch_one("SELECT id, black_id FROM go_games ORDER BY id DESC")
+    anna = await commands.store.member_by_name(club, "Anna")
+    assert game is not None and anna is not None
+    black, white = (ANNA, BERT) if game["black_id"] == anna.id else (BERT, ANNA)
+    for i, move in enumerate(moves):
+        await ok(commands, (black, white)[i % 2], f"/zet {move}")
+    return int(game["id"])

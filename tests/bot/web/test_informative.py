@@ -1,0 +1,62 @@
+"""The club's website as informative as the pages clubs already know (issue 35 §3), in a real browser:
+a go game's page steps through its moves, with the captures and komi, its letters in sight."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from selenium import webdriver
+
+from bot.core.dispatch import Core
+from tests.bot.conftest import DIRECTOR, link, ok
+from tests.bot.web.conftest import ANNA, BERT, go_game
+from tests.bot.web.test_system_pages import get
+
+
+async def a_go_game(commands: Core, moves: tuple[str, ...]) -> tuple[int, int]:
+    """A 9x9 game between Anna and Bert with ``moves`` played, black first: (club id, game id)."""
+    for name in ("Anna 2100", "Bert 2000"):
+        await ok(commands, DIRECTOR, f"/speler {name}")
+    await link(commands, ANNA, BERT)
+    await ok(commands, DIRECTOR, "/website aan")
+    club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+    assert club is not None
+    return club.id, await go_game(commands, club.id, moves)
+
+
+def stones(body: str) -> tuple[int, int]:
+    return len(re.findall(r'<circle class="black"', body)), len(re.findall(r'<circle class="white"', body))
+
+
+async def test_the_go_page_steps_through_the_moves_with_captures_and_komi(commands: Core, site: str) -> None:
+    club, game = await a_go_game(commands, ("B1", "A1", "A2", "E5"))  # black's A2 takes white's A1
+    page = f"{site}/c/{club}/go/{game}"
+    status, body, _ = await get(page)  # the game as it stands: every move, a link back
+    assert status == 200 and stones(body) == (2, 1) and "komi 3.5" in body
+    assert f'href="/c/{club}/go/{game}?zet=3"' in body and "?zet=5" not in body
+    status, body, _ = await get(f"{page}?zet=3")  # after the capture
+    assert status == 200 and stones(body) == (2, 0) and "Geslagen: 0 zwarte en 1 witte steen · zet 3" in body
+    assert f'href="/c/{club}/go/{game}?zet=2"' in body and f'href="/c/{club}/go/{game}?zet=4"' in body
+    status, body, _ = await get(f"{page}?zet=2")  # before it
+    assert status == 200 and stones(body) == (1, 1) and "Geslagen: 0 zwarte en 0 witte stenen · zet 2" in body
+    status, body, _ = await get(f"{page}?zet=0")  # the empty board: no way back
+    assert status == 200 and stones(body) == (0, 0) and f'href="/c/{club}/go/{game}?zet=1"' in body and "?zet=-1" not in body
+    for wrong in ("5", "-1", "x", "9" * 12):
+        assert (await get(f"{page}?zet={wrong}"))[0] == 404, wrong
+
+
+async def test_the_go_boards_letters_are_not_under_stones(commands: Core, site: str, chrome: webdriver.Chrome) -> None:
+    edge = ("E9", "F9", "A5", "J4", "A1", "J9", "E1", "F1", "A9", "J1")  # stones on every side, at the corners
+    club, game = await a_go_game(commands, edge)
+
+    def covered() -> list[str]:
+        chrome.get(f"{site}/c/{club}/go/{game}")
+        return chrome.execute_script(
+            "const circles = [...document.querySelectorAll('svg circle.black, svg circle.white')].map(c => c.getBBox());"
+            "return [...document.querySelectorAll('svg text')].filter(t => { const b = t.getBBox();"
+            " return circles.some(c => b.x < c.x + c.width && c.x < b.x + b.width && b.y < c.y + c.height && c.y < b.y + b.height); })"
+            ".map(t => t.textContent);"
+        )
+
+    assert await asyncio.to_thread(covered) == []
