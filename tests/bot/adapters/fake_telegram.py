@@ -16,9 +16,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import time
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 import pytest
 from aiohttp import web
@@ -38,6 +40,9 @@ BOT_USERNAME = "clubbot"
 GROUP = -1001000000001  # the club's supergroup
 GROUP_TITLE = "Schaakclub De Toren"
 NOW = 1796131200  # a Unix time for the messages' dates
+GROUP_LIMIT = 20  # messages a bot may send to one group in GROUP_WINDOW seconds (Telegram's FAQ: about 20 a minute)
+GROUP_WINDOW = 60.0
+SEND_METHODS = ("sendMessage", "sendPhoto", "sendDocument")
 
 
 @dataclass
@@ -96,6 +101,12 @@ class FakeTelegram:
         self.port = 0
         self.max_poll_wait = 1.0
         self._closing = False
+        # Telegram's per-group limit: more than ``group_limit`` messages in ``group_window`` seconds to one
+        # group answer 429 with ``retry_after`` (a test may shorten the window to run in seconds)
+        self.group_limit = GROUP_LIMIT
+        self.group_window = GROUP_WINDOW
+        self._group_sent: dict[str, deque[float]] = {}
+        self.clock: Callable[[], float] = time.monotonic  # the limit's clock (a test may hold it still)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> "FakeTelegram":
@@ -150,6 +161,12 @@ class FakeTelegram:
         queue = self._failures.setdefault(str(chat_id), [])
         queue.extend([(200, {})] * after + [(status, body)] * times)
 
+    def group_limit_window(self, seconds: float, clock: Callable[[], float] | None = None) -> None:
+        """The per-group limit counted over ``seconds`` (Telegram: 60) on ``clock`` (default the real
+        monotonic one), from now on: what was sent before no longer counts."""
+        self.group_window, self.clock = seconds, clock or time.monotonic
+        self._group_sent.clear()
+
     def allow(self, chat_id: int | str) -> None:
         """No more failures for the chat."""
         self._failures.pop(str(chat_id), None)
@@ -202,6 +219,11 @@ class FakeTelegram:
             if status != 200:
                 call.status = status
                 return web.json_response(body, status=status)
+        if method in SEND_METHODS:
+            limited = self._over_group_limit(str(params.get("chat_id")))
+            if limited is not None:
+                call.status = 429
+                return web.json_response(limited, status=429)
         try:
             result = await handler(params, files)
         except FakeError as err:
@@ -209,6 +231,22 @@ class FakeTelegram:
             return web.json_response({"ok": False, "error_code": err.status, "description": err.description}, status=err.status)
         call.result = result
         return web.json_response({"ok": True, "result": result})
+
+    def _over_group_limit(self, chat_id: str) -> dict[str, Any] | None:
+        """The 429 answer when the bot has sent ``group_limit`` messages to this group (a negative chat id)
+        in the last ``group_window`` seconds; else None, and this message counts."""
+        if not chat_id.lstrip("-").isdigit() or int(chat_id) > 0:
+            return None
+        now = self.clock()
+        sent = self._group_sent.setdefault(chat_id, deque())
+        while sent and sent[0] <= now - self.group_window:
+            sent.popleft()
+        if len(sent) >= self.group_limit:
+            retry_after = max(1, math.ceil(sent[0] + self.group_window - now))
+            return {"ok": False, "error_code": 429, "description": f"Too Many Requests: retry after {retry_after}",
+                    "parameters": {"retry_after": retry_after}}  # fmt: skip
+        sent.append(now)
+        return None
 
     def _bot_user(self) -> dict[str, Any]:
         return {
@@ -358,6 +396,7 @@ class Harness:
         self.commands = make_core(store, config, self.clock)
         self.sent_announcements: list[int] = []
         self.adapter: TelegramAdapter | None = None
+        self.wait_for_queued = True  # send() also waits for replies queued behind a group's rate limit
 
         async def send(club: Club, announcement: Announcement) -> None:
             assert self.adapter is not None and club.platform == "telegram"
@@ -390,6 +429,8 @@ class Harness:
         async with asyncio.timeout(timeout):
             while self.adapter.handled == before:
                 await asyncio.sleep(0.005)
+            if self.wait_for_queued:
+                await self.adapter.replies_out()
         return self.fake.calls[before_calls:]
 
     async def say(self, sender: dict[str, Any], text: str, chat: dict[str, Any] | None = None, **extra: Any) -> list[Call]:
