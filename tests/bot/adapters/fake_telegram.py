@@ -16,9 +16,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import math
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
 
@@ -33,6 +31,7 @@ from bot.core.scheduler import Alarm
 from bot.core.store import Announcement, Club, Store
 from tests.bot.conftest import START
 from tests.bot.adapters.local_server import serve_locally
+from tests.bot.adapters.telegram_rules import SPEC, GroupLimit, Refused, check_answer, check_request
 
 TOKEN = "123456:TEST-token"
 BOT_ID = 123456
@@ -40,9 +39,11 @@ BOT_USERNAME = "clubbot"
 GROUP = -1001000000001  # the club's supergroup
 GROUP_TITLE = "Schaakclub De Toren"
 NOW = 1796131200  # a Unix time for the messages' dates
-GROUP_LIMIT = 20  # messages a bot may send to one group in GROUP_WINDOW seconds (Telegram's FAQ: about 20 a minute)
-GROUP_WINDOW = 60.0
 SEND_METHODS = ("sendMessage", "sendPhoto", "sendDocument")
+QUERY_TIMEOUT = 15.0  # seconds after which answerCallbackQuery says "query is too old"
+NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply markup are exactly "
+                "the same as a current content and reply markup of the message")  # fmt: skip
+QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 
 @dataclass
@@ -74,7 +75,9 @@ def _value(raw: str) -> Any:
         return raw
 
 
-FULL_INFO = {"accent_color_id": 0, "max_reaction_count": 11}  # what every getChat answer carries
+FULL_INFO = {"accent_color_id": 0, "max_reaction_count": 11,
+             "accepted_gift_types": {"unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False,
+                                     "premium_subscription": False, "gifts_from_channels": False}}  # fmt: skip  # what every getChat answer carries
 
 
 class FakeError(Exception):
@@ -101,12 +104,14 @@ class FakeTelegram:
         self.port = 0
         self.max_poll_wait = 1.0
         self._closing = False
-        # Telegram's per-group limit: more than ``group_limit`` messages in ``group_window`` seconds to one
-        # group answer 429 with ``retry_after`` (a test may shorten the window to run in seconds)
-        self.group_limit = GROUP_LIMIT
-        self.group_window = GROUP_WINDOW
-        self._group_sent: dict[str, deque[float]] = {}
-        self.clock: Callable[[], float] = time.monotonic  # the limit's clock (a test may hold it still)
+        self.group_limit = GroupLimit()  # Telegram's 20 messages a minute to one group, then 429
+        self.messages: dict[tuple[str, int], dict[str, Any]] = {}  # (chat id, message id) -> the bot's message
+        self.queries: dict[str, float] = {}  # callback query id -> when it was pushed (on ``clock``)
+        self.answered: set[str] = set()
+        self.query_timeout = QUERY_TIMEOUT
+        self.blocked: set[int] = set()  # users who blocked the bot: 403 on a message to their private chat
+        self.checked = 0  # requests checked against the Bot API description
+        self.violations: list[str] = []  # the rules requests broke (the fixture fails the test on any)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> "FakeTelegram":
@@ -134,6 +139,8 @@ class FakeTelegram:
     def push(self, update: dict[str, Any]) -> int:
         """Queue an update for the bot's next getUpdates; returns its update_id."""
         update = {"update_id": next(self._update_ids), **update}
+        if "callback_query" in update:
+            self.queries[update["callback_query"]["id"]] = self.clock()
         self.updates.append(update)
         self._new_update.set()
         return int(update["update_id"])
@@ -163,9 +170,16 @@ class FakeTelegram:
 
     def group_limit_window(self, seconds: float, clock: Callable[[], float] | None = None) -> None:
         """The per-group limit counted over ``seconds`` (Telegram: 60) on ``clock`` (default the real
-        monotonic one), from now on: what was sent before no longer counts."""
-        self.group_window, self.clock = seconds, clock or time.monotonic
-        self._group_sent.clear()
+        monotonic one; also the clock of button presses), from now on."""
+        self.group_limit.reset(seconds, clock or time.monotonic)
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.group_limit.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self.group_limit.clock = clock
 
     def allow(self, chat_id: int | str) -> None:
         """No more failures for the chat."""
@@ -206,6 +220,14 @@ class FakeTelegram:
                 else:
                     params[key] = _value(str(value))
         call = Call(method, params, files)
+        self.checked += 1
+        try:
+            check_request(method, params, files)
+        except Refused as err:
+            self.violations.append(str(err))
+            call.status = 400
+            self.calls.append(call)
+            return web.json_response({"ok": False, "error_code": 400, "description": f"Bad Request: {err}"}, status=400)
         handler = getattr(self, "api_" + method, None)
         if handler is None:
             call.status = 404
@@ -219,8 +241,11 @@ class FakeTelegram:
             if status != 200:
                 call.status = status
                 return web.json_response(body, status=status)
+        if method in SEND_METHODS and str(params.get("chat_id")).isdigit() and int(params["chat_id"]) in self.blocked:
+            call.status = 403
+            return web.json_response({"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked by the user"}, status=403)
         if method in SEND_METHODS:
-            limited = self._over_group_limit(str(params.get("chat_id")))
+            limited = self.group_limit.refuse(str(params.get("chat_id")))
             if limited is not None:
                 call.status = 429
                 return web.json_response(limited, status=429)
@@ -229,24 +254,12 @@ class FakeTelegram:
         except FakeError as err:
             call.status = err.status
             return web.json_response({"ok": False, "error_code": err.status, "description": err.description}, status=err.status)
+        try:
+            check_answer(method, result)
+        except Refused as err:
+            self.violations.append(str(err))
         call.result = result
         return web.json_response({"ok": True, "result": result})
-
-    def _over_group_limit(self, chat_id: str) -> dict[str, Any] | None:
-        """The 429 answer when the bot has sent ``group_limit`` messages to this group (a negative chat id)
-        in the last ``group_window`` seconds; else None, and this message counts."""
-        if not chat_id.lstrip("-").isdigit() or int(chat_id) > 0:
-            return None
-        now = self.clock()
-        sent = self._group_sent.setdefault(chat_id, deque())
-        while sent and sent[0] <= now - self.group_window:
-            sent.popleft()
-        if len(sent) >= self.group_limit:
-            retry_after = max(1, math.ceil(sent[0] + self.group_window - now))
-            return {"ok": False, "error_code": 429, "description": f"Too Many Requests: retry after {retry_after}",
-                    "parameters": {"retry_after": retry_after}}  # fmt: skip
-        sent.append(now)
-        return None
 
     def _bot_user(self) -> dict[str, Any]:
         return {
@@ -314,6 +327,7 @@ class FakeTelegram:
         if params.get("message_thread_id"):
             message["message_thread_id"] = int(params["message_thread_id"])
             message["is_topic_message"] = True
+        self.messages[(str(chat_id), message["message_id"])] = message
         return message
 
     async def api_sendMessage(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
@@ -329,10 +343,27 @@ class FakeTelegram:
         return self._message(params, document={"file_id": "doc-1", "file_unique_id": "d1", "file_name": name})
 
     async def api_answerCallbackQuery(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        """Once per press, within ``query_timeout`` of it; else Telegram's "query is too old"."""
+        query_id = str(params["callback_query_id"])
+        pressed = self.queries.get(query_id)
+        if pressed is None or query_id in self.answered or self.clock() - pressed > self.query_timeout:
+            raise FakeError(400, QUERY_TOO_OLD)
+        self.answered.add(query_id)
         return True
 
     async def api_editMessageReplyMarkup(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
-        return True
+        """The bot's message with the new keyboard; the same keyboard again is "message is not modified"."""
+        message = self.messages.get((str(params.get("chat_id")), int(params.get("message_id") or 0)))
+        if message is None:
+            raise FakeError(400, "Bad Request: message to edit not found")
+        markup = params.get("reply_markup") or None
+        if markup == (message.get("reply_markup") or None) or markup == {"inline_keyboard": []} and "reply_markup" not in message:
+            raise FakeError(400, NOT_MODIFIED)
+        if markup is None:
+            message.pop("reply_markup", None)
+        else:
+            message["reply_markup"] = markup
+        return message
 
     async def api_getFile(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
         file_id = str(params["file_id"])
@@ -437,11 +468,28 @@ class Harness:
         return await self.send(message(sender, text, chat, **extra))
 
 
+class CheckedCount:
+    """The requests the fakes checked in this pytest run, shown in the terminal summary."""
+
+    total = 0
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        terminalreporter.write_line(
+            f"Telegram fake: {self.total} requests checked against the {SPEC['version']} description ({SPEC['commit'][:12]})"
+        )
+
+
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
+async def fake(request: pytest.FixtureRequest) -> AsyncIterator[FakeTelegram]:
     server = await FakeTelegram().start()
     yield server
     await server.close()
+    counter = request.config.pluginmanager.get_plugin("telegram-checked")
+    if counter is None:
+        counter = CheckedCount()
+        request.config.pluginmanager.register(counter, "telegram-checked")
+    counter.total += server.checked
+    assert not server.violations, "requests the real Telegram refuses:\n" + "\n".join(server.violations)
 
 
 @pytest.fixture
