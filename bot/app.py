@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import re
+import os
 import asyncio
 import gc
 import logging
+import stat
 import signal
 import sys
 from datetime import datetime
@@ -173,7 +176,7 @@ def parse_shards(text: str) -> tuple[int, ...]:
     shards: list[int] = []
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
+        if not re.fullmatch(r"[0-9]{1,5}", low) or (dash and not re.fullmatch(r"[0-9]{1,5}", high)):
             raise ValueError(f"--shards wants numbers like 0-3 or 0,2,5, not {text!r}")
         shards += range(int(low), int(high) + 1) if dash else [int(low)]
     if not shards or len(set(shards)) != len(shards):
@@ -198,6 +201,32 @@ def _with_process_options(config: Config, args: argparse.Namespace) -> Config:
     return Config(**{**config.__dict__, "shards": shards, "shard_count": count, "platforms": platforms})
 
 
+def _stdin_is_nothing() -> bool:
+    """Standard input is /dev/null or closed, as a service manager gives it: no person and no script."""
+    try:
+        own = os.fstat(0)
+    except OSError:
+        return True
+    null = os.stat(os.devnull)
+    return stat.S_ISCHR(own.st_mode) and own.st_rdev == null.st_rdev and not os.isatty(0)
+
+
+def _check_what_runs(config: Config, console: bool) -> None:
+    """Refuse a start that would quietly do something else than asked: options for a platform without its
+    token, or the console where nobody can type (a service whose token variables are misnamed)."""
+    if console and (config.shards is not None or config.shard_count is not None):
+        raise ValueError("--shards and --shard-count run Discord, but no Discord token is set "
+                         "(the environment variable [discord] token_env names, CLUBBOT_DISCORD_TOKEN by default)")  # fmt: skip
+    if config.platforms and not console:
+        missing = [p for p in config.platforms if not (config.discord_token if p == "discord" else config.telegram_token)]
+        if missing:
+            raise ValueError(f"--platforms {','.join(config.platforms)}: no token is set for {', '.join(missing)}")
+    if console and _stdin_is_nothing():
+        raise ValueError("no Discord or Telegram token is set (CLUBBOT_DISCORD_TOKEN, CLUBBOT_TELEGRAM_TOKEN: the "
+                         "variables the config's token_env names) and standard input is empty, so the console has "
+                         "nobody to talk to; set a token, or give the console a terminal or a script")  # fmt: skip
+
+
 def run_from_cli(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
@@ -216,6 +245,8 @@ def run_from_cli(args: argparse.Namespace) -> int:
         config = Config(**{**config.__dict__, "db_path": Path(args.db).resolve()})
     try:
         config = _with_process_options(config, args)
+        console = not (config.discord_token or config.telegram_token) or args.console
+        _check_what_runs(config, console)
     except ValueError as exc:
         print(f"clubbot: {exc}", file=sys.stderr)
         return 2
@@ -238,7 +269,7 @@ def run_from_cli(args: argparse.Namespace) -> int:
             print(f"clubbot: {exc}", file=sys.stderr)
             return 2
     try:
-        if (config.discord_token or config.telegram_token) and not args.console:
+        if not console:
             return asyncio.run(run_platforms(config, clock_start=start))
         return asyncio.run(run_console(config, clock_start=start))
     except ConfigError as exc:  # found only once starting (the website's address cannot be listened on)

@@ -215,8 +215,8 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
     if not db_path.is_absolute():
         db_path = REPO_ROOT / db_path
 
-    def token(section: dict[str, str]) -> str | None:
-        name = section.get("token_env", "")
+    def token(section: dict[str, str], default: str) -> str | None:
+        name = section.get("token_env", default)  # a file without the section reads the usual variable
         value = env.get(name, "").strip() if name else ""
         return value or None
 
@@ -229,9 +229,9 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         season_deadline=season.get("deadline", "17:00"),
         season_publish=season.get("publish", "18:00"),
         reminder_hours=float(season.get("reminder_hours", 5)),
-        discord_token=token(discord),
+        discord_token=token(discord, "CLUBBOT_DISCORD_TOKEN"),
         discord_director_role=discord.get("director_role", "wedstrijdleider"),
-        telegram_token=token(telegram),
+        telegram_token=token(telegram, "CLUBBOT_TELEGRAM_TOKEN"),
         telegram_base_url=telegram.get("base_url") or None,
         telegram_base_file_url=telegram.get("base_file_url") or None,
         console_director_name=console.get("director_name", "Wedstrijdleider"),
