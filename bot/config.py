@@ -29,6 +29,7 @@ class Config:
     console_club_name: str = "Console club"
     web_address: str | None = None  # HOST:PORT the club websites are served on; None: no website
     web_base_url: str | None = None  # the public address printed in links (behind a reverse proxy: its URL)
+    web_trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the visitor's address
     database_url: str | None = None  # postgresql://... (several processes, docs/deploy.md); None: the SQLite file
     shards: tuple[int, ...] | None = None  # the Discord shards this process runs (--shards 0-3); None: all
     shard_count: int | None = None  # how many shards the bot has in all (--shard-count 8)
@@ -85,6 +86,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         console_club_name=console.get("club_name", "Console club"),
         web_address=web.get("address") or None,
         web_base_url=(web.get("base_url") or "").rstrip("/") or None,
+        web_trusted_proxies=tuple(str(a) for a in web.get("trusted_proxies", ())),
         database_url=_database_url(db, env),
     )
 
