@@ -15,11 +15,12 @@ from zoneinfo import ZoneInfo
 from bot.adapters.console import ConsoleAdapter
 from bot.core.clock import Clock, ShiftedClock
 from bot.core.dispatch import Core
-from bot.config import Config, load_config
+from bot.config import Config, ConfigError, load_config, web_address_problem
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
 from bot.web.server import start_web
+from bot.core.database_lock import BotRunning, RunningBotLock
 from bot.core.store import Announcement, Club, open_store
 
 log = logging.getLogger("clubbot")
@@ -198,8 +199,16 @@ def _with_process_options(config: Config, args: argparse.Namespace) -> Config:
 
 
 def run_from_cli(args: argparse.Namespace) -> int:
-    config = load_config(args.config)
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:  # one line with the file, line and key; never a traceback
+        print(f"clubbot: {exc}", file=sys.stderr)
+        return 2
     if getattr(args, "web", None):  # clubbot run --web HOST:PORT
+        problem = web_address_problem(args.web)
+        if problem:
+            print(f"clubbot: --web {problem}", file=sys.stderr)
+            return 2
         config = Config(**{**config.__dict__, "web_address": args.web})
     if args.db:
         from pathlib import Path
@@ -221,6 +230,20 @@ def run_from_cli(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"clubbot: --clock wants an ISO date and time, like 2026-12-03T12:00, not {args.clock!r}", file=sys.stderr)
         return 2
-    if (config.discord_token or config.telegram_token) and not args.console:
-        return asyncio.run(run_platforms(config, clock_start=start))
-    return asyncio.run(run_console(config, clock_start=start))
+    running = None
+    if config.database_url is None:  # one bot per SQLite file (PostgreSQL shares rounds out by its own locks)
+        try:
+            running = RunningBotLock(config.db_path)
+        except BotRunning as exc:
+            print(f"clubbot: {exc}", file=sys.stderr)
+            return 2
+    try:
+        if (config.discord_token or config.telegram_token) and not args.console:
+            return asyncio.run(run_platforms(config, clock_start=start))
+        return asyncio.run(run_console(config, clock_start=start))
+    except ConfigError as exc:  # found only once starting (the website's address cannot be listened on)
+        print(f"clubbot: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if running is not None:
+            running.release()

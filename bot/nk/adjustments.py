@@ -8,6 +8,7 @@ may have been posted, the new pairing is queued after it as a correction (``nk:<
 
 from __future__ import annotations
 
+from bot.core.names import members_named
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.replies import Reply
@@ -17,14 +18,14 @@ from bot.nk.tables import round_announcement
 
 
 async def swap(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    if len(args) != 2:
+    if len(args) < 2:
         raise UserError("error_usage", usage=ctx.t("nk_usage_wissel"))
     tour = await running(nk, ctx)
     rounds = await nk.rounds(tour.id)
     if not rounds:
         raise UserError("nk_error_no_round")
     round_id, number, bye = rounds[-1]
-    a, b = [await ctx.find_member(name) for name in args]
+    a, b = await members_named(ctx, args, 2)  # "Anna de Vries Bert Jansen" read by the member list
     if a.id == b.id:
         raise UserError("error_usage", usage=ctx.t("nk_usage_wissel"))
     games = [g for g in await nk.games(tour.id) if g.round_id == round_id]

@@ -23,6 +23,7 @@ import re
 
 from engine import mcmahon
 
+from bot.core.name_key import name_key
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.membership import check_joining, join_name
@@ -74,7 +75,7 @@ async def nk_standings(core: Core, ctx: Context) -> Reply:
 
 
 def _int(text: str) -> int | None:
-    return int(text) if re.fullmatch(r"[+-]?\d{1,6}", text.strip()) else None
+    return int(text) if re.fullmatch(r"[+-]?[0-9]{1,6}", text.strip()) else None
 
 
 async def cmd_nk(core: Core, ctx: Context) -> Reply:
@@ -252,7 +253,7 @@ async def _terugtrekken(core: Core, nk: NkStore, ctx: Context, args: list[str]) 
     stand, and for SOS their score counts as it stands (seed 000: the opponents' current scores)."""
     tour = await _running(nk, ctx)
     name = " ".join(args)
-    player = next((p for p in await nk.players(tour.id) if p.name.casefold() == name.casefold()), None)
+    player = next((p for p in await nk.players(tour.id) if name_key(p.name) == name_key(name)), None)
     if not args or player is None:
         raise UserError("nk_error_not_registered", name=name[:MAX_NAME])
     if player.withdrawn_from is not None:

@@ -11,7 +11,7 @@ import re
 from engine import mcmahon
 from engine.mcmahon.files import egf_results
 
-from bot.core.context import Context, UserError
+from bot.core.context import Context, UserError, parse_id
 from bot.core.dispatch import Core
 from bot.core.i18n import t
 from bot.core.pictures import picture_spec, table_png
@@ -111,7 +111,7 @@ async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
         options[EGF_KEYS[key.lower()]] = value
     if "minutes" in options:
         minutes = str(options["minutes"])
-        if not minutes.isdigit() or not 1 <= int(minutes) <= 1000:
+        if parse_id(minutes, 4) is None or not 1 <= int(minutes) <= 1000:
             raise UserError("error_bad_number", value=minutes[:10], low=1, high=1000)
         options["minutes"] = int(minutes)
     if options.get("tournament_class", "A") not in ("A", "B", "C", "D"):

@@ -142,6 +142,7 @@ async def burst(url: str, forwarded_for: str, count: int) -> list[int]:
 
 
 async def test_x_forwarded_for_counts_only_from_a_trusted_proxy(commands: Core) -> None:
+    commands.config = dataclasses.replace(commands.config, web_address="127.0.0.1:0")
     await ok(commands, DIRECTOR, "/website aan")
     club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
     assert club is not None
