@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import re
+import os
 import asyncio
 import gc
 import logging
+import stat
 import signal
 import sys
 from datetime import datetime
@@ -15,12 +18,13 @@ from zoneinfo import ZoneInfo
 from bot.adapters.console import ConsoleAdapter
 from bot.core.clock import Clock, ShiftedClock
 from bot.core.dispatch import Core
-from bot.config import Config, load_config
+from bot.config import Config, ConfigError, load_config, web_address_problem
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
 from bot.platform_login import log_in
 from bot.web.server import start_web
+from bot.core.database_lock import BotRunning, RunningBotLock
 from bot.core.store import Announcement, Club, open_store
 
 log = logging.getLogger("clubbot")
@@ -188,7 +192,7 @@ def parse_shards(text: str) -> tuple[int, ...]:
     shards: list[int] = []
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
+        if not re.fullmatch(r"[0-9]{1,5}", low) or (dash and not re.fullmatch(r"[0-9]{1,5}", high)):
             raise ValueError(f"--shards wants numbers like 0-3 or 0,2,5, not {text!r}")
         shards += range(int(low), int(high) + 1) if dash else [int(low)]
     if not shards or len(set(shards)) != len(shards):
@@ -213,9 +217,43 @@ def _with_process_options(config: Config, args: argparse.Namespace) -> Config:
     return Config(**{**config.__dict__, "shards": shards, "shard_count": count, "platforms": platforms})
 
 
+def _stdin_is_nothing() -> bool:
+    """Standard input is /dev/null or closed, as a service manager gives it: no person and no script."""
+    try:
+        own = os.fstat(0)
+    except OSError:
+        return True
+    null = os.stat(os.devnull)
+    return stat.S_ISCHR(own.st_mode) and own.st_rdev == null.st_rdev and not os.isatty(0)
+
+
+def _check_what_runs(config: Config, console: bool) -> None:
+    """Refuse a start that would quietly do something else than asked: options for a platform without its
+    token, or the console where nobody can type (a service whose token variables are misnamed)."""
+    if console and (config.shards is not None or config.shard_count is not None):
+        raise ValueError("--shards and --shard-count run Discord, but no Discord token is set "
+                         "(the environment variable [discord] token_env names, CLUBBOT_DISCORD_TOKEN by default)")  # fmt: skip
+    if config.platforms and not console:
+        missing = [p for p in config.platforms if not (config.discord_token if p == "discord" else config.telegram_token)]
+        if missing:
+            raise ValueError(f"--platforms {','.join(config.platforms)}: no token is set for {', '.join(missing)}")
+    if console and _stdin_is_nothing():
+        raise ValueError("no Discord or Telegram token is set (CLUBBOT_DISCORD_TOKEN, CLUBBOT_TELEGRAM_TOKEN: the "
+                         "variables the config's token_env names) and standard input is empty, so the console has "
+                         "nobody to talk to; set a token, or give the console a terminal or a script")  # fmt: skip
+
+
 def run_from_cli(args: argparse.Namespace) -> int:
-    config = load_config(args.config)
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:  # one line with the file, line and key; never a traceback
+        print(f"clubbot: {exc}", file=sys.stderr)
+        return 2
     if getattr(args, "web", None):  # clubbot run --web HOST:PORT
+        problem = web_address_problem(args.web)
+        if problem:
+            print(f"clubbot: --web {problem}", file=sys.stderr)
+            return 2
         config = Config(**{**config.__dict__, "web_address": args.web})
     if args.db:
         from pathlib import Path
@@ -223,6 +261,8 @@ def run_from_cli(args: argparse.Namespace) -> int:
         config = Config(**{**config.__dict__, "db_path": Path(args.db).resolve()})
     try:
         config = _with_process_options(config, args)
+        console = not (config.discord_token or config.telegram_token) or args.console
+        _check_what_runs(config, console)
     except ValueError as exc:
         print(f"clubbot: {exc}", file=sys.stderr)
         return 2
@@ -237,6 +277,20 @@ def run_from_cli(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"clubbot: --clock wants an ISO date and time, like 2026-12-03T12:00, not {args.clock!r}", file=sys.stderr)
         return 2
-    if (config.discord_token or config.telegram_token) and not args.console:
-        return asyncio.run(run_platforms(config, clock_start=start))
-    return asyncio.run(run_console(config, clock_start=start))
+    running = None
+    if config.database_url is None:  # one bot per SQLite file (PostgreSQL shares rounds out by its own locks)
+        try:
+            running = RunningBotLock(config.db_path)
+        except BotRunning as exc:
+            print(f"clubbot: {exc}", file=sys.stderr)
+            return 2
+    try:
+        if not console:
+            return asyncio.run(run_platforms(config, clock_start=start))
+        return asyncio.run(run_console(config, clock_start=start))
+    except ConfigError as exc:  # found only once starting (the website's address cannot be listened on)
+        print(f"clubbot: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if running is not None:
+            running.release()

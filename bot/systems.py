@@ -23,8 +23,10 @@ def build_registry(systems: tuple[str, ...] = INSTALLED) -> Registry:
     then the club's own (/help, /taal, /kanaal)."""
     registry = Registry()
     for name in systems:
+        registry.current = name.rsplit(".", 1)[-1]  # "keizer": its commands' system in /help
         importlib.import_module(name).register(registry)
         registry.systems.append(name)
+    registry.current = ""
     club_commands.register(registry)
     return registry
 

@@ -11,6 +11,7 @@ club's channel are printed after ``[kanaal]``.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import sys
 from pathlib import Path
@@ -27,9 +28,11 @@ from bot.core.limits import MAX_FILE_BYTES
 from bot.core.replies import Reply
 from bot.core.store import Announcement, Club
 
+log = logging.getLogger(__name__)
+
 PLATFORM = "console"
 CLUB_ID = "console"
-_DELTA = re.compile(r"^\+(\d{1,4})([wdhm])$")
+_DELTA = re.compile(r"^\+([0-9]{1,4})([wdhm])$")
 _UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes"}
 
 
@@ -48,6 +51,7 @@ class ConsoleAdapter:
         self.club_name = club_name
         self.out = out
         self.files_dir = files_dir or Path("exports")
+        self.director_name = director_name
         self.actor = self._actor(director_name, director=True)
         self.after_command: Callable[[], Awaitable[None]] | None = None
 
@@ -84,7 +88,16 @@ class ConsoleAdapter:
             await self.core.store.link_identity(club.id, self.actor.user_id, member.id)
 
     async def handle_line(self, line: str) -> bool:
-        """One line of input; False when the console should stop."""
+        """One line of input; False when the console should stop. Whatever goes wrong is logged and
+        answered as a chat would ("something went wrong"); the console goes on with the next line."""
+        try:
+            return await self._handle_line(line)
+        except Exception:
+            log.exception("console line failed: %r", line[:200])
+            self.print("bot! " + t(self.core.config.default_language, "error_internal"))
+            return True
+
+    async def _handle_line(self, line: str) -> bool:
         text = line.strip()
         if not text or text.startswith("#"):
             return True
@@ -99,6 +112,9 @@ class ConsoleAdapter:
             self._clock(club, rest.strip())
         elif word in ("/importeer", "/import"):
             await self._import(club, rest)
+        elif word in ("/leden", "/members") and rest.split()[:1] and rest.split()[0].lower() in ("importeer", "import"):
+            sub, _, path = rest.strip().partition(" ")  # /leden importeer pad/naar/leden.csv
+            await self._import(club, path, command=f"{word} {sub}")
         else:
             if word in ("/koppel", "/link"):
                 text = self._mention(text)
@@ -125,8 +141,9 @@ class ConsoleAdapter:
             path.write_bytes(content)
             self.print(prefix + t(language, "console_attachment_saved", path=path))
 
-    async def _import(self, club: Club, rest: str) -> None:
-        """The console's way to attach a file: ``/importeer pad/naar/seizoen.json start=...``."""
+    async def _import(self, club: Club, rest: str, command: str = "/importeer") -> None:
+        """The console's way to attach a file: ``/importeer pad/naar/seizoen.json start=...``,
+        ``/leden importeer pad/naar/leden.csv``."""
         path, _, options = rest.strip().partition(" ")
         content: bytes | None = None
         if path and "=" not in path:
@@ -138,7 +155,7 @@ class ConsoleAdapter:
                 return
         else:
             options = rest
-        reply = await self.core.handle(self.actor, f"/importeer {options}".strip(), attachment=content)
+        reply = await self.core.handle(self.actor, f"{command} {options}".strip(), attachment=content)
         self.render(reply, club.language)
 
     def _mention(self, text: str) -> str:
@@ -151,7 +168,7 @@ class ConsoleAdapter:
         words = rest.split()
         director = bool(words) and words[-1].lower() in ("wedstrijdleider", "director")
         if director:
-            words = words[:-1]
+            words = words[:-1] or self.director_name.split()  # "/als Wedstrijdleider": the console's director
         if not words:
             self.print("bot! " + t(club.language, "console_as_usage"))
             return

@@ -1,19 +1,20 @@
-"""The commands every club has whatever systems it runs: ``/help``, ``/taal``, ``/kanaal`` and ``/koppel``
+"""The commands every club has whatever systems it runs: ``/help`` (``bot/core/help.py``), ``/taal``, ``/kanaal`` and ``/koppel``
 (``bot/core/linking.py``)."""
 
 from __future__ import annotations
 
-from bot.core import linking, web_links
+from bot.core import linking, member_import, web_links
 from bot.core.completers import member_names
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
+from bot.core.help import cmd_help
 from bot.core.i18n import LANGUAGES, t
 from bot.core.registry import Command, Handler, Param, Registry
 from bot.core.replies import Button, Reply
 
 
 def register(registry: Registry) -> None:
-    registry.add(Command("help", cmd_help, english="hulp", params=(), reads_only=True))
+    registry.add(Command("help", cmd_help, english="hulp", params=(Param("opdracht"),), reads_only=True))
     registry.add(Command("taal", cmd_taal, director=True, english="language",
                          params=(Param("taal", "choice", required=True, choices=(("nl", "nl"), ("en", "en"))),)))  # fmt: skip
     registry.add(Command("website", cmd_website, english="website", params=(Param("stand", "choice", choices=WEBSITE_CHOICES), Param("speler", complete=member_names)),
@@ -24,21 +25,7 @@ def register(registry: Registry) -> None:
     registry.route("website", ("nieuw", "new", "renew"), web_links.cmd_renew, writes=True)
     registry.add(Command("kanaal", cmd_kanaal, director=True, english="channel", params=(Param("kanaal", "channel"),)))
     linking.register(registry)
-
-
-async def cmd_help(core: Core, ctx: Context) -> Reply:
-    """The command list: a member's commands, and a director's too for a director."""
-    english = core.registry.english_names()
-
-    def line(name: str) -> str:
-        return ctx.t("help_line", command=name, alias=english.get(name, name), text=ctx.t(f"help_{name}"))
-
-    lines = [ctx.t("help_title")]
-    lines.extend(line(name) for name in core.registry.player_commands())
-    if ctx.is_director:
-        lines.append(ctx.t("help_director_title"))
-        lines.extend(line(name) for name in core.registry.director_commands())
-    return Reply(lines=tuple(lines), private=True)
+    member_import.register(registry)
 
 
 async def cmd_taal(core: Core, ctx: Context) -> Reply:
@@ -75,6 +62,8 @@ def _switch(mode: str) -> Handler:
             raise UserError("error_director_only", command="website")
         if ctx.args:
             raise UserError("error_usage", usage=ctx.t("usage_website"))
+        if mode != "off" and web_links.site_url(core, ctx.club.id) is None:  # the bot serves no website
+            raise UserError("website_no_server")
         await core.store.set_club_website(ctx.club.id, mode)
         return Reply(lines=(ctx.t(f"website_set_{mode}"),))
 

@@ -114,7 +114,13 @@ class Context:
 
 
 def parse_int(text: str | None) -> int | None:
-    """A whole number as typed (``3``, ``+3``, ``-3``; at most 9 digits), else None."""
-    if text is None or not re.fullmatch(r"[+-]?\d{1,9}", text.strip()):
+    """A whole number as typed (``3``, ``+3``, ``-3``; at most 9 digits), else None. Only ASCII digits
+    are digits: ``str.isdigit`` and ``\\d`` also take ``²`` and ``٣`` (issue 30)."""
+    if text is None or not re.fullmatch(r"[+-]?[0-9]{1,9}", text.strip()):
         return None
     return int(text)
+
+
+def parse_id(text: str, most: int = 9) -> int | None:
+    """A number such as an id in a link or a button (``12``): ASCII digits only, at most ``most``, else None."""
+    return int(text) if re.fullmatch(f"[0-9]{{1,{most}}}", text) else None

@@ -13,14 +13,14 @@ import functools
 import json
 import logging
 import re
-import shlex
 from datetime import datetime
 from typing import Awaitable, Callable
 
 from bot.config import Config
 from bot.core.clock import Clock
+from bot.core.command_line import split_words
 from bot.core.club_slots import ClubSlots
-from bot.core.context import Actor, Context, UserError, storable
+from bot.core.context import Actor, Context, UserError, parse_id, storable
 from bot.core.i18n import t
 from bot.core.registry import Command, Registry
 from bot.core.replies import OWNER_MARK, Reply
@@ -45,10 +45,7 @@ def parse_command(text: str, aliases: dict[str, str] | None = None) -> tuple[str
     name = head.split("@", 1)[0].lower()
     if len(rest) > MAX_ARGS_LENGTH:
         raise UserError("error_too_long", limit=MAX_ARGS_LENGTH)
-    try:
-        args = shlex.split(rest)
-    except ValueError:
-        raise UserError("error_malformed")
+    args = split_words(rest)
     return (aliases or {}).get(name, name), args
 
 
@@ -134,6 +131,7 @@ class Core:
     async def _handle(self, actor: Actor, text: str, attachment: bytes | None) -> Reply:
         club = await self.club_of(actor)
         try:
+            text, attachment = self._pasted(text, attachment)
             name, args = parse_command(text, self.registry.aliases)
             command = self.registry.commands.get(name)
             if command is None:
@@ -141,8 +139,9 @@ class Core:
             member = await self.member_of(club, actor)
             if member is None and actor.member_id is not None:  # a link's member removed meanwhile: never join anew
                 raise UserError("web_link_unknown")
-            if args and args[-1].startswith(OWNER_MARK) and args[-1][1:].isdigit():  # a button with its owner
-                owner = int(args.pop()[1:])
+            owner = parse_id(args[-1][1:]) if args and args[-1].startswith(OWNER_MARK) else None
+            if owner is not None:  # a button with its owner
+                args.pop()
                 if member is None or member.id != owner:
                     meant = await self.store.member(owner)
                     raise UserError("error_button_not_yours", name=meant.name if meant and meant.club_id == club.id else "?")
@@ -164,10 +163,24 @@ class Core:
                         await hook(self, ctx, name)
                 return reply
         except UserError as err:
-            return Reply(lines=(t(club.language, err.key, **err.values),), ok=False, private=True)
+            try:
+                return Reply(lines=(t(club.language, err.key, **err.values),), ok=False, private=True)
+            except (KeyError, IndexError, ValueError):  # a refusal whose message cannot be said is a bug too
+                log.exception("the message of a refusal of %r cannot be formatted", text[:200])
+                return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
         except Exception:  # a bug must not crash the bot; the transaction has rolled back
             log.exception("command failed: %r", text[:200])
             return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
+
+    def _pasted(self, text: str, attachment: bytes | None) -> tuple[str, bytes | None]:
+        """For a command that reads a pasted list (``Command.pasted``: ``/leden importeer`` and a member
+        per line), its first line as the command and the lines after it as its file."""
+        first, newline, body = text.strip().partition("\n")
+        if not newline or attachment is not None or not body.strip():
+            return text, attachment
+        name, _ = parse_command(first, self.registry.aliases)
+        command = self.registry.commands.get(name)
+        return (first, body.encode("utf-8", "replace")) if command is not None and command.pasted else (text, attachment)
 
     async def _mentioned(self, club: Club, arg: str) -> str:
         """``<@123>`` (a Discord mention, a Telegram text mention) as the name of the member that account

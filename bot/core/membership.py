@@ -4,9 +4,8 @@ existing member only through the director (``bot/core/linking.py``)."""
 
 from __future__ import annotations
 
-import unicodedata
-
 from bot.core.context import MAX_NAME_LENGTH, Context, UserError
+from bot.core.name_key import name_key
 
 
 def join_name(ctx: Context) -> str:
@@ -42,5 +41,4 @@ def _alike(a: str, b: str) -> bool:
 
 
 def _words(name: str) -> list[str]:
-    plain = unicodedata.normalize("NFKD", name.casefold())
-    return "".join(c for c in plain if not unicodedata.combining(c)).split()
+    return name_key(name).split()

@@ -10,6 +10,8 @@ transaction of the target: a copy that fails leaves the target as empty as it wa
   digests of each table's content), so nothing was lost or changed on the way;
 - the target's own integrity check passes (SQLite: ``PRAGMA integrity_check`` and the foreign keys;
   PostgreSQL enforced them while the rows went in);
+- a source with members whose names differ only in case or accents (a SQLite file from before names were
+  compared by ``bot/core/name_key.py``) is refused, naming them and the command that merges them;
 - PostgreSQL's id sequences continue after the highest id copied; each season keeps its version (the
   triggers that count changes counted the copy too, and are set back).
 
@@ -26,6 +28,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.core.command_line import quote_word
 from bot.core.database_lock import DatabaseInUse, DatabaseLock
 from bot.core.store import is_postgres, open_store, sqlite_path
 
@@ -64,6 +67,14 @@ async def _copy(src: Any, dst: Any) -> dict[str, int]:
         raise CopyError("the two databases are at different schema levels")
     if (await dst.fetch_one("SELECT COUNT(*) FROM clubs"))[0]:
         raise CopyError("the target already holds clubs: copy only into an empty database")
+    alike = await src.alike_names()
+    if alike:
+        raise CopyError(
+            "these members' names differ only in case or accents, which makes them one name: merge each group"
+            " first (or rename one), then copy again:\n"
+            + "\n".join(f"  {club}: " + ", ".join(f'"{n}"' for n in names) + f" -> /speler {quote_word(names[1])} samenvoegen"
+                        f" {quote_word(names[0])}" for club, names in alike)
+        )
     tables = _parents_first(await src.tables(), await src.foreign_keys())
     copied: dict[str, tuple[int, str]] = {}  # per table: the rows read from the source, and their digest
     async with dst.transaction():

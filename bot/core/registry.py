@@ -9,7 +9,7 @@ A system is a package with a ``register(registry)`` function (``bot/keizer/__ini
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
@@ -84,6 +84,7 @@ class Command:
     confirm: tuple[str, str] | None = None
     reads_only: bool = False
     cache_key: CacheKey | None = None
+    pasted: bool = False  # the lines after the command's first come to it as its file (a pasted list)
 
     def line(self, values: dict[str, Any]) -> list[str]:
         """The arguments of the command line for the given parameter values, in parameter order."""
@@ -128,6 +129,8 @@ class FormRound:
     state: str  # the member's state, in words ("" on the home page)
     signed_off: int  # how many members signed off
     actions: tuple[tuple[str, str], ...] = ()  # (button label, command line) the member may run now
+    when: str = ""  # its sign-off deadline and publication, in words ("afmelden tot do 3 dec 17:00, ...")
+    day: date | None = None  # its playing day: the form shows the rounds of every competition by date
 
 
 # A system's coming rounds for the website: (core, club, member or None, now) -> rounds, soonest first.
@@ -164,6 +167,9 @@ class WebPage:
     words: tuple[str, ...] = ()  # further words /c/<club>/<path>/<word> adds to the command (a group)
     view: WebView | None = None
     shown: Callable[["Core", Club], Awaitable[bool]] | None = None
+    # a numbered page's rounds that exist (published), in order: the page links to each and to the next
+    rounds: Callable[["Core", Club], Awaitable[list[int]]] | None = None
+    legend: str = ""  # the message key that explains the table's abbreviations (the cross table's)
 
 
 @dataclass
@@ -179,6 +185,11 @@ class Registry:
     systems: list[str] = field(default_factory=list)
     web_pages: list[WebPage] = field(default_factory=list)  # the club website's pages, in menu order
     web_rounds: list[WebRounds] = field(default_factory=list)
+    # Which system added each command ("keizer", "go", ...; "" for the club's own), and when a system is in
+    # use by a club (``used_when``; a system without one always is): what /help lists.
+    current: str = ""  # the system registering now (``bot/systems.py`` sets it)
+    system_of: dict[str, str] = field(default_factory=dict)
+    in_use: dict[str, Callable[["Core", Club], Awaitable[bool]]] = field(default_factory=dict)
 
     def add(self, command: Command) -> None:
         """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""
@@ -189,6 +200,12 @@ class Registry:
                 raise ValueError(f"alias /{command.english} exists already")
             self.aliases[command.english] = command.name
         self.commands[command.name] = command
+        self.system_of[command.name] = self.current
+
+    def used_when(self, check: Callable[["Core", Club], Awaitable[bool]]) -> None:
+        """The registering system is in use by a club when ``check`` says so (a chess club sees no go
+        commands in /help until someone challenges someone)."""
+        self.in_use[self.current] = check
 
     def alias(self, english: str, name: str) -> None:
         """A further English (or short) name for a command."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.core.database import Database, from_iso, iso
 from bot.core.migrations import MIGRATIONS_DIR
+from bot.core.name_key import name_key
 from bot.core.postgres import PostgresDatabase
 
 __all__ = ["Announcement", "Club", "Member", "Store", "PostgresStore", "club_key", "open_store", "from_iso", "iso"]
@@ -66,6 +67,17 @@ class SharedTables:
         self._clubs_by_id: dict[int, Club] = {}  # the same, by id (the website's addresses)
         # Members by (club, chat identity), likewise: emptied by any write naming members or identities.
         self._members: dict[tuple[int, str], Member] = {}
+
+    @classmethod
+    async def open(cls, *args: Any, **kwargs: Any) -> Any:
+        """Open (and migrate) the database, and key the names from before the key."""
+        store = await super().open(*args, **kwargs)  # type: ignore[misc]
+        try:
+            await store.fill_name_keys()
+        except BaseException:
+            await store.close()
+            raise
+        return store
 
     def _forget(self, sql: str | None = None) -> None:
         if sql is None or "clubs" in sql:
@@ -150,8 +162,37 @@ class SharedTables:
         return member
 
     async def member_by_name(self, club_id: int, name: str) -> Member | None:
-        row = await self.fetch_one("SELECT * FROM members WHERE club_id = ? AND name = ? COLLATE NOCASE", (club_id, name))
+        """The member of that name, case and accents aside (``name_key``); of two from before the key
+        whose names differ only so, the one written exactly so."""
+        row = await self.fetch_one(
+            "SELECT * FROM members WHERE club_id = ? AND name_key = ? ORDER BY name = ? DESC, id LIMIT 1",
+            (club_id, name_key(name), name),
+        )
         return _member(row) if row else None
+
+    async def fill_name_keys(self) -> None:
+        """The key of every name from before the key (``migrations/0041_member_name_key.sql``)."""
+        if "0041_member_name_key.sql" not in await self.applied_migrations():  # opened at an earlier level
+            return
+        rows = await self.fetch_all("SELECT id, name FROM members WHERE name_key IS NULL")
+        if rows:
+            async with self.transaction():
+                await self.execute_many(
+                    "UPDATE members SET name_key = ? WHERE id = ?", [(name_key(r["name"]), r["id"]) for r in rows]
+                )
+
+    async def alike_names(self) -> list[tuple[str, list[str]]]:
+        """(club, names) of the members whose names differ only in case or accents (a file from before
+        the key may hold them), each group in the order they were added."""
+        rows = await self.fetch_all(
+            "SELECT c.name AS club, m.name FROM members m JOIN clubs c ON c.id = m.club_id WHERE EXISTS"
+            " (SELECT 1 FROM members o WHERE o.club_id = m.club_id AND o.name_key = m.name_key AND o.id <> m.id)"
+            " ORDER BY m.club_id, m.name_key, m.id"
+        )
+        groups: dict[tuple[str, str], list[str]] = {}
+        for r in rows:
+            groups.setdefault((r["club"], name_key(r["name"])), []).append(r["name"])
+        return [(club, names) for (club, _), names in groups.items()]
 
     async def member(self, member_id: int) -> Member | None:
         row = await self.fetch_one("SELECT * FROM members WHERE id = ?", (member_id,))
@@ -166,8 +207,8 @@ class SharedTables:
 
     async def add_member(self, club_id: int, name: str, rating: int, now: datetime, is_director: bool = False) -> Member:
         member_id = await self.write(
-            "INSERT INTO members (club_id, name, rating, is_director, created_at) VALUES (?, ?, ?, ?, ?)",
-            (club_id, name, rating, int(is_director), iso(now)),
+            "INSERT INTO members (club_id, name, name_key, rating, is_director, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (club_id, name, name_key(name), rating, int(is_director), iso(now)),
         )
         member = await self.member(member_id)
         assert member is not None
@@ -216,8 +257,18 @@ class SharedTables:
         )
         return {int(r["id"]): str(r["user_id"]) for r in rows}
 
+    async def director_accounts(self, club_id: int) -> list[str]:
+        """The chat account of each member marked director (the console's director; a member record a
+        club gave the flag): where a notice for the director goes privately."""
+        rows = await self.fetch_all(
+            "SELECT MIN(i.user_id) AS user_id FROM members m JOIN identities i ON i.member_id = m.id"
+            " WHERE m.club_id = ? AND m.is_director = 1 GROUP BY m.id ORDER BY m.id",
+            (club_id,),
+        )
+        return [str(r["user_id"]) for r in rows]
+
     async def rename_member(self, member_id: int, name: str) -> None:
-        await self.write("UPDATE members SET name = ? WHERE id = ?", (name, member_id))
+        await self.write("UPDATE members SET name = ?, name_key = ? WHERE id = ?", (name, name_key(name), member_id))
 
     async def member_references(self) -> list[tuple[str, str, str | None]]:
         """Every column that refers to ``members``, as (table, column, the table its ``round_id`` refers
@@ -250,17 +301,25 @@ class SharedTables:
         return False
 
     async def shared_round(self, a: int, b: int) -> bool:
-        """Were members ``a`` and ``b`` both in one round (a game, a bye) of any competition? Found by the
-        foreign keys: every table with a member column and a ``round_id`` (sign-offs aside), grouped by
-        the round table it points to."""
-        seen: dict[str, dict[int, set[int]]] = {}
+        """Were members ``a`` and ``b`` both in one round (a game, a bye; or one of them played it while
+        the other was signed off) of any competition? Found by the foreign keys: every table with a
+        member column and a ``round_id``, grouped by the round table it points to. Two sign-offs for one
+        round are no clash: the merge keeps one."""
+        played: dict[str, dict[int, set[int]]] = {}
+        signed: dict[str, dict[int, set[int]]] = {}
         for table, column, rounds in await self.member_references():
-            if table == "signoffs" or rounds is None:
+            if rounds is None or (table == "signoffs" and column != "member_id"):  # who typed it: no matter
                 continue
             for who in (a, b):
                 rows = await self.fetch_all(f'SELECT round_id FROM "{table}" WHERE "{column}" = ?', (who,))
-                seen.setdefault(rounds, {}).setdefault(who, set()).update(r[0] for r in rows)
-        return any(by.get(a, set()) & by.get(b, set()) for by in seen.values())
+                into = signed if table == "signoffs" else played
+                into.setdefault(rounds, {}).setdefault(who, set()).update(r[0] for r in rows)
+        for rounds, by in played.items():
+            off = signed.get(rounds, {})
+            pa, pb = by.get(a, set()), by.get(b, set())
+            if pa & pb or pa & off.get(b, set()) or pb & off.get(a, set()):
+                return True
+        return False
 
     async def remove_member(self, member_id: int) -> None:
         """Remove a member and what only they have (see ``has_history``, asked first)."""

@@ -15,18 +15,18 @@ from fractions import Fraction
 from engine.go import BLACK, WHITE, default_komi
 
 from bot.core.competitions import CompetitionGame
-from bot.core.context import Context, UserError
+from bot.core.context import Context, UserError, parse_id
 from bot.core.dispatch import Core
 from bot.core.registry import Command, Registry
 from bot.core.replies import Button, Reply
 from bot.go.store import GoClubSettings, GoGameRow, GoStore
 
 from bot.go.clock import GoSchedule
-from bot.go.play import chat_source, cmd_afwijzen, cmd_akkoord, cmd_bord, cmd_dood, cmd_opgeven, cmd_pas, cmd_zet
-from bot.go.view import only_one, board_reply, colour_name, colour_of, fmt_komi, load_game, names_of, narrow, sgf_file, split_args
+from bot.go.play import cmd_afwijzen, cmd_akkoord, cmd_bord, cmd_dood, cmd_opgeven, cmd_pas, cmd_zet
+from bot.go.view import chat_source, only_one, board_reply, colour_name, colour_of, fmt_komi, load_game, names_of, narrow, sgf_file, split_args
 
 SIZES = ("19", "13", "9")
-_DURATION = re.compile(r"^(\d{1,5})(m|min|u|h|d|w)?$")
+_DURATION = re.compile(r"^([0-9]{1,5})(m|min|u|h|d|w)?$")
 _UNIT_MINUTES = {"m": 1, "min": 1, "u": 60, "h": 60, "d": 1440, "w": 10080, None: 60}
 _OFF = {"uit", "off", "geen", "none", "0"}
 _SUB = {
@@ -99,9 +99,9 @@ async def _challenge(core: Core, ctx: Context, args: list[str]) -> Reply:
             size = int(word.split("x")[0])
         elif word in ("voorgift", "handicap"):
             value = args[i + 1] if i + 1 < len(args) else ""
-            if not value.isdigit() or not 0 <= int(value) <= 9:
+            handicap = parse_id(value, 1) if parse_id(value, 1) is not None else -1
+            if handicap not in (0, *range(2, 10)):  # one stone is no handicap (SGF's HA starts at 2)
                 raise UserError("go_error_bad_handicap", value=value[:10])
-            handicap = int(value)
             i += 1
         elif word in ("zwart", "black", "wit", "white"):
             colour = BLACK if word in ("zwart", "black") else WHITE
@@ -120,7 +120,7 @@ async def _challenge(core: Core, ctx: Context, args: list[str]) -> Reply:
     for g in await gs.games_of(ctx.club.id, member.id, ("challenged",)):
         if g.opponent_of(member.id) == opponent.id:
             raise UserError("go_error_open_challenge", name=opponent.name, id=g.id)
-    pairing = None if friendly else await _pairing_between(core, ctx, member.id, opponent.id)
+    pairing = None if friendly else await _pairing_between(core, ctx, member.id, opponent.id, opponent.name)
     if pairing is not None:
         if colour is not None:
             raise UserError("go_error_colour_fixed")
@@ -156,13 +156,16 @@ async def _rating(core: Core, member_id: int) -> int:
     return m.rating if m else 0
 
 
-async def _pairing_between(core: Core, ctx: Context, a: int, b: int) -> CompetitionGame | None:
-    """The unplayed game of the current competition round between ``a`` and ``b``, if any (and not
-    already being played as a go game)."""
+async def _pairing_between(core: Core, ctx: Context, a: int, b: int, name: str) -> CompetitionGame | None:
+    """The unplayed game of the current competition round between ``a`` and ``b``, if any; refused when
+    it is already being played (or challenged) as a go game: a second game is friendly only if asked."""
     source = chat_source(core)
     game = await source.open_game_between(core, ctx.club.id, a, b) if source is not None else None
-    if game is None or await GoStore(core.store).game_for_keizer(game.game_id) is not None:
+    if game is None:
         return None
+    running = await GoStore(core.store).game_for_keizer(game.game_id)
+    if running is not None:
+        raise UserError("go_error_pairing_in_play", name=name, id=running.id, round=game.round_number)
     return game
 
 
@@ -231,7 +234,7 @@ async def _sgf_command(core: Core, ctx: Context, args: list[str]) -> Reply:
         raise UserError("go_error_no_game")
     game = load_game(row)
     names = await names_of(core, row)
-    return Reply(lines=(ctx.t("go_sgf_attached"),), attachment=sgf_file(row, game, names, row.result or ""), private=True)
+    return Reply(lines=(ctx.t("go_sgf_attached"),), attachment=await sgf_file(core, ctx.club, row, game, names, row.result or ""), private=True)
 
 
 def _parse_duration(text: str) -> timedelta | None:

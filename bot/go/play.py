@@ -8,18 +8,12 @@ from __future__ import annotations
 from engine.go import BLACK, Action, GoError, GoGame, other, point_name
 from engine.go import parse_point, standard_handicap
 
-from bot.core.competitions import CompetitionSource
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.replies import Reply
 from bot.go.store import GoGameRow, GoStore
 
-from bot.go.view import COORD, board_reply, colour_name, colour_of, engine_error, load_game, member_of, names_of, pick_game, picture, score_lines, sgf_file, split_args
-
-
-def chat_source(core: Core) -> CompetitionSource | None:
-    """The competition whose pairings can be played as go games in the chat (the Keizer competition)."""
-    return next((s for s in core.registry.competitions if s.chat_play), None)
+from bot.go.view import COORD, board_reply, chat_source, colour_name, colour_of, engine_error, load_game, member_of, names_of, pick_game, picture, score_lines, sgf_file, split_args
 
 
 async def finish(core: Core, ctx: Context, row: GoGameRow, game: GoGame, names: dict[int, str]) -> list[str]:
@@ -72,7 +66,7 @@ async def after_action(core: Core, ctx: Context, row: GoGameRow, game: GoGame, h
         outcome = game.outcome
         assert outcome is not None
         png, text = picture(ctx, row, game, names, counting=outcome.how == "score")
-        attachment = sgf_file(row, game, names, outcome.sgf())
+        attachment = await sgf_file(core, ctx.club, row, game, names, outcome.sgf())
         return Reply(lines=(*head, *end, ctx.t("go_sgf_attached")), image=png, attachment=attachment,
                      extra={"board_text": text})  # fmt: skip
     return board_reply(ctx, row, game, names, head)

@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from zoneinfo import ZoneInfo
 
 from engine.go import BLACK, WHITE, Action, GoError, GoGame, GoSettings, other
 from engine.go import replay, territory
-from engine.go.sgf import write_sgf
+from engine.go.sgf import sgf_dates, write_sgf
 
+from bot.core.calendar import parse_zone
+from bot.core.competitions import CompetitionSource
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.replies import Button, Reply
+from bot.core.store import Club
 from bot.go.pictures import board_png, board_text
 from bot.go.store import GoGameRow, GoStore
 
-_ID = re.compile(r"^#(\d{1,9})$")
+_ID = re.compile(r"^#([0-9]{1,9})$")
 COORD = re.compile(r"^[A-Za-z][0-9]{1,2}$")
 
 
@@ -183,10 +187,22 @@ def board_reply(
     )
 
 
-def sgf_file(row: GoGameRow, game: GoGame, names: dict[int, str], result: str) -> tuple[str, bytes]:
+def chat_source(core: Core) -> CompetitionSource | None:
+    """The competition whose pairings can be played as go games in the chat (the Keizer competition)."""
+    return next((s for s in core.registry.competitions if s.chat_play), None)
+
+
+async def sgf_file(core: Core, club: Club, row: GoGameRow, game: GoGame, names: dict[int, str], result: str) -> tuple[str, bytes]:
+    """The game's record: the days played in the club's time zone (the challenge's day and the last
+    one), and for a competition pairing its competition and round."""
+    zone = parse_zone(club.timezone) or ZoneInfo("UTC")
+    days = [m.astimezone(zone).date() for m in (row.created_at, row.finished_at) if m is not None]
+    source = chat_source(core) if row.keizer_game_id is not None else None
+    pairing = await source.game(core, row.keizer_game_id) if source is not None and row.keizer_game_id is not None else None
     text = write_sgf(
         settings_of(row), game.actions, black=names[row.black_id], white=names[row.white_id],
-        date=row.created_at.date().isoformat(), result=result,
+        date=sgf_dates(days), result=result,
+        event=pairing.competition_name if pairing else "", round=str(pairing.round_number) if pairing else "",
     )  # fmt: skip
     filename = re.sub(r"[^A-Za-z0-9._-]+", "_", f"go-{row.id}-{names[row.black_id]}-{names[row.white_id]}") + ".sgf"
     return filename, text.encode("utf-8")

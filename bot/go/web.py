@@ -6,10 +6,12 @@ and the fixed coordinate letters only, nothing a member typed), the captions and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 
 from engine.go import BLACK, WHITE
-from engine.go.board import LETTERS, STAR_POINTS, parse_point
+from engine.go.board import LETTERS, STAR_POINTS, parse_point, point_name
 
+from bot.core.context import parse_id
 from bot.core.dispatch import Core
 from bot.core.registry import Registry, WebContent, WebPage
 from bot.core.replies import Reply, Table
@@ -23,6 +25,11 @@ CELL = 30
 
 def register(registry: Registry) -> None:
     registry.web_pages.append(WebPage("go", "", "web_link_go", view=go_view, shown=_has_games))
+    registry.used_when(_plays_go)  # /help lists go's commands from the first challenge on
+
+
+async def _plays_go(core: Core, club: Club) -> bool:
+    return await GoStore(core.store).has_games(club.id, ("challenged", "declined", *SHOWN))
 
 
 async def _has_games(core: Core, club: Club) -> bool:  # the menu asks on every page: one row at most
@@ -43,7 +50,7 @@ async def go_view(core: Core, club: Club, rest: str) -> WebContent | None:
             ctx.t("go_web_title"), Reply(table=table), links=tuple((f"#{g.id}", f"go/{g.id}") for g in games)
         )
     number, dot, extension = rest.partition(".")
-    if not number.isdigit() or len(number) > 9 or (dot and extension != "sgf"):
+    if parse_id(number) is None or (dot and extension != "sgf"):
         return None
     row = await GoStore(core.store).game(int(number))
     if row is None or row.club_id != club.id or row.status not in SHOWN:
@@ -51,26 +58,29 @@ async def go_view(core: Core, club: Club, rest: str) -> WebContent | None:
     game = load_game(row)
     names = await names_of(core, row)
     if extension:
-        filename, body = sgf_file(row, game, names, row.result or "")
+        filename, body = await sgf_file(core, club, row, game, names, row.result or "")
         return WebContent(file=(filename, body, "application/x-go-sgf"))
     lines, _ = status_lines(ctx, row, game, names)  # the chat's buttons stay in the chat
     head = ctx.t("go_web_game", id=row.id)
     result = [ctx.t("go_web_result", result=row.result)] if row.result else []
     reply = Reply(lines=(*picture_caption(ctx, row, game, names), *result, *lines))
-    return WebContent(head, reply, svg=board_svg(row.size, game.board.cells, last_stone(game), game.dead),
+    stones = {c: ", ".join(point_name(p, row.size) for p, v in enumerate(game.board.cells) if v == c) or "-" for c in (BLACK, WHITE)}
+    words = ctx.t("go_web_board", size=row.size, black=stones[BLACK], white=stones[WHITE])
+    return WebContent(head, reply, svg=board_svg(row.size, game.board.cells, last_stone(game), game.dead, words),
                       links=((ctx.t("go_web_sgf"), f"go/{row.id}.sgf"),))  # fmt: skip
 
 
 def board_svg(
-    size: int, cells: Sequence[int], last: int | None = None, dead: frozenset[int] = frozenset()
+    size: int, cells: Sequence[int], last: int | None = None, dead: frozenset[int] = frozenset(), words: str = ""
 ) -> str:
     """The position as SVG: the grid with coordinates as players write them (A-T without I, 1 at the
-    bottom), star points, stones, the last stone played ringed, dead stones crossed."""
+    bottom), star points, stones, the last stone played ringed, dead stones crossed; ``words``: the
+    position in words (where the stones are), its text alternative."""
     margin = CELL
     span = CELL * (size - 1)
     full = span + 2 * margin
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {full} {full}" width="100%" style="max-width:{full}px"'
-             f' role="img"><rect width="{full}" height="{full}" fill="#deb869"/><g stroke="#1e1914" stroke-width="1">']  # fmt: skip
+             f' role="img" aria-label="{escape(words)}"><rect width="{full}" height="{full}" fill="#deb869"/><g stroke="#1e1914" stroke-width="1">']  # fmt: skip
     for i in range(size):
         at = margin + i * CELL
         parts.append(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import Counter
 
 from engine import promotion as rules
 
@@ -20,7 +21,7 @@ from bot.grades.store import GradeStore, ManualGame
 
 from bot.grades.cards import games_table, reason
 from bot.grades.club_grades import load, record_promotions
-from bot.grades.parsing import MAX_CSV_BYTES, MAX_CSV_ROWS, REQUIRED, _FIELDS, _SUBS, game_values, member_named, parse_number, parse_yes_no, split_options
+from bot.grades.parsing import MAX_CSV_BYTES, MAX_CSV_ROWS, REQUIRED, _FIELDS, _SUBS, game_values, member_named, parse_number, parse_yes_no, split_options, with_opponent_words
 
 # --------------------------------------------------------------------------- /partij
 
@@ -58,7 +59,7 @@ async def cmd_partij(core: Core, ctx: Context) -> Reply:
         if len(ctx.args) < 3:
             raise UserError("error_usage", usage=ctx.t("grade_usage_partij"))
         game = await _entered(gs, ctx, ctx.args[1])
-        words, fields = split_options(ctx.args[2:], "grade_usage_partij", ctx)
+        words, fields = split_options(await with_opponent_words(ctx, ctx.args[2:]), "grade_usage_partij", ctx)
         if words or not fields:
             raise UserError("error_usage", usage=ctx.t("grade_usage_partij"))
         values = await game_values(core, ctx, fields, complete=False)
@@ -67,7 +68,7 @@ async def cmd_partij(core: Core, ctx: Context) -> Reply:
                 raise UserError("grade_error_opponent_grade", name=str(values["opponent_name"]))
         await gs.update_game(game.id, **values)
         return await _after_game(core, ctx, game.member_id, game.id, "grade_game_corrected")
-    words, fields = split_options(ctx.args, "grade_usage_partij", ctx)
+    words, fields = split_options(await with_opponent_words(ctx, ctx.args), "grade_usage_partij", ctx)
     if not words:
         raise UserError("error_usage", usage=ctx.t("grade_usage_partij"))
     member = await member_named(core, ctx, " ".join(words))
@@ -78,6 +79,11 @@ async def cmd_partij(core: Core, ctx: Context) -> Reply:
     return await _after_game(core, ctx, member.id, game_id, "grade_game_added")
 
 
+def _game_key(member_id: int, played_on: object, opponent: object, result: object, event: object) -> tuple[object, ...]:
+    """What makes two games of a member alike: date, opponent (case aside), result and event."""
+    return (member_id, played_on, str(opponent).lower(), result, event or "")
+
+
 async def member_name(core: Core, member_id: int) -> str:
     member = await core.store.member(member_id)
     return member.name if member else "?"
@@ -85,7 +91,7 @@ async def member_name(core: Core, member_id: int) -> str:
 
 async def _entered(gs: GradeStore, ctx: Context, text: str) -> ManualGame:
     number = text.lstrip("#")
-    game = await gs.game(ctx.club.id, int(number)) if re.fullmatch(r"\d{1,9}", number) else None
+    game = await gs.game(ctx.club.id, int(number)) if re.fullmatch(r"[0-9]{1,9}", number) else None
     if game is None:
         raise UserError("grade_error_no_game", number=text[:12])
     return game
@@ -111,8 +117,8 @@ async def _after_game(core: Core, ctx: Context, member_id: int, game_id: int, ke
 
 async def cmd_partijenimport(core: Core, ctx: Context) -> Reply:
     """Games from a CSV file (docs/grades.md, examples/grades.csv), all or nothing: a wrong line refuses
-    the whole file, naming the line. A line that repeats a game already entered (same player, date,
-    opponent, result and event) is skipped."""
+    the whole file, naming the line. Lines alike (same player, date, opponent, result and event) are as
+    many games; of those, as many as the database already holds are skipped, named by line number."""
     if ctx.args:
         raise UserError("error_usage", usage=ctx.t("grade_usage_partijenimport"))
     if ctx.attachment is None:
@@ -142,11 +148,12 @@ async def cmd_partijenimport(core: Core, ctx: Context) -> Reply:
     if len(rows) - 1 > MAX_CSV_ROWS:
         raise UserError("grade_error_csv", detail=ctx.t("grade_csv_too_many", limit=MAX_CSV_ROWS))
     gs = GradeStore(core.store)
-    seen: set[tuple[object, ...]] = {
-        (g.member_id, g.played_on, g.opponent_name.lower(), g.result, g.event) for g in await gs.games_of_club(ctx.club.id)
-    }
+    # A line alike another is another game (a two-game match): only as many lines of one game are skipped
+    # as the database holds already, so the same file read again adds nothing and /partij agrees.
+    stored = Counter(_game_key(g.member_id, g.played_on, g.opponent_name, g.result, g.event)
+                     for g in await gs.games_of_club(ctx.club.id))  # fmt: skip
     todo: list[tuple[int, dict[str, object]]] = []
-    skipped = 0
+    skipped: list[int] = []
     for line_number, row in enumerate(rows[1:], start=2):
         try:
             if len(row) != len(header):
@@ -158,16 +165,21 @@ async def cmd_partijenimport(core: Core, ctx: Context) -> Reply:
                 raise UserError("grade_error_self")
         except UserError as err:
             raise UserError("grade_error_csv_line", line=line_number, detail=ctx.t(err.key, **err.values))
-        same = (member.id, values["played_on"], str(values["opponent_name"]).lower(), values["result"], values.get("event", ""))
-        if same in seen:
-            skipped += 1
+        same = _game_key(member.id, values["played_on"], values["opponent_name"], values["result"], values.get("event", ""))
+        if stored[same] > 0:
+            stored[same] -= 1
+            skipped.append(line_number)
             continue
-        seen.add(same)
         todo.append((member.id, values))
     by = ctx.member.id if ctx.member else None
     for member_id, values in todo:
         await gs.add_game(ctx.club.id, member_id, "csv", ctx.now, by, **values)
-    lines = [ctx.t("grade_imported", count=len(todo), skipped=skipped)]
+    if skipped:
+        listed = ", ".join(str(n) for n in skipped[:-1])
+        listed = f"{listed} {ctx.t('grade_and')} {skipped[-1]}" if listed else str(skipped[-1])
+        lines = [ctx.t("grade_imported_skipped", count=len(todo), skipped=len(skipped), lines=listed)]
+    else:
+        lines = [ctx.t("grade_imported", count=len(todo))]
     lines.extend(await record_promotions(core, ctx.club, ctx.now))
     return Reply(lines=tuple(lines))
 

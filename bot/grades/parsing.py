@@ -14,6 +14,8 @@ from engine import promotion as rules
 from bot.core.calendar import parse_day
 from bot.core.context import MAX_NAME_LENGTH, Context, UserError
 from bot.core.dispatch import Core
+from bot.core.name_key import name_key
+from bot.core.names import longest_name
 from bot.core.store import Member
 
 
@@ -75,7 +77,7 @@ def parse_grade(text: str) -> int:
 
 
 def parse_number(text: str, low: int, high: int) -> int:
-    if not re.fullmatch(r"\d{1,6}", text.strip()) or not low <= int(text) <= high:
+    if not re.fullmatch(r"[0-9]{1,6}", text.strip()) or not low <= int(text) <= high:
         raise UserError("error_bad_number", value=text[:20], low=low, high=high)
     return int(text)
 
@@ -87,6 +89,30 @@ def parse_yes_no(text: str) -> bool:
     if low in _NO:
         return False
     raise UserError("grade_error_yes_no", value=text[:20])
+
+
+async def with_opponent_words(ctx: Context, args: list[str]) -> list[str]:
+    """``tegen=Bert Jansen`` typed without quotes as one ``tegen=`` word: the words after it that make
+    the longest member's name (``/partij tegen=Bert Jansen Anna ...``); an opponent who is no member
+    takes the words after it when the player's name came before (``/partij Anna tegen=Jan Smit ...``)."""
+    out: list[str] = []
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        key, sep, value = arg.partition("=")
+        if not sep or _FIELDS.get(key.strip().lower()) != "opponent":
+            out.append(arg)
+            continue
+        tail: list[str] = []
+        while len(tail) < len(rest) and "=" not in rest[len(tail)] and rest[len(tail)].lower() not in _FLAG_WORDS:
+            tail.append(rest[len(tail)])
+        known = {name_key(m.name) for m in await ctx.store.members(ctx.club.id)}
+        taken = longest_name([value, *tail], known) - 1
+        if taken < 0:  # no member: an outsider's name, when the player was named before it
+            taken = len(tail) if any("=" not in a for a in out) else 0
+        out.append(f"{key}={' '.join([value, *tail[:taken]])}")
+        del rest[:taken]
+    return out
 
 
 def split_options(args: list[str], usage: str, ctx: Context) -> tuple[list[str], dict[str, str]]:

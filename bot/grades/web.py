@@ -17,6 +17,7 @@ from bot.grades.store import GradeStore
 
 def register(registry: Registry) -> None:
     registry.web_pages.append(WebPage("graden", "", "web_link_graden", view=grade_list, shown=_has_grades))
+    registry.used_when(_has_grades)  # /help lists the grades' commands once a member has a grade
 
 
 async def _has_grades(core: Core, club: Club) -> bool:

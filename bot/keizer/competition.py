@@ -17,6 +17,7 @@ from engine.keizer import pairing
 from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round
 
 from bot.core.store import Store
+from bot.keizer.readable import check_readable, unreadable_players
 from bot.keizer.store import KeizerStore, RoundRow, Season, SeasonPlayer
 
 _RESULTS = {r.value: r for r in Result}
@@ -61,6 +62,7 @@ async def load(store: Store, season: Season) -> SeasonData:
             joined_round=sp.joined_round,
             start_points=Fraction(sp.start_points) if sp.start_points else None,
             withdrawn_from=sp.withdrawn_from,
+            returned_from=sp.returned_from,
         )
         for sp in season_players
     ]
@@ -84,6 +86,11 @@ async def load(store: Store, season: Season) -> SeasonData:
         for r in round_rows
         if r.status == "paired"
     ]
+    outsiders = {}
+    for pid in unreadable_players(players, rounds):  # none, unless stored by an older bot or a bug
+        member = await store.member(int(pid))
+        outsiders[pid] = member.name if member is not None else pid
+    check_readable(players, rounds, season.name, outsiders)
     return SeasonData(season, settings_from_json(season.settings_json), players, season_players, rounds, round_rows)
 
 
@@ -103,7 +110,9 @@ def present_players(data: SeasonData, round_number: int, signed_off: set[int]) -
 
 
 def withdrawn(sp: SeasonPlayer, round_number: int) -> bool:
-    return sp.withdrawn_from is not None and sp.withdrawn_from <= round_number
+    """Out of the season in this round: withdrawn by then and not back yet."""
+    gone = sp.withdrawn_from is not None and sp.withdrawn_from <= round_number
+    return gone and (sp.returned_from is None or round_number < sp.returned_from)
 
 
 def coming_round(data: SeasonData) -> RoundRow | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from engine.keizer import groups as group_rules
 from engine.keizer import prizes as prize_rules
 
+from bot.core.name_key import name_key
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.replies import Reply
@@ -63,10 +64,10 @@ async def cmd_groepen(core: Core, ctx: Context) -> Reply:
     )
     next_players = (current_data if target is not None else source_data).season_players
     names = {competition.player_id(sp.member_id): sp.name for sp in [*source_data.season_players, *next_players]}
-    by_name = {sp.name.casefold(): competition.player_id(sp.member_id) for sp in next_players}
+    by_name = {name_key(sp.name): competition.player_id(sp.member_id) for sp in next_players}
     overrides: dict[str, str] = {}
     for name, group in choices.items():
-        pid = by_name.get(name.casefold())
+        pid = by_name.get(name_key(name))
         if pid is None:
             await ctx.find_member(name)  # not a member at all: "unknown player"
             raise UserError("groups_not_in_season", name=name[:40], season=(target or source).name)

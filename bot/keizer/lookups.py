@@ -12,6 +12,9 @@ from bot.keizer import competition
 from bot.keizer.store import GameRow, KeizerStore, RoundRow, Season
 
 
+ANYWAY_WORDS = {"toch", "anyway"}  # do it although the bot asks first (/publiceer toch, /invaller Naam toch)
+
+
 def keizer_store(core: Core) -> KeizerStore:
     return KeizerStore(core.store)
 

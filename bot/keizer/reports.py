@@ -9,20 +9,20 @@ holds up the other clubs.
 from __future__ import annotations
 
 import asyncio
-import csv
 import html
-import io
 import re
 from datetime import timezone
 
 from engine.keizer import reports
 
+from bot.core.name_key import name_key
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.pictures import table_png
+from bot.core.spreadsheet import SEPARATOR_WORDS, csv_file
 from bot.core.replies import Reply, Table
 from bot.keizer import competition
-from bot.keizer.formatting import fmt_points
+from bot.keizer.formatting import fmt_points, for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.views import PAGE_ROWS
 
@@ -77,7 +77,7 @@ async def _shown(ctx: Context, title: str, table: Table, name: str) -> Reply:
     if len(table.rows) <= PAGE_ROWS:
         return Reply(lines=(title,), table=table, image=picture)
     lines = (title, ctx.t("table_first_rows", shown=PAGE_ROWS, rows=len(table.rows)))
-    return Reply(lines=lines, table=head, image=picture, attachment=(f"{name}.csv", _csv(title, table)))
+    return Reply(lines=lines, table=head, image=picture, attachment=(f"{name}.csv", csv_file([(title, table)])))
 
 
 async def cmd_kaart(core: Core, ctx: Context) -> Reply:
@@ -86,8 +86,8 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     ctx, data = await _addressed(core, ctx, None)
     season = data.season
     if ctx.args:
-        wanted = " ".join(" ".join(ctx.args).split()).casefold()
-        player = next((p for p in data.players if p.name.casefold() == wanted), None)
+        wanted = name_key(" ".join(ctx.args))
+        player = next((p for p in data.players if name_key(p.name) == wanted), None)
         if player is None:
             raise UserError("error_unknown_player", name=" ".join(ctx.args)[:60])
     else:
@@ -233,6 +233,8 @@ def _ics_fold(line: str) -> str:
 async def export(core: Core, ctx: Context, fmt: str) -> Reply:
     """``/exporteer csv|html|trf [rapid]``: the standings and the cross table as CSV or a web page, or the
     season as a TRF-16 file for the rating office."""
+    separators = [SEPARATOR_WORDS[a.lower()] for a in ctx.args if a.lower() in SEPARATOR_WORDS]
+    ctx = ctx.with_args([a for a in ctx.args if a.lower() not in SEPARATOR_WORDS])  # /exporteer csv komma
     title, table, data = await cross_table(core, ctx)
     season = data.season
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", season.name).strip("_") or "seizoen"
@@ -250,20 +252,12 @@ async def export(core: Core, ctx: Context, fmt: str) -> Reply:
             rows=tuple((str(s.rank), s.player.name, fmt_points(s.score), str(s.value), str(s.played)) for s in final),
         )
         heading = ctx.t("standings_title", season=season.name, round=max((r.number for r in data.rounds), default=0))
+        heading = for_competition(ctx.lang, season.kind, heading)
         if fmt == "csv":
-            content = _csv(heading, standings) + b"\r\n" + _csv(title, table)
+            content = csv_file([(heading, standings), (title, table)], *separators[:1])
         else:
             content = _html(season.name, ctx.lang, [(heading, standings), (title, table)]).encode("utf-8")
     return Reply(lines=(ctx.t("exported_as", name=season.name, format=fmt.upper()),), attachment=(f"{base}.{fmt}", content))
-
-
-def _csv(title: str, table: Table) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([title])
-    writer.writerow(table.headers)
-    writer.writerows(table.rows)
-    return out.getvalue().encode("utf-8")
 
 
 def _html(name: str, lang: str, tables: list[tuple[str, Table]]) -> str:

@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from engine.keizer import season as season_rules
-
 from bot.core.context import Context, UserError, parse_int
 from bot.core.dispatch import Core
 from bot.core.pictures import picture_spec
 from bot.core.replies import Button, Reply
-from bot.keizer import competition
-from bot.keizer.formatting import confirm_command
+from bot.keizer import competition, director_games
+from bot.keizer.formatting import confirm_command, for_competition, outcome, rapid_word
+from bot.keizer.no_shows import recount_no_shows
+from bot.keizer.open_results_store import OpenResultsStore
 from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
-from bot.keizer.store import RoundRow, Season
+from bot.keizer.store import GameRow, RoundRow, Season
 from bot.keizer.views import standings_table
 
 _RESULT_WORDS = {
@@ -56,12 +56,14 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
     if name_parts and (not ctx.is_director or result in ("won", "lost")):
         raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
     row = await result_round(core, ctx, season, data, round_text)
-    if name_parts:
-        member = await ctx.find_member(" ".join(name_parts))
+    names = names_of(data)
+    if name_parts or result in _FORFEITS.values():  # a director's own forfeit is entered, not reported
+        member = await ctx.find_member(" ".join(name_parts)) if name_parts else ctx.require_member()
         game = await game_of(core, row, member)
         await keizer_store(core).set_result(game.id, result, ctx.now)
-        await after_result(core, ctx, season, row)
-        return Reply(lines=(ctx.t("result_set", board=game.board, round=row.number, result=result),))
+        notes = await after_result(core, ctx, season, row)
+        shown = _outcome(ctx, game, result, names)
+        return Reply(lines=(_said(ctx, kind, "result_set", board=game.board, round=row.number, outcome=shown), *notes))
     member = ctx.require_member()
     game = await game_of(core, row, member)
     if game.result is not None:
@@ -70,18 +72,21 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
     if result in ("won", "lost"):
         white_won = (result == "won") == (game.white_id == member.id)
         result = "1-0" if white_won else "0-1"
-    names = names_of(data)
     if game.reported_result is not None and game.reported_by == opponent:
         if game.reported_result != result:
-            raise UserError(
-                "error_result_conflict", reported=game.reported_result, name=names[str(opponent)], result=result
-            )
+            told = await _tell_directors_of_dispute(core, ctx, row, game, result, names, kind)
+            await OpenResultsStore(core.store).mark_disputed(game.id, result, member.id)  # for /uitslagen
+            reported, name = game.reported_result, names[str(opponent)]
+            key = "result_disputed" if told else "result_disputed_ask"
+            return Reply(lines=(_said(ctx, kind, key, reported=reported, name=name, result=result),), private=True)
         await keizer_store(core).set_result(game.id, result, ctx.now)
-        await after_result(core, ctx, season, row)
-        return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, result=result),))
+        notes = await after_result(core, ctx, season, row)
+        shown = _outcome(ctx, game, result, names)
+        return Reply(lines=(_said(ctx, kind, "result_confirmed", board=game.board, round=row.number, outcome=shown), *notes))
     await keizer_store(core).report_result(game.id, result, member.id)
     return Reply(
-        lines=(ctx.t("result_reported", result=result, name=names[str(opponent)]),),
+        lines=(_said(ctx, kind, "result_reported", outcome=_outcome(ctx, game, result, names), name=names[str(opponent)],
+                     rapid=rapid_word(kind)),),
         buttons=(Button.for_member(ctx.t("button_confirm", name=names[str(opponent)]), confirm_command(season, row.number), opponent),),
     )
 
@@ -101,12 +106,44 @@ async def cmd_bevestig(core: Core, ctx: Context) -> Reply:
     if game.reported_result is None or game.reported_by == member.id:
         raise UserError("error_nothing_to_confirm")
     await keizer_store(core).set_result(game.id, game.reported_result, ctx.now)
-    await after_result(core, ctx, season, row)
-    return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, result=game.reported_result),))
+    notes = await after_result(core, ctx, season, row)
+    shown = _outcome(ctx, game, game.reported_result, names_of(data))
+    return Reply(lines=(_said(ctx, kind, "result_confirmed", board=game.board, round=row.number, outcome=shown), *notes))
 
 
-async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) -> None:
-    """When the last result of a round is in, the standings are announced (once per round)."""
+def _said(ctx: Context, kind: str, key: str, **values: object) -> str:
+    """A reply of the competition ``kind``: the rapid competition's name it (issue 30 §3)."""
+    return for_competition(ctx.lang, kind, ctx.t(key, **values))
+
+
+def _outcome(ctx: Context, game: GameRow, result: str, names: dict[str, str]) -> str:
+    return outcome(ctx.lang, result, names[str(game.white_id)], names[str(game.black_id)])
+
+
+async def _tell_directors_of_dispute(
+    core: Core, ctx: Context, row: RoundRow, game: GameRow, result: str, names: dict[str, str], kind: str
+) -> bool:
+    """Two reports of one game that disagree: each director gets a private notice (once per dispute).
+    False when no director has a chat account the bot knows."""
+    assert game.reported_result is not None and game.reported_by is not None
+    member = ctx.require_member()
+    body = ctx.t(
+        "notice_result_disputed", round=row.number, board=game.board, white=names[str(game.white_id)],
+        black=names[str(game.black_id)], first_name=names[str(game.reported_by)], first=game.reported_result,
+        second_name=member.name, second=result, rapid=rapid_word(kind),
+    )  # fmt: skip
+    body = for_competition(ctx.lang, kind, body)
+    accounts = await core.store.director_accounts(ctx.club.id)
+    for account in accounts:
+        kind = f"dispute:{game.id}:{game.reported_result}:{result}:{account}"
+        await core.store.queue_announcement(ctx.club.id, row.id, kind, body, ctx.now, recipient=account)
+    return bool(accounts)
+
+
+async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) -> tuple[str, ...]:
+    """After every result: the no-show rule is counted again (a line for each sign-off it made or lifted);
+    when the last result of a round is in, the standings are announced (once per round)."""
+    notes = await recount_no_shows(core, ctx, season)
     games = await keizer_store(core).games_of_round(row.id)
     if games and all(g.result is not None for g in games):
         args = ["rapid", str(row.number)] if season.kind == "rapid" else [str(row.number)]
@@ -115,11 +152,12 @@ async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) 
         await core.store.queue_announcement(
             ctx.club.id, row.id, "standings", body, ctx.now, picture=picture_spec(title, table)
         )
+    return notes
 
 
 async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
     """Mark a paired player who did not come without notice: their game is lost by forfeit (seed 004
-    Keizer rule f). After ``no_show_limit`` (2) such rounds in a row the player is signed off for the
+    Keizer rule f); the player with the bye who did not come loses the bye and is absent without notice. After ``no_show_limit`` (2) such rounds in a row the player is signed off for the
     coming rounds until they sign on again with /aanmelden (seed 004 rule j)."""
     kind, ctx = competition_of(ctx)
     season = await active_season(core, ctx, kind)
@@ -135,32 +173,37 @@ async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
         raise UserError("error_usage", usage=ctx.t("usage_nietverschenen"))
     member = await ctx.find_member(" ".join(names))
     row = await result_round(core, ctx, season, data, round_text)
+    store = keizer_store(core)
+    if await store.bye_of_round(row.id) == member.id:  # seed 004 rule l: the bye holder must be there too
+        async with core.store.transaction():
+            await store.bye_holder_absent(row.id, member.id, ctx.now)
+            notes = await after_result(core, ctx, season, row)
+        return Reply(lines=(_said(ctx, kind, "no_show_bye", name=member.name, round=row.number), *notes))
+    signoff = await store.signoff(row.id, member.id)
+    if signoff is not None and signoff.kind == "unexcused":
+        raise UserError("error_already_no_show", name=member.name, round=row.number)
     game = await game_of(core, row, member)
-    result = "0-1F" if game.white_id == member.id else "1-0F"
+    result = _no_show_result(game, member.id)
     async with core.store.transaction():
         await keizer_store(core).set_result(game.id, result, ctx.now)
-        auto = await check_no_shows(core, season, member.id)
-        await after_result(core, ctx, season, row)
-    lines = [ctx.t("no_show_marked", name=member.name, round=row.number, result=result)]
-    if auto:
-        lines.append(ctx.t("auto_signed_off", name=member.name))
-    return Reply(lines=tuple(lines))
+        notes = await after_result(core, ctx, season, row)
+    return Reply(lines=(_said(ctx, kind, "no_show_marked", name=member.name, round=row.number, result=result), *notes))
 
 
-async def check_no_shows(core: Core, season: Season, member_id: int) -> bool:
-    """Seed 004 rule j, counted by the engine over the stored rounds; True when it now applies."""
-    data = await competition.load(core.store, season)
-    count = season_rules.consecutive_no_shows(competition.player_id(member_id), data.rounds)
-    if count >= data.settings.no_show_limit:
-        await keizer_store(core).set_auto_signed_off(season.id, member_id, True)
-        return True
-    return False
+def _no_show_result(game: GameRow, absent: int) -> str:
+    """The result when ``absent`` did not come: a forfeit loss, or 0-0F when the opponent was already
+    marked as not come (neither came; both are no-shows)."""
+    opponent_absent = "1-0F" if game.white_id == absent else "0-1F"  # the opponent lost by forfeit
+    if game.result in (opponent_absent, "0-0F"):
+        return "0-0F"
+    return "0-1F" if game.white_id == absent else "1-0F"
 
 
 async def cmd_invaller(core: Core, ctx: Context) -> Reply:
     """Seed 004 rule l: the player with the bye is the standby; when a paired player does not come,
     the director pairs the standby in their place: ``/invaller Naam-van-de-afwezige``."""
     kind, ctx = competition_of(ctx)
+    repeat_ok, ctx = director_games.anyway(ctx)
     season = await active_season(core, ctx, kind)
     data = await competition.load(core.store, season)
     if not ctx.args:
@@ -175,11 +218,15 @@ async def cmd_invaller(core: Core, ctx: Context) -> Reply:
     standby = await keizer_store(core).bye_of_round(row.id)
     if standby is None:
         raise UserError("error_no_standby", round=row.number)
+    opponent = game.black_id if game.white_id == member.id else game.white_id
+    if not repeat_ok:
+        command = director_games.command_line("invaller", [member.name], kind == "rapid")
+        question = director_games.ask_before_repeat(ctx, data, row, [(standby, opponent)], command)
+        if question is not None:
+            return question
+    white, black = director_games.colours(data, row, standby, opponent)
     async with core.store.transaction():
-        await keizer_store(core).replace_with_standby(game.id, member.id, standby, row.id, ctx.now)
-        auto = await check_no_shows(core, season, member.id)
+        await keizer_store(core).replace_with_standby(game.id, white, black, member.id, row.id, ctx.now)
+        notes = await recount_no_shows(core, ctx, season)
     names = names_of(data)
-    lines = [ctx.t("standby_paired", standby=names[str(standby)], name=member.name, board=game.board)]
-    if auto:
-        lines.append(ctx.t("auto_signed_off", name=member.name))
-    return Reply(lines=tuple(lines))
+    return Reply(lines=(_said(ctx, kind, "standby_paired", standby=names[str(standby)], name=member.name, board=game.board), *notes))

@@ -34,6 +34,8 @@ class SeasonPlayer:
     start_points: str | None
     auto_signed_off: bool
     withdrawn_from: int | None = None  # out of the pairing and the ranking from this round on
+    returned_from: int | None = None  # back after the withdrawal: in the pairing and the ranking again from this round
+    signed_on_after: int | None = None  # signed on again after the no-show rule: counts from the round after
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,8 @@ def season_player_row(r: sqlite3.Row, prefix: str = "") -> SeasonPlayer:
         start_points=r[prefix + "start_points"],
         auto_signed_off=bool(r[prefix + "auto_signed_off"]),
         withdrawn_from=r[prefix + "withdrawn_from"],
+        returned_from=r[prefix + "returned_from"],
+        signed_on_after=r[prefix + "signed_on_after"],
     )
 
 

@@ -85,7 +85,7 @@ async def import_file(
             if player.start_points is not None:
                 await KeizerStore(store).set_start_points(season.id, member.id, str(player.start_points))
             if player.withdrawn_from is not None:
-                await KeizerStore(store).set_withdrawn(season.id, member.id, player.withdrawn_from)
+                await KeizerStore(store).set_withdrawn(season.id, member.id, player.withdrawn_from, player.returned_from)
         rows = await KeizerStore(store).rounds(season.id)
         for row, rnd in zip(rows, file.rounds):
             games = [

@@ -21,7 +21,9 @@ from bot.core.member_admin import admin_words, run_admin
 from bot.core.replies import Reply
 from bot.keizer import competition, season_io
 from bot.keizer.calendar import season_rounds
+from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.open_results import MISSING_VALUES, open_store, with_missing_setting
 from bot.keizer.reports import EXPORT_FORMATS, export
 
 
@@ -39,11 +41,14 @@ class SeasonOptions:
     rounds_given: bool
     start_order: str = "rating"  # "list": last season's final ranking (seed 004 Keizer rule a)
     club_rules: dict[str, object] = field(default_factory=dict)  # KeizerSettings given: riser_from, auto_signoff_fraction
+    missing: str = "pair"  # ontbrekend=: pair anyway while earlier results are open, or "wait" (bot/keizer/open_results.py)
 
 
 async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
     """Create a season: ``/seizoen naam=2026-27 start=2026-12-03 rondes=28 deadline=17:00
     publicatie=18:00 tijdzone=Europe/Amsterdam soort=rapid``. One round a week from the start date."""
+    if _only_missing_setting(ctx):
+        return await _set_missing(core, ctx)
     opts = await season_options(core, ctx, "usage_seizoen", need_name=True)
     calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone)
     if calendar[0][2] <= ctx.now:
@@ -62,7 +67,10 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         if opts.start_order == "list":
             raise UserError("error_no_previous_season")
         carried = [(m.id, m.rating, None) for m in await core.store.members(ctx.club.id) if not m.is_director]
+        if opts.kind == "rapid":  # its own roster: members join with /aanmelden rapid, or /speler ... rapid
+            carried = []
     settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order, **opts.club_rules))  # type: ignore[arg-type]
+    settings = with_missing_setting(settings, opts.missing)
     async with core.store.transaction():
         season = await keizer_store(core).create_season(
             ctx.club.id, opts.name, opts.kind, calendar, opts.deadline.strftime("%H:%M"),
@@ -70,7 +78,10 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         )  # fmt: skip
         for member_id, rating, group in carried:
             await keizer_store(core).upsert_season_player(season.id, member_id, rating, 1, group, positions.get(member_id))
-    return Reply(lines=(season_created(ctx, opts, calendar, len(carried)),))
+    lines = [season_created(ctx, opts, calendar, len(carried))]
+    if opts.kind == "rapid" and previous is None:
+        lines.append(ctx.t("rapid_roster_empty"))
+    return Reply(lines=tuple(lines))
 
 
 def season_created(ctx: Context, opts: SeasonOptions, calendar: list, players: int) -> str:
@@ -88,6 +99,7 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
         "deadline": "deadline", "publicatie": "publish", "publish": "publish", "tijdzone": "timezone",
         "timezone": "timezone", "soort": "kind", "kind": "kind", "startvolgorde": "start_order",
         "start_order": "start_order", "stijgprijs": "riser", "riser": "riser", "noshow": "noshow",
+        "ontbrekend": "missing", "missing": "missing",
     }  # fmt: skip
     values: dict[str, str] = {}
     for arg in ctx.args:
@@ -137,11 +149,37 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
         if earns is None:
             raise UserError("error_usage", usage=ctx.t(usage))
         club_rules["auto_signoff_fraction"] = earns
+    missing = MISSING_VALUES.get(values.get("missing", "pair").lower())
+    if missing is None:
+        raise UserError("error_usage", usage=ctx.t(usage))
     if name and await keizer_store(core).season_by_name(ctx.club.id, name) is not None:
         raise UserError("error_season_exists", name=name)
     return SeasonOptions(
-        name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values, start_order, club_rules
+        name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values, start_order, club_rules,
+        missing,
     )
+
+
+_MISSING_KEYS = {"ontbrekend", "missing"}
+_KIND_KEYS = {"soort", "kind"}
+
+
+def _only_missing_setting(ctx: Context) -> bool:
+    """``/seizoen ontbrekend=wachten [soort=rapid]``: a running season's setting, no new season."""
+    keys = {a.partition("=")[0].lower() for a in ctx.args}
+    return bool(keys & _MISSING_KEYS) and keys <= _MISSING_KEYS | _KIND_KEYS
+
+
+async def _set_missing(core: Core, ctx: Context) -> Reply:
+    values = {k.lower(): v.lower() for k, _, v in (a.partition("=") for a in ctx.args)}
+    mode = MISSING_VALUES.get(values.get("ontbrekend", values.get("missing", "")))
+    kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("soort", values.get("kind", "main")))
+    if mode is None or kind is None or len(ctx.args) != len(values):
+        raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
+    season = await active_season(core, ctx, kind)
+    async with core.store.transaction():
+        await open_store(core).set_settings_json(season.id, with_missing_setting(season.settings_json, mode))
+    return Reply(lines=(ctx.t(f"season_missing_{mode}", season=season.name),))
 
 
 async def cmd_exporteer(core: Core, ctx: Context) -> Reply:
@@ -202,6 +240,8 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
         core.store, ctx.club.id, file, name, opts.kind, opts.first_day, rounds, opts.deadline, opts.publish,
         opts.zone_name, ctx.now,
     )  # fmt: skip
+    if opts.missing == "wait":  # ontbrekend=wachten: the club's setting, not the file's
+        await open_store(core).set_settings_json(season.id, with_missing_setting(season.settings_json, opts.missing))
     return Reply(lines=(ctx.t("imported", name=season.name, players=len(file.players), played=played, rounds=rounds),))
 
 
@@ -212,7 +252,8 @@ BACK_WORDS = frozenset({"terug", "back"})
 async def _withdraw(core: Core, ctx: Context, kind: str, name: str, leaving: bool) -> Reply:
     """``/speler Naam terugtrekken``: out of the pairing and the ranking from the next round to pair on
     (their games so far keep counting for their opponents, at the value they had when they left);
-    ``/speler Naam terug``: back in the season, from the next round to pair on."""
+    ``/speler Naam terug``: back in the season, from the next round to pair on (the withdrawal stays on
+    record, so the standings of the rounds between do not change)."""
     season = await active_season(core, ctx, kind)
     member = await core.store.member_by_name(ctx.club.id, name)
     sp = await keizer_store(core).season_player(season.id, member.id) if member is not None else None
@@ -221,18 +262,26 @@ async def _withdraw(core: Core, ctx: Context, kind: str, name: str, leaving: boo
     data = await competition.load(core.store, season)
     coming = competition.coming_round(data)
     if leaving:
-        if sp.withdrawn_from is not None:
+        if sp.withdrawn_from is not None and sp.returned_from is None:
             raise UserError("error_already_withdrawn", name=member.name, round=sp.withdrawn_from)
         if coming is None:
             raise UserError("error_season_over", season=season.name)
+        if sp.returned_from is not None and sp.returned_from < coming.number:  # one withdrawal a season is kept
+            raise UserError("error_withdrawn_before", name=member.name, round=sp.withdrawn_from, back=sp.returned_from)
+        leaves = coming.number if sp.withdrawn_from is None else sp.withdrawn_from  # back, not yet paired: stays away
         async with core.store.transaction():
-            await keizer_store(core).set_withdrawn(season.id, member.id, coming.number)
-        return Reply(lines=(ctx.t("player_withdrawn", name=member.name, round=coming.number),))
-    if sp.withdrawn_from is None:
+            await keizer_store(core).set_withdrawn(season.id, member.id, leaves)
+        return Reply(lines=(for_competition(ctx.lang, kind, ctx.t("player_withdrawn", name=member.name, round=coming.number)),))
+    if sp.withdrawn_from is None or sp.returned_from is not None:
         raise UserError("error_not_withdrawn", name=member.name)
+    if coming is None:
+        raise UserError("error_season_over", season=season.name)
+    # back before a round was paired without them: as if never withdrawn; else from the coming round, so
+    # the standings of the rounds between stay as they were published
+    back = None if coming.number <= sp.withdrawn_from else coming.number
     async with core.store.transaction():
-        await keizer_store(core).set_withdrawn(season.id, member.id, None)
-    return Reply(lines=(ctx.t("player_back", name=member.name),))
+        await keizer_store(core).set_withdrawn(season.id, member.id, sp.withdrawn_from if back else None, back)
+    return Reply(lines=(for_competition(ctx.lang, kind, ctx.t("player_back", name=member.name)),))
 
 
 async def cmd_speler(core: Core, ctx: Context) -> Reply:
@@ -251,7 +300,11 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             rest.append(arg)
     admin = admin_words(" ".join(rest).split()) if group is None else None  # a Discord name field holds them all
     if admin is not None:  # rename, merge, remove: the core's, for every system
-        return await run_admin(core, ctx, *admin)
+        reply = await run_admin(core, ctx, *admin)
+        if admin[0] == "merge":  # the merged record's rounds may come before the kept record's first
+            async with core.store.transaction():
+                await keizer_store(core).join_where_they_appear(ctx.club.id)
+        return reply
     if len(rest) >= 2 and rest[-1].lower() in WITHDRAW_WORDS | BACK_WORDS and group is None:
         return await _withdraw(core, ctx, kind, " ".join(" ".join(rest[:-1]).split()), rest[-1].lower() in WITHDRAW_WORDS)
     if len(rest) < 2 or parse_int(rest[-1]) is None:
@@ -273,9 +326,12 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             await core.store.update_member_rating(member.id, rating)
             key = "player_updated"
         if season is not None:
-            data = await competition.load(core.store, season)
-            coming = competition.coming_round(data)
+            coming = await keizer_store(core).coming_round(season.id)
             sp = await keizer_store(core).season_player(season.id, member.id)
             joined = sp.joined_round if sp else (coming.number if coming else season.rounds_count + 1)
             await keizer_store(core).upsert_season_player(season.id, member.id, rating, joined, group)
-    return Reply(lines=(ctx.t(key, name=name, rating=rating),))
+            # a player who already appears in an earlier round (a season the engine could not read) has
+            # joined from there: /speler is the director's way to set such a season right
+            await keizer_store(core).join_where_they_appear(ctx.club.id)
+    # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
+    return Reply(lines=(for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating)),))

@@ -48,7 +48,7 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     if member is None:
         await check_joining(ctx, someone_new)
     elif season is not None and target is None:
-        raise UserError("error_season_over")
+        raise UserError("error_season_over", season=season.name)
     signoff = await keizer_store(core).signoff(target.id, member.id) if target and member else None
     late = target is not None and ctx.now >= target.deadline_at and not ctx.is_director
     if signoff is not None and late:
@@ -68,20 +68,23 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
             await core.store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
             lines.append(ctx.t("joined", name=member.name))
         if season is None or target is None:
-            lines.append(ctx.t("no_season_yet"))
+            lines.append(ctx.t("error_season_over", season=season.name) if season else ctx.t("no_season_yet"))
             return Reply(lines=tuple(lines), private=True)
-        first_round = target.number
+        first_round = target.number + 1 if late else target.number
         if sp is None:
-            first_round = target.number + 1 if late else target.number
             await keizer_store(core).upsert_season_player(season.id, member.id, member.rating, first_round)
-        elif sp.auto_signed_off:
-            await keizer_store(core).set_auto_signed_off(season.id, member.id, False)
+        elif first_round < sp.joined_round:  # /aanmelden 1 after /aanmelden 3: from round 1 after all
+            await keizer_store(core).set_joined_round(season.id, member.id, first_round)
+        elif sp.joined_round <= target.number:  # already playing: the reply names the coming round
+            first_round = target.number
+        if sp is not None and sp.auto_signed_off:
+            await keizer_store(core).sign_on_again(season.id, member.id)
             lines.append(ctx.t("auto_signoff_lifted"))
         if signoff is not None:
             await keizer_store(core).delete_signoff(target.id, member.id)
     first = target if first_round == target.number else await keizer_store(core).round_by_number(season.id, first_round)
     if first is None:
-        lines.append(ctx.t("error_season_over"))
+        lines.append(ctx.t("error_season_over", season=season.name))
     else:
         lines.append(ctx.t("signed_on", round=first.number, date=first.play_date))
     return Reply(lines=tuple(lines), private=True)
@@ -115,15 +118,19 @@ async def cmd_afmelden(core: Core, ctx: Context) -> Reply:
         member = ctx.require_member()
     target = await round_by_number(core, season, round_text) if round_text else coming
     if target is None:
-        raise UserError("error_season_over")
+        raise UserError("error_season_over", season=season.name)
     if target.status == "paired":
         raise UserError("error_round_paired", round=target.number)
     if ctx.now >= target.deadline_at and not ctx.is_director:
         raise UserError("error_deadline_passed", round=target.number, deadline=ctx.local(target.deadline_at))
     sp = own_place if member is ctx.member else await keizer_store(core).season_player(season.id, member.id)
+    if sp is None:  # only /aanmelden and the director's /speler put someone in a season (issue 30)
+        rapid = " rapid" if season.kind == "rapid" else ""
+        key = "error_signoff_not_in_season" if name_parts else "error_signoff_join_first"
+        raise UserError(key, name=member.name, season=season.name, rapid=rapid)
+    if target.number < sp.joined_round:  # the engine cannot read an absence from before one's first round
+        raise UserError("error_signoff_before_joining", name=member.name, round=target.number, joined=sp.joined_round)
     async with core.store.transaction():
-        if sp is None:
-            await keizer_store(core).upsert_season_player(season.id, member.id, member.rating, target.number)
         await keizer_store(core).set_signoff(target.id, member.id, kind, ctx.member.id if ctx.member else None, ctx.now)
     key = "signed_off_team" if kind == "team" else "signed_off"
     return Reply(lines=(ctx.t(key, name=member.name, round=target.number, date=target.play_date),), private=True)

@@ -16,6 +16,11 @@ from bot.keizer.rows import round_row as _round
 from bot.keizer.rows import season_player_row as _season_player
 from bot.keizer.rows import season_row as _season
 
+# A round whose pairing failed is not due again until its season changed (issue 30)
+_NOT_FAILED = (
+    "NOT EXISTS (SELECT 1 FROM pairing_failures f WHERE f.round_id = r.id AND f.season_version = s.version)"
+)
+
 __all__ = ["GameRow", "KeizerStore", "RoundRow", "Season", "SeasonPlayer", "Signoff"]
 
 
@@ -118,7 +123,8 @@ class KeizerStore:
             " sp.member_id AS sp_member_id, m.name AS sp_name, sp.rating AS sp_rating,"
             " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
             " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off,"
-            " sp.withdrawn_from AS sp_withdrawn_from"
+            " sp.withdrawn_from AS sp_withdrawn_from, sp.returned_from AS sp_returned_from,"
+            " sp.signed_on_after AS sp_signed_on_after"
             " FROM seasons s"
             " LEFT JOIN rounds r ON r.id ="
             "  (SELECT id FROM rounds WHERE season_id = s.id AND status != 'paired' ORDER BY number LIMIT 1)"
@@ -170,23 +176,54 @@ class KeizerStore:
             (season_id, member_id, rating, joined_round, group_name, position),
         )
 
+    async def set_joined_round(self, season_id: int, member_id: int, joined_round: int) -> None:
+        await self.db.write(
+            "UPDATE season_players SET joined_round = ? WHERE season_id = ? AND member_id = ?",
+            (joined_round, season_id, member_id),
+        )
+
+    async def join_where_they_appear(self, club_id: int) -> None:
+        """Each of the club's season players who appears in a round before their first (after a merge of
+        two records moved a game, a bye or a sign-off) has joined from that round (as migration 0032)."""
+        first = (
+            "(SELECT MIN(r.number) FROM rounds r WHERE r.season_id = season_players.season_id AND ("
+            " EXISTS (SELECT 1 FROM signoffs so WHERE so.round_id = r.id AND so.member_id = season_players.member_id)"
+            " OR EXISTS (SELECT 1 FROM byes b WHERE b.round_id = r.id AND b.member_id = season_players.member_id)"
+            " OR EXISTS (SELECT 1 FROM games g WHERE g.round_id = r.id"
+            "  AND season_players.member_id IN (g.white_id, g.black_id))))"
+        )
+        await self.db.write(
+            f"UPDATE season_players SET joined_round = {first} WHERE joined_round > {first}"
+            " AND season_id IN (SELECT id FROM seasons WHERE club_id = ?)",
+            (club_id,),
+        )
+
     async def set_start_points(self, season_id: int, member_id: int, points: str | None) -> None:
         await self.db.write(
             "UPDATE season_players SET start_points = ? WHERE season_id = ? AND member_id = ?",
             (points, season_id, member_id),
         )
 
-    async def set_withdrawn(self, season_id: int, member_id: int, from_round: int | None) -> None:
-        """Withdraw a player from round ``from_round`` on (None: back in the season)."""
+    async def set_withdrawn(self, season_id: int, member_id: int, from_round: int | None, back_from: int | None = None) -> None:
+        """Withdraw a player from round ``from_round`` on, back from ``back_from`` (None, None: never withdrawn)."""
         await self.db.write(
-            "UPDATE season_players SET withdrawn_from = ? WHERE season_id = ? AND member_id = ?",
-            (from_round, season_id, member_id),
+            "UPDATE season_players SET withdrawn_from = ?, returned_from = ? WHERE season_id = ? AND member_id = ?",
+            (from_round, back_from, season_id, member_id),
         )
 
     async def set_auto_signed_off(self, season_id: int, member_id: int, value: bool) -> None:
         await self.db.write(
             "UPDATE season_players SET auto_signed_off = ? WHERE season_id = ? AND member_id = ?",
             (int(value), season_id, member_id),
+        )
+
+    async def sign_on_again(self, season_id: int, member_id: int) -> None:
+        """Lift the no-show rule's sign-off (/aanmelden): it counts again after the last paired round."""
+        await self.db.write(
+            "UPDATE season_players SET auto_signed_off = 0, signed_on_after ="
+            " (SELECT MAX(number) FROM rounds WHERE season_id = ? AND status = 'paired')"
+            " WHERE season_id = ? AND member_id = ?",
+            (season_id, season_id, member_id),
         )
 
     # ------------------------------------------------------------------ rounds
@@ -217,7 +254,7 @@ class KeizerStore:
             "  WHERE r.status = 'open' AND s.status = 'active'"
             " UNION ALL"
             " SELECT MIN(r.publish_at) FROM rounds r JOIN seasons s ON s.id = r.season_id"
-            "  WHERE r.status IN ('open', 'closed') AND s.status = 'active') AS due"
+            "  WHERE r.status IN ('open', 'closed') AND s.status = 'active' AND " + _NOT_FAILED + ") AS due"
         )
         return from_iso(row[0]) if row and row[0] else None
 
@@ -252,11 +289,23 @@ class KeizerStore:
     async def rounds_to_pair(self, now: datetime) -> list[RoundRow]:
         rows = await self.db.fetch_all(
             "SELECT r.* FROM rounds r JOIN seasons s ON s.id = r.season_id"
-            " WHERE r.status IN ('open', 'closed') AND s.status = 'active' AND r.publish_at <= ?"
+            " WHERE r.status IN ('open', 'closed') AND s.status = 'active' AND r.publish_at <= ? AND " + _NOT_FAILED +
             " ORDER BY r.publish_at, r.number",
             (iso(now),),
         )
         return [_round(r) for r in rows]
+
+    async def record_pairing_failure(self, round_id: int, now: datetime) -> bool:
+        """Remember that pairing the round failed at the season's present version (tried again once the
+        season changes); True the first time for this round."""
+        first = await self.db.fetch_one("SELECT 1 FROM pairing_failures WHERE round_id = ?", (round_id,)) is None
+        await self.db.write(
+            "INSERT INTO pairing_failures (round_id, season_version, failed_at)"
+            " SELECT r.id, s.version, ? FROM rounds r JOIN seasons s ON s.id = r.season_id WHERE r.id = ?"
+            " ON CONFLICT (round_id) DO UPDATE SET season_version = excluded.season_version, failed_at = excluded.failed_at",
+            (iso(now), round_id),
+        )
+        return first
 
     async def set_round_status(self, round_id: int, status: str, expected: tuple[str, ...]) -> bool:
         """Move a round on; False when it was not in one of the expected states (someone else did it)."""
@@ -297,12 +346,14 @@ class KeizerStore:
         return True
 
     async def withdraw_pairing(self, round_id: int, status: str, club_id: int, correction: str, now: datetime) -> bool:
-        """Take a round's pairing back (games, bye, paired mark); its announcement goes from the outbox,
-        or, when it may have been posted already, stays as history and ``correction`` is queued after it.
-        True when a correction was queued."""
+        """Take a round's pairing back (games, bye, paired mark, and the absences written since it was
+        paired: the no-show rule's and the standby's, the bye holder's); its announcement goes from the
+        outbox, or, when it may have been posted already, stays as history and ``correction`` is queued
+        after it. True when a correction was queued."""
         async with self.db.transaction():
             await self.db.write("DELETE FROM games WHERE round_id = ?", (round_id,))
             await self.db.write("DELETE FROM byes WHERE round_id = ?", (round_id,))
+            await self.db.write("DELETE FROM signoffs WHERE round_id = ? AND kind IN ('unexcused', 'auto')", (round_id,))
             await self.db.write("UPDATE rounds SET status = ?, paired_at = NULL WHERE id = ?", (status, round_id))
             posted = await self.db.fetch_one(
                 "SELECT id FROM announcements WHERE round_id = ? AND kind = 'pairing'"
@@ -433,14 +484,16 @@ class KeizerStore:
             (result, iso(now) if result else None, game_id),
         )
 
+    async def bye_holder_absent(self, round_id: int, member_id: int, now: datetime) -> None:
+        """The player with the bye did not come: no bye, an absence without notice instead."""
+        await self.db.write("DELETE FROM byes WHERE round_id = ? AND member_id = ?", (round_id, member_id))
+        await self.set_signoff(round_id, member_id, "unexcused", None, now)
+
     async def replace_with_standby(
-        self, game_id: int, absent_id: int, standby_id: int, round_id: int, now: datetime
-    ) -> None:
-        """Seed 004 rule l: the player with the bye takes the place of a paired player who did not come."""
+            self, game_id: int, white_id: int, black_id: int, absent_id: int, round_id: int, now: datetime) -> None:
+        """Seed 004 rule l: the player with the bye takes the place of a paired player who did not come;
+        the game is now ``white_id`` against ``black_id`` (the standby is one of them)."""
         async with self.db.transaction():
-            game = await self.game(game_id)
-            assert game is not None
-            column = "white_id" if game.white_id == absent_id else "black_id"
-            await self.db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (standby_id, game_id))
-            await self.db.execute("DELETE FROM byes WHERE round_id = ? AND member_id = ?", (round_id, standby_id))
+            await self.db.execute("UPDATE games SET white_id = ?, black_id = ? WHERE id = ?", (white_id, black_id, game_id))
+            await self.db.execute("DELETE FROM byes WHERE round_id = ? AND member_id IN (?, ?)", (round_id, white_id, black_id))
             await self.set_signoff(round_id, absent_id, "unexcused", None, now)

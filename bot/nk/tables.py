@@ -11,7 +11,7 @@ import re
 from engine import mcmahon
 from engine.mcmahon.files import egf_results
 
-from bot.core.context import Context, UserError
+from bot.core.context import Context, UserError, parse_id
 from bot.core.dispatch import Core
 from bot.core.i18n import t
 from bot.core.pictures import picture_spec, table_png
@@ -102,7 +102,7 @@ EGF_KEYS = {"plaats": "place", "place": "place", "datum": "dates", "dates": "dat
 
 
 async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    """``/nk egf [plaats=...] [datum=2027-05-01,2027-05-02] [tijd=112] [komi=7] [klasse=A]``."""
+    """``/nk egf [plaats=...] [datum=2027-05-01,2027-05-02] [tijd=112] [komi=6.5] [klasse=A]``."""
     options: dict[str, object] = {}
     for arg in args:
         key, sep, value = arg.partition("=")
@@ -111,7 +111,7 @@ async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
         options[EGF_KEYS[key.lower()]] = value
     if "minutes" in options:
         minutes = str(options["minutes"])
-        if not minutes.isdigit() or not 1 <= int(minutes) <= 1000:
+        if parse_id(minutes, 4) is None or not 1 <= int(minutes) <= 1000:
             raise UserError("error_bad_number", value=minutes[:10], low=1, high=1000)
         options["minutes"] = int(minutes)
     if options.get("tournament_class", "A") not in ("A", "B", "C", "D"):
@@ -119,6 +119,7 @@ async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     tour, data = await _loaded(nk, ctx, [])
     if not data.rounds:
         raise UserError("nk_error_no_round")
+    options.setdefault("komi", tour.komi)
     try:
         text = egf_results(data, **options)  # type: ignore[arg-type]
     except ValueError as err:  # a value with [ ] ; or a line break would write a header of its own

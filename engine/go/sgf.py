@@ -1,7 +1,9 @@
 """The game record as SGF (FF[4]): written when a game ends, read back to replay a game.
 
-Written: the root node with size, komi, handicap (``HA`` and the stones as ``AB``), the players, the date
-and the result (``RE``: ``B+3.5``, ``W+R``, ``B+T``, ``0``), then one node per move (``B[]`` is a pass).
+Written: the root node with size, komi, the rules (``RU[Japanese]``: seed 001 counts territory and forbids
+simple ko, as the Japanese rules do), handicap (``HA`` from 2 stones, as SGF requires, and the stones as
+``AB``), the players, the days played (``DT``), event and round (``EV``, ``RO``) and the result (``RE``:
+``B+3.5``, ``W+R``, ``B+T``, ``0``), then one node per move (``B[]`` is a pass).
 Read: the main line (the first variation wherever the record branches); setup stones other than
 black's handicap (``AW``, ``AE``, ``AB`` after the root) are not supported and refused. A move after two
 passes means the marking was rejected and play resumed: the replay inserts that marking and rejection.
@@ -10,6 +12,7 @@ passes means the marking was rejected and play resumed: the replay inserts that 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date as Date
 from fractions import Fraction
 
 from engine.go.board import BLACK, WHITE, GoError, other
@@ -44,6 +47,25 @@ def _komi_text(komi: Fraction) -> str:
     return str(int(komi)) if komi.denominator == 1 else f"{float(komi):g}"
 
 
+RULES = "Japanese"
+
+
+def sgf_dates(days: list[Date]) -> str:
+    """FF[4]'s ``DT``: the days played in order, each written as short as the one before allows
+    (``2026-12-03,05``, ``2026-11-30,12-01``, a new year in full)."""
+    parts: list[str] = []
+    before: Date | None = None
+    for day in sorted(set(days)):
+        if before is not None and before.year == day.year and before.month == day.month:
+            parts.append(f"{day.day:02d}")
+        elif before is not None and before.year == day.year:
+            parts.append(f"{day.month:02d}-{day.day:02d}")
+        else:
+            parts.append(day.isoformat())
+        before = day
+    return ",".join(parts)
+
+
 def write_sgf(
     settings: GoSettings,
     actions: tuple[Action, ...] | list[Action],
@@ -52,13 +74,14 @@ def write_sgf(
     date: str = "",
     result: str = "",
     event: str = "",
+    round: str = "",
 ) -> str:
     """The SGF text of a game: its moves and passes (marking and agreement are not moves)."""
     size = settings.size
-    root = [f"FF[4]GM[1]CA[UTF-8]AP[clubbot:1]SZ[{size}]KM[{_komi_text(settings.komi)}]"]
-    if settings.handicap:
+    root = [f"FF[4]GM[1]CA[UTF-8]AP[clubbot:1]SZ[{size}]KM[{_komi_text(settings.komi)}]RU[{RULES}]"]
+    if settings.handicap >= 2:
         root.append(f"HA[{settings.handicap}]")
-    for key, value in (("PB", black), ("PW", white), ("DT", date), ("EV", event), ("RE", result)):
+    for key, value in (("PB", black), ("PW", white), ("DT", date), ("EV", event), ("RO", round), ("RE", result)):
         if value:
             root.append(f"{key}[{_escape(value)}]")
     nodes = []

@@ -72,8 +72,11 @@ def pair_round(
     Colours (seed 004 rule g: "zoveel mogelijk even vaak met wit als met zwart"; seed 003): the
     player with the lower whites-minus-blacks this season gets white; equal, the one who had white
     less often (seed 003); equal again, the lower-ranked player.  Three of one colour in a row is
-    allowed (seed 003); a fourth is avoided where the other player can take the colour without a
-    fourth of their own: then the colours of that game are swapped.  Counted are all games of earlier
+    allowed (seed 003); a fourth is avoided where possible: two players who both had three of one colour
+    in a row (one of them would get a fourth) are not paired together when a round without repeats keeps
+    all such pairs apart (with those whose balance needs the same colour, if that is possible too), and
+    where the other player can take the colour without a fourth of their own, the colours of that game
+    are swapped.  Counted are all games of earlier
     rounds of the season except forfeits (1-0F, 0-1F, 0-0F: nobody played a colour).  A member who
     misses rounds or joins late is therefore not given white again and again: their balance is what
     counts, not their number of whites.
@@ -95,12 +98,10 @@ def pair_round(
     in_cycle = set(cycle_rounds(number, settings.cycle_length))
     bad: list[set[int]] = [set() for _ in order]
     byes: Counter[PlayerId] = Counter()
-    colours = ColourHistory()
-    for rnd in sorted(earlier, key=lambda r: r.number):
+    colours = colour_history(rounds, number)
+    for rnd in earlier:
         byes.update(rnd.byes)
         for g in rnd.games:
-            if g.result not in _FORFEITS:
-                colours.played(g.white, g.black)
             if rnd.number in in_cycle and g.white in pos and g.black in pos:
                 w, b = pos[g.white], pos[g.black]
                 bad[w].add(b)
@@ -121,18 +122,21 @@ def pair_round(
         assert best is not None
         bye = best[1]
     rest = [i for i in everyone if i != bye]
-    # Colours as far as the pairing allows (seed 004 g): two players who both need the same colour to stay
-    # within 2 of even (whichever does not get it ends beyond) are not paired together when a round without
-    # repeats avoids all such pairs.
+    # Colours as far as the pairing allows (seed 004 g): two players who both need the same colour are not
+    # paired together when a round without repeats avoids all such pairs: both had three of one colour in
+    # a row (one would get a fourth), or both need it to stay within 2 of even (one would end beyond).
+    # Both kinds kept apart if possible, else the runs, else the balance.
     needs_white = {i for i in rest if colours.balance(order[i]) <= -MAX_BALANCE}
     needs_black = {i for i in rest if colours.balance(order[i]) >= MAX_BALANCE}
-    clashes = [
-        bad[i] | ((needs_white if i in needs_white else needs_black if i in needs_black else set()) - {i})
-        for i in everyone
-    ]
-    careful = _Matcher(clashes)
-    if (len(needs_white) > 1 or len(needs_black) > 1) and careful.min_repeats(rest) == 0:
-        pairs = careful.lexicographic(rest, 0)
+    run_black = {i for i in rest if colours.would_exceed(order[i], "b")}  # three blacks in a row: wants white
+    run_white = {i for i in rest if colours.would_exceed(order[i], "w")}
+    levels = ((needs_white | run_black, needs_black | run_white), (run_black, run_white), (needs_white, needs_black))
+    for groups in levels:
+        if any(len(group) > 1 for group in groups):
+            careful = _Matcher(_kept_apart(bad, groups))
+            if careful.min_repeats(rest) == 0:
+                pairs = careful.lexicographic(rest, 0)
+                break
     else:
         pairs = matcher.lexicographic(rest, matcher.min_repeats(rest))
 
@@ -146,6 +150,48 @@ def pair_round(
         bye=None if bye is None else order[bye],
         repeats=sum(1 for u, v in pairs if v in bad[u]),
     )
+
+
+def _kept_apart(bad: list[set[int]], groups: tuple[set[int], ...]) -> list[set[int]]:
+    """``bad`` with the players of each group also kept from meeting each other."""
+    clashes = [set(b) for b in bad]
+    for group in groups:
+        for i in group:
+            clashes[i] |= group - {i}
+    return clashes
+
+
+def colour_history(rounds: Sequence[Round], before: int) -> "ColourHistory":
+    """The colours of every game played over the board in the rounds before ``before`` (forfeits: 1-0F,
+    0-1F, 0-0F, nobody played a colour)."""
+    colours = ColourHistory()
+    for rnd in sorted((r for r in rounds if r.number < before), key=lambda r: r.number):
+        for g in rnd.games:
+            if g.result not in _FORFEITS:
+                colours.played(g.white, g.black)
+    return colours
+
+
+def colours_for(
+    players: Sequence[Player], rounds: Sequence[Round], a: PlayerId, b: PlayerId, round_number: int,
+    settings: KeizerSettings = KeizerSettings(),
+) -> tuple[PlayerId, PlayerId]:
+    """(white, black) for a game of ``a`` and ``b`` in round ``round_number`` that the director made (the
+    standby, a changed pairing): by the rule ``pair_round`` gives its games their colours."""
+    ranked = [s.player.id for s in value_ranking(players, rounds, round_number, settings)]
+    place = {pid: i for i, pid in enumerate(ranked)}
+    higher, lower = sorted((a, b), key=lambda pid: place.get(pid, len(ranked)))
+    return colour_history(rounds, round_number).choose(higher, lower)
+
+
+def met_in_cycle(rounds: Sequence[Round], a: PlayerId, b: PlayerId, round_number: int, cycle_length: int) -> int | None:
+    """The earlier round of ``round_number``'s cycle in which ``a`` and ``b`` met (any game counts, as in
+    ``pair_round``), or None."""
+    earlier = set(cycle_rounds(round_number, cycle_length))
+    for rnd in sorted(rounds, key=lambda r: r.number):
+        if rnd.number in earlier and any({g.white, g.black} == {a, b} for g in rnd.games):
+            return rnd.number
+    return None
 
 
 MAX_RUN = 3  # of one colour in a row (seed 003 allows three); a fourth is avoided where possible

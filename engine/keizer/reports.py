@@ -11,7 +11,8 @@ Pure: players and rounds in, plain rows out.
   performance rating.
 - ``trf``: TRF-16 text (columns as FIDE's "TRF16" description): ``001`` lines with the start number,
   name, rating, game points, the Keizer rank, and each round's opponent, colour and result; forfeits
-  ``+``/``-``, a bye ``U`` (pairing-allocated), absent ``Z`` (zero-point bye, nothing to rate).
+  ``+``/``-``, a bye ``U`` (pairing-allocated), absent ``Z`` (zero-point bye, nothing to rate). A player
+  who withdrew is in both, placed after the ranked players (``final_places``).
 """
 
 from __future__ import annotations
@@ -58,16 +59,36 @@ def meetings(player: PlayerId, rounds: Sequence[Round]) -> list[Meeting]:
     return out
 
 
+def final_places(
+    players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings = KeizerSettings()
+) -> list[tuple[int, Player]]:
+    """(place, player): the final standings, then the players who withdrew (out of the ranking, but their
+    games were played), in the order they stood when they left; places go on after the ranked ones."""
+    final = standings(players, rounds, settings)
+    ranked = {s.player.id for s in final}
+    last = max((r.number for r in rounds), default=0)
+    gone = [p for p in players if p.id not in ranked and p.withdrawn_from is not None and p.joined_round <= last]
+
+    def when_they_left(p: Player) -> tuple[int, int, int, str]:
+        assert p.withdrawn_from is not None
+        before = {s.player.id: s.rank for s in standings(players, rounds, settings, after_round=p.withdrawn_from - 1)}
+        return -p.withdrawn_from, before.get(p.id, len(players)), -p.rating, p.id
+
+    places = [(s.rank, s.player) for s in final]
+    return places + [(len(places) + i, p) for i, p in enumerate(sorted(gone, key=when_they_left), start=1)]
+
+
 def cross_table(
     players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings = KeizerSettings()
 ) -> list[tuple[int, Player, list[str]]]:
-    """(final place, player, one cell per round) in final order; a cell: opponent's place, colour, result."""
-    final = standings(players, rounds, settings)
-    place = {s.player.id: s.rank for s in final}
+    """(final place, player, one cell per round) in final order (``final_places``: a withdrawn player too);
+    a cell: opponent's place, colour, result."""
+    final = final_places(players, rounds, settings)
+    place = {p.id: rank for rank, p in final}
     numbers = sorted(r.number for r in rounds)
     table = []
-    for s in final:
-        by_round = {m.round: m for m in meetings(s.player.id, rounds)}
+    for rank, player in final:
+        by_round = {m.round: m for m in meetings(player.id, rounds)}
         cells = []
         for n in numbers:
             m = by_round.get(n)
@@ -77,7 +98,7 @@ def cross_table(
                 cells.append(m.result)
             else:
                 cells.append(f"{place.get(m.opponent, '?')}{m.colour}{m.result}")
-        table.append((s.rank, s.player, cells))
+        table.append((rank, player, cells))
     return table
 
 
@@ -136,8 +157,7 @@ def trf(
     start: str = "", end: str = "", city: str = "",
 ) -> str:
     """The season as TRF-16 text (start numbers by rating, as a rating office expects)."""
-    final = standings(players, rounds, settings)
-    rank = {s.player.id: s.rank for s in final}
+    rank = {p.id: place for place, p in final_places(players, rounds, settings)}
     order = sorted(players, key=lambda p: (-p.rating, p.name))
     number = {p.id: i for i, p in enumerate(order, start=1)}
     numbers = sorted(r.number for r in rounds)

@@ -292,8 +292,12 @@ def _recalculate(season: _Season, upto: int) -> tuple[_State, list[int]]:
     for p in range(n):
         joiners.setdefault(season.join[p], []).append(p)
     leavers: dict[int, list[int]] = {}
+    returners: dict[int, list[int]] = {}
     for p, first_out in season.withdrawn.items():
         leavers.setdefault(max(first_out, 1), []).append(p)
+        back = season.players[p].returned_from
+        if back is not None and back > max(first_out, 1):
+            returners.setdefault(back, []).append(p)
     active = list(joiners.get(1, []))
     scores = season.scores(active, [0] * n)  # before round 1: start points only
     state = _State(0, scores, season.start_ranking(active))
@@ -304,7 +308,7 @@ def _recalculate(season: _Season, upto: int) -> tuple[_State, list[int]]:
     for k in range(1, upto + 1):
         season.add_round(k)
         if k > 1:
-            active = active + joiners.get(k, [])
+            active = active + joiners.get(k, []) + returners.get(k, [])
             if leavers.get(k):
                 value_ranking, active = season.withdraw(leavers[k], value_ranking, active)
         values = season.values_of(value_ranking)
@@ -313,7 +317,7 @@ def _recalculate(season: _Season, upto: int) -> tuple[_State, list[int]]:
         if st.extra_passes > 0:
             scores, ranking = _extra_passes(season, active, values, scores, ranking)
         state = _State(k, scores, ranking)
-        value_ranking = _with_joiners(season, state, joiners.get(k + 1, []))
+        value_ranking = _with_joiners(season, state, joiners.get(k + 1, []), returners.get(k + 1, []))
     return state, value_ranking
 
 
@@ -341,13 +345,18 @@ def _extra_passes(
     return scores, ranking
 
 
-def _with_joiners(season: _Season, state: _State, new: Sequence[int]) -> list[int]:
-    if not new:
+def _with_joiners(season: _Season, state: _State, new: Sequence[int], back: Sequence[int] = ()) -> list[int]:
+    """The ranking that values the next round: ``state``'s, with the players joining in it at their start
+    points and those coming back after a withdrawal at the score of their games so far (their value no
+    longer frozen)."""
+    for p in back:
+        season.frozen.pop(p, None)
+    if not new and not back:
         return state.ranking
     existing = [
         (season.players[p].rating, Fraction(s, season.scale)) for p, s in state.scores.items()
     ]
-    scores = dict(state.scores)
+    scores = {**state.scores, **{p: season.total[p] for p in back}}
     for p in new:
         if season.players[p].start_points is None:
             sp = late_joiner_start_points(season.players[p].rating, existing)
@@ -439,6 +448,6 @@ def value_ranking(
     state, ranking = _recalculate(season, round_number - 1)
     scores = dict(state.scores)
     for p in ranking:
-        if p not in scores:
-            scores[p] = season.start[p]
+        if p not in scores:  # a joiner at their start points, one coming back at their games' points
+            scores[p] = season.total[p] if season.players[p].returned_from == round_number else season.start[p]
     return _to_standings(season, ranking, scores)

@@ -165,7 +165,7 @@ def _kind(x: object) -> str:
 
 
 _TOP_FIELDS = ("name", "settings", "players", "rounds", "present")
-_PLAYER_FIELDS = ("id", "name", "rating", "group", "joined_round", "start_points", "withdrawn_from")
+_PLAYER_FIELDS = ("id", "name", "rating", "group", "joined_round", "start_points", "withdrawn_from", "returned_from")
 _ROUND_FIELDS = ("number", "games", "byes", "absent")
 _GAME_FIELDS = ("white", "black", "result")
 
@@ -284,6 +284,8 @@ def _parse_players(reader: _Reader, raw: Any) -> tuple[Player, ...]:
                 start_points=None if start is None else reader.fraction(start, path + ("start_points",), "start_points"),
                 withdrawn_from=None if p.get("withdrawn_from") is None
                 else reader.integer(p["withdrawn_from"], path + ("withdrawn_from",), "withdrawn_from", 1),
+                returned_from=None if p.get("returned_from") is None
+                else reader.integer(p["returned_from"], path + ("returned_from",), "returned_from", 1),
             )
         )
     return tuple(players)
@@ -395,6 +397,8 @@ def _player_json(p: Player) -> dict[str, Any]:
         out["start_points"] = _fraction_json(Fraction(p.start_points))
     if p.withdrawn_from is not None:
         out["withdrawn_from"] = p.withdrawn_from
+    if p.returned_from is not None:
+        out["returned_from"] = p.returned_from
     return out
 
 

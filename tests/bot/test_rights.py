@@ -48,7 +48,7 @@ SEASON_FILE = (REPO / "examples" / "season.json").read_bytes()
 
 def _config(path: Path) -> Config:
     base = load_config(REPO / "config.example.toml", env={})
-    return Config(**{**base.__dict__, "db_path": path})
+    return Config(**{**base.__dict__, "db_path": path, "web_address": "127.0.0.1:8080"})  # a bot with a website
 
 
 async def _ok(commands: Core, who: Actor, text: str) -> None:
@@ -133,6 +133,8 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/speler Eva hernoem Eefje", None, "XXWX"),
     ("/speler Eva verwijder", None, "XXXX"),  # Eva had the bye in round 1: she stays
     ("/speler Eva samenvoegen Daan", None, "XXXX"),  # both in round 1 (Eva's bye, Daan's game): two people
+    ("/uitslagen", None, "XXRX"),  # the open and disputed results: the director's list
+    ("/seizoen ontbrekend=wachten", None, "XXWX"),  # the running season's setting
     ("/nietverschenen Daan", None, "XXWX"),
     ("/invaller Daan", None, "XXWX"),
     ("/publiceer", None, "XXXX"),  # round 1's results are not all in: the director is asked first
@@ -160,6 +162,8 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/koppel Eva", None, "XXWX"),  # a one-time code for Eva
     ("/koppel Eva <@user:vreemde>", None, "XXWX"),
     ("/koppel Eva <@user:anna>", None, "XXXX"),  # that account is Anna already
+    ("/leden importeer", b"Gijs;1500\nEva;1650\n", "XXWX"),  # a member list in one step
+    ("/leden importeer\nGijs 1500", None, "XXWX"),  # pasted under the command
     ("/aanmelden ABCD-EFGH", None, "XXXX"),  # a code nobody handed out
     # go: a member's own games; the settings are the director's
     ("/go uitdagen Carla 9", None, "WWXX"),

@@ -4,11 +4,18 @@ Every package keeps its own sentences in an ``i18n/<language>/`` folder of JSON 
 (``bot/core/i18n/nl/core.json``, ``bot/keizer/i18n/nl/keizer.json``, ``bot/adapters/i18n/en/discord.json``,
 ...), so a new system brings its texts along and the core needs to know none of them. All the files of
 one language are merged when first used; a key defined in two files of one language is an error.
+
+Counts take the form of their number: ``{games:# partij|# partijen}`` reads "1 partij", "2 partijen",
+"0 partijen" (``#`` is the number; Dutch and English both use the first form for exactly 1), and with
+three forms the first is for 0: ``{round:voor de eerste ronde|na ronde #|na ronde #}``. Write every
+number that counts something this way (``tests/bot/core/test_plurals.py`` finds those that do not).
 """
 
 from __future__ import annotations
 
 import json
+import string
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -42,4 +49,35 @@ def t(language: str, key: str, **values: Any) -> str:
     template = catalogue(lang).get(key)
     if template is None:
         template = catalogue(DEFAULT_LANGUAGE)[key]
+    if "|" in template:  # may hold a count's forms
+        return _COUNTS.format(template, **values)
     return template.format(**values)
+
+
+def plural_form(value: object, forms: str) -> str:
+    """The form of ``forms`` (``one|other`` or ``zero|one|other``) for the number ``value``, with ``#``
+    as the number. Dutch and English: "one" is exactly 1; a number typed as text counts as its value."""
+    choices = forms.split("|")
+    number: object = value
+    if isinstance(value, str):
+        try:
+            number = Fraction(value.strip().replace(",", "."))
+        except (ValueError, ZeroDivisionError):
+            number = None
+    if len(choices) == 3 and number == 0:
+        chosen = choices[0]
+    elif number == 1:
+        chosen = choices[-2]
+    else:
+        chosen = choices[-1]
+    return chosen.replace("#", str(value))
+
+
+class _CountFormatter(string.Formatter):
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            return plural_form(value, format_spec)
+        return str(super().format_field(value, format_spec))
+
+
+_COUNTS = _CountFormatter()

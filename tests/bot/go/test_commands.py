@@ -105,7 +105,7 @@ async def test_suicide_and_ko_are_refused(commands: Core, config) -> None:
     reply = await ok(commands, BERT, "/zet A9")
     await ok(commands, ANNA, "/zet B9")
     reply = await ok(commands, BERT, "/zet E5")  # later it is allowed
-    assert reply.lines[0] == "Bert (wit) speelt E5 en slaat 1 steen/stenen."
+    assert reply.lines[0] == "Bert (wit) speelt E5 en slaat 1 steen."
 
 
 async def test_passes_marking_rejection_and_agreement_end_the_game(commands: Core, config) -> None:
@@ -228,7 +228,7 @@ async def test_director_settings(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/go bedenktijd 3d")
     await ok(commands, DIRECTOR, "/go herinnering 12u")
     reply = await ok(commands, DIRECTOR, "/go voorgiftkomi 0")
-    assert "herinnering na 12 uur" in reply.text and "bedenktijd per zet 3 dag(en)" in reply.text
+    assert "herinnering na 12 uur" in reply.text and "bedenktijd per zet 3 dagen" in reply.text
     assert "komi bij voorgift 0" in reply.text
     await refused(commands, DIRECTOR, "/go bedenktijd soms", config)
     await refused(commands, DIRECTOR, "/go voorgiftkomi 0.3", config)
@@ -266,3 +266,46 @@ async def test_the_go_table_is_documented(config) -> None:
     for column in ("handicap", "result", "winner_id", "black_id", "white_id", "finished_at", "keizer_game_id"):
         assert f"`{column}`" in doc
     json.loads((REPO / "bot" / "go" / "i18n" / "en" / "go.json").read_text())
+
+
+async def test_a_second_challenge_for_a_pairing_in_play_says_so(commands: Core, clock: ShiftedClock, config) -> None:
+    """Issue 31 §3: while the pairing's go game runs, challenging the same opponent again is refused with
+    the game named, instead of quietly starting a friendly game; vrij still starts one."""
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
+    await ok(commands, DIRECTOR, "/speler Anna 2000")
+    await ok(commands, DIRECTOR, "/speler Bert 1900")
+    await link(commands, ANNA, BERT)
+    await members(commands, ANNA, BERT)
+    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer")
+    await ok(commands, ANNA, "/go uitdagen Bert 9")
+    await ok(commands, BERT, "/go accepteren")
+    text = await refused(commands, ANNA, "/go uitdagen Bert 13", config)
+    assert "#1" in text and "ronde 1" in text and "vrij" in text
+    await ok(commands, ANNA, "/go uitdagen Bert 13 vrij")
+
+
+async def test_the_sgf_of_a_competition_game(commands: Core, clock: ShiftedClock, config) -> None:
+    """Issue 31 §3: the record names the rules, the competition and its round, and the days in the
+    club's time zone (a challenge at 00:30 in Amsterdam is that day, not the UTC day before)."""
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
+    await ok(commands, DIRECTOR, "/speler Anna 2000")
+    await ok(commands, DIRECTOR, "/speler Bert 1900")
+    await link(commands, ANNA, BERT)
+    await members(commands, ANNA, BERT)
+    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer")
+    clock.set(datetime(2026, 12, 3, 23, 30, tzinfo=timezone.utc))  # 00:30 on 4 December in Amsterdam
+    await ok(commands, ANNA, "/go uitdagen Bert 9")
+    await ok(commands, BERT, "/go accepteren")
+    clock.set(datetime(2026, 12, 5, 12, 0, tzinfo=timezone.utc))
+    await ok(commands, ANNA, "/opgeven")
+    sgf = (await ok(commands, BERT, "/go sgf #1")).attachment[1].decode()
+    for part in ("RU[Japanese]", "EV[S]", "RO[1]", "DT[2026-12-04,05]"):
+        assert part in sgf, part
+
+
+async def test_one_handicap_stone_is_refused(commands: Core, config) -> None:
+    await members(commands, ANNA, BERT)
+    text = await refused(commands, ANNA, "/go uitdagen Bert 9 voorgift 1", config)
+    assert "2 tot en met 9" in text

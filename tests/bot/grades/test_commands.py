@@ -50,7 +50,7 @@ async def test_a_promotion_earned_with_entered_games(commands: Core, clock: Shif
     # 6 x 25 - 5 x 10 = 100 from 11 counted games: 25 short, one game short of 12.
     assert "Anna: 1d" in card
     assert "Lopende reeks: 100 punten uit 11 partijen" in card
-    assert "Nog 25 punten nodig voor 2d" in card and "nog minstens 1 partijen" in card
+    assert "Nog 25 punten nodig voor 2d" in card and "nog minstens 1 partij" in card
     assert rows(config, "SELECT COUNT(*) FROM announcements")[0][0] == 0
 
     promoted = await enter(commands, "2027-03-22", "W25")  # the 12th counted game: 125
@@ -113,7 +113,7 @@ async def test_a_member_opponent_with_an_unreliable_grade(commands: Core, clock:
     await ok(commands, DIRECTOR, "/graadzetten Bert betrouwbaar geschat")
     card = await ok(commands, BERT, "/graad Bert")
     assert "(geschat)" in card
-    assert "Lopende reeks: 45 punten uit 1 partijen" in await ok(commands, ANNA, "/graad")
+    assert "Lopende reeks: 45 punten uit 1 partij" in await ok(commands, ANNA, "/graad")
 
 
 async def test_below_2_kyu_there_are_no_points(commands: Core, clock: ShiftedClock) -> None:
@@ -133,12 +133,12 @@ async def test_the_example_csv_file(commands: Core, clock: ShiftedClock, config)
     await ok(commands, DIRECTOR, "/graadzetten Anna 1d vanaf=2026-01-01")
     await ok(commands, DIRECTOR, "/graadzetten Bert 2k vanaf=2026-01-01")
     data = (ROOT / "examples" / "grades.csv").read_bytes()
-    assert "8 partijen ingelezen (0 stonden er al in)" in await ok(commands, DIRECTOR, "/partijenimport", data)
+    assert "8 partijen ingelezen." in await ok(commands, DIRECTOR, "/partijenimport", data)
     # Anna (1d): +45 (2d), +25 (1d), -10 (3d), +10 (1k), -25 (2d); the draw and the 30-minute game do not count.
     card = await ok(commands, DIRECTOR, "/graad Anna")
     assert "Lopende reeks: 45 punten uit 5 partijen" in card
     assert "Lopende reeks: 0 punten uit 0 partijen" in await ok(commands, DIRECTOR, "/graad Bert")  # handicap
-    assert "0 partijen ingelezen (8 stonden er al in)" in await ok(commands, DIRECTOR, "/importgames", data)
+    assert "0 partijen ingelezen; regels 2, 3, 4, 5, 6, 7, 8 en 9 stonden er al in." in await ok(commands, DIRECTOR, "/importgames", data)
 
 
 async def test_a_bad_csv_line_refuses_the_whole_file(commands: Core, clock: ShiftedClock, config) -> None:
@@ -200,7 +200,7 @@ async def test_english_replies(commands: Core, clock: ShiftedClock, config) -> N
     text = await ok(commands, DIRECTOR, "/game Anna date=2027-02-01 opponent=Piet grade=2d result=won minutes=60 byoyomi=30")
     assert text.endswith("+45.")
     card = await ok(commands, ANNA, "/grade")
-    assert "Current series: 45 points from 1 games" in card and "80 more points needed for 2d" in card
+    assert "Current series: 45 points from 1 game" in card and "80 more points needed for 2d" in card
     assert "not a date" in await refused(commands, DIRECTOR, "/setgrade Anna 2d from=yesterday", config)
 
 
@@ -236,7 +236,7 @@ async def test_competition_games_count_once_a_time_control_is_set(commands: Core
     await grades.GradesSchedule().run_due(commands, clock.now())
     assert len(rows(config, "SELECT kind FROM announcements WHERE kind LIKE 'promotion:%'")) == 1
     card = await ok(commands, BERT, "/graad Bert")
-    assert "Lopende reeks: -45 punten uit 1 partijen" in card  # Bert lost to an equal grade
+    assert "Lopende reeks: -45 punten uit 1 partij" in card  # Bert lost to an equal grade
     assert "Anna" in card and "2026-27" in card
     listing = await ok(commands, DIRECTOR, "/speeltempo")
     assert "seizoen 2026-27: 90 minuten, 30 s byoyomi, officieel: ja" in listing
@@ -266,3 +266,27 @@ async def test_the_confirmation_that_completes_a_promotion_announces_it_at_once(
     await ok(commands, BERT, "/bevestig")  # no scheduler wake, no grades command: the confirmation itself
     announced = rows(config, "SELECT body FROM announcements WHERE kind LIKE 'promotion:%'")
     assert len(announced) == 1 and "van 1d naar 2d" in announced[0][0]
+
+
+async def test_a_two_game_match_in_a_file_is_two_games(commands: Core, clock: ShiftedClock, config) -> None:
+    """Issue 31 §4: two lines alike (a two-game match, a double round robin) are two games; only what the
+    database already holds is skipped, per identical game and by line number, and /partij agrees."""
+    await anna_at_1_dan(commands, clock)
+    header = "player;date;opponent;grade;result;minutes;byoyomi;event\n"
+    lost = "Anna;2027-02-01;Piet;1d;lost;90;30;Match\n"
+    data = (header + lost + lost).encode()
+    assert "2 partijen ingelezen." in await ok(commands, DIRECTOR, "/partijenimport", data)
+    assert rows(config, "SELECT COUNT(*) FROM grade_games") == [(2,)]
+    assert "Lopende reeks: -90 punten uit 2 partijen" in await ok(commands, DIRECTOR, "/graad Anna")
+    # the same file again: both lines are in already, named by line
+    again = await ok(commands, DIRECTOR, "/partijenimport", data)
+    assert "0 partijen ingelezen" in again and "regels 2 en 3 stonden er al in" in again
+    # a third game of the match added to the file: only it is new
+    third = await ok(commands, DIRECTOR, "/partijenimport", (header + lost + lost + lost).encode())
+    assert "1 partij ingelezen" in third and "regels 2 en 3 stonden er al in" in third
+    assert rows(config, "SELECT COUNT(*) FROM grade_games") == [(3,)]
+    # /partij takes the same game once more, as a fourth game, as the import would
+    await ok(commands, DIRECTOR, "/partij Anna datum=2027-02-01 tegen=Piet graad=1d uitslag=verloren minuten=90 byoyomi=30 toernooi=Match")
+    assert rows(config, "SELECT COUNT(*) FROM grade_games") == [(4,)]
+    assert "regels 2, 3 en 4 stonden er al in" in await ok(
+        commands, DIRECTOR, "/partijenimport", (header + lost * 3).encode())

@@ -90,7 +90,7 @@ async def test_result_needs_the_opponents_confirmation(commands: Core, clock: Sh
     text = await ok(commands, ANNA, "/uitslag 0-1")
     assert "Bert" in text
     await refused(commands, ANNA, "/bevestig")  # one cannot confirm one's own report
-    conflict = await refused(commands, BERT, "/uitslag 1-0")
+    conflict = await ok(commands, BERT, "/uitslag 1-0")  # the result stays open, the director is told
     assert "0-1" in conflict and "1-0" in conflict
     await ok(commands, BERT, "/bevestig")
     import sqlite3

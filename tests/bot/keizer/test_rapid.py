@@ -26,11 +26,12 @@ async def two_competitions(commands: Core) -> None:
     await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
     for line in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800"):
         await ok(commands, DIRECTOR, f"/speler {line}")
-    # the rapid competition, on Wednesdays: the members so far take part
+    # the rapid competition, on Wednesdays, has its own roster: the four join it
     await ok(commands, DIRECTOR, "/seizoen naam=R start=2026-12-02 rondes=3 soort=rapid deadline=12:00 publicatie=13:00")
     for who in (ANNA, BERT, CARLA, DAAN):
         await link(commands, who)
         await ok(commands, who, "/aanmelden")
+        await ok(commands, who, "/aanmelden rapid")
 
 
 async def test_sign_offs_results_and_pairings_of_the_rapid_competition(commands: Core, clock, config) -> None:
@@ -66,7 +67,7 @@ async def test_sign_offs_results_and_pairings_of_the_rapid_competition(commands:
     assert rows(config, "SELECT g.result FROM games g JOIN rounds r ON r.id = g.round_id"
                         " JOIN seasons s ON s.id = r.season_id WHERE s.kind = 'rapid' AND g.board = 1") == [("1-0",)]  # fmt: skip
     standings = await ok(commands, ANNA, "/stand rapid")
-    assert standings.splitlines()[0].startswith("Stand R")
+    assert standings.splitlines()[0].startswith("Rapid: Stand R")
 
 
 async def test_a_director_adds_a_player_to_the_rapid_competition_only(commands: Core, config) -> None:

@@ -46,7 +46,7 @@ async def test_a_small_clubs_standings_are_one_table(commands: Core) -> None:
     await club_of(commands, PAGE_ROWS)
     reply = await commands.handle(actor("Anna"), "/stand")
     assert reply.table is not None and len(reply.table.rows) == PAGE_ROWS and reply.buttons == ()
-    assert reply.lines == ("Stand Groot na ronde 0",)
+    assert reply.lines == ("Stand Groot voor de eerste ronde",)
 
 
 

@@ -5,7 +5,7 @@ on PostgreSQL; every reply, every announcement and every row must come out the s
 from __future__ import annotations
 
 import sqlite3
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import asyncpg
@@ -39,6 +39,7 @@ SCRIPT = [
     ("Leider", "/taal en"), ("Anna", "/standings"), ("Leider", "/taal nl"),
     ("+", 24 * 7),
     ("Leider", "/publiceer ongedaan"), ("Leider", "/publiceer toch"), ("Leider", "/invaller Anna"),
+    ("Leider", "/uitslagen"), ("Leider", "/seizoen ontbrekend=wachten"),
     # the NK
     ("Leider", "/nk nieuw NK 2027 rondes=3"),
     ("Anna", "/nk inschrijven 2100"), ("Bert", "/nk inschrijven 2000"), ("Carla", "/nk inschrijven 1900"),
@@ -60,9 +61,25 @@ SCRIPT = [
 ]
 
 
+class StillClock(ShiftedClock):
+    """The two runs must stamp the same moments: this clock moves only when the script moves it (a
+    clock running at the wall clock's pace crossed a second's boundary in one run and not in the other)."""
+
+    def __init__(self, start: datetime) -> None:
+        super().__init__(start)
+        self._moment = start
+
+    def now(self) -> datetime:
+        return self._moment
+
+    def advance(self, delta: timedelta) -> None:
+        super().advance(delta)
+        self._moment += delta
+
+
 async def _run(target: str, config: Config) -> tuple[list[str], list[str]]:
     store = await open_store(target)
-    clock = ShiftedClock(START)
+    clock = StillClock(START)
     core = make_core(store, config, clock)
     posted: list[str] = []
 

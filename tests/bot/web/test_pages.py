@@ -114,7 +114,7 @@ async def test_a_members_page_shows_their_season_and_nothing_of_another_club(com
     assert f'<a href="/c/{club}/lid/{bert.id}">Bert</a>' in body  # names in the table link to their pages
     status, body, _ = await get(f"{site}/c/{club}/lid/{bert.id}")
     assert status == 200 and "Bert in 2026-27" in body and "TPR" in body, body[-600:]
-    await ok(commands, DIRECTOR, """/speler 'Anna "Ann" Bakker' 1500""")  # a double quote in a name
+    await ok(commands, DIRECTOR, r'/speler "Anna \"Ann\" Bakker" 1500')  # a double quote in a name
     ann = await commands.store.member_by_name(club, 'Anna "Ann" Bakker')
     assert ann is not None
     status, body, _ = await get(f"{site}/c/{club}/lid/{ann.id}")

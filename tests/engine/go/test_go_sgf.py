@@ -86,3 +86,30 @@ def test_play_after_two_passes_reads_as_a_rejected_marking() -> None:
     sgf = read_sgf("(;SZ[9];B[ee];W[];B[];W[dd];B[];W[])")
     assert [a.kind for a in sgf.actions] == ["play", "pass", "pass", "done", "reject", "play", "pass", "pass"]
     assert sgf.game.phase == "marking" and sgf.game.board.cells[parse_point("D6", 9)] == WHITE
+
+
+def test_the_rules_event_round_and_days_played_are_in_the_root() -> None:
+    """Issue 31 §3: RU (seed 001's territory counting and simple ko: the Japanese rules' SGF name), EV and
+    RO for a competition game, DT with every day played in FF[4]'s short form."""
+    from datetime import date
+
+    from engine.go.sgf import sgf_dates
+
+    settings = GoSettings(9, Fraction(7, 2))
+    text = write_sgf(settings, play(settings, ["B E5"]).actions, date=sgf_dates([date(2026, 12, 3), date(2026, 12, 5)]),
+                     event="Clubcompetitie 2026-27", round="3")
+    for part in ("RU[Japanese]", "EV[Clubcompetitie 2026-27]", "RO[3]", "DT[2026-12-03,05]"):
+        assert part in text, part
+    assert sgf_dates([date(2026, 12, 3)]) == "2026-12-03"
+    assert sgf_dates([date(2026, 12, 31), date(2027, 1, 2), date(2026, 12, 31)]) == "2026-12-31,2027-01-02"
+    assert sgf_dates([date(2026, 11, 30), date(2026, 12, 1)]) == "2026-11-30,12-01"
+    assert read_sgf(text).settings == settings
+
+
+def test_one_handicap_stone_is_no_ha_property() -> None:
+    """SGF's HA is 2 or more: a record with a single placed stone says so with AB alone."""
+    settings = GoSettings(9, Fraction(1, 2), 1)
+    g = GoGame(settings)
+    g.apply(Action("handicap", BLACK, (parse_point("E5", 9),)))
+    text = write_sgf(settings, g.actions)
+    assert "HA[" not in text and "AB[ee]" in text

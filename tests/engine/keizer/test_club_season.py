@@ -115,6 +115,27 @@ def test_a_withdrawn_player_leaves_the_ranking_and_their_games_keep_their_value(
     assert {x for g in pair_round(gone, rounds, ["a", "c", "d"], round_number=4).games for x in (g.white, g.black)} <= set("acd")
 
 
+def test_a_player_who_comes_back_rejoins_and_the_standings_before_stay_as_they_were() -> None:
+    """b leaves from round 3 and comes back from round 4: the standings after rounds 0-3 are those of
+    the withdrawal alone (published, they never change); from round 4 on b is ranked and paired again,
+    with the points of their games so far."""
+    ps, rounds = _season_with_a_leaver()
+    gone = [p if p.id != "b" else Player("b", "B", 1900, withdrawn_from=3) for p in ps]
+    back = [p if p.id != "b" else Player("b", "B", 1900, withdrawn_from=3, returned_from=4) for p in ps]
+    r4 = Round(4, (Game("b", "d", W), Game("c", "a", D)))
+    def shown(ranking: list) -> list:
+        return [(s.rank, s.player.id, s.score, s.value, s.played) for s in ranking]
+
+    for after in range(4):
+        assert shown(standings(back, [*rounds, r4], after_round=after)) == shown(standings(gone, rounds, after_round=after))
+    assert "b" in ids(value_ranking(back, rounds, 4))
+    b_before = {s.player.id: s.score for s in standings(ps, rounds, after_round=2)}["b"]
+    assert {s.player.id: s.score for s in value_ranking(back, rounds, 4)}["b"] >= b_before  # the draw with a
+    assert {x for g in pair_round(back, rounds, list("abcd"), round_number=4).games for x in (g.white, g.black)} == set("abcd")
+    after4 = standings(back, [*rounds, r4])
+    assert set(ids(after4)) == set("abcd") and len(after4) == 4
+
+
 def test_a_withdrawal_before_the_season_leaves_no_trace() -> None:
     ps = [Player("a", "A", 2000), Player("b", "B", 1900, withdrawn_from=1), Player("c", "C", 1800)]
     assert ids(standings(ps, [], after_round=0)) == ["a", "c"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from hypothesis import given, settings as hyp_settings, strategies as st
+from hypothesis import example, given, settings as hyp_settings, strategies as st
 
 from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round, value_ranking
 from engine.keizer.pairing import ColourHistory, pair_round
@@ -130,3 +130,65 @@ def test_colours_stay_balanced_for_members_who_play_every_round_of_a_season(seed
         for pid in played_all:
             assert abs(balance[pid]) <= 2, (number, pid, balance[pid])
         assert all(abs(balance[x.id]) <= 3 for x in ps), (number, balance)
+
+
+def test_two_players_who_both_had_three_whites_in_a_row_are_kept_apart() -> None:
+    """P and Q: black twice, then white three times (balance +1, a run of three whites); R and S the other
+    way round. The plain 1-2, 3-4 (P-Q, R-S) forces two fourths; P-R, Q-S gives none."""
+    ps = players_by_rating("PQRS")
+    rounds = [
+        Round(1, (Game("R", "P", B), Game("S", "Q", B))),
+        Round(2, (Game("S", "P", B), Game("R", "Q", B))),
+        Round(3, (Game("P", "R", W), Game("Q", "S", W))),
+        Round(4, (Game("P", "S", W), Game("Q", "R", W))),
+        Round(5, (Game("P", "R", W), Game("Q", "S", W))),
+    ]
+    s = KeizerSettings(cycle_length=0)
+    assert [x.player.id for x in value_ranking(ps, rounds, 6, s)] == list("PQRS")
+    p = pair_round(ps, rounds, "PQRS", s)
+    assert {frozenset((g.white, g.black)) for g in p.games} == {frozenset("PR"), frozenset("QS")}
+    assert {(g.white, g.black) for g in p.games} == {("R", "P"), ("S", "Q")}
+
+
+def _runs(rounds: list[Round]) -> ColourHistory:
+    history = ColourHistory()
+    for rnd in sorted(rounds, key=lambda r: r.number):
+        for g in rnd.games:
+            history.played(g.white, g.black)
+    return history
+
+
+def _matchings(people: list[str]):
+    """Every way to pair ``people`` (an even number) off."""
+    if not people:
+        yield []
+        return
+    first, rest = people[0], people[1:]
+    for i, other in enumerate(rest):
+        for more in _matchings(rest[:i] + rest[i + 1:]):
+            yield [(first, other), *more]
+
+
+@hyp_settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), count=st.integers(2, 4), history=st.integers(3, 7))
+@example(seed=2, count=4, history=5)  # found by this property on the pairing before it kept such players apart
+def test_a_forced_fourth_of_one_colour_only_when_no_round_avoids_it(seed: int, count: int, history: int) -> None:
+    """Random histories of 4-8 players with random colours (repeats allowed): when the pairing puts two
+    players who both had three of one colour in a row together, every pairing of the same players has
+    such a pair (repeats are allowed here, so every pairing is a legal round)."""
+    rng = random.Random(seed)
+    ids = [f"p{i}" for i in range(2 * count)]
+    ps = [Player(pid, pid.upper(), rating=2000 - 10 * i) for i, pid in enumerate(ids)]
+    rounds = []
+    for number in range(1, history + 1):
+        order = ids[:]
+        rng.shuffle(order)
+        rounds.append(Round(number, tuple(Game(order[i], order[i + 1], rng.choice([W, B, D])) for i in range(0, len(order), 2))))
+    p = pair_round(ps, rounds, ids, KeizerSettings(cycle_length=0))
+    runs = _runs(rounds)
+
+    def forced(a: str, b: str) -> bool:
+        return any(runs.would_exceed(a, c) and runs.would_exceed(b, c) for c in "wb")
+
+    if any(forced(g.white, g.black) for g in p.games):
+        assert all(any(forced(a, b) for a, b in m) for m in _matchings(ids)), [(g.white, g.black) for g in p.games]

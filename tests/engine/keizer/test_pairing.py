@@ -380,14 +380,26 @@ def test_pairing_properties_against_brute_force(seed: int, n: int, before: int, 
         return sequence.get(pid, [])[-3:] == [colour] * 3
 
     # the lexicographically first round with that bye; first among the rounds without repeats that pair
-    # no two players who both need white (or both black) to stay within 2 of even, when there is one
+    # no two players who both want the same colour, when there is one: both had three of the other colour
+    # in a row or need it to stay within 2 of even; else both had three in a row; else both need it for
+    # the balance
     rest = [x for x in order if x != p.bye]
-    clash = {frozenset((a, b)) for a in rest for b in rest if a != b and (min(balance(a), balance(b)) >= 2 or max(balance(a), balance(b)) <= -2)}
-    careful = met | clash
-    if clash - met and min_repeats_with(rest, careful) == 0:
-        assert pairs(p) == brute_force_lexicographic(rest, careful)
-    else:
-        assert pairs(p) == brute_force_lexicographic(rest, met)
+
+    def both(wants) -> set[frozenset[str]]:
+        return {frozenset((a, b)) for a in rest for b in rest if a != b and any(wants(a, c) and wants(b, c) for c in "wb")}
+
+    def by_run(x: str, c: str) -> bool:  # wants colour c: three of the other in a row
+        return fourth(x, "b" if c == "w" else "w")
+
+    def by_balance(x: str, c: str) -> bool:
+        return balance(x) <= -2 if c == "w" else balance(x) >= 2
+
+    expected = brute_force_lexicographic(rest, met)
+    for clash in (both(lambda x, c: by_run(x, c) or by_balance(x, c)), both(by_run), both(by_balance)):
+        if clash - met and min_repeats_with(rest, met | clash) == 0:
+            expected = brute_force_lexicographic(rest, met | clash)
+            break
+    assert pairs(p) == expected
 
     for g in p.games:
         hi, lo = sorted((g.white, g.black), key=order.index)

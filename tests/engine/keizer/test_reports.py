@@ -89,3 +89,18 @@ def test_trf_points_add_up_and_every_game_is_seen_from_both_sides(seed: int) -> 
                 assert int(other[0:4]) == int(line[4:8]) and {colour, other[5]} == {"w", "b"}
                 assert {result, other[7]} in ({"1", "0"}, {"="}, {"+", "-"}, {"-"})
         assert line[80:84] == f"{float(total):4.1f}"
+
+
+def test_a_withdrawn_player_stays_in_the_cross_table_and_has_a_rank_in_the_trf() -> None:
+    """Daan leaves after round 1: out of the ranking, but his game was played; he is listed after the
+    ranked players (in the order they stood when they left), with his round-1 cell and a TRF rank."""
+    players = [*PLAYERS[:3], Player("d", "Daan", 1700, withdrawn_from=2), PLAYERS[4]]
+    rounds = [ROUNDS[0], Round(2, (Game("a", "c", W), Game("e", "b", Result.WHITE_WINS_FORFEIT)))]
+    assert "d" not in {s.player.id for s in standings(players, rounds)}
+    table = cross_table(players, rounds)
+    assert [rank for rank, _, _ in table] == [1, 2, 3, 4, 5]
+    place = {p.id: rank for rank, p, _ in table}
+    cells = {p.id: c for _, p, c in table}
+    assert place["d"] == 5 and cells["d"] == [f"{place['c']}w=", ""] and cells["c"][0] == "5b="
+    daan = next(line for line in trf("Club", players, rounds).splitlines() if "Daan" in line)
+    assert daan[85:89] == "   5"

@@ -326,11 +326,11 @@ def test_deep_nesting_is_a_clear_error(depth: int) -> None:
 def test_withdrawals_automatic_sign_offs_and_the_new_settings_round_trip() -> None:
     season = Season(
         settings=KeizerSettings(auto_signoff_fraction=Fraction(0), riser_from="round1"),
-        players=(Player("a", "A", 1800), Player("b", "B", 1700, withdrawn_from=2), Player("c", "C", 1600)),
+        players=(Player("a", "A", 1800), Player("b", "B", 1700, withdrawn_from=2, returned_from=4), Player("c", "C", 1600)),
         rounds=(Round(1, (Game("a", "b", Result.DRAW),), absent={"c": Absence.AUTO}),),
     )
     text = export_season(season)
-    assert '"withdrawn_from": 2' in text and '"auto"' in text and '"riser_from": "round1"' in text
+    assert '"withdrawn_from": 2' in text and '"returned_from": 4' in text and '"auto"' in text and '"riser_from": "round1"' in text
     assert parse_season(text) == season
     bad = text.replace('"round1"', '"whenever"')
     with pytest.raises(SeasonFileError, match="riser_from must be one of"):
