@@ -132,6 +132,7 @@ SETTINGS: dict[str, dict[str, Check]] = {
         "default_language": _one_of("nl", "en"),
         "default_timezone": _zone,
         "log_level": _one_of("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
+        "login_timeout": _number(1, 86400),
     },
     "season": {
         "rounds": _number(1, 200, whole=True),
