@@ -26,6 +26,7 @@ class Config:
     default_language: str = "nl"
     default_timezone: str = "Europe/Amsterdam"
     log_level: str = "INFO"
+    login_timeout: float = 300.0  # seconds a chat platform may stay unreachable at start before the bot exits 1
     season_rounds: int = 28
     season_deadline: str = "17:00"
     season_publish: str = "18:00"
@@ -145,6 +146,7 @@ SETTINGS: dict[str, dict[str, Check]] = {
         "default_language": _one_of("nl", "en"),
         "default_timezone": _zone,
         "log_level": _one_of("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
+        "login_timeout": _number(1, 86400),
     },
     "season": {
         "rounds": _number(1, 200, whole=True),
@@ -243,6 +245,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         default_language=bot.get("default_language", "nl"),
         default_timezone=bot.get("default_timezone", "Europe/Amsterdam"),
         log_level=bot.get("log_level", "INFO"),
+        login_timeout=float(bot.get("login_timeout", 300)),
         season_rounds=int(season.get("rounds", 28)),
         season_deadline=season.get("deadline", "17:00"),
         season_publish=season.get("publish", "18:00"),

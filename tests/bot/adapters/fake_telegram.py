@@ -114,11 +114,11 @@ class FakeTelegram:
         self.violations: list[str] = []  # the rules requests broke (the fixture fails the test on any)
 
     # ------------------------------------------------------------------ lifecycle
-    async def start(self) -> "FakeTelegram":
+    async def start(self, port: int = 0) -> "FakeTelegram":
         app = web.Application(client_max_size=50 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._api)
         app.router.add_route("GET", "/file/bot{token}/{path:.*}", self._file)
-        self._runner, self.port = await serve_locally(app, shutdown_timeout=1.0)
+        self._runner, self.port = await serve_locally(app, port, shutdown_timeout=1.0)
         return self
 
     async def close(self) -> None:
