@@ -41,11 +41,12 @@ async def _addressed(core: Core, ctx: Context, usage: str | None) -> tuple[Conte
 async def cross_table(core: Core, ctx: Context) -> tuple[str, Table, competition.SeasonData]:
     ctx, data = await _addressed(core, ctx, "usage_kruistabel")
     season = data.season
-    rows = await asyncio.to_thread(reports.cross_table, data.players, data.rounds, data.settings)
+    words = {code: ctx.t(f"cross_{code}") for code in ("w", "b", "bye", "afw", "team")}  # "z", "vrij" in Dutch
+    rows = await asyncio.to_thread(reports.cross_table, data.players, data.rounds, data.settings, words)
     numbers = sorted(r.number for r in data.rounds)
     table = Table(
-        headers=("#", ctx.t("col_name"), *(str(n) for n in numbers)),
-        rows=tuple((str(rank), p.name, *cells) for rank, p, cells in rows),
+        headers=("#", ctx.t("col_name"), ctx.t("col_score"), *(str(n) for n in numbers)),
+        rows=tuple((str(rank), p.name, fmt_points(score) if score is not None else "", *cells) for rank, p, score, cells in rows),
     )
     return for_competition(ctx.lang, season.kind, ctx.t("crosstable_title", season=season.name)), table, data
 
@@ -97,7 +98,7 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     card = await asyncio.to_thread(reports.member_card, player.id, data.players, data.rounds, data.settings)
     names = {p.id: p.name for p in data.players}
     colours = {"w": ctx.t("colour_white"), "b": ctx.t("colour_black"), "": ""}
-    results = {"bye": ctx.t("card_bye"), "afw": ctx.t("card_absent"), "": "-", "=": "½"}
+    results = {"bye": ctx.t("card_bye"), "afw": ctx.t("card_absent"), "team": ctx.t("card_absent_team"), "": "-", "=": "½"}
     table = Table(
         headers=(ctx.t("col_round"), ctx.t("col_opponent"), ctx.t("col_colour"), ctx.t("col_result"), ctx.t("col_score")),
         rows=tuple(

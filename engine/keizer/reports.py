@@ -5,7 +5,9 @@ Pure: players and rounds in, plain rows out.
 
 - ``cross_table``: per player (final order), each round's cell ``"12w1"``: the opponent's place on the
   final list, the colour, the result from the player's side (``1``, ``=``, ``0``; ``+``/``-`` a forfeit
-  won or lost; ``bye``; ``afw`` absent; empty: not in the competition yet or withdrawn).
+  won or lost; ``bye``; ``afw`` absent; ``team`` absent for a club team match; empty: not in the
+  competition yet or withdrawn); ``words`` puts the club's words for these codes (``z`` for ``b``,
+  ``vrij`` for ``bye``), and each row has the player's score (None for a player who withdrew).
 - ``rank_history``: each player's place after every round (``None`` where not ranked).
 - ``member_card``: one player's rounds (opponent, colour, result, score after the round) and their
   performance rating.
@@ -17,11 +19,11 @@ Pure: players and rounds in, plain rows out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.keizer.model import KeizerSettings, Player, PlayerId, Result, Round
+from engine.keizer.model import Absence, KeizerSettings, Player, PlayerId, Result, Round
 from engine.keizer.scores import standings
 
 _SCORE = {  # the result from white's side, from black's side
@@ -38,7 +40,7 @@ class Meeting:
     round: int
     opponent: PlayerId | None
     colour: str  # "w", "b" or "" (no game)
-    result: str  # "1", "=", "0", "+", "-", "" (not played yet), "bye", "afw" (absent), "" not in it
+    result: str  # "1", "=", "0", "+", "-", "" (not played yet), "bye", "afw" (absent), "team" (absent for a team match)
 
 
 def meetings(player: PlayerId, rounds: Sequence[Round]) -> list[Meeting]:
@@ -55,7 +57,7 @@ def meetings(player: PlayerId, rounds: Sequence[Round]) -> list[Meeting]:
             if player in rnd.byes:
                 out.append(Meeting(rnd.number, None, "", "bye"))
             elif player in rnd.absent:
-                out.append(Meeting(rnd.number, None, "", "afw"))
+                out.append(Meeting(rnd.number, None, "", "team" if rnd.absent[player] == Absence.TEAM else "afw"))
     return out
 
 
@@ -79,12 +81,15 @@ def final_places(
 
 
 def cross_table(
-    players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings = KeizerSettings()
-) -> list[tuple[int, Player, list[str]]]:
-    """(final place, player, one cell per round) in final order (``final_places``: a withdrawn player too);
-    a cell: opponent's place, colour, result."""
+    players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings = KeizerSettings(),
+    words: Mapping[str, str] | None = None,
+) -> list[tuple[int, Player, Fraction | None, list[str]]]:
+    """(final place, player, score, one cell per round) in final order (``final_places``: a withdrawn
+    player too, without a score); a cell: opponent's place, colour, result, each code as ``words`` says."""
     final = final_places(players, rounds, settings)
     place = {p.id: rank for rank, p in final}
+    scores = {s.player.id: s.score for s in standings(players, rounds, settings)}
+    word = dict(words or {})
     numbers = sorted(r.number for r in rounds)
     table = []
     for rank, player in final:
@@ -95,10 +100,10 @@ def cross_table(
             if m is None:
                 cells.append("")
             elif m.opponent is None:
-                cells.append(m.result)
+                cells.append(word.get(m.result, m.result))
             else:
-                cells.append(f"{place.get(m.opponent, '?')}{m.colour}{m.result}")
-        table.append((rank, player, cells))
+                cells.append(f"{place.get(m.opponent, '?')}{word.get(m.colour, m.colour)}{m.result}")
+        table.append((rank, player, scores.get(player.id), cells))
     return table
 
 
@@ -169,7 +174,7 @@ def trf(
         points = Fraction(0)
         for n in numbers:
             m = by_round.get(n)
-            if m is None or m.result == "afw":
+            if m is None or m.result in ("afw", "team"):
                 blocks.append("0000 - Z")
             elif m.result == "bye":
                 blocks.append("0000 - U")

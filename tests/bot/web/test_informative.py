@@ -1,5 +1,6 @@
 """The club's website as informative as the pages clubs already know (issue 35 §3), in a real browser:
-a go game's page steps through its moves, with the captures and komi, its letters in sight."""
+a go game's page steps through its moves, with the captures and komi, its letters in sight; the cross table
+has the points and the club's words."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import re
 
 from selenium import webdriver
 
+from bot.core.clock import ShiftedClock
 from bot.core.dispatch import Core
 from tests.bot.conftest import DIRECTOR, link, ok
+from tests.bot.keizer.test_commands import DAAN, EVA, make_season, pair_round_one
 from tests.bot.web.conftest import ANNA, BERT, go_game
 from tests.bot.web.test_system_pages import get
 
@@ -60,3 +63,24 @@ async def test_the_go_boards_letters_are_not_under_stones(commands: Core, site: 
         )
 
     assert await asyncio.to_thread(covered) == []
+
+
+async def test_the_cross_table_has_the_points_and_the_clubs_words(commands: Core, clock: ShiftedClock, site: str) -> None:
+    await make_season(commands)
+    await ok(commands, EVA, "/afmelden 1 teamwedstrijd")
+    await ok(commands, DAAN, "/afmelden 1")
+    await ok(commands, DIRECTOR, "/website aan")
+    club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+    assert club is not None
+    await pair_round_one(commands, clock)  # Anna, Bert and Carla present: one game and a bye
+    await ok(commands, DIRECTOR, "/uitslag Anna 1-0")
+    status, body, _ = await get(f"{site}/c/{club.id}/kruistabel")
+    assert status == 200
+    heads = re.findall(r'<th scope="col">([^<]*)</th>', body)
+    rows = {cells[1]: cells for cells in (re.findall(r"<td[^>]*>(?:<a [^>]*>)?([^<]*)", row) for row in re.findall(r"<tr>(.*?)</tr>", body)) if cells}
+    assert heads == ["#", "Naam", "Punten", "1"], heads
+    assert rows["Carla"][3] == "vrij" and rows["Daan"][3] == "afw" and rows["Eva"][3] == "tw", rows  # was bye, afw, afw
+    assert {rows["Anna"][3][1:], rows["Bert"][3][1:]} in ({"w1", "z0"}, {"z1", "w0"}), rows  # z: zwart (was b)
+    assert all(re.fullmatch(r"\d+(\.\d+)?", r[2]) for r in rows.values()), rows
+    legend = re.search(r'<p class="legend">([^<]*)</p>', body)
+    assert legend is not None and all(w in legend.group(1) for w in ("z zwart", "vrij", "tw", "Punten")), legend

@@ -19,13 +19,22 @@ ROUNDS = [
 
 def test_the_cross_table_names_each_rounds_opponent_by_final_place_colour_and_result() -> None:
     table = cross_table(PLAYERS, ROUNDS)
-    place = {p.id: rank for rank, p, _ in table}
-    cells = {p.id: c for _, p, c in table}
-    assert [rank for rank, _, _ in table] == list(range(1, 6))
+    place = {p.id: rank for rank, p, _, _ in table}
+    cells = {p.id: c for _, p, _, c in table}
+    assert [rank for rank, _, _, _ in table] == list(range(1, 6))
     assert cells["a"] == [f"{place['b']}b1", f"{place['c']}w1"]
     assert cells["b"] == [f"{place['a']}w0", f"{place['e']}b-"]
     assert cells["e"] == ["bye", f"{place['b']}w+"]
     assert cells["d"] == [f"{place['c']}w=", "afw"]
+    scores = {s.player.id: s.score for s in standings(PLAYERS, ROUNDS)}
+    assert all(score == scores[p.id] for _, p, score, _ in table)  # the points column
+
+
+def test_the_cross_table_says_a_team_match_absence_and_takes_the_clubs_words() -> None:
+    rounds = [ROUNDS[0], Round(2, ROUNDS[1].games, absent={"d": Absence.TEAM})]
+    cells = {p.id: c for _, p, _, c in cross_table(PLAYERS, rounds, words={"b": "z", "bye": "vrij", "team": "tw"})}
+    assert cells["d"][1] == "tw" and cells["e"][0] == "vrij" and cells["a"][0].endswith("z1")
+    assert "d" in {p.id for _, p, _, _ in cross_table(PLAYERS, rounds)} and cells["d"][0].endswith("w=")
 
 
 def test_the_history_is_the_standings_after_every_round() -> None:
@@ -98,9 +107,10 @@ def test_a_withdrawn_player_stays_in_the_cross_table_and_has_a_rank_in_the_trf()
     rounds = [ROUNDS[0], Round(2, (Game("a", "c", W), Game("e", "b", Result.WHITE_WINS_FORFEIT)))]
     assert "d" not in {s.player.id for s in standings(players, rounds)}
     table = cross_table(players, rounds)
-    assert [rank for rank, _, _ in table] == [1, 2, 3, 4, 5]
-    place = {p.id: rank for rank, p, _ in table}
-    cells = {p.id: c for _, p, c in table}
+    assert [rank for rank, _, _, _ in table] == [1, 2, 3, 4, 5]
+    place = {p.id: rank for rank, p, _, _ in table}
+    cells = {p.id: c for _, p, _, c in table}
     assert place["d"] == 5 and cells["d"] == [f"{place['c']}w=", ""] and cells["c"][0] == "5b="
+    assert next(score for _, p, score, _ in table if p.id == "d") is None  # withdrawn: no points
     daan = next(line for line in trf("Club", players, rounds).splitlines() if "Daan" in line)
     assert daan[85:89] == "   5"
