@@ -26,6 +26,7 @@ class Config:
     default_language: str = "nl"
     default_timezone: str = "Europe/Amsterdam"
     log_level: str = "INFO"
+    login_timeout: float = 300.0  # seconds a chat platform may stay unreachable at start before the bot exits 1
     season_rounds: int = 28
     season_deadline: str = "17:00"
     season_publish: str = "18:00"
@@ -145,6 +146,7 @@ SETTINGS: dict[str, dict[str, Check]] = {
         "default_language": _one_of("nl", "en"),
         "default_timezone": _zone,
         "log_level": _one_of("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
+        "login_timeout": _number(1, 86400),
     },
     "season": {
         "rounds": _number(1, 200, whole=True),
@@ -233,8 +235,8 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
     if not db_path.is_absolute():
         db_path = REPO_ROOT / db_path
 
-    def token(section: dict[str, str]) -> str | None:
-        name = section.get("token_env", "")
+    def token(section: dict[str, str], default: str) -> str | None:
+        name = section.get("token_env", default)  # a file without the section reads the usual variable
         value = env.get(name, "").strip() if name else ""
         return value or None
 
@@ -243,13 +245,14 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         default_language=bot.get("default_language", "nl"),
         default_timezone=bot.get("default_timezone", "Europe/Amsterdam"),
         log_level=bot.get("log_level", "INFO"),
+        login_timeout=float(bot.get("login_timeout", 300)),
         season_rounds=int(season.get("rounds", 28)),
         season_deadline=season.get("deadline", "17:00"),
         season_publish=season.get("publish", "18:00"),
         reminder_hours=float(season.get("reminder_hours", 5)),
-        discord_token=token(discord),
+        discord_token=token(discord, "CLUBBOT_DISCORD_TOKEN"),
         discord_director_role=discord.get("director_role", "wedstrijdleider"),
-        telegram_token=token(telegram),
+        telegram_token=token(telegram, "CLUBBOT_TELEGRAM_TOKEN"),
         telegram_base_url=telegram.get("base_url") or None,
         telegram_base_file_url=telegram.get("base_file_url") or None,
         console_director_name=console.get("director_name", "Wedstrijdleider"),

@@ -102,7 +102,7 @@ EGF_KEYS = {"plaats": "place", "place": "place", "datum": "dates", "dates": "dat
 
 
 async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    """``/nk egf [plaats=...] [datum=2027-05-01,2027-05-02] [tijd=112] [komi=7] [klasse=A]``."""
+    """``/nk egf [plaats=...] [datum=2027-05-01,2027-05-02] [tijd=112] [komi=6.5] [klasse=A]``."""
     options: dict[str, object] = {}
     for arg in args:
         key, sep, value = arg.partition("=")
@@ -119,6 +119,7 @@ async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     tour, data = await _loaded(nk, ctx, [])
     if not data.rounds:
         raise UserError("nk_error_no_round")
+    options.setdefault("komi", tour.komi)
     try:
         text = egf_results(data, **options)  # type: ignore[arg-type]
     except ValueError as err:  # a value with [ ] ; or a line break would write a header of its own

@@ -172,14 +172,14 @@ def egf_results(
     tournament_class: str = "A",
     place: str = "NL, Netherlands",
     dates: str = "",
-    komi: str = "7",
+    komi: str = "6.5",
     minutes: int = 112,
 ) -> str:
     """The final table in the EGF tournament results format (the text the EGF rating program reads).
 
     Header lines (comments to the parser, read by the rating officer): ``; CL[class]``, ``; EV[name]``,
     ``; PC[place]``, ``; DT[first,last date]``, ``; KM[komi]``, ``; TM[adjusted minutes]`` (no handicap:
-    no ``HA[]``; an integer komi, 7 by default, allows the draws jigo gives). Header values with ``[``,
+    no ``HA[]``; komi 6.5 by default: no jigo; a tournament played with 7 passes it). Header values with ``[``,
     ``]``, ``;`` or a line break are refused (``ValueError``). Then one line per player, in the order of
     the final standings: ``place surname_first_names grade country club MMS SOS SOSOS results...``. Each
     result is ``<opponent's place><+|-|=>/<b|w>`` (even games: no handicap digit; ``=`` a jigo, after
