@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 
 from engine.keizer import prizes as prize_rules
 
@@ -22,7 +23,7 @@ from bot.keizer.store import RoundRow
 PAGE_ROWS = 40  # rows of a standings page: a picture a phone shows at full size, a message that fits
 _PAGE_WORDS = ("pagina=", "page=")
 _ALL_WORDS = {"alles", "all"}
-_TABLE_WORDS = {"tabel", "table"}  # the whole table as a table, no picture: the website's standings page
+_TABLE_WORDS = {"tabel", "table"}  # the whole table with more columns, no picture: the website's standings and pairings
 
 
 async def cmd_stand(core: Core, ctx: Context) -> Reply:
@@ -43,7 +44,7 @@ async def cmd_stand(core: Core, ctx: Context) -> Reply:
             page = number
         else:
             rest.append(arg)
-    title, table = await standings_table(core, ctx.with_args(rest))
+    title, table = await standings_table(core, ctx.with_args(rest), absences=plain)
     if plain:
         return Reply(lines=(title,), table=table)
     if whole:
@@ -78,8 +79,9 @@ def _command(ctx: Context, extra: str) -> str:
     return " ".join(["/stand", *kept, extra])
 
 
-async def standings_table(core: Core, ctx: Context) -> tuple[str, Table]:
-    """/stand's title and table (the picture is drawn by whoever shows it)."""
+async def standings_table(core: Core, ctx: Context, absences: bool = False) -> tuple[str, Table]:
+    """/stand's title and table (the picture is drawn by whoever shows it); ``absences``: a column of the
+    rounds each player was absent (the website's; a chat's table fits a phone without it)."""
     group: str | None = None
     after: int | None = None
     kind, ctx = competition_of(ctx)
@@ -99,10 +101,13 @@ async def standings_table(core: Core, ctx: Context) -> tuple[str, Table]:
     if group is not None:
         rows = [s for s in rows if s.player.group == group]
     shown_after = after if after is not None else (max(played) if played else 0)
+    absent = Counter(p for r in data.rounds if r.number <= shown_after for p in r.absent)  # signed off, team match, no-show
+    extra = (ctx.t("col_absent"),) if absences else ()
     table = Table(
-        headers=(ctx.t("col_rank"), ctx.t("col_name"), ctx.t("col_score"), ctx.t("col_value"), ctx.t("col_played")),
-        rows=tuple((str(s.rank), s.player.name, fmt_points(s.score), str(s.value), str(s.played)) for s in rows),
-    )
+        headers=(ctx.t("col_rank"), ctx.t("col_name"), ctx.t("col_score"), ctx.t("col_value"), ctx.t("col_played"), *extra),
+        rows=tuple((str(s.rank), s.player.name, fmt_points(s.score), str(s.value), str(s.played),
+                    *((str(absent[s.player.id]),) if absences else ())) for s in rows),
+    )  # fmt: skip
     title = for_competition(ctx.lang, kind, ctx.t("standings_title", season=season.name, round=shown_after))
     if group is not None:
         title += " " + ctx.t("group_suffix", group=group)
@@ -149,6 +154,8 @@ async def cmd_prijzen(core: Core, ctx: Context) -> Reply:
 
 async def cmd_indeling(core: Core, ctx: Context) -> Reply:
     kind, ctx = competition_of(ctx)
+    full = any(a.lower() in _TABLE_WORDS for a in ctx.args)  # the website's: points and values too
+    ctx = ctx.with_args([a for a in ctx.args if a.lower() not in _TABLE_WORDS])
     season = await active_season(core, ctx, kind)
     data = await competition.load(core.store, season)
     if ctx.args:
@@ -166,20 +173,29 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
             raise UserError("error_round_not_paired", round=coming.number, publish=ctx.local(coming.publish_at))
         waiting = await waiting_line(core, ctx, season, competition.coming_round(data))
         if waiting is not None:  # the next round's pairing is held (ontbrekend=wachten): say so first
-            reply = await pairing_reply(core, ctx, data, row)
+            reply = await pairing_reply(core, ctx, data, row, full)
             return Reply(lines=(waiting, *reply.lines), table=reply.table)
-    return await pairing_reply(core, ctx, data, row)
+    return await pairing_reply(core, ctx, data, row, full)
 
 
-async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, row: RoundRow) -> Reply:
+async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, row: RoundRow, full: bool = False) -> Reply:
+    """The round's games with the result as it comes in; ``full`` (the website's): each player's points
+    and value before the round (the standings after the one before) beside their name."""
     names = {int(p.id): p.name for p in data.players}
     games = await keizer_store(core).games_of_round(row.id)
+    before: dict[int, tuple[str, ...]] = {}
+    points: tuple[str, ...] = ()
+    if full:
+        before = {int(s.player.id): (fmt_points(s.score), str(s.value)) for s in competition.standings(data, after_round=row.number - 1)}
+        points = (ctx.t("col_score"), ctx.t("col_value"))
+    none = ("", "") if full else ()
     table = Table(
-        headers=(ctx.t("col_board"), ctx.t("col_white"), ctx.t("col_black"), ctx.t("col_result")),
+        headers=(ctx.t("col_board"), ctx.t("col_white"), *points, ctx.t("col_black"), *points, ctx.t("col_result")),
         rows=tuple(
-            (str(g.board), names[g.white_id], names[g.black_id], result_text(ctx.lang, g)) for g in games
+            (str(g.board), names[g.white_id], *before.get(g.white_id, none), names[g.black_id],
+             *before.get(g.black_id, none), result_text(ctx.lang, g)) for g in games
         ),
-    )
+    )  # fmt: skip
     lines = [for_competition(ctx.lang, data.season.kind, ctx.t("pairing_title", round=row.number, date=row.play_date))]
     bye = await keizer_store(core).bye_of_round(row.id)
     if bye is not None:

@@ -54,11 +54,11 @@ async def calendar_page(core: Core, club: Club, rest: str, query: Mapping[str, s
 GROUPS = ("A", "B", "C", "D")
 PAGES = (
     WebPage("stand", "/stand tabel", "web_link_stand", numbered=True, words=GROUPS, shown=_has_season),
-    WebPage("indeling", "/indeling", "web_link_indeling", numbered=True, shown=_has_season, rounds=_main_rounds),
+    WebPage("indeling", "/indeling tabel", "web_link_indeling", numbered=True, shown=_has_season, rounds=_main_rounds),
     WebPage("prijzen", "/prijzen", "web_link_prijzen", shown=_has_season),
     WebPage("kruistabel", "/kruistabel", "web_link_kruistabel", shown=_has_season, legend="web_legend_kruistabel"),
     WebPage("rapid", "/stand tabel rapid", "web_link_rapid", numbered=True, shown=_has_rapid),
-    WebPage("rapid-indeling", "/indeling rapid", "web_link_rapid_indeling", numbered=True, shown=_has_rapid,
+    WebPage("rapid-indeling", "/indeling rapid tabel", "web_link_rapid_indeling", numbered=True, shown=_has_rapid,
             rounds=_rapid_rounds),
     WebPage("kalender", "", "web_link_kalender", view=calendar_page, shown=_has_season),
 )

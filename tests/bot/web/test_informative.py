@@ -1,6 +1,7 @@
 """The club's website as informative as the pages clubs already know (issue 35 §3), in a real browser:
 a go game's page steps through its moves, with the captures and komi, its letters in sight; the cross table
-has the points and the club's words."""
+has the points and the club's words; a pairing each player's points and value before the round, the
+standings the rounds played and absent."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ from selenium import webdriver
 
 from bot.core.clock import ShiftedClock
 from bot.core.dispatch import Core
+from bot.keizer import competition
+from bot.keizer.formatting import fmt_points
+from bot.keizer.lookups import keizer_store
+from engine.keizer.model import Standing
 from tests.bot.conftest import DIRECTOR, link, ok
 from tests.bot.keizer.test_commands import DAAN, EVA, make_season, pair_round_one
 from tests.bot.web.conftest import ANNA, BERT, go_game
@@ -84,3 +89,43 @@ async def test_the_cross_table_has_the_points_and_the_clubs_words(commands: Core
     assert all(re.fullmatch(r"\d+(\.\d+)?", r[2]) for r in rows.values()), rows
     legend = re.search(r'<p class="legend">([^<]*)</p>', body)
     assert legend is not None and all(w in legend.group(1) for w in ("z zwart", "vrij", "tw", "Punten")), legend
+
+
+def table_of(body: str) -> tuple[list[str], list[list[str]]]:
+    """A page's table: its headers and its rows' cell texts."""
+    heads = re.findall(r'<th scope="col">([^<]*)</th>', body)
+    rows = [re.findall(r"<td[^>]*>(?:<a [^>]*>)?([^<]*)", row) for row in re.findall(r"<tr>(.*?)</tr>", body)]
+    return heads, [r for r in rows if r]
+
+
+async def test_the_pairing_shows_points_and_value_before_the_round_and_the_standings_absences(
+    commands: Core, clock: ShiftedClock, site: str
+) -> None:
+    await make_season(commands)
+    await ok(commands, EVA, "/afmelden 1 teamwedstrijd")
+    await ok(commands, DIRECTOR, "/website aan")
+    club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+    assert club is not None
+    await pair_round_one(commands, clock)  # Anna, Bert, Carla and Daan: two games
+    before = {s.player.name: s for s in await standings_before(commands, club.id, 1)}
+    status, body, _ = await get(f"{site}/c/{club.id}/indeling/1")
+    heads, rows = table_of(body)
+    assert status == 200 and heads == ["Bord", "Wit", "Punten", "Waarde", "Zwart", "Punten", "Waarde", "Uitslag"], heads
+    for row in rows:  # each player's points and value before the round, the result still open
+        for name, points, value in (row[1:4], row[4:7]):
+            assert (points, value) == (fmt_points(before[name].score), str(before[name].value)), (row, before[name])
+        assert row[7] == "-" or row[7] == "", row
+    await ok(commands, DIRECTOR, f"/uitslag {rows[0][1]} 1-0")
+    status, body, _ = await get(f"{site}/c/{club.id}/indeling/1")
+    assert table_of(body)[1][0][7] == "1-0"  # filled in as it comes in
+    status, body, _ = await get(f"{site}/c/{club.id}/stand")
+    heads, rows = table_of(body)
+    assert heads[-2:] == ["Gesp.", "Afw."], heads
+    played = {r[1]: (r[-2], r[-1]) for r in rows}
+    assert played["Eva"] == ("0", "1") and played["Anna"] == ("1", "0") and played["Bert"][1] == "0", played
+
+
+async def standings_before(commands: Core, club: int, number: int) -> list[Standing]:
+    season = await keizer_store(commands).active_season(club, "main")
+    assert season is not None
+    return competition.standings(await competition.load(commands.store, season), after_round=number - 1)
