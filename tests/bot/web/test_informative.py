@@ -1,12 +1,15 @@
 """The club's website as informative as the pages clubs already know (issue 35 §3), in a real browser:
 a go game's page steps through its moves, with the captures and komi, its letters in sight; the cross table
 has the points and the club's words; a pairing each player's points and value before the round, the
-standings the rounds played and absent."""
+standings the rounds played and absent; dark mode (§4)."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
+
+import pytest
 
 from selenium import webdriver
 
@@ -18,7 +21,8 @@ from bot.keizer.lookups import keizer_store
 from engine.keizer.model import Standing
 from tests.bot.conftest import DIRECTOR, link, ok
 from tests.bot.keizer.test_commands import DAAN, EVA, make_season, pair_round_one
-from tests.bot.web.conftest import ANNA, BERT, go_game
+from tests.bot.web.conftest import ANNA, BERT, a_club_with_everything, go_game
+from tests.bot.web.test_accessible import AXE, check
 from tests.bot.web.test_system_pages import get
 
 
@@ -129,3 +133,27 @@ async def standings_before(commands: Core, club: int, number: int) -> list[Stand
     season = await keizer_store(commands).active_season(club, "main")
     assert season is not None
     return competition.standings(await competition.load(commands.store, season), after_round=number - 1)
+
+
+async def test_dark_mode_follows_the_phone_and_keeps_axe_quiet(
+    commands: Core, site: str, chrome: webdriver.Chrome, tmp_path: Path
+) -> None:
+    """The club's own look (issue 35 §4), its dark mode: a browser that prefers dark gets a dark page, every
+    text still AA against its background (axe-core's contrast rules among the rest)."""
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing ({AXE}): scripts/install.sh --test installs it")
+    club, _, pages = await a_club_with_everything(commands)
+    found: list[str] = []
+
+    def look() -> list[str]:
+        chrome.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        backgrounds = []
+        for name in ("home", "stand", "indeling", "kruistabel", "lid", "go-partij"):
+            url = f"{site}/c/{club}/{pages[name]}"
+            found.extend(f"{name}: {line}" for line in check(chrome, url, tmp_path / f"dark-{name}.png"))
+            backgrounds.append(chrome.execute_script("return getComputedStyle(document.body).backgroundColor"))
+        return backgrounds
+
+    backgrounds = await asyncio.to_thread(look)
+    assert all(sum(int(c) for c in re.findall(r"\d+", b)[:3]) < 150 for b in backgrounds), backgrounds  # dark
+    assert not found, "\n".join(found)
