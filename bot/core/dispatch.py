@@ -158,6 +158,8 @@ class Core:
                 if club.id == UNSAVED:  # a club is made only by a command it accepts: a refusal rolls it back
                     ctx = ctx.with_club(await self.club_for(actor))
                 reply = await self.run(command, ctx)
+                if reply.ok and actor.member_id is None:  # a chat account (not the website): is it a director's?
+                    await self.store.remember_director(ctx.club.id, actor.user_id, ctx.is_director, ctx.now)
                 if reply.ok:
                     for hook in self.registry.after_command:  # e.g. grades: a result may earn a promotion
                         await hook(self, ctx, name)
