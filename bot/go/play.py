@@ -5,7 +5,8 @@ the competition when the game was a pairing of a round."""
 from __future__ import annotations
 
 
-from engine.go import BLACK, Action, GoError, GoGame, other, point_name
+from engine.go import BLACK, EMPTY, Action, GoError, GoGame, other, point_name, toggle_dead
+from engine.go.scoring import marked_stones
 from engine.go import parse_point, standard_handicap
 
 from bot.core.context import Context, UserError
@@ -165,11 +166,27 @@ async def cmd_dood(core: Core, ctx: Context) -> Reply:
         actions = [Action("mark", colour, (parse_point(c, row.size),)) for c in coords]
     except GoError as err:
         raise engine_error(ctx, err, game, names, row)
+    notes = _open_marks(ctx, game, [a.points[0] for a in actions])
     if done:
         actions.append(Action("done", colour))
     end = await apply_actions(core, ctx, row, game, actions)
-    head = [ctx.t("go_marked", name=names[ctx.member.id], dead=len(game.dead))] if coords else []
+    head = [ctx.t("go_marked", name=names[ctx.member.id], dead=len(game.dead)), *notes] if coords else []
     return await after_action(core, ctx, row, game, head, end)
+
+
+def _open_marks(ctx: Context, game: GoGame, points: list[int]) -> list[str]:
+    """A line for each mark that took only the stone's group because the area around it is open
+    (``engine.go.scoring.marked_stones``), in the order the marks are made."""
+    cells, size, dead, lines = game.board.cells, game.settings.size, game.dead, []
+    for point in points:
+        if not 0 <= point < len(cells) or cells[point] == EMPTY:
+            return lines  # the engine refuses the mark
+        if point not in dead:
+            stones, closed = marked_stones(cells, size, dead, point)
+            if not closed:
+                lines.append(ctx.t("go_mark_open", point=point_name(point, size), stones=len(stones)))
+        dead = toggle_dead(cells, size, dead, point)
+    return lines
 
 
 async def _review(core: Core, ctx: Context, accept: bool) -> Reply:

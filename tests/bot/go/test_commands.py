@@ -309,3 +309,22 @@ async def test_one_handicap_stone_is_refused(commands: Core, config) -> None:
     await members(commands, ANNA, BERT)
     text = await refused(commands, ANNA, "/go uitdagen Bert 9 voorgift 1", config)
     assert "2 tot en met 9" in text
+
+
+async def test_a_mark_in_an_open_area_marks_only_the_group_and_says_why(commands: Core, config) -> None:
+    # tests/engine/go/test_go_scoring.py OPEN_AREA: white's A3 and A1-B1-B2 are dead in black's corner, but
+    # A4 is open and runs into white's living wall and territory
+    await start_game(commands)
+    black = ["B4", "C4", "D4", "E4", "F4", "G4", "H4", "J4", "B3", "C3", "C2", "C1"]
+    white = ["A5", "B5", "C5", "D5", "E5", "F5", "G5", "H5", "J5", "A3", "B2", "A1", "B1"]
+    for b, w in zip(black + ["pas"], white):
+        await ok(commands, ANNA, "/pas" if b == "pas" else f"/zet {b}")
+        await ok(commands, BERT, f"/zet {w}")
+    await ok(commands, ANNA, "/pas")
+    await ok(commands, BERT, "/pas")
+    reply = await ok(commands, ANNA, "/dood A3")
+    assert "Anna heeft de markering aangepast: 4 stenen gemarkeerd als dood." in reply.text
+    assert ("A3: alleen de groep van deze steen is gemarkeerd (4 stenen): het gebied eromheen loopt via open "
+            "punten door naar stenen van die kleur met eigen gebied.") in reply.text
+    reply = await ok(commands, ANNA, "/dood B1")  # marking a dead stone again brings back its chain only
+    assert "1 steen gemarkeerd als dood" in reply.text and "alleen de groep" not in reply.text
