@@ -20,6 +20,7 @@ from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
 from bot.web.server import start_web
+from bot.core.database_lock import BotRunning, RunningBotLock
 from bot.core.store import Announcement, Club, open_store
 
 log = logging.getLogger("clubbot")
@@ -221,6 +222,17 @@ def run_from_cli(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"clubbot: --clock wants an ISO date and time, like 2026-12-03T12:00, not {args.clock!r}", file=sys.stderr)
         return 2
-    if (config.discord_token or config.telegram_token) and not args.console:
-        return asyncio.run(run_platforms(config, clock_start=start))
-    return asyncio.run(run_console(config, clock_start=start))
+    running = None
+    if config.database_url is None:  # one bot per SQLite file (PostgreSQL shares rounds out by its own locks)
+        try:
+            running = RunningBotLock(config.db_path)
+        except BotRunning as exc:
+            print(f"clubbot: {exc}", file=sys.stderr)
+            return 2
+    try:
+        if (config.discord_token or config.telegram_token) and not args.console:
+            return asyncio.run(run_platforms(config, clock_start=start))
+        return asyncio.run(run_console(config, clock_start=start))
+    finally:
+        if running is not None:
+            running.release()

@@ -4,7 +4,9 @@ Nothing about the calendar lives in the scheduler: it holds one job, "wake", set
 the systems say needs handling (the Keizer competition's reminders, deadlines and publications, a go
 game's reminder to move: each system's ``Timed`` work in the registry) or, while announcements are still
 waiting to be sent, a retry a little later. On waking it handles everything due up to now, in order,
-then sets the job again. So a restart, or a wake-up that comes late, catches up once: a round is paired
+then sets the job again. A second job re-reads the clock at least once a minute (``recheck_every``) and sets
+"wake" again from it: APScheduler turns a moment into a wait once, so a wall clock that steps forward
+after that (NTP after boot) would otherwise make the wake late by the step. So a restart, or a wake-up that comes late, catches up once: a round is paired
 once (its status moves to 'paired' in the same transaction that stores the games and queues the
 announcement), and an announcement marked sent is never sent again. Before its first post an announcement
 is marked as attempted (committed), so that after a crash between posting and marking it sent the adapter
@@ -21,6 +23,7 @@ from typing import Awaitable, Callable
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
+from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.core.clock import Clock
 from bot.core.pictures import render_spec
@@ -39,6 +42,7 @@ RETRY_AFTER = timedelta(seconds=60)
 CLAIMED_RETRY = timedelta(seconds=15)
 SOONEST = 1.0  # seconds: work due but taken by another process is looked at again no sooner than this
 CONCURRENCY = 16  # clubs whose announcements are being posted at the same time
+RECHECK_EVERY = 60.0  # seconds: how often the wall clock is read again to set the wake from it
 
 
 class Alarm:
@@ -49,6 +53,7 @@ class Alarm:
         retry_after: timedelta = RETRY_AFTER,
         limits: RateLimits | None = None,
         concurrency: int = CONCURRENCY,
+        recheck_every: float = RECHECK_EVERY,
     ) -> None:
         self.core = core
         self.limits = limits
@@ -61,10 +66,16 @@ class Alarm:
         self._lock = asyncio.Lock()
         self.wakeups = 0
         self._claimed_elsewhere = False  # the last dispatch left a club to another process
+        self.recheck_every = recheck_every
+        self._retry = False  # the last run left announcements pending
 
     async def start(self) -> None:
         """Start the scheduler and catch up on whatever fell due while the bot was down."""
         self.scheduler.start()
+        self.scheduler.add_job(
+            self._recheck, trigger=IntervalTrigger(seconds=self.recheck_every), id="recheck",
+            replace_existing=True, misfire_grace_time=None, coalesce=True,
+        )  # fmt: skip
         await self.run_due()
 
     def shutdown(self) -> None:
@@ -141,7 +152,13 @@ class Alarm:
         await self.store.mark_announcement_sent(announcement.id, self.clock.now(), ref)
         return True
 
+    async def _recheck(self) -> None:
+        """Set the wake again from the clock as it reads now (a stepped wall clock moves it)."""
+        async with self._lock:
+            await self._set_alarm(retry=self._retry)
+
     async def _set_alarm(self, retry: bool) -> None:
+        self._retry = retry
         delays = []
         for timed in self.core.registry.timed:
             moment = await timed.next_due_moment(self.core)

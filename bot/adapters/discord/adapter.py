@@ -31,7 +31,9 @@ from typing import Any, Awaitable, Callable, Sequence
 import discord
 from discord import app_commands
 
+from bot.adapters.discord.announce import send_announcement
 from bot.adapters.discord.channels import check_channel
+from bot.adapters.discord.render import MAX_PARTS, blocks, fit, messages, safe_file_name
 from bot.adapters.discord.slash import ClubTranslator, SlashCommand, build_commands, clip
 from bot.adapters.inflight import InFlight
 from bot.core.command_line import quote_word
@@ -45,7 +47,6 @@ from bot.core.store import Announcement, Club
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-MAX_CONTENT = 2000  # characters in a message
 MAX_LABEL = 80
 MAX_CUSTOM_ID = 100
 BUTTON_PREFIX = "clubbot:"
@@ -333,20 +334,24 @@ class DiscordAdapter:
                 pass
 
     # ------------------------------------------------------------------ replies out
-    def render(self, reply: Reply, lang: str) -> tuple[str, list[discord.File]]:
-        """The message text (a table as a code block) and its files: the picture, the attachment, and
-        the full text when it does not fit in one message."""
+    def render(self, reply: Reply, lang: str) -> tuple[list[str], list[discord.File]]:
+        """The messages of a reply (its tables as code blocks narrowed for a phone; several messages when
+        it is long, at most ``MAX_PARTS``, else the whole text as a file) and its files: the picture and
+        the attachment."""
         files: list[discord.File] = []
         if reply.image is not None:
             files.append(discord.File(io.BytesIO(reply.image), filename="clubbot.png"))
         if reply.attachment is not None:
             name, data = reply.attachment
-            files.append(discord.File(io.BytesIO(data), filename=name))
-        parts = list(reply.lines)
+            files.append(discord.File(io.BytesIO(data), filename=safe_file_name(name)))
+        pieces = [(None, line) for text in reply.lines for line in text.split("\n")]
         if reply.table is not None:
-            parts.append("```\n" + reply.table.as_text().replace("```", "'''") + "\n```")
-        content, extra = fit("\n".join(parts), reply.text, lang)
-        return content, files + extra
+            pieces += blocks(reply.table.as_text())
+        parts = messages(pieces) or [""]
+        if len(parts) > MAX_PARTS:
+            content, extra = fit("\n".join(parts), reply.text, lang)
+            return [content], files + extra
+        return parts, files
 
     async def answer(
         self,
@@ -356,10 +361,12 @@ class DiscordAdapter:
         deferred: bool = False,
         update: bool = False,
     ) -> None:
-        """Answer an interaction with a reply: ephemeral when private or refused; a button's successful
-        public reply replaces the message the button was on (and its buttons)."""
+        """Answer an interaction with a reply: ephemeral when private or refused; a long reply goes on in
+        follow-up messages; a button's successful public reply replaces the message the button was on (and
+        its buttons)."""
         ephemeral = reply.private or not reply.ok
-        content, files = self.render(reply, lang)
+        parts, files = self.render(reply, lang)
+        content, rest = parts[0], parts[1:]
         view = buttons_view(reply.buttons)
         extra: dict[str, Any] = {}
         if view is not None:
@@ -370,96 +377,26 @@ class DiscordAdapter:
                     await interaction.edit_original_response(content=content, attachments=files, **extra)
                 else:
                     await interaction.edit_original_response(content=t(lang, "discord_done"))
-                    await interaction.followup.send(content=content, files=files, **extra)
-            elif update and reply.ok and not reply.private and not files and interaction.message is not None:
+                    await interaction.followup.send(content=content, files=files, suppress_embeds=True, **extra)
+            elif update and reply.ok and not reply.private and not files and not rest and interaction.message is not None:
                 before = interaction.message.content or ""
                 merged, _ = fit((before + "\n" + content).strip(), content, lang)
                 await interaction.response.edit_message(content=merged, view=view)
             else:
-                await interaction.response.send_message(content=content, files=files, ephemeral=ephemeral, **extra)
+                await interaction.response.send_message(
+                    content=content, files=files, ephemeral=ephemeral, suppress_embeds=True, **extra
+                )
+            for part in rest:
+                await interaction.followup.send(content=part, ephemeral=ephemeral, suppress_embeds=True)
         except discord.HTTPException:
             log.exception("answering an interaction failed")
 
     # ------------------------------------------------------------------ announcements out
-    async def _send_private(self, announcement: Announcement) -> str | None:
-        assert announcement.recipient is not None
-        try:
-            user = await self.client.fetch_user(int(announcement.recipient))
-            message = await user.send(announcement.body[:2000], allowed_mentions=discord.AllowedMentions.none())
-        except (discord.Forbidden, discord.NotFound, ValueError) as err:  # DMs closed, gone: not retried
-            log.warning("private notice %s not delivered: %s", announcement.id, err)
-            return None
-        return str(message.id)
-
     async def send_announcement(self, club: Club, announcement: Announcement) -> str | None:
-        """Post to the club's channel and return the message id; raise if it was not posted (it stays
-        pending and is retried). Exactly once: the post carries a nonce (Discord drops a repeat within a
-        few minutes), and an announcement tried before is first looked for in the channel's history. A
-        member's private notice goes to their direct messages (at least once; closed DMs: dropped, logged)."""
-        if announcement.recipient is not None:
-            return await self._send_private(announcement)
-        try:
-            channel_id = int(club.channel_id or "")
-        except ValueError:
-            self._problem(club, "discord_problem_no_channel", {})
-            raise RuntimeError(f"club {club.id} has no Discord channel for announcements (/kanaal)")
-        body = announcement.body
-        if announcement.kind == "standings" and "\n" in body:
-            title, _, table = body.partition("\n")
-            body = title + "\n```\n" + table.replace("```", "'''") + "\n```"
-        content, files = fit(body, announcement.body, club.language)
-        picture = announcement.image
-        picture_name = f"{announcement.kind}-{announcement.id}.png"
-        if picture is not None:
-            files.insert(0, discord.File(io.BytesIO(picture), filename=picture_name))
-        channel = self.client.get_partial_messageable(channel_id)
-        try:
-            if announcement.attempted:
-                posted = await self._posted_already(channel, announcement, content, picture_name)
-                if posted is not None:
-                    log.info("announcement %s was already posted (message %s)", announcement.id, posted)
-                    self._problems.pop(club.id, None)
-                    return posted
-            message = await channel.send(content=content, files=files, nonce=f"clubbot-{announcement.id}")
-        except discord.Forbidden as err:
-            self._problem(club, "discord_problem_forbidden", {"channel": channel_id})
-            log.warning("no permission to post announcement %s in channel %s: %s", announcement.id, channel_id, err)
-            raise
-        except discord.NotFound as err:
-            self._problem(club, "discord_problem_not_found", {"channel": channel_id})
-            log.warning("channel %s of announcement %s is gone: %s", channel_id, announcement.id, err)
-            raise
-        except (discord.HTTPException, discord.RateLimited) as err:
-            self._problem(club, "discord_problem_other", {"error": str(err)[:200]})
-            log.warning("announcement %s not posted: %s", announcement.id, err)
-            raise
-        self._problems.pop(club.id, None)
-        return str(message.id)
-
-    async def _posted_already(
-        self, channel: discord.PartialMessageable, announcement: Announcement, content: str, picture_name: str
-    ) -> str | None:
-        """The id of this announcement's post if an earlier try made it: among the bot's own messages in the
-        channel since the club's previous announcement (the newest 100), the one with its picture's file
-        name, or without a picture the same text. Reading the history needs the Read Message History
-        permission; without it the announcement is posted again (at least once)."""
-        assert self.client.user is not None
-        after = discord.Object(int(announcement.after_ref)) if (announcement.after_ref or "").isdigit() else None
-        try:
-            async for message in channel.history(limit=100, after=after, oldest_first=False):
-                if message.author.id != self.client.user.id or message.webhook_id is not None:
-                    continue
-                if announcement.image is not None:
-                    if any(a.filename == picture_name for a in message.attachments):
-                        return str(message.id)
-                elif message.content == content:
-                    return str(message.id)
-        except discord.Forbidden as err:
-            log.warning(
-                "cannot read the history of channel %s (%s); announcement %s may be posted twice",
-                channel.id, err, announcement.id,
-            )  # fmt: skip
-        return None
+        """Post to the club's channel (``announce.py``: several messages when long, exactly once) and return
+        the reference; raise if it was not posted (it stays pending and is retried). A member's private
+        notice goes to their direct messages."""
+        return await send_announcement(self, club, announcement)
 
     def _problem(self, club: Club, key: str, values: dict[str, object]) -> None:
         old = self._problems.get(club.id)
@@ -483,14 +420,3 @@ class DiscordAdapter:
     def build_commands(self) -> list[SlashCommand]:
         return build_commands(self)
 
-
-def fit(content: str, full: str, lang: str) -> tuple[str, list[discord.File]]:
-    """A message text within Discord's limit; when it is too long, the beginning and the whole text as a
-    file."""
-    if len(content) <= MAX_CONTENT:
-        return content, []
-    note = "\n" + t(lang, "discord_full_text")
-    head = content[: MAX_CONTENT - len(note) - 8].rsplit("\n", 1)[0]
-    if head.count("```") % 2 == 1:
-        head += "\n```"
-    return head + note, [discord.File(io.BytesIO(full.encode("utf-8")), filename="clubbot.txt")]

@@ -16,7 +16,7 @@ TIMESTAMP = "2026-12-01T12:00:00.000000+00:00"
 def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
     return {
         "id": str(user_id), "username": name, "global_name": name, "discriminator": "0", "avatar": None,
-        "bot": bot, "public_flags": 0,
+        "bot": bot, "public_flags": 0, "flags": 0, "primary_guild": None,
     }  # fmt: skip
 
 

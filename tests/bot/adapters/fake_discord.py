@@ -22,15 +22,16 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
 import time
-import uuid
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, AsyncIterator
 
 import discord
 import pytest
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from bot.adapters.discord.adapter import DiscordAdapter
 from bot.core.clock import ShiftedClock
@@ -44,8 +45,32 @@ from tests.bot.adapters.discord_world import (  # noqa: F401 - the tests take th
     ANNOUNCE, APP_ID, BOT_ID, BOT_ROLE, DIRECTOR_ROLE, DM_CHANNEL, EPHEMERAL, GENERAL, GUILD, MANAGE_GUILD, OWNER_ID,
     READ_ONLY, TIMESTAMP, USERS, bot_member, guild_payload, ids, interaction_payload, role, slash_payload, text_channel, user_payload,
 )
+from tests.bot.adapters.discord_gateway import FakeGateway
+from tests.bot.adapters.discord_rules import DiscordRules
+from tests.bot.adapters.discord_spec import report_count
 from tests.bot.adapters.local_server import serve_locally
 
+
+
+def discord_file_name(name: str) -> str:
+    """The name Discord gives an uploaded file back: as werkzeug's ``secure_filename`` (ASCII only, path
+    separators and spaces to ``_``, nothing but ``[A-Za-z0-9_.-]``, no leading or trailing ``.`` or ``_``)."""
+    name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    for separator in ("/", "\\"):
+        name = name.replace(separator, " ")
+    return re.sub(r"[^A-Za-z0-9_.-]", "", "_".join(name.split())).strip("._")
+
+
+def numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Components as Discord gives them back: each with its number in the message (1, 2, ...)."""
+    count = itertools.count(1)
+
+    def number(component: dict[str, Any]) -> dict[str, Any]:
+        own = next(count)
+        inner = [number(c) for c in component.get("components") or []]
+        return {**component, "id": own, **({"components": inner} if "components" in component else {})}
+
+    return [number(c) for c in components]
 
 
 @dataclass
@@ -57,13 +82,14 @@ class Request:
     files: dict[str, tuple[str, bytes, str]] = field(default_factory=dict)  # field -> (filename, bytes, type)
     status: int = 200
     created: bool = False  # a channel post that made a new message (not a failure, not a de-duplicated repeat)
+    headers: dict[str, str] = field(default_factory=dict)  # the answer's rate limit headers
 
     @property
     def content(self) -> str:
         return (self.json or {}).get("content") or "" if isinstance(self.json, dict) else ""
 
 
-class FakeDiscord:
+class FakeDiscord(DiscordRules, FakeGateway):
     def __init__(self) -> None:
         self.requests: list[Request] = []
         self._ids = itertools.count(1_000_000_000_000_000_000)
@@ -86,6 +112,20 @@ class FakeDiscord:
         self.ready = asyncio.Event()  # set while a bot is connected and has its READY and GUILD_CREATE
         self.identified = 0  # IDENTIFY count
         self.resumed = 0  # successful RESUME count
+        # the checks (discord_spec.py): the rules requests broke, answers of the fake's own the spec would
+        # refuse; how many requests were checked
+        self.problems: list[str] = []
+        self.checked = 0
+        # interactions delivered: id -> [delivered at, token, acknowledged]; Discord wants the first answer
+        # within 3 s (else 10062), one only (else 40060); follow-ups with the token for 15 minutes
+        self.interactions: dict[str, list[Any]] = {}
+        self.interaction_window = 3.0
+        self.token_lifetime = 15 * 60.0
+        self.time_shift = 0.0  # seconds added to the fake's clock: a test lets time pass
+        # per channel: at most channel_limit posts per channel_period seconds, then 429 (Discord: 5 per 5 s)
+        self.channel_limit = 5
+        self.channel_period = 5.0
+        self._posted: dict[str, list[float]] = {}
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> "FakeDiscord":
@@ -108,13 +148,16 @@ class FakeDiscord:
     def base(self) -> str:
         return f"{self.url}/api/v10"
 
+    def _record(self, request: web.Request) -> None:
+        self.requests.append(Request(request.method, request.path, dict(request.query), None))
+
     # ------------------------------------------------------------------ test controls
     def fail_channel(self, channel_id: int | str, status: int, times: int = 1, retry_after: float = 0.0) -> None:
         """The next ``times`` posts to the channel fail with ``status``."""
         body: dict[str, Any] = {
             403: {"code": 50001, "message": "Missing Access"},
             404: {"code": 10003, "message": "Unknown Channel"},
-            429: {"message": "You are being rate limited.", "retry_after": retry_after, "global": False},
+            429: {"code": 0, "message": "You are being rate limited.", "retry_after": retry_after, "global": False},
         }.get(status, {"code": 0, "message": "error"})
         self._failures.setdefault(str(channel_id), []).extend([(status, body)] * times)
 
@@ -146,16 +189,16 @@ class FakeDiscord:
     # ------------------------------------------------------------------ payloads
     def message(self, channel_id: str, body: dict[str, Any], files: dict[str, tuple[str, bytes, str]]) -> dict[str, Any]:
         attachments = [
-            {"id": str(next(self._ids)), "filename": name, "size": len(data), "url": f"{self.url}/attachments/{name}",
-             "proxy_url": f"{self.url}/attachments/{name}", "content_type": ctype}
-            for name, data, ctype in files.values()
+            {"id": str(next(self._ids)), "filename": kept, "size": len(data), "url": f"{self.url}/attachments/{kept}",
+             "proxy_url": f"{self.url}/attachments/{kept}", "content_type": ctype}
+            for kept, data, ctype in ((discord_file_name(name), data, ctype) for name, data, ctype in files.values())
         ]  # fmt: skip
         return {
             "id": str(next(self._ids)), "channel_id": channel_id, "author": user_payload(BOT_ID, "clubbot", bot=True),
             "content": body.get("content") or "", "timestamp": TIMESTAMP, "edited_timestamp": None, "tts": False,
             "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": attachments,
             "embeds": body.get("embeds") or [], "pinned": False, "type": 0, "flags": body.get("flags", 0),
-            "components": body.get("components") or [], "application_id": str(APP_ID),
+            "components": numbered(body.get("components") or []), "application_id": str(APP_ID),
         }  # fmt: skip
 
     # ------------------------------------------------------------------ the API
@@ -178,7 +221,7 @@ class FakeDiscord:
         record = Request(request.method, request.path, dict(request.query), body, files)
         self.requests.append(record)
         try:
-            status, answer = self._answer(record)
+            status, answer = self._checked(record, request.content_type.startswith("multipart/"))
         finally:
             self.changed.set()
         record.status = status
@@ -186,7 +229,7 @@ class FakeDiscord:
             await self.before_answer(record)
         if status == 204:
             return web.Response(status=204)
-        headers = {"Via": "1.1 google"} if status == 429 else {}
+        headers = {**record.headers, "Via": "1.1 google"} if status == 429 else dict(record.headers)
         if isinstance(answer, bytes):
             return web.Response(status=status, body=answer, content_type="application/octet-stream")
         # discord.py parses JSON only under exactly "application/json" (no charset), as Discord sends it
@@ -201,15 +244,18 @@ class FakeDiscord:
             return 404, {"code": 0, "message": "404: Not Found"}
         p = parts[2:]
         if r.method == "GET" and p == ["users", "@me"]:
-            return 200, user_payload(BOT_ID, "clubbot", bot=True)
+            return 200, {**user_payload(BOT_ID, "clubbot", bot=True), "mfa_enabled": False, "locale": "nl"}
         if r.method == "GET" and p == ["oauth2", "applications", "@me"]:
             return 200, {
                 "id": str(APP_ID), "name": "clubbot", "description": "", "icon": None, "bot_public": False,
                 "bot_require_code_grant": False, "owner": user_payload(OWNER_ID, "owner"), "verify_key": "0" * 64,
-                "flags": 0,
+                "flags": 0, "type": None, "flags_new": "0", "redirect_uris": [], "interactions_endpoint_url": None,
+                "role_connections_verification_url": None, "approximate_guild_count": 1,
+                "approximate_user_install_count": 0, "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0, "team": None, "eligible_oauth2_scopes": [],
             }  # fmt: skip
         if r.method == "PUT" and len(p) >= 3 and p[0] == "applications" and p[-1] == "commands":
-            commands = [{**c, "id": str(next(self._ids)), "application_id": str(APP_ID), "version": "1"} for c in r.json]
+            commands = [self._command(c) for c in r.json]
             return 200, commands
         if r.method == "GET" and p[0] == "users" and len(p) == 2 and p[1] != "@me":
             name = next((n for n, uid in USERS.items() if str(uid) == p[1]), None)
@@ -219,14 +265,17 @@ class FakeDiscord:
             name = next((n for n, u in USERS.items() if u == uid), "?")
             if uid in self.closed_dms:
                 return 403, {"code": 50007, "message": "Cannot send messages to this user"}
-            return 200, {"id": str(DM_CHANNEL + uid % 1000), "type": 1, "recipients": [user_payload(uid, name)]}
+            return 200, {"id": str(DM_CHANNEL + uid % 1000), "type": 1, "flags": 0, "recipients": [user_payload(uid, name)]}
         if r.method == "GET" and p[0] == "guilds" and len(p) == 4 and p[2] == "members":
             if p[1] == str(GUILD) and p[3] == str(BOT_ID):
                 return 200, bot_member()
             return 404, {"code": 10007, "message": "Unknown Member"}
         if r.method == "POST" and p[0] == "interactions" and p[-1] == "callback":
-            return self._callback(r, p[1])
+            return self._callback(r, p[1], p[2])
         if p[0] == "webhooks" and len(p) >= 3:
+            refused = self._token(p[2])
+            if refused is not None:
+                return refused
             if r.method == "DELETE":
                 return 204, None
             return 200, self.message("0", r.json or {}, r.files)
@@ -236,18 +285,34 @@ class FakeDiscord:
             return self._history(r, p[1])
         return 404, {"code": 0, "message": f"404: no fake for {r.method} {r.path}"}
 
-    def _callback(self, r: Request, interaction_id: str) -> tuple[int, Any]:
+    def _command(self, command: dict[str, Any]) -> dict[str, Any]:
+        """A registered command as Discord gives it back (permissions as a string)."""
+        permissions = command.get("default_member_permissions")
+        return {
+            **command, "id": str(next(self._ids)), "application_id": str(APP_ID), "version": "1",
+            "default_member_permissions": None if permissions is None else str(permissions),
+        }  # fmt: skip
+
+    def _callback(self, r: Request, interaction_id: str, token: str) -> tuple[int, Any]:
+        known = self.interactions.get(interaction_id)
+        if known is None or known[1] != token or (not known[2] and self.now() - known[0] > self.interaction_window):
+            return 404, {"code": 10062, "message": "Unknown interaction"}
+        if known[2]:
+            return 400, {"code": 40060, "message": "Interaction has already been acknowledged."}
+        known[2] = True
         body = r.json or {}
         kind = body.get("type")
         data = body.get("data") or {}
         message = self.message("0", data, r.files) if kind in (4, 5, 7) else None
         answer: dict[str, Any] = {
             "interaction": {
-                "id": interaction_id, "type": 2, "response_message_id": message["id"] if message else None,
-                "response_message_loading": kind == 5, "response_message_ephemeral": bool(data.get("flags", 0) & 64),
+                "id": interaction_id, "type": 2, "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(data.get("flags", 0) & 64),
             },
         }  # fmt: skip
-        if kind in (4, 5, 7):
+        if message is not None:
+            answer["interaction"]["response_message_id"] = message["id"]
+        if kind in (4, 7):  # the description has no resource for a deferred answer (5)
             answer["resource"] = {"type": kind, "message": message}
         return 200, answer
 
@@ -255,6 +320,9 @@ class FakeDiscord:
         queue = self._failures.get(channel_id)
         if queue:
             return queue.pop(0)
+        limited = self._rate_limit(r, channel_id)
+        if limited is not None:
+            return limited
         body = r.json or {}
         nonce = body.get("nonce")
         seen = self._nonces.get((channel_id, nonce)) if nonce else None
@@ -287,73 +355,6 @@ class FakeDiscord:
             page = [m for m in messages if before is None or int(m["id"]) < before][-limit:]
         return 200, list(reversed(page))
 
-    # ------------------------------------------------------------------ the gateway
-    @property
-    def gateway_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/gateway"
-
-    async def _gateway_bot(self, request: web.Request) -> web.StreamResponse:
-        self.requests.append(Request(request.method, request.path, dict(request.query), None))
-        self.changed.set()
-        return web.json_response({
-            "url": self.gateway_url, "shards": 1,
-            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
-        })  # fmt: skip
-
-    async def _gateway(self, request: web.Request) -> web.StreamResponse:
-        """One bot's connection: HELLO, then IDENTIFY (READY, GUILD_CREATE) or RESUME, and heartbeats."""
-        self.requests.append(Request(request.method, request.path, dict(request.query), None))
-        self.changed.set()
-        ws = web.WebSocketResponse()
-        await ws.prepare(request)
-        await ws.send_str(json.dumps({"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": 41250}}))
-        try:
-            async for frame in ws:
-                if frame.type is not WSMsgType.TEXT:
-                    continue
-                message = json.loads(frame.data)
-                op, data = message.get("op"), message.get("d") or {}
-                if op == 1:  # heartbeat
-                    await ws.send_str(json.dumps({"op": 11, "s": None, "t": None, "d": None}))
-                elif op == 2:  # identify: a new session
-                    self.identified += 1
-                    self.session_id, self._seq = uuid.uuid4().hex, 0
-                    self._socket = ws
-                    await self._dispatch("READY", {
-                        "v": 10, "user": user_payload(BOT_ID, "clubbot", bot=True), "session_id": self.session_id,
-                        "resume_gateway_url": self.gateway_url, "guilds": [{"id": str(GUILD), "unavailable": True}],
-                        "shard": [0, 1], "application": {"id": str(APP_ID), "flags": 0},
-                    })  # fmt: skip
-                    await self._dispatch("GUILD_CREATE", {**guild_payload(), "unavailable": False})
-                    self.ready.set()
-                elif op == 6:  # resume the session (nothing was missed: the fake sends only on request)
-                    if data.get("session_id") != self.session_id:
-                        await ws.send_str(json.dumps({"op": 9, "s": None, "t": None, "d": False}))
-                        continue
-                    self.resumed += 1
-                    self._socket = ws
-                    await self._dispatch("RESUMED", {})
-                    self.ready.set()
-                self.changed.set()
-        finally:
-            if self._socket is ws:
-                self._socket = None
-                self.ready.clear()
-            self.changed.set()
-        return ws
-
-    async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
-        if self._socket is None:
-            raise RuntimeError(f"no bot connected to the gateway for {event}")
-        self._seq += 1
-        await self._socket.send_str(json.dumps({"op": 0, "s": self._seq, "t": event, "d": data}))
-
-    async def interaction(self, payload: dict[str, Any], timeout: float = 30.0) -> None:
-        """Deliver an interaction (``interaction_payload``, ``slash_payload``, ``press_payload``) to the bot
-        as Discord does: INTERACTION_CREATE over the gateway, once a bot is connected."""
-        await asyncio.wait_for(self.ready.wait(), timeout)
-        await self._dispatch("INTERACTION_CREATE", payload)
-
 
 # -------------------------------------------------------------------------------------------------- driving the real client
 
@@ -383,10 +384,15 @@ class Harness:
 
     # ------------------------------------------------------------------ payloads
     def payload(self, kind: int, data: dict[str, Any], user: str, **kw: Any) -> dict[str, Any]:
-        return interaction_payload(kind, data, user, **kw)
+        """An interaction Discord delivers now (it may be answered within 3 s)."""
+        payload = interaction_payload(kind, data, user, **kw)
+        self.fake.delivered(payload)
+        return payload
 
     def slash(self, name: str, user: str, options: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
-        return slash_payload(name, user, options, **kw)
+        payload = slash_payload(name, user, options, **kw)
+        self.fake.delivered(payload)
+        return payload
 
     # ------------------------------------------------------------------ driving
     async def command(self, name: str, user: str, options: dict[str, Any] | None = None, **kw: Any) -> Request:
@@ -417,6 +423,7 @@ class Harness:
         """Press a button of an earlier answer, as the gateway would deliver it: through discord.py's
         interaction dispatch (the component's custom_id finds the dynamic button)."""
         payload = press_payload(self.fake, answer, label_part, user, **kw)
+        self.fake.delivered(payload)
         self.client._connection.parse_interaction_create(payload)  # type: ignore[attr-defined]
         await self.fake.wait_for(lambda: self.fake.callbacks(payload["id"]))
         await self.adapter.idle()
@@ -452,7 +459,10 @@ async def harness(config: Config, fake: FakeDiscord, retry_after: timedelta = ti
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
+async def fake(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
+    """The fake, with discord.py pointed at it; the test fails at its end if a request broke a rule of Discord's
+    (or an answer of the fake's lacked what the spec requires)."""
+    report_count(request.config)
     server = await FakeDiscord().start()
     old = discord.http.Route.BASE
     discord.http.Route.BASE = server.base
@@ -461,6 +471,8 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     finally:
         discord.http.Route.BASE = old
         await server.close()
+    broken = list(dict.fromkeys(server.problems))
+    assert not broken, f"{len(broken)} rule(s) of Discord's API broken:\n" + "\n".join(broken[:40])
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from bot.core.registry import Command as RegistryCommand
 from bot.systems import make_core
 from bot.config import Config
 from bot.core.replies import Reply
+from tests.bot.adapters.discord_markdown import shown
 from tests.bot.adapters.discord_world import UserOption
 from tests.bot.adapters.fake_discord import (  # noqa: F401 - fixtures
     ANNOUNCE,
@@ -102,7 +103,7 @@ async def test_a_feature_modules_command_becomes_a_slash_command(config: Config,
         assert command["name_localizations"]["en-US"] == "trial"
         assert [o["name"] for o in command["options"]] == ["argumenten"]
         answer = await h.command("proef", "Anna", {"argumenten": 'een "twee drie"'})
-        assert content(answer) == "args: een|twee drie"
+        assert shown(content(answer)) == "args: een|twee drie"  # as shown: the | is escaped
     finally:
         h.alarm.shutdown()
         await h.adapter.stop()
@@ -244,17 +245,29 @@ async def test_a_slow_command_is_deferred_and_answered_later(bot: Harness, fake:
     assert not (public.json.get("flags") or 0) & EPHEMERAL
 
 
-async def test_a_long_reply_is_cut_with_the_whole_text_attached(bot: Harness, fake: FakeDiscord) -> None:
+async def test_a_long_reply_goes_on_in_follow_up_messages(bot: Harness, fake: FakeDiscord) -> None:
     async def lang(commands: Core, ctx: Context) -> Reply:
         return Reply(lines=tuple(f"regel {i} " + "x" * 60 for i in range(100)))
+
+    async def langer(commands: Core, ctx: Context) -> Reply:
+        return Reply(lines=tuple(f"regel {i} " + "x" * 60 for i in range(400)))
 
     bot.commands.registry.commands["lang"] = RegistryCommand("lang", lang)
     payload = bot.slash("stand", "Anna")
     await bot.adapter.run(discord.Interaction(data=payload, state=bot.client._connection), "lang", [])
     (answer,) = fake.callbacks(payload["id"])
+    follow_ups = fake.of("POST", f"/api/v10/webhooks/{payload['application_id']}/{payload['token']}")
+    texts = [content(answer)] + [f.json["content"] for f in follow_ups]
+    assert len(texts) == 4 and all(len(text) <= 2000 for text in texts) and not answer.files
+    assert "\n".join(texts).split("\n") == [f"regel {i} " + "x" * 60 for i in range(100)]
+    # longer than ten messages: cut, with the whole text attached
+    bot.commands.registry.commands["langer"] = RegistryCommand("langer", langer)
+    payload = bot.slash("stand", "Anna")
+    await bot.adapter.run(discord.Interaction(data=payload, state=bot.client._connection), "langer", [])
+    (answer,) = fake.callbacks(payload["id"])
     assert len(content(answer)) <= 2000 and "bijlage" in content(answer)
     ((name, data, _),) = answer.files.values()
-    assert name == "clubbot.txt" and data.decode().count("regel") == 100
+    assert name == "clubbot.txt" and data.decode().count("regel") == 400
 
 
 async def test_nothing_is_left_running_after_stop(config: Config, fake: FakeDiscord) -> None:

@@ -225,3 +225,35 @@ async def test_a_pairing_picture_is_kept_as_what_it_shows_drawn_when_sent_and_dr
         conn.close()
         alarm.shutdown()
         await store.close()
+
+
+class SteppedClock(ShiftedClock):
+    """The bot's clock with a step in it, as NTP gives a wall clock after boot."""
+
+    def step(self, delta: timedelta) -> None:
+        self.advance(delta)
+
+
+async def test_a_wall_clock_that_steps_forward_does_not_delay_the_publication(config: Config) -> None:
+    """Issue 33 §2: the publication is due 40 s on; the wall clock then steps 38 s forward. APScheduler
+    turned the 40 s into a wait once, so it would wake 38 s late; the alarm reads the clock again (here
+    every 0.5 s, in a bot every minute) and the round is announced within about a second of the step."""
+    store = await Store.open(config.db_path)
+    clock = SteppedClock(PUBLISH - timedelta(hours=2))
+    commands = make_core(store, config, clock)
+    await setup_season(commands)
+    clock.set(PUBLISH - timedelta(seconds=40))
+    sent: list[str] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        sent.append(announcement.kind)
+
+    alarm = Alarm(commands, send, recheck_every=0.5)
+    await alarm.start()
+    try:
+        assert sent == []
+        clock.step(timedelta(seconds=38))
+        await wait_for(lambda: "pairing" in sent, seconds=4.0)
+    finally:
+        alarm.shutdown()
+        await store.close()
