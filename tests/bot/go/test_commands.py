@@ -40,6 +40,17 @@ async def start_game(commands: Core, size: int = 9, extra: str = "") -> None:
     await ok(commands, BERT, "/go accepteren")
 
 
+async def pair_anna_and_bert(commands: Core, clock: ShiftedClock) -> None:
+    """A Keizer season whose round 1, published, pairs Anna and Bert."""
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
+    await ok(commands, DIRECTOR, "/speler Anna 2000")
+    await ok(commands, DIRECTOR, "/speler Bert 1900")
+    await link(commands, ANNA, BERT)
+    await members(commands, ANNA, BERT)
+    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer")
+
+
 def row(config, game_id: int = 1) -> sqlite3.Row:
     db = sqlite3.connect(config.db_path)
     db.row_factory = sqlite3.Row
@@ -199,13 +210,7 @@ async def test_several_games_are_told_apart(commands: Core, config) -> None:
 
 
 async def test_a_competition_pairing_played_as_go_enters_the_round(commands: Core, clock: ShiftedClock, config) -> None:
-    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
-    await ok(commands, DIRECTOR, "/speler Anna 2000")
-    await ok(commands, DIRECTOR, "/speler Bert 1900")
-    await link(commands, ANNA, BERT)
-    await members(commands, ANNA, BERT)
-    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
-    await ok(commands, DIRECTOR, "/publiceer")
+    await pair_anna_and_bert(commands, clock)
     db = sqlite3.connect(config.db_path)
     white_id, black_id = db.execute("SELECT white_id, black_id FROM games").fetchone()
     await refused(commands, ANNA, "/go uitdagen Bert zwart", config)  # colours follow the pairing
@@ -271,13 +276,7 @@ async def test_the_go_table_is_documented(config) -> None:
 async def test_a_second_challenge_for_a_pairing_in_play_says_so(commands: Core, clock: ShiftedClock, config) -> None:
     """Issue 31 §3: while the pairing's go game runs, challenging the same opponent again is refused with
     the game named, instead of quietly starting a friendly game; vrij still starts one."""
-    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
-    await ok(commands, DIRECTOR, "/speler Anna 2000")
-    await ok(commands, DIRECTOR, "/speler Bert 1900")
-    await link(commands, ANNA, BERT)
-    await members(commands, ANNA, BERT)
-    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
-    await ok(commands, DIRECTOR, "/publiceer")
+    await pair_anna_and_bert(commands, clock)
     await ok(commands, ANNA, "/go uitdagen Bert 9")
     await ok(commands, BERT, "/go accepteren")
     text = await refused(commands, ANNA, "/go uitdagen Bert 13", config)
@@ -288,13 +287,7 @@ async def test_a_second_challenge_for_a_pairing_in_play_says_so(commands: Core, 
 async def test_the_sgf_of_a_competition_game(commands: Core, clock: ShiftedClock, config) -> None:
     """Issue 31 §3: the record names the rules, the competition and its round, and the days in the
     club's time zone (a challenge at 00:30 in Amsterdam is that day, not the UTC day before)."""
-    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
-    await ok(commands, DIRECTOR, "/speler Anna 2000")
-    await ok(commands, DIRECTOR, "/speler Bert 1900")
-    await link(commands, ANNA, BERT)
-    await members(commands, ANNA, BERT)
-    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
-    await ok(commands, DIRECTOR, "/publiceer")
+    await pair_anna_and_bert(commands, clock)
     clock.set(datetime(2026, 12, 3, 23, 30, tzinfo=timezone.utc))  # 00:30 on 4 December in Amsterdam
     await ok(commands, ANNA, "/go uitdagen Bert 9")
     await ok(commands, BERT, "/go accepteren")
