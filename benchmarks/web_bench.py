@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import dataclasses
 from pathlib import Path
 
 import aiohttp
@@ -46,6 +47,7 @@ async def build(path: Path, players: int, played: int) -> int:
         boss = actor("groot", "leider", director=True)
         content, _ = season_file(players, played)
         await must(core, boss, "/importeer start=2027-01-07 naam=Groot rondes=28", content)
+        core.config = dataclasses.replace(core.config, web_base_url="http://127.0.0.1")  # a bot with a website
         await must(core, boss, "/website aan")
         club = await store.club_by_external("bench", "groot")
         assert club is not None

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from bot.adapters.console import ConsoleAdapter
 from bot.core.clock import Clock, ShiftedClock
 from bot.core.dispatch import Core
-from bot.config import Config, load_config
+from bot.config import Config, ConfigError, load_config, web_address_problem
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
@@ -199,8 +199,16 @@ def _with_process_options(config: Config, args: argparse.Namespace) -> Config:
 
 
 def run_from_cli(args: argparse.Namespace) -> int:
-    config = load_config(args.config)
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:  # one line with the file, line and key; never a traceback
+        print(f"clubbot: {exc}", file=sys.stderr)
+        return 2
     if getattr(args, "web", None):  # clubbot run --web HOST:PORT
+        problem = web_address_problem(args.web)
+        if problem:
+            print(f"clubbot: --web {problem}", file=sys.stderr)
+            return 2
         config = Config(**{**config.__dict__, "web_address": args.web})
     if args.db:
         from pathlib import Path
@@ -233,6 +241,9 @@ def run_from_cli(args: argparse.Namespace) -> int:
         if (config.discord_token or config.telegram_token) and not args.console:
             return asyncio.run(run_platforms(config, clock_start=start))
         return asyncio.run(run_console(config, clock_start=start))
+    except ConfigError as exc:  # found only once starting (the website's address cannot be listened on)
+        print(f"clubbot: {exc}", file=sys.stderr)
+        return 2
     finally:
         if running is not None:
             running.release()

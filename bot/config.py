@@ -1,11 +1,20 @@
-"""Reads the TOML configuration (config.toml, else config.example.toml) into one frozen dataclass."""
+"""Reads the TOML configuration (config.toml, else config.example.toml) into one frozen dataclass.
+
+The file is checked strictly before anything starts (``SETTINGS``: every section and key the bot knows,
+each with its check): an unknown section or key (a typo), a value of the wrong type or out of range is
+refused with the file, the line and the key (``ConfigError``), so a mistake never starts quietly with a
+default in its place. A new setting is declared once, in ``SETTINGS``, and in config.example.toml.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,6 +49,143 @@ class Config:
         return self.database_url or self.db_path
 
 
+class ConfigError(ValueError):
+    """A configuration mistake: one line that names the file, the line and the key."""
+
+
+# A check takes the value read and says what is wrong with it ("" when nothing is).
+Check = Callable[[object], str]
+
+
+def _text(value: object) -> str:
+    return "" if isinstance(value, str) else "must be text in quotes"
+
+
+def _name(value: object) -> str:
+    if not isinstance(value, str):
+        return "must be text in quotes"
+    return "" if value.strip() else "must not be empty"
+
+
+def _one_of(*choices: str) -> Check:
+    def check(value: object) -> str:
+        return "" if value in choices else f"must be one of {', '.join(repr(c) for c in choices)}"
+
+    return check
+
+
+def _number(low: float, high: float, whole: bool = False) -> Check:
+    def check(value: object) -> str:
+        kinds = (int,) if whole else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:
+            return f"must be {'a whole number' if whole else 'a number'} from {low:g} to {high:g}"
+        return ""
+
+    return check
+
+
+def _clock_time(value: object) -> str:
+    ok = isinstance(value, str) and re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", value)
+    return "" if ok else 'must be a time of day like "17:00"'
+
+
+def _zone(value: object) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*", value):
+        return 'must be a time zone by its IANA name, like "Europe/Amsterdam"'
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        return 'must be a time zone by its IANA name, like "Europe/Amsterdam"'
+    return ""
+
+
+def _env_name(value: object) -> str:
+    ok = isinstance(value, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|", value)
+    return "" if ok else "must be the name of an environment variable (the secret itself never goes in this file)"
+
+
+def _url(*schemes: str, empty: bool = True) -> Check:
+    def check(value: object) -> str:
+        if isinstance(value, str) and ((empty and value == "") or re.fullmatch(rf"({'|'.join(schemes)})://\S+", value)):
+            return ""
+        return f"must be a {' or '.join(s + '://' for s in schemes)} address"
+
+    return check
+
+
+def web_address_problem(value: object) -> str:
+    """What is wrong with a ``HOST:PORT`` the website would listen on ("" when nothing is)."""
+    if not isinstance(value, str):
+        return "must be HOST:PORT in quotes, like \"127.0.0.1:8080\""
+    host, sep, port = value.rpartition(":")
+    if not sep or not re.fullmatch(r"[0-9]{1,5}", port) or not 1 <= int(port) <= 65535:
+        return f"must be HOST:PORT with a port from 1 to 65535, like \"127.0.0.1:8080\", not {value[:40]!r}"
+    if host and not re.fullmatch(r"[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]", host):
+        return f"must be HOST:PORT with a host name or address, like \"127.0.0.1:8080\", not {value[:40]!r}"
+    return ""
+
+
+SETTINGS: dict[str, dict[str, Check]] = {
+    "database": {"path": _name, "url": _url("postgresql", "postgres"), "url_env": _env_name},
+    "bot": {
+        "default_language": _one_of("nl", "en"),
+        "default_timezone": _zone,
+        "log_level": _one_of("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
+    },
+    "season": {
+        "rounds": _number(1, 200, whole=True),
+        "deadline": _clock_time,
+        "publish": _clock_time,
+        "reminder_hours": _number(0, 168),
+    },
+    "discord": {"token_env": _env_name, "director_role": _name},
+    "telegram": {"token_env": _env_name, "base_url": _url("http", "https"), "base_file_url": _url("http", "https")},
+    "console": {"director_name": _name, "club_name": _name},
+    "web": {"address": lambda v: "" if v == "" else web_address_problem(v), "base_url": _url("http", "https")},
+}
+
+
+def _line_of(text: str, section: str, key: str | None) -> int:
+    """The line of ``[section]`` (or of ``key`` in it) in the file's text; 0 when it cannot be told."""
+    current = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        header = re.fullmatch(r"\[\s*([^\]]+?)\s*\]\s*(#.*)?", stripped)
+        if header:
+            current = header.group(1).strip('"')
+            if key is None and current == section:
+                return number
+            continue
+        if key is not None and current == section and re.match(rf'"?{re.escape(key)}"?\s*=', stripped):
+            return number
+    return 0
+
+
+def check_settings(raw: dict[str, object], text: str, file: Path) -> None:
+    """Refuse what the bot does not know or cannot use, naming the file, line and key."""
+
+    def refuse(section: str, key: str | None, problem: str) -> None:
+        line = _line_of(text, section, key)
+        where = f"{file}:{line}" if line else str(file)
+        raise ConfigError(f"{where}: [{section}]{f' {key}' if key else ''} {problem}")
+
+    for section, values in raw.items():
+        known = SETTINGS.get(section)
+        if known is None:
+            refuse(section, None, f"is not a section clubbot knows (it knows {', '.join(f'[{s}]' for s in SETTINGS)})")
+        if not isinstance(values, dict):
+            refuse(section, None, "must be a section ([name] on a line of its own)")
+        assert isinstance(values, dict) and known is not None
+        for key, value in values.items():
+            check = known.get(key)
+            if check is None:
+                refuse(section, key, f"is not a setting of [{section}] (it has {', '.join(known)})")
+            assert check is not None
+            problem = check(value)
+            if problem:
+                refuse(section, key, problem)
+
+
 def default_config_path() -> Path:
     own = REPO_ROOT / "config.toml"
     return own if own.exists() else REPO_ROOT / "config.example.toml"
@@ -49,8 +195,15 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
     """Load the config file; tokens come from the environment variables it names."""
     env = dict(os.environ) if env is None else env
     file = Path(path) if path else default_config_path()
-    with open(file, "rb") as fh:
-        raw = tomllib.load(fh)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file}: cannot be read ({exc.__class__.__name__}: {str(exc)[:100]})") from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:  # its message names the line and column
+        raise ConfigError(f"{file}: is not valid TOML: {exc}") from None
+    check_settings(raw, text, file)
     db = raw.get("database", {})
     bot = raw.get("bot", {})
     season = raw.get("season", {})
@@ -96,5 +249,5 @@ def _database_url(section: dict[str, str], env: dict[str, str]) -> str | None:
     if not url:
         return None
     if not url.startswith(("postgresql://", "postgres://")):
-        raise ValueError(f"[database] url must be a postgresql:// URL (or left out for the SQLite file), not {url[:30]!r}")
+        raise ConfigError(f"[database] url must be a postgresql:// URL (or left out for the SQLite file), not {url[:30]!r}")
     return url

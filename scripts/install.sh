@@ -21,8 +21,10 @@ if command -v dpkg >/dev/null 2>&1; then
   need=()
   packages="fonts-dejavu-core fonts-droid-fallback libfribidi0"
   # the website's tests drive a real browser: Debian's Chromium and its driver; the store's tests run a
-  # real PostgreSQL server (only for --test)
+  # real PostgreSQL server, and axe-core (from npm) checks the pages' accessibility (only for --test)
   [ "${1:-}" = "--test" ] && packages="$packages chromium chromium-driver postgresql"
+  # npm from Debian only where there is none (a NodeSource nodejs brings its own, and conflicts with it)
+  [ "${1:-}" = "--test" ] && ! command -v npm >/dev/null 2>&1 && packages="$packages nodejs npm"
   for pkg in $packages; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
   done
@@ -31,7 +33,7 @@ if command -v dpkg >/dev/null 2>&1; then
       echo "clubbot: installing ${need[*]}" >&2
       apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
     else
-      echo "clubbot: missing Debian packages ${need[*]} (fonts for names in every script; chromium and postgresql for the tests): apt-get install them" >&2
+      echo "clubbot: missing Debian packages ${need[*]} (fonts for names in every script; chromium, postgresql, nodejs and npm for the tests): apt-get install them" >&2
     fi
   fi
 fi
@@ -45,4 +47,13 @@ if [ ! -f "$stamp" ]; then
   if [ "${1:-}" = "--test" ]; then pipq -r requirements-test.lock; fi
   pipq --quiet --disable-pip-version-check --no-deps -e .
   touch "$stamp"
+fi
+# axe-core, which the website's browser tests run in each page: the version pinned in the lock file,
+# installed again only when it changes (no browser is downloaded: the tests use Debian's Chromium)
+axe=tests/bot/web/axe
+if [ "${1:-}" = "--test" ] && command -v npm >/dev/null 2>&1; then
+  axe_stamp="$axe/node_modules/.installed-$(sha256sum <"$axe/package-lock.json" | cut -c1-16)"
+  if [ ! -f "$axe_stamp" ]; then
+    npm ci --prefix "$axe" --no-audit --no-fund --loglevel=error >/dev/null && touch "$axe_stamp"
+  fi
 fi

@@ -42,9 +42,13 @@ def cmd_restore(args: argparse.Namespace, now: datetime | None = None) -> int:
     if args.db:
         target = Path(args.db)
     else:
-        from bot.config import load_config
+        from bot.config import ConfigError, load_config
 
-        target = load_config(args.config).db_path
+        try:
+            target = load_config(args.config).db_path
+        except ConfigError as exc:
+            print(f"clubbot: {exc}", file=sys.stderr)
+            return 2
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         if backup.resolve() == target.resolve():

@@ -10,6 +10,8 @@ from datetime import date, datetime, time, timezone
 from functools import lru_cache
 from zoneinfo import ZoneInfo, available_timezones
 
+from bot.core.i18n import t
+
 _HHMM = re.compile(r"^([01]?[0-9]|2[0-3]):([0-5][0-9])$")
 _DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 # The dates the bot accepts anywhere (a season's start, a game's day, the console's clock): a typo like
@@ -65,3 +67,15 @@ def local_to_utc(day: date, at: time, zone: ZoneInfo) -> datetime:
 def local_text(moment: datetime, zone_name: str) -> str:
     zone = parse_zone(zone_name) or ZoneInfo("UTC")
     return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M")
+
+
+def day_text(lang: str, day: date) -> str:
+    """A day as people write it on a page: "do 3 dec" in Dutch, "Thu 3 Dec" in English."""
+    return t(lang, "date_short", weekday=t(lang, f"day_short_{day.weekday()}"), day=day.day,
+             month=t(lang, f"month_short_{day.month}"))  # fmt: skip
+
+
+def moment_text(lang: str, moment: datetime, zone_name: str) -> str:
+    """A moment as the club reads it on a page: "do 3 dec 17:00"."""
+    local = moment.astimezone(parse_zone(zone_name) or ZoneInfo("UTC"))
+    return f"{day_text(lang, local.date())} {local.strftime('%H:%M')}"

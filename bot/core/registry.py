@@ -9,7 +9,7 @@ A system is a package with a ``register(registry)`` function (``bot/keizer/__ini
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
@@ -129,6 +129,8 @@ class FormRound:
     state: str  # the member's state, in words ("" on the home page)
     signed_off: int  # how many members signed off
     actions: tuple[tuple[str, str], ...] = ()  # (button label, command line) the member may run now
+    when: str = ""  # its sign-off deadline and publication, in words ("afmelden tot do 3 dec 17:00, ...")
+    day: date | None = None  # its playing day: the form shows the rounds of every competition by date
 
 
 # A system's coming rounds for the website: (core, club, member or None, now) -> rounds, soonest first.
@@ -165,6 +167,9 @@ class WebPage:
     words: tuple[str, ...] = ()  # further words /c/<club>/<path>/<word> adds to the command (a group)
     view: WebView | None = None
     shown: Callable[["Core", Club], Awaitable[bool]] | None = None
+    # a numbered page's rounds that exist (published), in order: the page links to each and to the next
+    rounds: Callable[["Core", Club], Awaitable[list[int]]] | None = None
+    legend: str = ""  # the message key that explains the table's abbreviations (the cross table's)
 
 
 @dataclass

@@ -6,9 +6,10 @@ and the fixed coordinate letters only, nothing a member typed), the captions and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 
 from engine.go import BLACK, WHITE
-from engine.go.board import LETTERS, STAR_POINTS, parse_point
+from engine.go.board import LETTERS, STAR_POINTS, parse_point, point_name
 
 from bot.core.context import parse_id
 from bot.core.dispatch import Core
@@ -63,20 +64,23 @@ async def go_view(core: Core, club: Club, rest: str) -> WebContent | None:
     head = ctx.t("go_web_game", id=row.id)
     result = [ctx.t("go_web_result", result=row.result)] if row.result else []
     reply = Reply(lines=(*picture_caption(ctx, row, game, names), *result, *lines))
-    return WebContent(head, reply, svg=board_svg(row.size, game.board.cells, last_stone(game), game.dead),
+    stones = {c: ", ".join(point_name(p, row.size) for p, v in enumerate(game.board.cells) if v == c) or "-" for c in (BLACK, WHITE)}
+    words = ctx.t("go_web_board", size=row.size, black=stones[BLACK], white=stones[WHITE])
+    return WebContent(head, reply, svg=board_svg(row.size, game.board.cells, last_stone(game), game.dead, words),
                       links=((ctx.t("go_web_sgf"), f"go/{row.id}.sgf"),))  # fmt: skip
 
 
 def board_svg(
-    size: int, cells: Sequence[int], last: int | None = None, dead: frozenset[int] = frozenset()
+    size: int, cells: Sequence[int], last: int | None = None, dead: frozenset[int] = frozenset(), words: str = ""
 ) -> str:
     """The position as SVG: the grid with coordinates as players write them (A-T without I, 1 at the
-    bottom), star points, stones, the last stone played ringed, dead stones crossed."""
+    bottom), star points, stones, the last stone played ringed, dead stones crossed; ``words``: the
+    position in words (where the stones are), its text alternative."""
     margin = CELL
     span = CELL * (size - 1)
     full = span + 2 * margin
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {full} {full}" width="100%" style="max-width:{full}px"'
-             f' role="img"><rect width="{full}" height="{full}" fill="#deb869"/><g stroke="#1e1914" stroke-width="1">']  # fmt: skip
+             f' role="img" aria-label="{escape(words)}"><rect width="{full}" height="{full}" fill="#deb869"/><g stroke="#1e1914" stroke-width="1">']  # fmt: skip
     for i in range(size):
         at = margin + i * CELL
         parts.append(

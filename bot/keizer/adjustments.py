@@ -21,6 +21,7 @@ from bot.core.name_key import name_key
 from bot.core.names import members_named
 from bot.core.replies import Reply
 from bot.keizer import competition, director_games
+from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.publication import pairing_announcement
 from bot.keizer.source import KeizerSource
@@ -138,11 +139,11 @@ async def _change(core: Core, ctx: Context, what: str) -> Reply:
     new_bye = layout[BYE][0] if BYE in layout else None
     body, picture = pairing_announcement(
         ctx.lang, row, [(names[layout[b][0]], names[layout[b][1]]) for b in boards],
-        names[new_bye] if new_bye is not None else None,
+        names[new_bye] if new_bye is not None else None, data.season.kind,
     )  # fmt: skip
     posted = await store.change_pairing(
         row.id, [(b, layout[b][0], layout[b][1]) for b in boards], new_bye, ctx.club.id, (body, picture), ctx.now
     )
     shown = await pairing_reply(core, ctx, data, row)
-    note = ctx.t("pairing_changed_posted" if posted else "pairing_changed", round=row.number)
+    note = for_competition(ctx.lang, data.season.kind, ctx.t("pairing_changed_posted" if posted else "pairing_changed", round=row.number))
     return Reply(lines=(note, *shown.lines), table=shown.table)

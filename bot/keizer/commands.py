@@ -19,6 +19,7 @@ from bot.core.store import Club
 from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WORDS, cmd_bye, cmd_colour, cmd_pair, cmd_swap
 from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
+from bot.keizer.open_results import cmd_uitslagen
 from bot.keizer.publication import KeizerSchedule, cmd_publiceer
 from bot.keizer.reports import (
     NOTICE_WORDS, NOTICES_OFF, NOTICES_ON, cmd_kaart, cmd_kalender, cmd_kruistabel, cmd_mijn, cmd_notices, cmd_notices_off, cmd_notices_on,
@@ -78,6 +79,7 @@ CHANGES = (("discord_choice_swap", "wissel"), ("discord_choice_colour", "kleur")
            ("discord_choice_bye", "vrij"))  # fmt: skip
 FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_choice_html", "html"),
            ("discord_choice_trf", "trf"))  # fmt: skip
+MISSING = (("discord_choice_missing_pair", "indelen"), ("discord_choice_missing_wait", "wachten"))
 ON_OFF = (("discord_choice_on", "aan"), ("discord_choice_off", "uit"))
 PLAYER_ACTIONS = (("discord_choice_withdraw", "terugtrekken"), ("discord_choice_back", "terug"))
 
@@ -91,7 +93,7 @@ def _calendar() -> tuple[Param, ...]:
     return (
         _keyed("rondes", "int", low=1, high=200), _keyed("deadline"), _keyed("publicatie"), _keyed("tijdzone"),
         _keyed("soort", "choice", choices=KINDS), _keyed("stijgprijs", "choice", choices=RISER_FROM),
-        _keyed("noshow", "choice", choices=NO_SHOW_EARNS),
+        _keyed("noshow", "choice", choices=NO_SHOW_EARNS), _keyed("ontbrekend", "choice", choices=MISSING),
     )  # fmt: skip
 
 
@@ -128,6 +130,7 @@ def register(registry: Registry) -> None:
                 params=(Param("speler", required=True, complete=member_names), ROUND_PAIRED, RAPID)))  # fmt: skip
     add(Command("invaller", cmd_invaller, director=True, english="standby",
                 params=(Param("speler", required=True, complete=member_names), RAPID)))  # fmt: skip
+    add(Command("uitslagen", cmd_uitslagen, director=True, english="results", params=(RAPID,), reads_only=True))
     add(Command("publiceer", cmd_publiceer, director=True, english="publish",
                 params=(RAPID, Param("toch", "bool", style=FLAG), Param("ongedaan", "bool", style=FLAG)),
                 confirm=("discord_publish_question", "discord_button_publish")))  # fmt: skip

@@ -10,6 +10,17 @@ from bot.core.i18n import t
 from bot.keizer.store import GameRow, Season
 
 
+def for_competition(lang: str, kind: str, text: str) -> str:
+    """What the rapid competition says (posts, notices, pictures, pages, replies) names it: "Rapid: ..."
+    before the text; the main competition's texts stay as they are."""
+    return t(lang, "rapid_marker", text=text) if kind == "rapid" else text
+
+
+def rapid_word(kind: str) -> str:
+    """The word a command needs to address the same competition again: `` rapid`` or nothing."""
+    return " rapid" if kind == "rapid" else ""
+
+
 def fmt_points(value: Fraction) -> str:
     """Keizer points for display: exact inside, two decimals at most outside."""
     rounded = round(float(value), 2)

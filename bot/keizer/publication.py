@@ -16,7 +16,9 @@ from bot.core.i18n import t
 from bot.core.pictures import picture_spec
 from bot.core.replies import Reply, Table
 from bot.keizer import competition
+from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import ANYWAY_WORDS, active_season, competition_of, keizer_store
+from bot.keizer.open_results import held_for_results, queue_deadline_notice
 from bot.keizer.source import KeizerSource
 from bot.keizer.store import RoundRow, Season
 from bot.core.store import Club, club_key
@@ -56,7 +58,7 @@ async def cmd_publiceer(core: Core, ctx: Context) -> Reply:
     result = await pair_and_queue(core, season, row, ctx.now)
     if result is None:
         raise UserError("error_round_paired", round=row.number)
-    return Reply(lines=(ctx.t("published", round=row.number),))
+    return Reply(lines=(for_competition(ctx.lang, kind, ctx.t("published", round=row.number)),))
 
 
 def missing_results(data: competition.SeasonData, before: int) -> list[str]:
@@ -89,10 +91,10 @@ async def _undo(core: Core, ctx: Context, season: Season) -> Reply:
     if any((KeizerSource.kind, g.id) in in_chat for g in games):
         raise UserError("error_undo_chat_game", round=row.number)
     status = "closed" if ctx.now >= row.deadline_at else "open"
-    body = ctx.t("pairing_withdrawn", round=row.number, date=row.play_date)
+    body = for_competition(ctx.lang, season.kind, ctx.t("pairing_withdrawn", round=row.number, date=row.play_date))
     posted = await store.withdraw_pairing(row.id, status, ctx.club.id, body, ctx.now)
     key = "pairing_withdrawn_posted" if posted else "pairing_withdrawn_unposted"
-    return Reply(lines=(ctx.t(key, round=row.number),))
+    return Reply(lines=(for_competition(ctx.lang, season.kind, ctx.t(key, round=row.number)),))
 
 
 async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetime) -> pairing.Pairing | None:
@@ -103,16 +105,17 @@ async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetim
     def render(data: competition.SeasonData, result: pairing.Pairing) -> tuple[str, str | None]:
         names = {p.id: p.name for p in data.players}
         games = [(names[g.white], names[g.black]) for g in result.games]
-        return pairing_announcement(club.language, row, games, names[result.bye] if result.bye is not None else None)
+        return pairing_announcement(club.language, row, games, names[result.bye] if result.bye is not None else None, season.kind)
 
     async def notify(data: competition.SeasonData, result: pairing.Pairing) -> None:
-        await queue_private_notices(core, club, row, data, result, now)
+        await queue_private_notices(core, club, season.kind, row, data, result, now)
 
     return await competition.pair(core.store, season, row, now, render, notify)
 
 
 async def queue_private_notices(
-    core: Core, club: Club, row: RoundRow, data: competition.SeasonData, result: pairing.Pairing, now: datetime
+    core: Core, club: Club, kind: str, row: RoundRow, data: competition.SeasonData, result: pairing.Pairing,
+    now: datetime,
 ) -> None:
     """Each paired member who allows it (``/mijn meldingen aan``) gets a private message with their
     opponent, colour and board, or their bye (queued in the pairing's transaction: exactly once)."""
@@ -123,17 +126,19 @@ async def queue_private_notices(
     for board, game in enumerate(result.games, start=1):
         for me, other, colour in ((game.white, game.black, "colour_white"), (game.black, game.white, "colour_black")):
             if int(me) in accounts:
-                body = t(lang, "notice_paired", round=row.number, date=row.play_date, board=board,
-                         name=names[other], colour=t(lang, colour))  # fmt: skip
+                body = for_competition(lang, kind, t(lang, "notice_paired", round=row.number, date=row.play_date,
+                                                     board=board, name=names[other], colour=t(lang, colour)))  # fmt: skip
                 await core.store.queue_announcement(club.id, row.id, f"notice:{me}", body, now, recipient=accounts[int(me)])
     if result.bye is not None and int(result.bye) in accounts:
-        body = t(lang, "notice_bye", round=row.number, date=row.play_date)
+        body = for_competition(lang, kind, t(lang, "notice_bye", round=row.number, date=row.play_date))
         await core.store.queue_announcement(club.id, row.id, f"notice:{result.bye}", body, now, recipient=accounts[int(result.bye)])
 
 
-def pairing_announcement(lang: str, row: RoundRow, games: list[tuple[str, str]], bye: str | None) -> tuple[str, str | None]:
+def pairing_announcement(
+    lang: str, row: RoundRow, games: list[tuple[str, str]], bye: str | None, kind: str
+) -> tuple[str, str | None]:
     """A round's pairing announcement: its text, and what its picture shows (None: no picture)."""
-    title = t(lang, "pairing_title", round=row.number, date=row.play_date)
+    title = for_competition(lang, kind, t(lang, "pairing_title", round=row.number, date=row.play_date))
     lines = [title]
     for board, (white, black) in enumerate(games, start=1):
         lines.append(t(lang, "pairing_line", board=board, white=white, black=black))
@@ -157,10 +162,10 @@ async def queue_reminder(core: Core, row: RoundRow, now: datetime) -> None:
     assert season is not None
     club = await core.store.club(season.club_id)
     assert club is not None
-    body = t(
+    body = for_competition(club.language, season.kind, t(
         club.language, "reminder", round=row.number, date=row.play_date,
-        deadline=local_text(row.deadline_at, season.timezone)[-5:],
-    )  # fmt: skip
+        deadline=local_text(row.deadline_at, season.timezone)[-5:], rapid=rapid_word(season.kind),
+    ))  # fmt: skip
     await core.store.queue_announcement(club.id, row.id, "reminder", body, now)
 
 
@@ -195,7 +200,8 @@ class KeizerSchedule:
                         for row in await store.rounds_to_remind(now, before):
                             await queue_reminder(core, row, now)
                     for row in await store.rounds_to_close(now):
-                        await store.set_round_status(row.id, "closed", ("open",))
+                        if await store.set_round_status(row.id, "closed", ("open",)):
+                            await queue_deadline_notice(core, row, now)
         for row in await store.rounds_to_pair(now):
             season = await store.season(row.season_id)
             club = await core.store.club(season.club_id) if season is not None else None
@@ -205,14 +211,16 @@ class KeizerSchedule:
                 async with core.store.claim(f"keizer-round:{row.id}") as mine:
                     if not mine:  # another process is pairing it
                         continue
+                    if await held_for_results(core, club, season, row, now):
+                        continue
                     async with core.store.transaction(key=club_key(club.platform, club.external_id)):
                         await pair_and_queue(core, season, row, now)
             except Exception as err:
                 log.exception("pairing round %s of season %s failed", row.number, season.id)
-                await _report_failure(core, club, row, err, now)
+                await _report_failure(core, club, season.kind, row, err, now)
 
 
-async def _report_failure(core: Core, club: Club, row: RoundRow, err: Exception, now: datetime) -> None:
+async def _report_failure(core: Core, club: Club, kind: str, row: RoundRow, err: Exception, now: datetime) -> None:
     """A round the scheduler could not pair: not tried again until its season changes, and the director
     is told in the club's channel (once per round) why and what to do."""
     reason = t(club.language, err.key, **err.values) if isinstance(err, UserError) else t(club.language, "pairing_failed_unknown")
@@ -220,6 +228,7 @@ async def _report_failure(core: Core, club: Club, row: RoundRow, err: Exception,
         async with core.store.transaction(key=club_key(club.platform, club.external_id)):
             if await keizer_store(core).record_pairing_failure(row.id, now):
                 body = t(club.language, "pairing_failed", round=row.number, date=row.play_date, reason=reason)
+                body = for_competition(club.language, kind, body)
                 await core.store.queue_announcement(club.id, row.id, "pairing_failed", body, now)
     except Exception:
         log.exception("recording the failed pairing of round %s failed", row.id)

@@ -22,7 +22,7 @@ from bot.core.pictures import table_png
 from bot.core.spreadsheet import SEPARATOR_WORDS, csv_file
 from bot.core.replies import Reply, Table
 from bot.keizer import competition
-from bot.keizer.formatting import fmt_points
+from bot.keizer.formatting import fmt_points, for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.views import PAGE_ROWS
 
@@ -252,6 +252,7 @@ async def export(core: Core, ctx: Context, fmt: str) -> Reply:
             rows=tuple((str(s.rank), s.player.name, fmt_points(s.score), str(s.value), str(s.played)) for s in final),
         )
         heading = ctx.t("standings_title", season=season.name, round=max((r.number for r in data.rounds), default=0))
+        heading = for_competition(ctx.lang, season.kind, heading)
         if fmt == "csv":
             content = csv_file([(heading, standings), (title, table)], *separators[:1])
         else:

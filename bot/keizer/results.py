@@ -9,8 +9,9 @@ from bot.core.dispatch import Core
 from bot.core.pictures import picture_spec
 from bot.core.replies import Button, Reply
 from bot.keizer import competition, director_games
-from bot.keizer.formatting import confirm_command, outcome
+from bot.keizer.formatting import confirm_command, for_competition, outcome, rapid_word
 from bot.keizer.no_shows import recount_no_shows
+from bot.keizer.open_results_store import OpenResultsStore
 from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
 from bot.keizer.store import GameRow, RoundRow, Season
 from bot.keizer.views import standings_table
@@ -63,7 +64,8 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
         game = await game_of(core, row, member)
         await keizer_store(core).set_result(game.id, result, ctx.now)
         notes = await after_result(core, ctx, season, row)
-        return Reply(lines=(ctx.t("result_set", board=game.board, round=row.number, outcome=_outcome(ctx, game, result, names)), *notes))
+        shown = _outcome(ctx, game, result, names)
+        return Reply(lines=(_said(ctx, kind, "result_set", board=game.board, round=row.number, outcome=shown), *notes))
     member = ctx.require_member()
     game = await game_of(core, row, member)
     if game.result is not None:
@@ -75,17 +77,19 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
         result = "1-0" if white_won else "0-1"
     if game.reported_result is not None and game.reported_by == opponent:
         if game.reported_result != result:
-            told = await _tell_directors_of_dispute(core, ctx, row, game, result, names)
+            told = await _tell_directors_of_dispute(core, ctx, row, game, result, names, kind)
+            await OpenResultsStore(core.store).mark_disputed(game.id, result, member.id)  # for /uitslagen
             reported, name = game.reported_result, names[str(opponent)]
             key = "result_disputed" if told else "result_disputed_ask"
-            return Reply(lines=(ctx.t(key, reported=reported, name=name, result=result),), private=True)
+            return Reply(lines=(_said(ctx, kind, key, reported=reported, name=name, result=result),), private=True)
         await keizer_store(core).set_result(game.id, result, ctx.now)
         notes = await after_result(core, ctx, season, row)
         shown = _outcome(ctx, game, result, names)
-        return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, outcome=shown), *notes))
+        return Reply(lines=(_said(ctx, kind, "result_confirmed", board=game.board, round=row.number, outcome=shown), *notes))
     await keizer_store(core).report_result(game.id, result, member.id)
     return Reply(
-        lines=(ctx.t("result_reported", outcome=_outcome(ctx, game, result, names), name=names[str(opponent)]),),
+        lines=(_said(ctx, kind, "result_reported", outcome=_outcome(ctx, game, result, names), name=names[str(opponent)],
+                     rapid=rapid_word(kind)),),
         buttons=(Button.for_member(ctx.t("button_confirm", name=names[str(opponent)]), confirm_command(season, row.number), opponent),),
     )
 
@@ -108,7 +112,12 @@ async def cmd_bevestig(core: Core, ctx: Context) -> Reply:
     await keizer_store(core).set_result(game.id, game.reported_result, ctx.now)
     notes = await after_result(core, ctx, season, row)
     shown = _outcome(ctx, game, game.reported_result, names_of(data))
-    return Reply(lines=(ctx.t("result_confirmed", board=game.board, round=row.number, outcome=shown), *notes))
+    return Reply(lines=(_said(ctx, kind, "result_confirmed", board=game.board, round=row.number, outcome=shown), *notes))
+
+
+def _said(ctx: Context, kind: str, key: str, **values: object) -> str:
+    """A reply of the competition ``kind``: the rapid competition's name it (issue 30 §3)."""
+    return for_competition(ctx.lang, kind, ctx.t(key, **values))
 
 
 async def _refuse_while_played_in_chat(core: Core, game: GameRow) -> None:
@@ -124,7 +133,7 @@ def _outcome(ctx: Context, game: GameRow, result: str, names: dict[str, str]) ->
 
 
 async def _tell_directors_of_dispute(
-    core: Core, ctx: Context, row: RoundRow, game: GameRow, result: str, names: dict[str, str]
+    core: Core, ctx: Context, row: RoundRow, game: GameRow, result: str, names: dict[str, str], kind: str
 ) -> bool:
     """Two reports of one game that disagree: each director gets a private notice (once per dispute).
     False when no director has a chat account the bot knows."""
@@ -133,8 +142,9 @@ async def _tell_directors_of_dispute(
     body = ctx.t(
         "notice_result_disputed", round=row.number, board=game.board, white=names[str(game.white_id)],
         black=names[str(game.black_id)], first_name=names[str(game.reported_by)], first=game.reported_result,
-        second_name=member.name, second=result,
+        second_name=member.name, second=result, rapid=rapid_word(kind),
     )  # fmt: skip
+    body = for_competition(ctx.lang, kind, body)
     accounts = await core.store.director_accounts(ctx.club.id)
     for account in accounts:
         kind = f"dispute:{game.id}:{game.reported_result}:{result}:{account}"
@@ -180,7 +190,7 @@ async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
         async with core.store.transaction():
             await store.bye_holder_absent(row.id, member.id, ctx.now)
             notes = await after_result(core, ctx, season, row)
-        return Reply(lines=(ctx.t("no_show_bye", name=member.name, round=row.number), *notes))
+        return Reply(lines=(_said(ctx, kind, "no_show_bye", name=member.name, round=row.number), *notes))
     signoff = await store.signoff(row.id, member.id)
     if signoff is not None and signoff.kind == "unexcused":
         raise UserError("error_already_no_show", name=member.name, round=row.number)
@@ -189,7 +199,7 @@ async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
     async with core.store.transaction():
         await keizer_store(core).set_result(game.id, result, ctx.now)
         notes = await after_result(core, ctx, season, row)
-    return Reply(lines=(ctx.t("no_show_marked", name=member.name, round=row.number, result=result), *notes))
+    return Reply(lines=(_said(ctx, kind, "no_show_marked", name=member.name, round=row.number, result=result), *notes))
 
 
 def _no_show_result(game: GameRow, absent: int) -> str:
@@ -231,4 +241,4 @@ async def cmd_invaller(core: Core, ctx: Context) -> Reply:
         await keizer_store(core).replace_with_standby(game.id, white, black, member.id, row.id, ctx.now)
         notes = await recount_no_shows(core, ctx, season)
     names = names_of(data)
-    return Reply(lines=(ctx.t("standby_paired", standby=names[str(standby)], name=member.name, board=game.board), *notes))
+    return Reply(lines=(_said(ctx, kind, "standby_paired", standby=names[str(standby)], name=member.name, board=game.board), *notes))

@@ -21,7 +21,9 @@ from bot.core.member_admin import admin_words, run_admin
 from bot.core.replies import Reply
 from bot.keizer import competition, season_io
 from bot.keizer.calendar import season_rounds
+from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.open_results import MISSING_VALUES, open_store, with_missing_setting
 from bot.keizer.reports import EXPORT_FORMATS, export
 
 
@@ -39,11 +41,14 @@ class SeasonOptions:
     rounds_given: bool
     start_order: str = "rating"  # "list": last season's final ranking (seed 004 Keizer rule a)
     club_rules: dict[str, object] = field(default_factory=dict)  # KeizerSettings given: riser_from, auto_signoff_fraction
+    missing: str = "pair"  # ontbrekend=: pair anyway while earlier results are open, or "wait" (bot/keizer/open_results.py)
 
 
 async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
     """Create a season: ``/seizoen naam=2026-27 start=2026-12-03 rondes=28 deadline=17:00
     publicatie=18:00 tijdzone=Europe/Amsterdam soort=rapid``. One round a week from the start date."""
+    if _only_missing_setting(ctx):
+        return await _set_missing(core, ctx)
     opts = await season_options(core, ctx, "usage_seizoen", need_name=True)
     calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone)
     if calendar[0][2] <= ctx.now:
@@ -65,6 +70,7 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         if opts.kind == "rapid":  # its own roster: members join with /aanmelden rapid, or /speler ... rapid
             carried = []
     settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order, **opts.club_rules))  # type: ignore[arg-type]
+    settings = with_missing_setting(settings, opts.missing)
     async with core.store.transaction():
         season = await keizer_store(core).create_season(
             ctx.club.id, opts.name, opts.kind, calendar, opts.deadline.strftime("%H:%M"),
@@ -93,6 +99,7 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
         "deadline": "deadline", "publicatie": "publish", "publish": "publish", "tijdzone": "timezone",
         "timezone": "timezone", "soort": "kind", "kind": "kind", "startvolgorde": "start_order",
         "start_order": "start_order", "stijgprijs": "riser", "riser": "riser", "noshow": "noshow",
+        "ontbrekend": "missing", "missing": "missing",
     }  # fmt: skip
     values: dict[str, str] = {}
     for arg in ctx.args:
@@ -142,11 +149,37 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
         if earns is None:
             raise UserError("error_usage", usage=ctx.t(usage))
         club_rules["auto_signoff_fraction"] = earns
+    missing = MISSING_VALUES.get(values.get("missing", "pair").lower())
+    if missing is None:
+        raise UserError("error_usage", usage=ctx.t(usage))
     if name and await keizer_store(core).season_by_name(ctx.club.id, name) is not None:
         raise UserError("error_season_exists", name=name)
     return SeasonOptions(
-        name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values, start_order, club_rules
+        name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values, start_order, club_rules,
+        missing,
     )
+
+
+_MISSING_KEYS = {"ontbrekend", "missing"}
+_KIND_KEYS = {"soort", "kind"}
+
+
+def _only_missing_setting(ctx: Context) -> bool:
+    """``/seizoen ontbrekend=wachten [soort=rapid]``: a running season's setting, no new season."""
+    keys = {a.partition("=")[0].lower() for a in ctx.args}
+    return bool(keys & _MISSING_KEYS) and keys <= _MISSING_KEYS | _KIND_KEYS
+
+
+async def _set_missing(core: Core, ctx: Context) -> Reply:
+    values = {k.lower(): v.lower() for k, _, v in (a.partition("=") for a in ctx.args)}
+    mode = MISSING_VALUES.get(values.get("ontbrekend", values.get("missing", "")))
+    kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("soort", values.get("kind", "main")))
+    if mode is None or kind is None or len(ctx.args) != len(values):
+        raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
+    season = await active_season(core, ctx, kind)
+    async with core.store.transaction():
+        await open_store(core).set_settings_json(season.id, with_missing_setting(season.settings_json, mode))
+    return Reply(lines=(ctx.t(f"season_missing_{mode}", season=season.name),))
 
 
 async def cmd_exporteer(core: Core, ctx: Context) -> Reply:
@@ -207,6 +240,8 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
         core.store, ctx.club.id, file, name, opts.kind, opts.first_day, rounds, opts.deadline, opts.publish,
         opts.zone_name, ctx.now,
     )  # fmt: skip
+    if opts.missing == "wait":  # ontbrekend=wachten: the club's setting, not the file's
+        await open_store(core).set_settings_json(season.id, with_missing_setting(season.settings_json, opts.missing))
     return Reply(lines=(ctx.t("imported", name=season.name, players=len(file.players), played=played, rounds=rounds),))
 
 
@@ -236,7 +271,7 @@ async def _withdraw(core: Core, ctx: Context, kind: str, name: str, leaving: boo
         leaves = coming.number if sp.withdrawn_from is None else sp.withdrawn_from  # back, not yet paired: stays away
         async with core.store.transaction():
             await keizer_store(core).set_withdrawn(season.id, member.id, leaves)
-        return Reply(lines=(ctx.t("player_withdrawn", name=member.name, round=coming.number),))
+        return Reply(lines=(for_competition(ctx.lang, kind, ctx.t("player_withdrawn", name=member.name, round=coming.number)),))
     if sp.withdrawn_from is None or sp.returned_from is not None:
         raise UserError("error_not_withdrawn", name=member.name)
     if coming is None:
@@ -246,7 +281,7 @@ async def _withdraw(core: Core, ctx: Context, kind: str, name: str, leaving: boo
     back = None if coming.number <= sp.withdrawn_from else coming.number
     async with core.store.transaction():
         await keizer_store(core).set_withdrawn(season.id, member.id, sp.withdrawn_from if back else None, back)
-    return Reply(lines=(ctx.t("player_back", name=member.name),))
+    return Reply(lines=(for_competition(ctx.lang, kind, ctx.t("player_back", name=member.name)),))
 
 
 async def cmd_speler(core: Core, ctx: Context) -> Reply:
@@ -298,4 +333,4 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             # a player who already appears in an earlier round (a season the engine could not read) has
             # joined from there: /speler is the director's way to set such a season right
             await keizer_store(core).join_where_they_appear(ctx.club.id)
-    return Reply(lines=(ctx.t(key, name=name, rating=rating),))
+    return Reply(lines=(for_competition(ctx.lang, kind, ctx.t(key, name=name, rating=rating)),))

@@ -13,8 +13,9 @@ from bot.core.dispatch import OWN_ROWS, Core
 from bot.core.pictures import table_png
 from bot.core.replies import Button, Reply, Table
 from bot.keizer import competition
-from bot.keizer.formatting import fmt_points, result_text
+from bot.keizer.formatting import fmt_points, for_competition, result_text
 from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number
+from bot.keizer.open_results import waiting_line
 from bot.keizer.store import RoundRow
 
 
@@ -102,9 +103,12 @@ async def standings_table(core: Core, ctx: Context) -> tuple[str, Table]:
         headers=(ctx.t("col_rank"), ctx.t("col_name"), ctx.t("col_score"), ctx.t("col_value"), ctx.t("col_played")),
         rows=tuple((str(s.rank), s.player.name, fmt_points(s.score), str(s.value), str(s.played)) for s in rows),
     )
-    title = ctx.t("standings_title", season=season.name, round=shown_after)
+    title = for_competition(ctx.lang, kind, ctx.t("standings_title", season=season.name, round=shown_after))
     if group is not None:
         title += " " + ctx.t("group_suffix", group=group)
+    missing = sum(1 for r in data.rounds if r.number <= shown_after for g in r.games if g.result is None)
+    if missing:  # the standings count those games as not played yet: say so (chat, picture, website)
+        title += " " + ctx.t("standings_provisional", count=missing)
     return title, table
 
 
@@ -160,6 +164,10 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
             if coming is None:
                 raise UserError("error_season_over", season=season.name)
             raise UserError("error_round_not_paired", round=coming.number, publish=ctx.local(coming.publish_at))
+        waiting = await waiting_line(core, ctx, season, competition.coming_round(data))
+        if waiting is not None:  # the next round's pairing is held (ontbrekend=wachten): say so first
+            reply = await pairing_reply(core, ctx, data, row)
+            return Reply(lines=(waiting, *reply.lines), table=reply.table)
     return await pairing_reply(core, ctx, data, row)
 
 
@@ -172,7 +180,7 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
             (str(g.board), names[g.white_id], names[g.black_id], result_text(ctx.lang, g)) for g in games
         ),
     )
-    lines = [ctx.t("pairing_title", round=row.number, date=row.play_date)]
+    lines = [for_competition(ctx.lang, data.season.kind, ctx.t("pairing_title", round=row.number, date=row.play_date))]
     bye = await keizer_store(core).bye_of_round(row.id)
     if bye is not None:
         lines.append(ctx.t("bye_line", name=names[bye]))

@@ -4,12 +4,14 @@ nobody) and its coming rounds (the home page's next round, a member's sign-off f
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
-from bot.core.calendar import local_text
+from bot.core.calendar import day_text, moment_text
 from bot.core.dispatch import Core
 from bot.core.i18n import t
-from bot.core.registry import FormRound, Registry, WebPage
+from bot.core.registry import FormRound, Registry, WebContent, WebPage
+from bot.core.replies import Reply
+from bot.core.web_links import club_path
 from bot.core.store import Club, Member
 from bot.keizer.lookups import keizer_store
 from bot.keizer.rows import SeasonPlayer, Signoff
@@ -23,14 +25,41 @@ async def _has_rapid(core: Core, club: Club) -> bool:
     return await keizer_store(core).active_season(club.id, "rapid") is not None
 
 
+async def _published(core: Core, club: Club, kind: str) -> list[int]:
+    """The season's rounds whose pairing is out (paired at its publication), in order."""
+    season = await keizer_store(core).active_season(club.id, kind)
+    return [r.number for r in await keizer_store(core).rounds(season.id) if r.status == "paired"] if season else []
+
+
+async def _main_rounds(core: Core, club: Club) -> list[int]:
+    return await _published(core, club, "main")
+
+
+async def _rapid_rounds(core: Core, club: Club) -> list[int]:
+    return await _published(core, club, "rapid")
+
+
+async def calendar_page(core: Core, club: Club, rest: str) -> WebContent | None:
+    """``/c/<club>/kalender``: what the feed is and its address to subscribe to (``kalender.ics``)."""
+    if rest:
+        return None
+    lang = club.language
+    address = f"{core.config.web_base_url or ''}{club_path(club.id)}kalender.ics"
+    lines = (t(lang, "web_calendar_intro"), address) + ((t(lang, "web_calendar_members"),) if club.website == "members" else ())
+    return WebContent(t(lang, "web_calendar_title"), Reply(lines=lines),
+                      links=((t(lang, "web_calendar_download"), "kalender.ics"),))  # fmt: skip
+
+
 GROUPS = ("A", "B", "C", "D")
 PAGES = (
     WebPage("stand", "/stand tabel", "web_link_stand", numbered=True, words=GROUPS, shown=_has_season),
-    WebPage("indeling", "/indeling", "web_link_indeling", numbered=True, shown=_has_season),
+    WebPage("indeling", "/indeling", "web_link_indeling", numbered=True, shown=_has_season, rounds=_main_rounds),
     WebPage("prijzen", "/prijzen", "web_link_prijzen", shown=_has_season),
-    WebPage("kruistabel", "/kruistabel", "web_link_kruistabel", shown=_has_season),
+    WebPage("kruistabel", "/kruistabel", "web_link_kruistabel", shown=_has_season, legend="web_legend_kruistabel"),
     WebPage("rapid", "/stand tabel rapid", "web_link_rapid", numbered=True, shown=_has_rapid),
-    WebPage("rapid-indeling", "/indeling rapid", "web_link_rapid_indeling", numbered=True, shown=_has_rapid),
+    WebPage("rapid-indeling", "/indeling rapid", "web_link_rapid_indeling", numbered=True, shown=_has_rapid,
+            rounds=_rapid_rounds),
+    WebPage("kalender", "", "web_link_kalender", view=calendar_page, shown=_has_season),
 )
 
 
@@ -61,11 +90,13 @@ async def coming_rounds(core: Core, club: Club, member: Member | None, now: date
             of_round = [s for _, s in signoffs if s.round_id == row.id]
             own = next((s for s in of_round if member is not None and s.member_id == member.id), None)
             is_open = now < row.deadline_at
-            title = t(lang, "web_form_round", round=row.number, date=row.play_date,
-                      deadline=local_text(row.deadline_at, club.timezone), publish=local_text(row.publish_at, club.timezone))  # fmt: skip
+            day = date.fromisoformat(row.play_date)
+            title = t(lang, "web_form_round", round=row.number, date=day_text(lang, day))
+            when = t(lang, "web_form_when", deadline=moment_text(lang, row.deadline_at, club.timezone),
+                     publish=moment_text(lang, row.publish_at, club.timezone))  # fmt: skip
             state, actions = _members_part(lang, row.number, word, is_open, place, own) if member is not None else ("", ())
             competition = t(lang, "web_form_rapid") if kind == "rapid" else ""
-            found.append(FormRound(title, competition, is_open, state, len(of_round), actions))
+            found.append(FormRound(title, competition, is_open, state, len(of_round), actions, when, day))
     return found
 
 

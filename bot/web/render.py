@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 
 import jinja2
 from aiohttp import web
 
+from bot.core.i18n import t
 from bot.core.registry import FormRound
 from bot.core.replies import Reply
 
@@ -17,7 +20,19 @@ TEMPLATES = jinja2.Environment(
     autoescape=True,
 )
 Links = list[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """The links between a competition's rounds on a round's page: each round's (number, href), the one
+    shown, and the previous and next round's href ("" for none)."""
+
+    links: list[tuple[int, str]]
+    shown: int
+    previous: str = ""
+    next: str = ""
 _NUMBER = re.compile(r"^-?\d+([.,]\d+)?$")  # a number's cell is right-aligned
+FORM_FIRST = 3  # the sign-off form shows the next three rounds; the others are folded
 
 
 def page(
@@ -30,10 +45,14 @@ def page(
     cell_links: dict[str, str] | None = None,
     svg: str = "",
     more: Links | None = None,
+    legend: str = "",
+    current: str = "",
+    rounds: Rounds | None = None,
 ) -> web.Response:
     """A page of lines and a table. ``cell_links``: a cell's text -> where it links (a member's page);
     ``svg``: a picture a system drew from numbers only (``rank_plot``, the go board), put in as it is;
-    ``more``: links under the page (a download)."""
+    ``more``: links under the page (a download); ``legend``: what the table's abbreviations mean;
+    ``current``: the menu's link to the page shown (marked); ``rounds``: the links between rounds."""
     cell_links = cell_links or {}
     rows = [
         [(cell, _NUMBER.match(cell) is not None, cell_links.get(cell)) for cell in row]
@@ -41,7 +60,9 @@ def page(
     ]
     body = TEMPLATES.get_template("page.html").render(
         lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table, rows=rows,
-        plot=jinja2.utils.markupsafe.Markup(svg), more=more or [],
+        plot=jinja2.utils.markupsafe.Markup(svg), more=more or [], legend=legend, rounds=rounds,
+        rounds_label=t(lang, "web_rounds"), previous_label=t(lang, "web_round_previous"),
+        next_label=t(lang, "web_round_next"), **_menu(lang, links, current),
     )  # fmt: skip
     return _response(body, status)
 
@@ -59,14 +80,23 @@ def form(
     message_ok: bool = True,
     status: int = 200,
 ) -> web.Response:
-    """A member's sign-off form: each coming round with their state and a button per thing they may do."""
+    """A member's sign-off form: each coming round with their state and a button per thing they may do;
+    the first ``FORM_FIRST`` (the next by date) open, the others folded."""
     body = TEMPLATES.get_template("form.html").render(
-        lang=lang, club=club, title=title, links=links, rounds=rounds, action=action, key=key,
-        message=message, message_ok=message_ok, **texts,
+        lang=lang, club=club, title=title, links=links, rounds=rounds[:FORM_FIRST], later=rounds[FORM_FIRST:],
+        later_label=t(lang, "web_form_more", count=len(rounds) - FORM_FIRST), action=action, key=key,
+        message=message, message_ok=message_ok, **_menu(lang, links, action), **texts,
     )  # fmt: skip
     response = _response(body, status)
     response.headers["Cache-Control"] = "no-store"  # a member's own page: no cache keeps it
     return response
+
+
+def _menu(lang: str, links: Links, current: str) -> dict[str, object]:
+    """The menu's texts: the page shown is marked, and a phone's folded menu names it."""
+    shown = next((label for href, label in links if href == current), "")
+    return {"current": current, "menu_label": t(lang, "web_menu"),
+            "menu_summary": t(lang, "web_menu_current", page=shown) if shown else t(lang, "web_menu")}  # fmt: skip
 
 
 def _response(body: str, status: int) -> web.Response:
@@ -77,23 +107,36 @@ def html(body: bytes, status: int = 200) -> web.Response:
     return web.Response(status=status, body=body, content_type="text/html", charset="utf-8")
 
 
-def rank_plot(places: list[int | None], players: int, width: int = 560, height: int = 200) -> str:
-    """A member's place after each round as an SVG line (first place at the top); '' without data. Only
-    numbers go into it: nothing a member typed."""
+def rank_plot(lang: str, places: list[int | None], players: int, width: int = 560, height: int = 220) -> str:
+    """A member's place after each round as an SVG line (first place at the top), with its title, the
+    axes' names and, for who cannot see it, the places in words; '' without data. Only numbers and the
+    club's own texts go into it: nothing a member typed."""
     points = [(i, p) for i, p in enumerate(places) if p is not None]
     if len(points) < 2 or players < 1:
         return ""
-    pad = 24
-    step = (width - 2 * pad) / max(1, len(places) - 1)
+    left, top, right, bottom = 44, 30, 16, 44
+    step = (width - left - right) / max(1, len(places) - 1)
+
+    def x(i: int) -> float:
+        return left + i * step
 
     def y(place: int) -> float:
-        return pad + (height - 2 * pad) * (place - 1) / max(1, players - 1)
+        return top + (height - top - bottom) * (place - 1) / max(1, players - 1)
 
-    line = " ".join(f"{pad + i * step:.1f},{y(p):.1f}" for i, p in points)
-    dots = "".join(f'<circle cx="{pad + i * step:.1f}" cy="{y(p):.1f}" r="3"/>' for i, p in points)
+    title = escape(t(lang, "web_plot_title"))
+    words = escape(t(lang, "web_plot_text", places=", ".join(t(lang, "web_plot_point", round=i + 1, place=p) for i, p in points)))
+    line = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, p in points)
+    dots = "".join(f'<circle cx="{x(i):.1f}" cy="{y(p):.1f}" r="3"/>' for i, p in points)
+    rounds = "".join(f'<text x="{x(i):.1f}" y="{height - bottom + 16}">{i + 1}</text>' for i in range(len(places)))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
-        f' role="img"><rect width="{width}" height="{height}" fill="#fafafa"/>'
-        f'<text x="4" y="{pad - 8}" font-size="11">1</text><text x="4" y="{height - 8}" font-size="11">{players}</text>'
+        f' role="img" aria-labelledby="plot-title plot-text"><title id="plot-title">{title}</title>'
+        f'<desc id="plot-text">{words}</desc><rect width="{width}" height="{height}" fill="#fafafa"/>'
+        f'<g font-size="12" fill="#222" text-anchor="middle"><text x="{width / 2:.0f}" y="14" font-weight="bold">{title}</text>'
+        f'{rounds}<text x="{(left + width - right) / 2:.0f}" y="{height - 6}">{escape(t(lang, "web_plot_x"))}</text>'
+        f'<text transform="translate(12 {(top + height - bottom) / 2:.0f}) rotate(-90)">{escape(t(lang, "web_plot_y"))}</text></g>'
+        f'<g font-size="12" fill="#222" text-anchor="end"><text x="{left - 6}" y="{top + 4}">1</text>'
+        f'<text x="{left - 6}" y="{height - bottom + 4}">{players}</text></g>'
+        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#888"/>'
         f'<polyline points="{line}" fill="none" stroke="#333" stroke-width="2"/><g fill="#333">{dots}</g></svg>'
     )

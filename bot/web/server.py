@@ -21,6 +21,8 @@ from typing import Awaitable, Callable
 
 from aiohttp import web
 
+from bot.config import ConfigError
+
 from bot.core.command_line import quote_word
 from bot.core.context import Actor, parse_id
 from bot.core.dispatch import Core
@@ -73,7 +75,7 @@ def make_app(core: Core) -> web.Application:
     # A page's HTML by (club, page, rest), kept beside the reply it was made of: while the reply cache
     # hands out that same reply (the season unchanged) and the club and its menu are the same, the page is
     # the same bytes, sent without rendering the template again.
-    rendered: OrderedDict[tuple[int, str, str], tuple[Reply, tuple[Club, render.Links], bytes]] = (
+    rendered: OrderedDict[tuple[int, str, str], tuple[Reply, tuple[Club, render.Links, render.Rounds | None], bytes]] = (
         OrderedDict()
     )
 
@@ -122,9 +124,28 @@ def make_app(core: Core) -> web.Application:
                 asked[p.shown] = await p.shown(core, club)
             if p.shown is None or asked[p.shown]:
                 shown.append(p)
-        return [(f"{club_path(club.id)}{p.path}", t(club.language, p.label)) for p in shown] + [
+        home = [(club_path(club.id), t(club.language, "web_link_home"))]
+        return home + [(f"{club_path(club.id)}{p.path}", t(club.language, p.label)) for p in shown] + [
             (f"{club_path(club.id)}afmelden", t(club.language, "web_link_form"))
         ]
+
+    async def round_links(club: Club, wanted: WebPage, rest: str) -> render.Rounds | None:
+        """A round's page links to every round there is, the previous and the next one."""
+        numbers = await wanted.rounds(core, club) if wanted.rounds is not None else []
+        if not numbers:
+            return None
+        shown = int(rest) if rest.isdigit() else numbers[-1]
+        path = f"{club_path(club.id)}{wanted.path}/"
+        before = [n for n in numbers if n < shown]
+        after = [n for n in numbers if n > shown]
+        return render.Rounds([(n, f"{path}{n}") for n in numbers], shown,
+                             f"{path}{before[-1]}" if before else "", f"{path}{after[0]}" if after else "")  # fmt: skip
+
+    def calendar_link(club: Club, menu: render.Links) -> render.Links:
+        """The season calendar to subscribe to, linked where the rounds are: while the menu has its page."""
+        if not any(href == f"{club_path(club.id)}kalender" for href, _ in menu):
+            return []
+        return [(f"{club_path(club.id)}kalender.ics", t(club.language, "web_calendar_download"))]
 
     async def home(request: web.Request) -> web.StreamResponse:
         club = await club_of(request)
@@ -132,13 +153,16 @@ def make_app(core: Core) -> web.Application:
         for source in core.registry.web_rounds:
             for coming in await source(core, club, None, core.clock.now()):
                 title = f"{coming.competition}: {coming.title}" if coming.competition else coming.title
-                lines.append(t(club.language, "web_home_signed_off", title=title, count=coming.signed_off))
+                lines.append(t(club.language, "web_home_signed_off", title=title, when=coming.when, count=coming.signed_off))
+        menu = await links(club)
         return render.page(
             club.language,
             club.name,
             t(club.language, "web_home_title"),
-            await links(club),
+            menu,
             Reply(lines=tuple(lines)),
+            current=club_path(club.id),
+            more=calendar_link(club, menu),
         )
 
     async def calendar(request: web.Request) -> web.StreamResponse:
@@ -164,23 +188,27 @@ def make_app(core: Core) -> web.Application:
             command += f" {rest}"
         reply = await ask(club, command)
         menu = await links(club)
+        here = f"{club_path(club.id)}{wanted.path}"
+        rounds = await round_links(club, wanted, rest)
+        more = calendar_link(club, menu) if wanted.rounds is not None else []
         if not reply.ok:  # no season, a round not paired (published) yet: said in words, as in the chat
-            return render.page(
-                club.language, club.name, t(club.language, wanted.label), menu, reply, status=404
-            )
+            return render.page(club.language, club.name, t(club.language, wanted.label), menu, reply, status=404,
+                               current=here, rounds=rounds, more=more)  # fmt: skip
         key = (club.id, wanted.path, rest)
         made = rendered.get(key)
         if (
-            made is not None and made[0] is reply and made[1] == (club, menu)
+            made is not None and made[0] is reply and made[1] == (club, menu, rounds)
         ):  # the chat's cached reply, unchanged
             rendered.move_to_end(key)
             return render.html(made[2])
         title = reply.lines[0] if reply.lines else t(club.language, wanted.label)
         members = {m.name: f"{club_path(club.id)}lid/{m.id}" for m in await core.store.members(club.id)}
         shown = Reply(lines=reply.lines[1:], table=reply.table)
-        response = render.page(club.language, club.name, title, menu, shown, cell_links=members)
+        legend = t(club.language, wanted.legend) if wanted.legend else ""
+        response = render.page(club.language, club.name, title, menu, shown, cell_links=members, legend=legend,
+                               current=here, rounds=rounds, more=more)  # fmt: skip
         assert isinstance(response.body, bytes)
-        rendered[key] = (reply, (club, menu), response.body)
+        rendered[key] = (reply, (club, menu, rounds), response.body)
         if len(rendered) > RENDERED_PAGES:
             rendered.popitem(last=False)
         return response
@@ -201,7 +229,7 @@ def make_app(core: Core) -> web.Application:
         in_table = {c for row in (content.reply.table.rows if content.reply.table else ()) for c in row}
         more = [(href, text) for text, href in cells.items() if text not in in_table]
         return render.page(club.language, club.name, content.title, await links(club), content.reply,
-                           cell_links=cells, svg=content.svg, more=more)  # fmt: skip
+                           cell_links=cells, svg=content.svg, more=more, current=f"{club_path(club.id)}{wanted.path}")  # fmt: skip
 
     async def member_page(request: web.Request) -> web.StreamResponse:
         """A member's page: their games, colours and score per round, and performance (``/kaart Naam``)."""
@@ -225,7 +253,7 @@ def make_app(core: Core) -> web.Application:
             (),
         )
         plot = render.rank_plot(
-            [int(p) if p.isdigit() else None for p in places], len(history.table.rows) if history.table else 0
+            club.language, [int(p) if p.isdigit() else None for p in places], len(history.table.rows) if history.table else 0
         )
         return render.page(
             club.language,
@@ -261,6 +289,10 @@ async def start_web(core: Core, address: str) -> web.AppRunner:
     host, _, port = address.rpartition(":")
     runner = web.AppRunner(make_app(core), access_log=None)
     await runner.setup()
-    await web.TCPSite(runner, host or "127.0.0.1", int(port)).start()
+    try:
+        await web.TCPSite(runner, host or "127.0.0.1", int(port)).start()
+    except OSError as exc:  # a host that is not this machine's, a port in use: one line at start, not a traceback
+        await runner.cleanup()
+        raise ConfigError(f"the website cannot listen on {address}: {exc.strerror or exc}") from None
     log.info("club websites on http://%s/c/<club>/", address)
     return runner

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hmac
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 from aiohttp import web
 
@@ -67,7 +67,8 @@ async def show_form(core: Core, club: Club, request: web.Request, links: render.
     who = await visitor(core, club, request)
     lang = club.language
     if who is None:
-        return render.page(lang, club.name, t(lang, "web_link_needed"), links, Reply(), status=403)
+        return render.page(lang, club.name, t(lang, "web_link_needed"), links, Reply(), status=403,
+                           current=f"{club_path(club.id)}afmelden")  # fmt: skip
     member, hashed = who
     message: tuple[str, ...] = ()
     ok = True
@@ -89,6 +90,7 @@ async def show_form(core: Core, club: Club, request: web.Request, links: render.
     rounds: list[FormRound] = []
     for source in core.registry.web_rounds:
         rounds += await source(core, club, member, core.clock.now())
+    rounds.sort(key=lambda r: r.day or date.max)  # every competition's rounds by date (a stable sort)
     texts = {key: t(lang, f"web_form_{key}") for key in ("intro", "closed", "none")}
     return render.form(lang, club.name, t(lang, "web_form_title", name=member.name), links, texts, rounds,
                        f"{club_path(club.id)}afmelden", form_key(hashed), message, ok, status=200 if ok else 409)  # fmt: skip

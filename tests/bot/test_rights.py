@@ -133,6 +133,8 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/speler Eva hernoem Eefje", None, "XXWX"),
     ("/speler Eva verwijder", None, "XXXX"),  # Eva had the bye in round 1: she stays
     ("/speler Eva samenvoegen Daan", None, "XXXX"),  # both in round 1 (Eva's bye, Daan's game): two people
+    ("/uitslagen", None, "XXRX"),  # the open and disputed results: the director's list
+    ("/seizoen ontbrekend=wachten", None, "XXWX"),  # the running season's setting
     ("/nietverschenen Daan", None, "XXWX"),
     ("/invaller Daan", None, "XXWX"),
     ("/publiceer", None, "XXXX"),  # round 1's results are not all in: the director is asked first

@@ -67,7 +67,7 @@ async def test_sign_offs_results_and_pairings_of_the_rapid_competition(commands:
     assert rows(config, "SELECT g.result FROM games g JOIN rounds r ON r.id = g.round_id"
                         " JOIN seasons s ON s.id = r.season_id WHERE s.kind = 'rapid' AND g.board = 1") == [("1-0",)]  # fmt: skip
     standings = await ok(commands, ANNA, "/stand rapid")
-    assert standings.splitlines()[0].startswith("Stand R")
+    assert standings.splitlines()[0].startswith("Rapid: Stand R")
 
 
 async def test_a_director_adds_a_player_to_the_rapid_competition_only(commands: Core, config) -> None:

@@ -39,6 +39,7 @@ SCRIPT = [
     ("Leider", "/taal en"), ("Anna", "/standings"), ("Leider", "/taal nl"),
     ("+", 24 * 7),
     ("Leider", "/publiceer ongedaan"), ("Leider", "/publiceer toch"), ("Leider", "/invaller Anna"),
+    ("Leider", "/uitslagen"), ("Leider", "/seizoen ontbrekend=wachten"),
     # the NK
     ("Leider", "/nk nieuw NK 2027 rondes=3"),
     ("Anna", "/nk inschrijven 2100"), ("Bert", "/nk inschrijven 2000"), ("Carla", "/nk inschrijven 1900"),

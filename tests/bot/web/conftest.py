@@ -4,12 +4,21 @@ address pointing at it so the links the chat hands out lead there."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
+import shutil
+from collections.abc import AsyncIterator, Iterator
+from datetime import datetime, timedelta, timezone
 
 import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
 
 from bot.core.dispatch import Core
+from bot.core.scheduler import Alarm
 from bot.web.server import start_web
+from tests.bot.conftest import DIRECTOR, actor, link, ok
+
+PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)  # round 1's publication, 18:00 in Amsterdam
+ANNA, BERT = actor("Anna"), actor("Bert")
 
 
 @pytest.fixture
@@ -21,3 +30,88 @@ async def site(commands: Core) -> AsyncIterator[str]:
         yield base
     finally:
         await runner.cleanup()
+
+
+def chromium(phone: bool = False) -> webdriver.Chrome:
+    """Debian's headless Chromium, at a computer's size or a phone's (390 x 844 CSS pixels at 3 device
+    pixels each: a window cannot be made that narrow); fails saying what to install when it is missing."""
+    binary, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not binary or not driver:
+        pytest.fail("chromium and chromedriver are needed for the website's browser tests: scripts/install.sh --test installs them (as root)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(arg)
+    if phone:
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}})
+    return webdriver.Chrome(service=Service(driver), options=options)
+
+
+@pytest.fixture
+def chrome() -> Iterator[webdriver.Chrome]:
+    """Chromium at a computer's size; a test sets a phone's with ``Emulation.setDeviceMetricsOverride``."""
+    browser = chromium()
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+async def a_club_with_everything(commands: Core) -> tuple[int, str, dict[str, str]]:
+    """A club with a Keizer season (round 1 published, a result in), a rapid season, an NK, grades and
+    a go game; the paths of each page type, and Anna's personal link."""
+    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5")
+    for line in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800", '"Zoë Ødegaard" 1700', "Eva 1600"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    await ok(commands, DIRECTOR, "/seizoen naam=R1 start=2026-12-09 soort=rapid rondes=3")
+    await ok(commands, DIRECTOR, "/speler Anna 2100 rapid")
+    await link(commands, ANNA, BERT)
+    await ok(commands, DIRECTOR, "/website aan")
+    club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+    assert club is not None
+    await ok(commands, DIRECTOR, "/nk nieuw Clubkampioenschap")
+    for name in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800"):
+        await ok(commands, DIRECTOR, f"/nk inschrijven {name}")
+    await ok(commands, DIRECTOR, "/nk ronde")
+    await ok(commands, DIRECTOR, "/graadzetten Anna 1d vanaf=2026-01-01")
+    await ok(commands, DIRECTOR, "/graadzetten Bert 5k vanaf=2026-01-01")
+    await ok(commands, ANNA, "/go uitdagen @Bert 9")
+    await ok(commands, BERT, "/go accepteren")
+    game = await commands.store.fetch_one("SELECT id, black_id FROM go_games")
+    anna = await commands.store.member_by_name(club.id, "Anna")
+    assert game is not None and anna is not None
+    black, white = (ANNA, BERT) if game["black_id"] == anna.id else (BERT, ANNA)
+    for who, move in ((black, "E5"), (white, "C3"), (black, "G7")):
+        await ok(commands, who, f"/zet {move}")
+    reply = await commands.handle(ANNA, "/website link")
+    personal = reply.text[reply.text.index("http") :].split()[0]
+    commands.clock.set(PUBLISH)  # type: ignore[attr-defined]
+
+    async def send(club_row, announcement) -> None:
+        return None
+
+    await Alarm(commands, send).run_due()  # round 1 published
+    await ok(commands, DIRECTOR, "/uitslag Bert 1-0 1")
+    commands.clock.set(PUBLISH + timedelta(days=7))  # type: ignore[attr-defined]
+    await Alarm(commands, send).run_due()  # round 2 published: Anna's chart has two points
+    await ok(commands, DIRECTOR, "/uitslag Anna 1-0 2")
+    pages = {
+        "home": "",
+        "stand": "stand",
+        "stand-ronde": "stand/1",
+        "indeling": "indeling",
+        "indeling-niet-gepubliceerd": "indeling/3",
+        "prijzen": "prijzen",
+        "kruistabel": "kruistabel",
+        "rapid": "rapid",
+        "rapid-indeling": "rapid-indeling",
+        "lid": f"lid/{anna.id}",
+        "nk": "nk",
+        "nk-indeling": "nk-indeling/1",
+        "graden": "graden",
+        "kalender": "kalender",
+        "go": "go",
+        "go-partij": f"go/{game['id']}",
+        "onbekende-link": "m/" + "x" * 32,
+    }
+    return club.id, personal, pages

@@ -1,0 +1,58 @@
+"""The SQL of results still open: the games of paired rounds without a result (reported and waiting for
+the opponent, disputed, or not reported at all), the dispute of a game, and a season's club settings
+that are not Keizer rules (``ontbrekend``: what the publication does while results are open)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.core.store import Store
+
+
+@dataclass(frozen=True)
+class OpenGame:
+    round_number: int
+    board: int
+    white: str
+    black: str
+    reported_result: str | None  # one side's report, waiting for the other
+    reported_by: str | None
+    disputed_result: str | None  # the other side's report, which disagrees
+    disputed_by: str | None
+
+
+class OpenResultsStore:
+    def __init__(self, store: Store) -> None:
+        self.db = store
+
+    async def mark_disputed(self, game_id: int, result: str, by: int) -> None:
+        """The opponent reported ``result``, which disagrees with the report already in."""
+        await self.db.write(
+            "UPDATE games SET disputed_result = ?, disputed_by = ? WHERE id = ? AND result IS NULL", (result, by, game_id)
+        )
+
+    async def open_games(self, season_id: int, before: int | None = None) -> list[OpenGame]:
+        """The games of the season's paired rounds (those before round ``before``, if given) without a
+        result, by round and board."""
+        rows = await self.db.fetch_all(
+            "SELECT r.number, g.board, w.name AS white, b.name AS black, g.reported_result, rb.name AS reported_by,"
+            " g.disputed_result, db.name AS disputed_by FROM games g JOIN rounds r ON r.id = g.round_id"
+            " JOIN members w ON w.id = g.white_id JOIN members b ON b.id = g.black_id"
+            " LEFT JOIN members rb ON rb.id = g.reported_by LEFT JOIN members db ON db.id = g.disputed_by"
+            " WHERE r.season_id = ? AND r.status = 'paired' AND g.result IS NULL AND r.number < ?"
+            " ORDER BY r.number, g.board",
+            (season_id, before if before is not None else 1_000_000),
+        )
+        found = []
+        for r in rows:  # a dispute lasts while the two reports disagree (a side may change its report)
+            disputed = r["reported_result"] is not None and r["disputed_result"] not in (None, r["reported_result"])
+            found.append(OpenGame(r["number"], r["board"], r["white"], r["black"], r["reported_result"], r["reported_by"],
+                                  r["disputed_result"] if disputed else None, r["disputed_by"] if disputed else None))  # fmt: skip
+        return found
+
+    async def set_settings_json(self, season_id: int, settings_json: str) -> None:
+        await self.db.write("UPDATE seasons SET settings_json = ? WHERE id = ?", (settings_json, season_id))
+
+    async def bump_version(self, season_id: int) -> None:
+        """The season's pictures and cached replies are out of date (its publication is held)."""
+        await self.db.write("UPDATE seasons SET version = version + 1 WHERE id = ?", (season_id,))
