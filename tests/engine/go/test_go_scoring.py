@@ -115,3 +115,39 @@ def test_a_closed_area_is_marked_whole_as_seed_001_says() -> None:
     cells = bytes(board_from(SEED_13).cells)
     stones, closed = marked_stones(cells, 13, frozenset(), parse_point("M10", 13))
     assert closed and len(stones) == 7
+
+
+# 9x9, an unequal seki with eyes at the top. Black's B9-A8-B8-C8 and D9 (two chains) hold the eye A9 and
+# the false eye C9; white's eleven stones A7-D7, D8-H8, F9, H9 hold the eye G9; E9 is their one shared
+# liberty. Whoever plays E9 puts his own group in atari; C9, A9 and G9 are suicide: a seki (GNU Go 3.8 agrees:
+# final_status_list seki names all three chains). Below, black's wall lives with the eyes E6 and G6; white's
+# row 4 has rows 1-3.
+SEKI = [
+    ".X.X.O.OX",  # 9
+    "XXXOOOOOX",  # 8
+    "OOOOXXXXX",  # 7
+    "XXXX.X.XX",  # 6
+    "XXXXXXXXX",  # 5
+    "OOOOOOOOO",  # 4
+    ".........",  # 3
+    ".........",  # 2
+    ".........",  # 1
+]
+
+
+def test_an_unequal_seki_counts_its_eyes_for_the_player_who_surrounds_them() -> None:
+    """Seed 001 counts "the intersections of the area the player controls"; an empty area bordered by one
+    colour's living stones only is that colour's, in seki too. By hand, komi 3.5, nothing captured or dead:
+    black E6, G6, and in the seki A9 and C9 = 4 points: 4 - 3.5 = 0.5; white rows 1-3 (27) and in the seki
+    G9 = 28; E9 touches both: no one's. White wins by 27.5.
+    (Japanese rules count no points in a seki: black 2 - 3.5 = -1.5, white 27, W+28.5, which is GNU Go
+    3.8's final_score with --japanese-rules; the unequal eyes make the one point of difference.)"""
+    cells = bytes(board_from(SEKI).cells)
+    black_area, white_area = territory(cells, 9, frozenset())
+    names = {"A9", "C9", "E6", "G6"}
+    assert black_area == {parse_point(n, 9) for n in names}
+    assert parse_point("G9", 9) in white_area and len(white_area) == 28
+    assert parse_point("E9", 9) not in black_area | white_area
+    result = score(cells, 9, frozenset(), 0, 0, default_komi(9))
+    assert result.black == Fraction(1, 2) and result.white == 28
+    assert result.winner == WHITE and result.margin == Fraction(55, 2)
