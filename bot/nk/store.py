@@ -168,6 +168,13 @@ class NkStore:
         )
         return [(r["id"], r["number"], r["bye_id"]) for r in rows]
 
+    async def paired_moments(self, tournament_id: int) -> list[datetime]:
+        """When each round was paired (UTC): the days the tournament was played, for the EGF file's DT."""
+        rows = await self.store.fetch_all(
+            "SELECT paired_at FROM nk_rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,)
+        )
+        return [datetime.fromisoformat(r["paired_at"]) for r in rows]
+
     async def save_round(self, tournament_id: int, pairing: mcmahon.Pairing, now: datetime) -> int:
         round_id = await self.store.write(
             "INSERT INTO nk_rounds (tournament_id, number, bye_id, paired_at) VALUES (?, ?, ?, ?)",
