@@ -34,6 +34,9 @@ class NkPlayer:
     earned: str | None
     confirmed: bool
     withdrawn_from: int | None = None
+    club: str | None = None  # for the EGF file (migration 0054)
+    country: str | None = None
+    egf_pin: str | None = None
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,8 @@ class NkStore:
             (tournament_id,),
         )
         return [
-            NkPlayer(r["member_id"], r["name"], r["rating"], r["strength"], r["earned"], bool(r["confirmed"]), r["withdrawn_from"])
+            NkPlayer(r["member_id"], r["name"], r["rating"], r["strength"], r["earned"], bool(r["confirmed"]), r["withdrawn_from"],
+                     r["club"], r["country"], r["egf_pin"])  # fmt: skip
             for r in rows
         ]
 
@@ -150,6 +154,13 @@ class NkStore:
             " rating = excluded.rating, strength = excluded.strength, earned = excluded.earned,"
             " confirmed = excluded.confirmed",
             (tournament_id, member_id, rating, strength, earned, int(confirmed), iso(now)),
+        )
+
+    async def set_egf(self, tournament_id: int, member_id: int, club: str | None, country: str | None, pin: str | None) -> None:
+        """A player's club, country and EGF PIN for the EGF file (None: none, or the place's country)."""
+        await self.store.write(
+            "UPDATE nk_players SET club = ?, country = ?, egf_pin = ? WHERE tournament_id = ? AND member_id = ?",
+            (club, country, pin, tournament_id, member_id),
         )
 
     async def confirm_player(self, tournament_id: int, member_id: int) -> None:
@@ -243,7 +254,8 @@ class NkStore:
         players = tuple(
             mcmahon.Player(
                 id=str(p.member_id), name=p.name, rating=p.rating, strength_override=p.strength, earned=p.earned,
-                eligible=p.confirmed, withdrawn_from=p.withdrawn_from,
+                eligible=p.confirmed, withdrawn_from=p.withdrawn_from, country=p.country or "", club=p.club or "",
+                egf_pin=p.egf_pin,
             )  # fmt: skip
             for p in await self.players(t.id)
         )

@@ -40,7 +40,7 @@ def read_egd(text: str) -> tuple[dict[str, str], list[dict[str, object]]]:
         place, surname, first, grade, country, club = tokens[:6]
         assert place.isdigit(), f"line {number}: place {place!r}"
         for part in (surname, first):
-            assert re.fullmatch(r"[A-Za-z_'.-]+", part), f"line {number}: name {part!r}"
+            assert re.fullmatch(r"[A-Za-z0-9_'.-]+", part), f"line {number}: name {part!r}"
         assert re.fullmatch(r"\d{1,2}[kdp]", grade), f"line {number}: grade {grade!r} (the columns shifted?)"
         assert re.fullmatch(r"[A-Z]{2}", country), f"line {number}: country {country!r}"
         assert re.fullmatch(r"[A-Za-z0-9_-]{1,4}", club), f"line {number}: club {club!r}"
