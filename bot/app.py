@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import re
+import os
 import asyncio
 import gc
 import logging
+import stat
 import signal
 import sys
 from datetime import datetime
@@ -19,6 +22,7 @@ from bot.config import Config, ConfigError, load_config, web_address_problem
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
+from bot.platform_login import log_in
 from bot.web.server import start_web
 from bot.core.database_lock import BotRunning, RunningBotLock
 from bot.core.store import Announcement, Club, open_store
@@ -93,19 +97,27 @@ class PlatformAdapter(Protocol):
 AfterCommand = Callable[[], Awaitable[None]]
 
 
-def build_platform_adapters(config: Config, core: Core, after_command: AfterCommand) -> list[PlatformAdapter]:
-    """The adapters whose token is configured."""
-    adapters: list[PlatformAdapter] = []
+def platform_makers(
+    config: Config, core: Core, after_command: AfterCommand
+) -> list[tuple[str, Callable[[], PlatformAdapter]]]:
+    """For each platform whose token is configured: its name and how to build its adapter (a fresh one
+    per login try)."""
+    makers: list[tuple[str, Callable[[], PlatformAdapter]]] = []
     wanted = set(config.platforms) if config.platforms is not None else {"discord", "telegram"}
     if config.discord_token and "discord" in wanted:
         from bot.adapters.discord.adapter import DiscordAdapter
 
-        adapters.append(DiscordAdapter(core, config, after_command))
+        makers.append(("discord", lambda: DiscordAdapter(core, config, after_command)))
     if config.telegram_token and "telegram" in wanted:
         from bot.adapters.telegram.adapter import TelegramAdapter
 
-        adapters.append(TelegramAdapter(core, config, after_command))
-    return adapters
+        makers.append(("telegram", lambda: TelegramAdapter(core, config, after_command)))
+    return makers
+
+
+def build_platform_adapters(config: Config, core: Core, after_command: AfterCommand) -> list[PlatformAdapter]:
+    """The adapters whose token is configured."""
+    return [make() for _, make in platform_makers(config, core, after_command)]
 
 
 async def run_platforms(
@@ -136,14 +148,21 @@ async def run_platforms(
     started: list[PlatformAdapter] = []
     site = None
     try:
-        for adapter in build_platform_adapters(config, core, alarm.run_due):
-            try:
-                await adapter.start()
-            except Exception:  # a bad token on one platform must not stop the other
-                log.exception("the %s adapter did not start; its announcements stay pending", adapter.platform)
-                continue
-            started.append(adapter)
-            by_platform[adapter.platform] = adapter
+        logins = [
+            asyncio.create_task(log_in(name, make, config.login_timeout))
+            for name, make in platform_makers(config, core, alarm.run_due)
+        ]
+        failures: list[BaseException] = []
+        for result in await asyncio.gather(*logins, return_exceptions=True):
+            if isinstance(result, BaseException):
+                failures.append(result)
+            elif result is not None:  # None: its token was refused; the other platform runs on
+                started.append(result)
+                by_platform[result.platform] = result
+        if failures:  # unreachable past login_timeout: exit 1, so that systemd starts the bot again
+            for problem in failures:
+                log.error("clubbot stops: %s", problem)
+            return 1
         await alarm.start()
         site = await start_web(core, config.web_address) if config.web_address else None
         freeze_startup_objects()
@@ -173,7 +192,7 @@ def parse_shards(text: str) -> tuple[int, ...]:
     shards: list[int] = []
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
+        if not re.fullmatch(r"[0-9]{1,5}", low) or (dash and not re.fullmatch(r"[0-9]{1,5}", high)):
             raise ValueError(f"--shards wants numbers like 0-3 or 0,2,5, not {text!r}")
         shards += range(int(low), int(high) + 1) if dash else [int(low)]
     if not shards or len(set(shards)) != len(shards):
@@ -198,6 +217,32 @@ def _with_process_options(config: Config, args: argparse.Namespace) -> Config:
     return Config(**{**config.__dict__, "shards": shards, "shard_count": count, "platforms": platforms})
 
 
+def _stdin_is_nothing() -> bool:
+    """Standard input is /dev/null or closed, as a service manager gives it: no person and no script."""
+    try:
+        own = os.fstat(0)
+    except OSError:
+        return True
+    null = os.stat(os.devnull)
+    return stat.S_ISCHR(own.st_mode) and own.st_rdev == null.st_rdev and not os.isatty(0)
+
+
+def _check_what_runs(config: Config, console: bool) -> None:
+    """Refuse a start that would quietly do something else than asked: options for a platform without its
+    token, or the console where nobody can type (a service whose token variables are misnamed)."""
+    if console and (config.shards is not None or config.shard_count is not None):
+        raise ValueError("--shards and --shard-count run Discord, but no Discord token is set "
+                         "(the environment variable [discord] token_env names, CLUBBOT_DISCORD_TOKEN by default)")  # fmt: skip
+    if config.platforms and not console:
+        missing = [p for p in config.platforms if not (config.discord_token if p == "discord" else config.telegram_token)]
+        if missing:
+            raise ValueError(f"--platforms {','.join(config.platforms)}: no token is set for {', '.join(missing)}")
+    if console and _stdin_is_nothing():
+        raise ValueError("no Discord or Telegram token is set (CLUBBOT_DISCORD_TOKEN, CLUBBOT_TELEGRAM_TOKEN: the "
+                         "variables the config's token_env names) and standard input is empty, so the console has "
+                         "nobody to talk to; set a token, or give the console a terminal or a script")  # fmt: skip
+
+
 def run_from_cli(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
@@ -216,6 +261,8 @@ def run_from_cli(args: argparse.Namespace) -> int:
         config = Config(**{**config.__dict__, "db_path": Path(args.db).resolve()})
     try:
         config = _with_process_options(config, args)
+        console = not (config.discord_token or config.telegram_token) or args.console
+        _check_what_runs(config, console)
     except ValueError as exc:
         print(f"clubbot: {exc}", file=sys.stderr)
         return 2
@@ -238,7 +285,7 @@ def run_from_cli(args: argparse.Namespace) -> int:
             print(f"clubbot: {exc}", file=sys.stderr)
             return 2
     try:
-        if (config.discord_token or config.telegram_token) and not args.console:
+        if not console:
             return asyncio.run(run_platforms(config, clock_start=start))
         return asyncio.run(run_console(config, clock_start=start))
     except ConfigError as exc:  # found only once starting (the website's address cannot be listened on)

@@ -1,4 +1,5 @@
-"""The director's change of an NK round's pairing (issue 20, item 5): ``/nk wissel A B``.
+"""The director's changes: a withdrawal and its undoing (``/nk terugtrekken Naam [ongedaan]``, issue 31),
+and the change of an NK round's pairing (issue 20, item 5): ``/nk wissel A B``.
 
 Two players of the last paired round change places: each takes the other's board and colour (two
 opponents swap colours; a player and the bye swap, the bye moving). Only while neither game has a result
@@ -13,8 +14,11 @@ from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.replies import Reply
 from bot.nk.lookups import running
-from bot.nk.store import NkStore
+from bot.core.name_key import name_key
+from bot.nk.store import NkPlayer, NkStore, NkTournament
 from bot.nk.tables import round_announcement
+
+MAX_NAME = 60
 
 
 async def swap(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
@@ -53,3 +57,43 @@ async def swap(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     )
     key = "nk_pairing_changed_posted" if corrected else "nk_pairing_changed_unposted"
     return Reply(lines=(ctx.t(key, a=a.name, b=b.name, round=number),))
+
+
+UNDO_WORDS = {"ongedaan", "undo"}
+
+
+async def withdraw(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    """``/nk terugtrekken Naam``: from the next round on not paired and never the bye; the games played
+    stand, and for SOS their score counts as it stands (seed 000: the opponents' current scores).
+    ``/nk terugtrekken Naam ongedaan`` undoes it while the round it starts from is not paired yet."""
+    tour = await running(nk, ctx)
+    players = await nk.players(tour.id)
+    name = " ".join(args)
+    player = next((p for p in players if name_key(p.name) == name_key(name)), None)
+    if player is None and len(args) > 1 and args[-1].lower() in UNDO_WORDS:
+        return await _undo_withdrawal(core, nk, ctx, tour, players, " ".join(args[:-1]))
+    if not args or player is None:
+        raise UserError("nk_error_not_registered", name=name[:MAX_NAME])
+    if player.withdrawn_from is not None:
+        raise UserError("nk_error_already_withdrawn", name=player.name, round=player.withdrawn_from)
+    next_round = len(await nk.rounds(tour.id)) + 1
+    async with core.store.transaction():
+        await nk.withdraw(tour.id, player.member_id, next_round)
+    return Reply(lines=(ctx.t("nk_withdrawn", name=player.name, round=next_round),))
+
+
+async def _undo_withdrawal(core: Core, nk: NkStore, ctx: Context, tour: NkTournament, players: list[NkPlayer],
+                           name: str) -> Reply:  # fmt: skip
+    """Undo a withdrawal before the round it starts from is paired: the player is paired again as if
+    they had never left. Once that round is paired it stays (the engine has no rounds missed between)."""
+    player = next((p for p in players if name_key(p.name) == name_key(name)), None)
+    if player is None:
+        raise UserError("nk_error_not_registered", name=name[:MAX_NAME])
+    if player.withdrawn_from is None:
+        raise UserError("nk_error_not_withdrawn", name=player.name)
+    paired = len(await nk.rounds(tour.id))
+    if player.withdrawn_from <= paired:
+        raise UserError("nk_error_withdrawal_final", name=player.name, round=player.withdrawn_from)
+    async with core.store.transaction():
+        await nk.withdraw(tour.id, player.member_id, None)
+    return Reply(lines=(ctx.t("nk_withdrawal_undone", name=player.name, round=paired + 1),))

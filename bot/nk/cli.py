@@ -2,7 +2,7 @@
 
     clubbot mcmahon standings FILE [--after-round N] [--json]
     clubbot mcmahon pair FILE [--json]
-    clubbot mcmahon egf FILE [--class A] [--place "NL, Utrecht"] [--dates 2027-05-01,2027-05-02] [--komi 7]
+    clubbot mcmahon egf FILE [--class A] [--place "NL, Utrecht"] [--dates 2027-05-01,2027-05-02] [--komi 6.5]
 
 The file format is in docs/mcmahon.md. A bad file or option prints one message on stderr and exits
 with 2; nothing is printed on stdout then.
@@ -39,7 +39,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--class", dest="tournament_class", default="A", choices=("A", "B", "C", "D"))
     p.add_argument("--place", default="NL, Netherlands")
     p.add_argument("--dates", default="", help="first,last day: 2027-05-01,2027-05-02 (required: the EGD needs DT[])")
-    p.add_argument("--komi", default="7", help="an integer komi allows the draws jigo gives (default 7)")
+    p.add_argument("--komi", default="6.5", help="KM[]: the komi played (default 6.5; an integer komi allows jigo)")
     p.add_argument("--minutes", type=int, default=112,
                    help="TM[]: the EGF's adjusted time in minutes, basic time + 45 moves of overtime (default 112)")
     p.set_defaults(handler=_guarded(cmd_egf))
@@ -112,6 +112,8 @@ def cmd_pair(args: argparse.Namespace) -> str:
         p = mcmahon.pair_next(t)
     except ValueError as e:
         raise _Fail(str(e)) from None
+    except Exception as e:  # a bug in the engine: still one line and exit 2, as promised
+        raise _Fail(f"the pairing failed ({type(e).__name__}: {e}); please report it") from None
     if args.json:
         return _dumps(
             {

@@ -19,11 +19,11 @@ Sub-commands (Dutch, English alias):
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 
 from engine import mcmahon
 
-from bot.core.name_key import name_key
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.membership import check_joining, join_name
@@ -31,7 +31,7 @@ from bot.core.registry import Command, Registry
 from bot.core.i18n import t
 from bot.core.pictures import picture_spec
 from bot.core.replies import Button, Reply, Table
-from bot.nk.adjustments import swap
+from bot.nk.adjustments import MAX_NAME, swap, withdraw
 from bot.nk.lookups import current as _current
 from bot.nk.lookups import running as _running
 from bot.nk.players import egf_details, split_egf, store_egf
@@ -39,7 +39,7 @@ from bot.nk.source import NkSource
 from bot.nk.store import NkGame, NkStore, NkTournament
 from bot.nk.tables import _drawn, _egf, _stand, _standings_reply, round_announcement
 
-MAX_NAME = 60
+_log = logging.getLogger(__name__)
 
 SUB = {
     "nieuw": "nieuw", "new": "nieuw",
@@ -80,6 +80,16 @@ def _int(text: str) -> int | None:
     return int(text) if re.fullmatch(r"[+-]?[0-9]{1,6}", text.strip()) else None
 
 
+def _points(text: str) -> float | None:
+    """Last year's points: whole or half (after a jigo): ``3``, ``3.5``, ``3,5``, ``3½``, ``-1.5``."""
+    match = re.fullmatch(r"([+-]?)([0-9]{1,3})(?:[.,]([05])|(½))?", text.strip())
+    if match is None:
+        return None
+    sign, whole, decimal, half = match.groups()
+    value = int(whole) + (0.5 if decimal == "5" or half else 0)
+    return -value if sign == "-" else value
+
+
 async def cmd_nk(core: Core, ctx: Context) -> Reply:
     if not ctx.args or ctx.args[0].lower() not in SUB:
         raise UserError("error_usage", usage=ctx.t("nk_usage"))
@@ -91,7 +101,7 @@ async def cmd_nk(core: Core, ctx: Context) -> Reply:
     handler = {
         "nieuw": _nieuw, "inschrijven": _inschrijven, "goedkeuren": _goedkeuren, "ronde": _ronde,
         "indeling": _indeling, "uitslag": _uitslag, "bevestig": _bevestig, "stand": _stand, "egf": _egf,
-        "terugtrekken": _terugtrekken, "wissel": swap, "speler": egf_details,
+        "terugtrekken": withdraw, "wissel": swap, "speler": egf_details,
     }[sub]  # fmt: skip
     return await handler(core, nk, ctx, args)
 
@@ -175,9 +185,9 @@ def _registration(ctx: Context, args: list[str], usage: str) -> tuple[list[str],
         if earned is None:
             raise UserError("error_usage", usage=ctx.t(usage))
     if "points" in values:
-        points = _int(values["points"])
+        points = _points(values["points"])
         if points is None or not -20 <= points <= 20:
-            raise UserError("error_bad_number", value=values["points"][:20], low=-20, high=20)
+            raise UserError("nk_error_bad_points", value=values["points"][:20])
         earned = mcmahon.earned_right(points)
     return rest[:-1], rating, strength, earned
 
@@ -253,22 +263,6 @@ async def _goedkeuren(core: Core, nk: NkStore, ctx: Context, args: list[str]) ->
     return Reply(lines=(ctx.t("nk_approved", count=len(todo), names=", ".join(p.name for p in todo) or "-"),))
 
 
-async def _terugtrekken(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    """``/nk terugtrekken Naam``: from the next round on not paired and never the bye; the games played
-    stand, and for SOS their score counts as it stands (seed 000: the opponents' current scores)."""
-    tour = await _running(nk, ctx)
-    name = " ".join(args)
-    player = next((p for p in await nk.players(tour.id) if name_key(p.name) == name_key(name)), None)
-    if not args or player is None:
-        raise UserError("nk_error_not_registered", name=name[:MAX_NAME])
-    if player.withdrawn_from is not None:
-        raise UserError("nk_error_already_withdrawn", name=player.name, round=player.withdrawn_from)
-    next_round = len(await nk.rounds(tour.id)) + 1
-    async with core.store.transaction():
-        await nk.withdraw(tour.id, player.member_id, next_round)
-    return Reply(lines=(ctx.t("nk_withdrawn", name=player.name, round=next_round),))
-
-
 # --------------------------------------------------------------------------- director: pair a round
 
 
@@ -285,11 +279,17 @@ async def _ronde(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
     stat = mcmahon.status(data)
     if stat.next_round is None:
         raise UserError("nk_error_over", name=tour.name)
+    open_round = next((r.number for r in data.rounds if not all(mcmahon.decided(g) for g in r.games)), None)
+    if open_round is not None:
+        raise UserError("nk_error_round_open", round=open_round)
+    present = [p for p in field if p.withdrawn_from is None or p.withdrawn_from > stat.next_round]
+    if len(present) < 2:
+        raise UserError("nk_error_too_few_left", count=len(present), withdrawn=len(field) - len(present))
     try:
         pairing = await asyncio.to_thread(mcmahon.pair_next, data)  # a 500-player round: off the event loop
-    except ValueError:
-        open_round = max((r.number for r in data.rounds), default=0)
-        raise UserError("nk_error_round_open", round=open_round)
+    except Exception:  # an engine error is a bug: logged, and said as what it is, not "Er ging iets mis"
+        _log.exception("pairing NK tournament %s round %s", tour.id, stat.next_round)
+        raise UserError("nk_error_cannot_pair", round=stat.next_round)
     names = {p.id: p.name for p in data.players}
     club = ctx.club
     title_key = "nk_title_round_title" if pairing.title_round else "nk_pairing_title"

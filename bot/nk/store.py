@@ -15,6 +15,9 @@ from engine import mcmahon
 from bot.core.store import Store, iso
 
 
+NK_KOMI = "6.5"  # not an integer: no jigo (issue 31); docs/mcmahon.md
+
+
 @dataclass(frozen=True)
 class NkTournament:
     id: int
@@ -23,6 +26,7 @@ class NkTournament:
     rounds: int
     group_size: int
     status: str
+    komi: str = "6.5"  # written in the EGF file; tournaments from before migration 0052 keep 7
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ class NkGame:
 
 
 def _tournament(row: sqlite3.Row) -> NkTournament:
-    return NkTournament(row["id"], row["club_id"], row["name"], row["rounds"], row["group_size"], row["status"])
+    return NkTournament(row["id"], row["club_id"], row["name"], row["rounds"], row["group_size"], row["status"], row["komi"])
 
 
 def _game(row: sqlite3.Row) -> NkGame:
@@ -119,8 +123,8 @@ class NkStore:
 
     async def create(self, club_id: int, name: str, rounds: int, group_size: int, now: datetime) -> int:
         return await self.store.write(
-            "INSERT INTO nk_tournaments (club_id, name, rounds, group_size, created_at) VALUES (?, ?, ?, ?, ?)",
-            (club_id, name, rounds, group_size, iso(now)),
+            "INSERT INTO nk_tournaments (club_id, name, rounds, group_size, created_at, komi) VALUES (?, ?, ?, ?, ?, ?)",
+            (club_id, name, rounds, group_size, iso(now), NK_KOMI),
         )
 
     async def set_status(self, tournament_id: int, status: str) -> None:
@@ -218,7 +222,8 @@ class NkStore:
             (winner_id, int(jigo), by, game_id),
         )
 
-    async def withdraw(self, tournament_id: int, member_id: int, from_round: int) -> None:
+    async def withdraw(self, tournament_id: int, member_id: int, from_round: int | None) -> None:
+        """Withdraw a player from ``from_round`` on; None: undo a withdrawal."""
         await self.store.write(
             "UPDATE nk_players SET withdrawn_from = ? WHERE tournament_id = ? AND member_id = ?",
             (from_round, tournament_id, member_id),

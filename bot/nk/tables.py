@@ -102,7 +102,7 @@ EGF_KEYS = {"plaats": "place", "place": "place", "datum": "dates", "dates": "dat
 
 
 async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    """``/nk egf [plaats=...] [datum=2027-05-01,2027-05-02] [tijd=112] [komi=7] [klasse=A]``."""
+    """``/nk egf [plaats=...] [datum=2027-05-01,2027-05-02] [tijd=112] [komi=6.5] [klasse=A]``."""
     options: dict[str, object] = {}
     for arg in args:
         key, sep, value = arg.partition("=")
@@ -122,6 +122,7 @@ async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     if "dates" not in options:  # the EGD requires DT[]: by default the days the rounds were paired
         days = sorted({ctx.local(m)[:10] for m in await nk.paired_moments(tour.id)})
         options["dates"] = days[0] if len(days) == 1 else f"{days[0]},{days[-1]}"
+    options.setdefault("komi", tour.komi)
     try:
         text = egf_results(data, **options)  # type: ignore[arg-type]
     except ValueError as err:  # a value with [ ] ; or a line break would write a header of its own

@@ -190,20 +190,20 @@ def egf_results(
     tournament_class: str = "A",
     place: str = "NL, Netherlands",
     dates: str = "",
-    komi: str = "7",
+    komi: str = "6.5",
     minutes: int = 112,
 ) -> str:
     """The final table in the EGF tournament results format (the text the EGF rating program reads).
 
     Header lines (comments to the parser, read by the rating officer): ``; CL[class]``, ``; EV[name]``,
-    ``; PC[place]``, ``; DT[first,last date]``, ``; KM[komi]``, ``; TM[adjusted minutes]`` (no handicap:
-    no ``HA[]``; an integer komi, 7 by default, allows the draws jigo gives). Header values with ``[``,
-    ``]``, ``;`` or a line break are refused (``ValueError``), and so is a ``dates`` that is not
-    ``YYYY-MM-DD[,YYYY-MM-DD]`` (the EGD requires ``DT``). ``; HA[h9]`` says the handicap policy, and every
-    played result carries its handicap, 0 (the NK is played even). Then one line per player, in the order of
+    ``; PC[place]``, ``; DT[first,last date]``, ``; HA[h9]``, ``; KM[komi]``, ``; TM[adjusted minutes]``
+    (komi 6.5 by default: no jigo; a tournament played with 7 passes it).
+    Header values with ``[``, ``]``, ``;`` or a line break are refused (``ValueError``), and so is a ``dates``
+    that is not ``YYYY-MM-DD[,YYYY-MM-DD]`` (the EGD requires ``DT``). ``; HA[h9]`` says the handicap policy,
+    and every played result carries its handicap, 0 (the NK is played even). Then one line per player, in the order of
     the final standings: ``place surname_first_names grade country club MMS SOS SOSOS results...``. Each
-    result is ``<opponent's place><+|-|=>/<b|w>`` (even games: no handicap digit; ``=`` a jigo, after
-    which scores carry a .5), with the handicap digit: ``3+/b0``. Only ``+ - =`` appear:
+    result is ``<opponent's place><+|-|=>/<b|w><handicap>`` (``=`` a jigo, after which scores carry a .5;
+    the handicap digit is 0: ``3+/b0``). Only ``+ - =`` appear:
     a bye is ``0+`` (a free win); a forfeit, a game without a result and a round without a game (the title
     rounds for everyone but the finalists) are ``0+`` for the winner and ``0-`` for the other, so unplayed
     games are not rated. MMS is the McMahon score shifted so that the lowest start group starts at 0 (the

@@ -90,7 +90,7 @@ class Round:
 class Settings:
     rounds: int = 7
     group_size: int = 16
-    repeats_allowed_from: int = 5  # contenders may meet again from this round on (seed 000, after round 5)
+    endgame_from: int = 6  # seed 000's endgame rules (scenarios 1 and 2) apply from this round on: "Na 5 ronden"
 
 
 @dataclass(frozen=True)

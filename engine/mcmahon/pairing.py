@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.mcmahon.model import Game, Pairing, PlayerId, Points, Tournament
+from engine.mcmahon.model import Game, Pairing, PlayerId, Points, Round, Tournament
 from engine.mcmahon.score_groups import Level, fold_match, pair_score_groups
 from engine.mcmahon.tournament import (
     State, contenders_of, field_of, is_complete, sos_tables, start_groups, state_after, status, withdrawn_by,
@@ -16,10 +16,10 @@ from engine.mcmahon.tournament import (
 
 def _choose_bye(ids: Sequence[PlayerId], st: State, sos: dict[PlayerId, Points], strength: dict[PlayerId, int],
                 alive: set[PlayerId]) -> PlayerId:  # fmt: skip
-    """Odd field: the bye (a free win, EGF ``0+``) goes to the player with the fewest byes, a
-    non-contender before a contender, the lowest score, the lowest SOS, the lowest strength, the
+    """Odd field: the bye (a free win, EGF ``0+``) goes to a non-contender whenever one is present (a
+    contender with a free win would skip a round of the elimination), then the fewest byes, the lowest score, the lowest SOS, the lowest strength, the
     highest id."""
-    return min(ids, key=lambda p: (st.byes[p], p in alive, st.score[p], sos[p], strength[p], _rev(p)))
+    return min(ids, key=lambda p: (p in alive, st.byes[p], st.score[p], sos[p], strength[p], _rev(p)))
 
 
 def _rev(pid: PlayerId) -> tuple[int, ...]:
@@ -49,11 +49,12 @@ def pair_next(t: Tournament) -> Pairing:
     floats first), see ``score_groups``. In round 1 an odd start group floats its weakest player to
     the top of the next group.
 
-    Contender groups (the top group and group 1): from round 5 (``repeats_allowed_from``) on, they
-    may repeat opponents rather than float more than one contender (seed 000 scenario 1: four players
-    in group 1 play it out; repeats are allowed but avoided). Seed 000 scenario 2: a lone top-group
-    player with an even group 1 (two or more) plays the top of group 2 instead, while group 1 pairs
-    among itself, regardless of earlier meetings. A top group that is odd when group 1 is odd floats its
+    Contender groups (the top group and group 1): after round 5 (from ``endgame_from``, round 6, on, in
+    every field size; before, a contender pairs like anyone) they may repeat opponents rather than float
+    more than one contender (seed 000 scenario 1: four players in group 1 play it out; repeats are
+    allowed but avoided). Seed 000 scenario 2, also from round 6: a lone top-group player with an even
+    group 1 (two or more) plays a group-2 player whenever one is present (the lowest not met yet, else
+    the lowest: a repeat), while group 1 pairs among itself, regardless of earlier meetings. A top group that is odd when group 1 is odd floats its
     player into group 1, which is how seed 000's round 7 pairs the top-group player with the last
     group-1 player.
 
@@ -72,9 +73,12 @@ def pair_next(t: Tournament) -> Pairing:
     sos, _ = sos_tables(st)
     gone = withdrawn_by(t, number)
     players = [p for p in field_of(t.players) if p.id not in gone]  # a withdrawn player: no game, never the bye
+    if len(players) < 2:
+        raise ValueError(f"no players to pair in round {number}: {len(players)} not withdrawn")
     strength = {p.id: p.strength for p in players}
     ids = [p.id for p in players]
     alive = contenders_of(st, gone)
+    kept = set() if stat.champion is not None else set(stat.contenders) - gone - alive
 
     def order_key(p: PlayerId) -> tuple[Points, Points, int, PlayerId]:
         return (-st.score[p], -sos[p], -strength[p], p)
@@ -84,12 +88,20 @@ def pair_next(t: Tournament) -> Pairing:
         if len(title) % 2:
             title = title[1:]
         pairs = fold_match(title, st.met, repeats=True) or []
-        return _finish(number, pairs, None, st, strength, title_round=True)
+        return _finish(number, pairs, None, st, strength, title_round=True, last=t.rounds[-1] if t.rounds else None)
 
     bye: PlayerId | None = None
     if len(ids) % 2:
-        bye = _choose_bye(ids, st, sos, strength, alive)
+        bye = _choose_bye(ids, st, sos, strength, alive | kept)
         ids = [p for p in ids if p != bye]
+    first: list[tuple[PlayerId, PlayerId]] = []
+    if kept and number > 1:
+        # Nobody is left in the top group or group 1: the contenders kept (``status``) play each other
+        together = sorted((p for p in stat.contenders if p in ids), key=order_key)
+        together = together[: len(together) - len(together) % 2]
+        first = fold_match(together, st.met, repeats=True) or []
+        ids = [p for p in ids if p not in together]
+        alive = alive | set(together)
 
     if number == 1:
         groups = start_groups(t.players, t.settings)
@@ -110,26 +122,39 @@ def pair_next(t: Tournament) -> Pairing:
     groups_by_score = {s: sorted((p for p in ids if st.score[p] == s), key=order_key) for s in scores}
     pools: list[list[PlayerId]] = [groups_by_score[s] for s in scores]
     top_odd_skip = (
-        len(scores) >= 3
+        number >= t.settings.endgame_from
+        and len(scores) >= 3
         and scores[0] == played
         and scores[1] == played - 1
         and len(pools[0]) % 2 == 1
         and len(pools[1]) >= 2
         and len(pools[1]) % 2 == 0
     )
-    # The contenders' rules come first, in every field size: a group of contenders floats only what parity
-    # needs and pairs among itself, with repeats rather than sending more contenders away (seed 000 scenario
-    # 1 from round 5, and in a small field whenever it must); floaters only go down, so the groups below
-    # never pull contenders into their pairing.
+    group_two = groups_by_score.get(played - 2, [])
+    if top_odd_skip and len(pools[0]) == 1 and group_two:
+        # Seed 000 scenario 2: the lone top player meets a group-2 player whenever one is present: the one
+        # the fold gives (the lowest) among those not met yet, else the lowest (a repeat)
+        lone = pools[0][0]
+        fresh = [p for p in group_two if p not in st.met[lone]]
+        opponent = (fresh or group_two)[-1]
+        first.append((lone, opponent))
+        ids = [p for p in ids if p not in (lone, opponent)]
+        scores = sorted({st.score[p] for p in ids}, reverse=True)
+        groups_by_score = {s: sorted((p for p in ids if st.score[p] == s), key=order_key) for s in scores}
+        pools = [groups_by_score[s] for s in scores]
+        top_odd_skip = False
+    # The contenders' rules come first after round 5, in every field size: a group of contenders floats only
+    # what parity needs and pairs among itself, with repeats rather than sending more contenders away (seed
+    # 000 scenario 1); floaters only go down, so the groups below never pull contenders into their pairing.
     levels = [
         Level(
             tuple(pool), score,
-            all(p in alive for p in pool) and (number >= t.settings.repeats_allowed_from or len(pool) < t.settings.group_size),
+            all(p in alive for p in pool) and number >= t.settings.endgame_from,
             2 if index == 0 and top_odd_skip else index + 1,
         )  # fmt: skip
         for index, (score, pool) in enumerate(zip(scores, pools))
     ]
-    return _finish(number, pair_score_groups(levels, st.met), bye, st, strength)
+    return _finish(number, first + pair_score_groups(levels, st.met), bye, st, strength)
 
 
 def _finish(
@@ -139,11 +164,17 @@ def _finish(
     st: State,
     strength: dict[PlayerId, int],
     title_round: bool = False,
+    last: Round | None = None,
 ) -> Pairing:
+    """The games with colours and boards. A title game replayed after a game without a winner (jigo,
+    double forfeit) in ``last`` is played with the colours reversed."""
     games = []
     repeats = 0
+    replayed = {(g.black, g.white) for g in last.games if g.winner is None} if last is not None else set()
     for board, (a, b) in enumerate(pairs, start=1):
         black, white = _colours(a, b, st, strength)
+        if (black, white) in replayed:
+            black, white = white, black
         repeats += b in st.met[a]
         games.append(Game(black, white, board=board))
     return Pairing(number, tuple(games), bye, repeats, title_round)

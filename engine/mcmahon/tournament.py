@@ -131,25 +131,36 @@ def status(t: Tournament) -> Status:
     """Seed 000, "Indeling": a double elimination; only the top group and group 1 can still win, and
     as soon as one player is left in them, that player is champion (also if they lose later).
 
-    The champion is fixed after the first complete round that leaves exactly one contender. Should a
-    round ever leave none (the pairing prevents it), the previous contenders with the fewest losses
-    stay in the race. After the regular ``rounds`` (7), while two or more contenders are left, the
-    next round is a title round in which only they play (seed 000: two players left after 7 rounds
-    play at once for the title; the top-group player who loses that game meets the same player again)."""
+    The champion is fixed after the first complete round that leaves exactly one contender. A withdrawn
+    player is never a contender. Should a round leave none (a jigo or a double forfeit can), the previous
+    contenders with the fewest losses stay in the race (``pair_next`` pairs them with each other). After
+    the regular ``rounds`` (7), while two or more contenders are left, the next round is a title round in
+    which only they play (seed 000: two players left after 7 rounds play at once for the title; the
+    top-group player who loses that game meets the same player again). A title round that decides nothing
+    (jigo or double forfeit: the same contenders are left) is replayed once with colours reversed; when the
+    replay decides nothing either, the champion is the contender with the highest SOS, then SOSOS, then
+    strength, then the lowest id (``title_tiebreak``)."""
     regular = t.settings.rounds
-    previous: set[PlayerId] = set(start_groups(t.players, t.settings))
+    previous: set[PlayerId] = set(start_groups(t.players, t.settings)) - withdrawn_by(t, 1)
     champion: PlayerId | None = None
     champion_after: int | None = None
     complete = 0
+    undecided = 0  # title rounds that decided nothing
     for rnd in sorted(t.rounds, key=lambda r: r.number):
         if not is_complete(rnd):
             break
         complete = rnd.number
         st = state_after(t, after=rnd.number)
-        alive = contenders_of(st, withdrawn_by(t, rnd.number + 1))
-        if not alive and previous:
-            fewest = min(st.losses[p] - st.start[p] for p in previous)
-            alive = {p for p in previous if st.losses[p] - st.start[p] == fewest}
+        gone = withdrawn_by(t, rnd.number + 1)
+        alive = contenders_of(st, gone)
+        kept = previous - gone
+        if not alive and kept:
+            fewest = min(st.losses[p] - st.start[p] for p in kept)
+            alive = {p for p in kept if st.losses[p] - st.start[p] == fewest}
+        if champion is None and rnd.number > regular and len(alive) >= 2 and alive == kept:
+            undecided += 1
+            if undecided >= 2:
+                alive = {title_tiebreak(t, st, alive)}
         previous = alive
         if champion is None and len(alive) == 1:
             champion = next(iter(alive))
@@ -158,7 +169,8 @@ def status(t: Tournament) -> Status:
     if champion is not None:
         contenders: tuple[PlayerId, ...] = (champion,)
     else:
-        now = contenders_of(st, withdrawn_by(t, len(t.rounds) + 1)) & previous or previous
+        gone = withdrawn_by(t, len(t.rounds) + 1)
+        now = contenders_of(st, gone) & previous or previous - gone
         contenders = tuple(sorted(now, key=lambda p: (st.losses[p] - st.start[p], p)))
     played = len(t.rounds)
     finished = complete == played and played >= regular and (champion is not None or len(contenders) < 2)
@@ -171,6 +183,14 @@ def status(t: Tournament) -> Status:
         next_round=next_round,
         title_round_next=next_round is not None and next_round > regular,
     )
+
+
+def title_tiebreak(t: Tournament, st: State, tied: set[PlayerId]) -> PlayerId:
+    """The champion when a replayed title game decided nothing either: the highest SOS, then SOSOS, then
+    strength, then the lowest id."""
+    sos, sosos = sos_tables(st)
+    strength = {p.id: p.strength for p in t.players}
+    return min(tied, key=lambda p: (-sos[p], -sosos[p], -strength[p], p))
 
 
 def standings(t: Tournament, after: int | None = None) -> list[Standing]:

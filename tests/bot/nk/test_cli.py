@@ -119,3 +119,23 @@ def test_egf_sos_is_on_the_mms_base() -> None:
         results = fields[-rounds:]
         expected = sum(mms[int(e[:-4])] for e in results if e[-3:-1] in ("/b", "/w"))  # 80 players: no byes, no forfeits
         assert int(fields[-rounds - 3]) == mms[row.rank] and int(fields[-rounds - 2]) == expected, row.player.name
+
+
+def test_pair_after_a_double_forfeited_title_game_and_a_withdrawn_finalist(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 31: a traceback before (KeyError); now the other finalist is champion, and `pair` says the
+    tournament is over in one line and exits 2, as the docs promise."""
+    import dataclasses
+
+    from engine.mcmahon import Round, Tournament, pair_next
+    from tests.engine.mcmahon.test_ending import a_title_round, withdraw
+
+    t = a_title_round()
+    g = pair_next(t).games[0]
+    t = Tournament(t.players, t.rounds + (Round(len(t.rounds) + 1, (dataclasses.replace(g, forfeit=True),)),), t.settings)
+    t = withdraw(t, g.black, len(t.rounds) + 1)
+    path = tmp_path / "t.json"
+    path.write_text(export_tournament(t), encoding="utf-8")
+    code, out, err = run(capsys, "mcmahon", "pair", str(path))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "over" in err
+    data = run_json(capsys, "mcmahon", "standings", str(path))
+    assert data["champion"] == g.white

@@ -192,3 +192,82 @@ async def test_the_director_changes_a_pairing_before_and_after_its_announcement(
     await refused(commands, DIRECTOR, f'/nk wissel "{names[2]}" "{names[2]}"', config)
     await refused(commands, DIRECTOR, "/nk wissel", config)
     await refused(commands, actor("Speler 03"), f'/nk wissel "{names[1]}" "{names[2]}"', config)  # the director's
+
+
+async def test_with_every_player_withdrawn_no_round_is_paired_and_the_reason_is_said(commands: Core, config) -> None:
+    """Issue 31: every player withdrawn used to announce empty rounds; now the round is refused with a clear
+    message (never "Er ging iets mis")."""
+    names = await tournament(commands, 4)
+    await ok(commands, DIRECTOR, "/nk ronde")
+    for black, _, _ in games_of(config, 1):
+        await ok(commands, DIRECTOR, f'/nk uitslag "{black}" gewonnen')
+    for who in names[:3]:
+        await ok(commands, DIRECTOR, f'/nk terugtrekken "{who}"')
+    said = await refused(commands, DIRECTOR, "/nk ronde", config)
+    assert "Er ging iets mis" not in said and "1 speler" in said and "teruggetrokken" in said
+
+
+async def test_a_double_forfeited_title_game_and_a_withdrawn_finalist_make_the_other_champion(commands: Core, config) -> None:
+    """Issue 31: a title game ending in a double forfeit, then the director withdraws one finalist: the
+    other is champion (before: every /nk ronde answered "Er ging iets mis")."""
+    from tests.engine.mcmahon.test_ending import title_seed
+
+    rng = random.Random(title_seed())  # the same results as the engine's to_title_round: a title round 8
+    await tournament(commands, 16)
+    for number in range(1, 8):
+        await ok(commands, DIRECTOR, "/nk ronde")
+        for black, white, _ in games_of(config, number):
+            await ok(commands, DIRECTOR, f'/nk uitslag "{rng.choice([black, white])}" gewonnen {number}')
+    assert "Ronde 8" in await ok(commands, DIRECTOR, "/nk ronde")
+    games = games_of(config, 8)
+    (black, white, _), = games
+    await ok(commands, DIRECTOR, f'/nk uitslag "{black}" dubbel')
+    await ok(commands, DIRECTOR, f'/nk terugtrekken "{black}"')
+    said = await refused(commands, DIRECTOR, "/nk ronde", config)
+    assert "Er ging iets mis" not in said and "afgelopen" in said
+    assert white in await ok(commands, DIRECTOR, "/nk stand")
+
+
+async def test_a_new_tournament_has_komi_six_and_a_half_and_one_from_before_keeps_seven(commands: Core, config) -> None:
+    """Issue 31: the NK's default komi is not an integer (no jigo); tournaments from before keep 7."""
+    await tournament(commands, 4)
+    await ok(commands, DIRECTOR, "/nk ronde")
+    reply = await commands.handle(DIRECTOR, "/nk egf")
+    assert reply.ok and reply.attachment is not None and b"; KM[6.5]" in reply.attachment[1]
+    assert rows(config, "SELECT komi FROM nk_tournaments") == [("6.5",)]
+    assert rows(config, "SELECT dflt_value FROM pragma_table_info('nk_tournaments') WHERE name = 'komi'") == [("'7'",)]
+
+
+async def test_last_years_points_with_a_half(commands: Core, config) -> None:
+    """Issue 31: `punten=3.5` (after a jigo) is accepted at registration: at least group 1."""
+    await ok(commands, DIRECTOR, "/nk nieuw NK 2027")
+    await ok(commands, DIRECTOR, '/nk inschrijven "Anna" 2000 punten=3.5')
+    await ok(commands, DIRECTOR, '/nk inschrijven "Bert" 2000 punten=4,5')
+    await ok(commands, DIRECTOR, '/nk inschrijven "Cor" 2000 punten=2½')
+    earned = dict(rows(config, "SELECT m.name, p.earned FROM nk_players p JOIN members m ON m.id = p.member_id"))
+    assert earned == {"Anna": "group1", "Bert": "top", "Cor": None}
+    for bad in ("punten=3.3", "punten=drie", "punten=3.5.5", "punten=30"):
+        said = await refused(commands, DIRECTOR, f'/nk inschrijven "Dirk" 2000 {bad}', config)
+        assert "Er ging iets mis" not in said
+
+
+async def test_a_withdrawal_is_undone_before_the_next_round_is_paired(commands: Core, config) -> None:
+    """Issue 31: `/nk terugtrekken Naam ongedaan` undoes a withdrawal while the round it starts from is not
+    paired yet; once it is, it is refused (the player returns with no games missing in between)."""
+    names = await tournament(commands, 6)
+    await ok(commands, DIRECTOR, "/nk ronde")
+    for black, _, _ in games_of(config, 1):
+        await ok(commands, DIRECTOR, f'/nk uitslag "{black}" gewonnen')
+    await ok(commands, DIRECTOR, f'/nk terugtrekken "{names[0]}"')
+    said = await ok(commands, DIRECTOR, f'/nk terugtrekken "{names[0]}" ongedaan')
+    assert names[0] in said and "weer" in said
+    assert rows(config, "SELECT withdrawn_from FROM nk_players WHERE withdrawn_from IS NOT NULL") == []
+    assert "niet teruggetrokken" in await refused(commands, DIRECTOR, f'/nk terugtrekken "{names[0]}" ongedaan', config)
+    await ok(commands, DIRECTOR, f'/nk terugtrekken "{names[1]}"')
+    await ok(commands, DIRECTOR, "/nk ronde")
+    assert all(names[1] not in (b, w) for b, w, _ in games_of(config, 2))
+    assert any(names[0] in (b, w) for b, w, _ in games_of(config, 2))
+    said = await refused(commands, DIRECTOR, f'/nk terugtrekken "{names[1]}" ongedaan', config)
+    assert "ronde 2" in said
+    member = actor("Speler 03")
+    await refused(commands, member, f'/nk terugtrekken "{names[1]}" ongedaan', config)

@@ -27,9 +27,9 @@ def play(n: int, seed: int) -> tuple[Tournament, list[str]]:
         p = pair_next(t)
         mixed = sum(1 for g in p.games if (g.black in alive) != (g.white in alive))
         waiting = len(alive - {p.bye}) - 2 * sum(1 for g in p.games if g.black in alive and g.white in alive) - mixed
-        if mixed > len(alive - {p.bye}) % 2:
+        if p.round >= t.settings.endgame_from and mixed > len(alive - {p.bye}) % 2:  # after round 5 (seed 000)
             problems.append(f"round {p.round}: {mixed} contenders play a non-contender ({sorted(alive)})")
-        if waiting and not p.title_round:
+        if waiting and not p.title_round and p.round >= t.settings.endgame_from:
             problems.append(f"round {p.round}: {waiting} contenders without a game")
         games = tuple(Game(g.black, g.white, winner=rng.choice([g.black, g.white]), board=g.board) for g in p.games)
         t = Tournament(players, t.rounds + (Round(p.round, games, p.bye),), t.settings)
@@ -44,8 +44,11 @@ def test_the_champion_is_a_contender_known_after_seven_or_eight_rounds_in_every_
     s = status(t)
     assert s.champion is not None and s.champion_after is not None and s.champion_after <= 8
     assert len(t.rounds) in (7, 8)
+    before = Tournament(t.players, t.rounds[: s.champion_after - 1], t.settings)
+    assert s.champion in status(before).contenders  # could still win before the round that decided it
+    # in the top group or group 1 when it was decided, or kept when that round left nobody (issue 31)
     at_the_time = state_after(t, after=s.champion_after)
-    assert s.champion in contenders_of(at_the_time)  # in the top group or group 1 when it was decided
+    assert s.champion in contenders_of(at_the_time) or not contenders_of(at_the_time)
 
 
 def test_eight_players_two_contenders_meet_each_other() -> None:

@@ -1,0 +1,130 @@
+"""The systemd unit in docs/deploy.md, as an operator copies it (issue 33 §1): its environment holds the
+variables the configuration reads, and the bot started with exactly its command line and environment
+(stdin /dev/null, as systemd gives it) connects to Discord and Telegram (the local fakes), serves the
+website and stops cleanly on SIGTERM. The unit the docs had before (DISCORD_TOKEN=...) started the console,
+which exited 0 at once: such a start now stops with one line and exit status 2."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shlex
+import signal
+import socket
+import sys
+import tomllib
+from pathlib import Path
+
+import aiohttp
+
+from tests.bot.adapters.discord_process import FAKE_ENV
+from tests.bot.adapters.fake_discord import FakeDiscord
+from tests.bot.adapters.fake_telegram import TOKEN as TELEGRAM_TOKEN, FakeTelegram
+from tests.paths import REPO
+
+DOCS = (REPO / "docs" / "deploy.md").read_text(encoding="utf-8")
+
+
+def unit() -> dict[str, list[str]]:
+    """The [Service] settings of the unit in docs/deploy.md (a key may appear more than once)."""
+    block = next(b for b in re.findall(r"```ini\n(.*?)```", DOCS, re.S) if "[Service]" in b)
+    service = block.split("[Service]", 1)[1].split("\n[", 1)[0]
+    settings: dict[str, list[str]] = {}
+    for line in service.strip().splitlines():
+        key, _, value = line.partition("=")
+        settings.setdefault(key.strip(), []).append(value.strip())
+    return settings
+
+
+def unit_environment() -> dict[str, str]:
+    return dict(word.split("=", 1) for value in unit()["Environment"] for word in shlex.split(value))
+
+
+def documented_config() -> str:
+    return next(b for b in re.findall(r"```toml\n(.*?)```", DOCS, re.S) if "url_env" in b)
+
+
+def test_the_unit_sets_what_the_configuration_reads() -> None:
+    example = tomllib.loads((REPO / "config.example.toml").read_text(encoding="utf-8"))
+    documented = tomllib.loads(documented_config())
+    read = {example["discord"]["token_env"], example["telegram"]["token_env"], documented["database"]["url_env"]}
+    assert set(unit_environment()) == read
+    assert int(unit()["LimitNOFILE"][0]) >= 65536
+    assert unit()["Restart"] == ["always"]
+    assert shlex.split(unit()["ExecStart"][0])[:2] == ["/srv/clubbot/.venv/bin/clubbot", "run"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def start(args: list[str], env: dict[str, str], log: Path) -> asyncio.subprocess.Process:
+    with open(log, "wb") as out:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.bot.adapters.discord_process", *args, cwd=REPO, env=env,
+            stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=out,
+        )  # fmt: skip
+
+
+async def test_the_bot_runs_with_exactly_the_units_command_line_and_environment(tmp_path: Path, pg_url: str) -> None:
+    discord = await FakeDiscord().start()
+    telegram = await FakeTelegram().start()
+    try:
+        config = tmp_path / "config.toml"  # the documented /etc/clubbot/config.toml, with Telegram at its fake
+        config.write_text(documented_config() + f'\n[telegram]\nbase_url = "{telegram.base_url}"\n'
+                          f'base_file_url = "{telegram.base_file_url}"\n', encoding="utf-8")  # fmt: skip
+        port = free_port()
+        args = [word.replace("/etc/clubbot/config.toml", str(config)).replace("127.0.0.1:8080", f"127.0.0.1:{port}")
+                for word in shlex.split(unit()["ExecStart"][0])[1:]]  # fmt: skip
+        secrets = {"CLUBBOT_DISCORD_TOKEN": "fake", "CLUBBOT_TELEGRAM_TOKEN": TELEGRAM_TOKEN, "CLUBBOT_DATABASE_URL": pg_url}
+        env = {**{k: v for k, v in os.environ.items() if not k.startswith("CLUBBOT_")},
+               **{name: secrets[name] for name in unit_environment()}, FAKE_ENV: discord.url}  # fmt: skip
+        log = tmp_path / "bot.log"
+        proc = await start(args, env, log)
+        try:
+            try:
+                await discord.wait_for(lambda: (discord.identified >= 1 and discord.ready.is_set())
+                                       or proc.returncode is not None, timeout=60)  # fmt: skip
+                assert proc.returncode is None
+            except (TimeoutError, AssertionError):
+                raise AssertionError(f"the bot did not connect to Discord:\n{log.read_text()[-3000:]}") from None
+            deadline = asyncio.get_running_loop().time() + 60
+            while not telegram.of("deleteWebhook"):  # the last call before it polls (getUpdates is not recorded)
+                assert asyncio.get_running_loop().time() < deadline, (
+                    f"Telegram saw {[c.method for c in telegram.calls]}:\n{log.read_text()[-3000:]}")
+                await asyncio.sleep(0.1)
+            status = 0
+            while status != 200:  # the website comes up once the platforms have started
+                assert asyncio.get_running_loop().time() < deadline, log.read_text()[-3000:]
+                try:
+                    async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/c/") as answer:
+                        status = 200 if answer.status < 500 else answer.status
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.2)
+            assert proc.returncode is None, log.read_text()[-3000:]
+            proc.send_signal(signal.SIGTERM)
+            assert await asyncio.wait_for(proc.wait(), 60) == 0, log.read_text()[-3000:]
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    finally:
+        await telegram.close()
+        await discord.close()
+
+
+async def test_the_old_units_environment_stops_with_a_message_not_a_quiet_exit(tmp_path: Path) -> None:
+    """DISCORD_TOKEN/TELEGRAM_TOKEN are not the names the config reads: no token, so the console would
+    start on an empty stdin and exit 0 (systemd sees a clean stop); now: exit 2 and the names to use."""
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("CLUBBOT_")},
+           "DISCORD_TOKEN": "x", "TELEGRAM_TOKEN": "y", FAKE_ENV: "http://127.0.0.1:9"}  # fmt: skip
+    for args in (["run", "--db", str(tmp_path / "c.sqlite3")],
+                 ["run", "--db", str(tmp_path / "c.sqlite3"), "--shards", "0-3", "--shard-count", "8"]):  # fmt: skip
+        log = tmp_path / "bot.log"
+        proc = await start(args, env, log)
+        assert await asyncio.wait_for(proc.wait(), 60) == 2
+        said = log.read_text()
+        assert said.startswith("clubbot: ") and said.count("\n") == 1 and "CLUBBOT_DISCORD_TOKEN" in said, said

@@ -1,0 +1,147 @@
+"""The NK always ends, with a champion (issue 31, section 1): withdrawn players are never contenders, a
+round without players is refused, kept contenders play each other, and drawn or double-forfeited title
+games end after one replay. Seed 000: "Met dit systeem is na 7 of 8 ronden de kampioen bekend"."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.mcmahon import Game, Player, Round, Tournament, pair_next, status
+
+
+def field(n: int) -> tuple[Player, ...]:
+    return tuple(Player(f"p{i:03d}", f"P{i}", 2400 - 10 * i) for i in range(1, n + 1))
+
+
+def add(t: Tournament, number: int, games: tuple[Game, ...], bye: str | None = None) -> Tournament:
+    return Tournament(t.players, t.rounds + (Round(number, games, bye),), t.settings, t.name)
+
+
+def to_title_round(seed: int, n: int = 16) -> Tournament | None:
+    """A tournament played with random results up to its first title round (None: it never got one)."""
+    rng = random.Random(seed)
+    t = Tournament(field(n))
+    while (s := status(t)).next_round is not None:
+        if s.title_round_next:
+            return t
+        p = pair_next(t)
+        games = tuple(dataclasses.replace(g, winner=rng.choice([g.black, g.white])) for g in p.games)
+        t = add(t, p.round, games, p.bye)
+    return None
+
+
+def title_seed() -> int:
+    """The first seed whose 16-player tournament (``to_title_round``) reaches a title round of two."""
+    return next(seed for seed in range(500) if (t := to_title_round(seed)) is not None and len(status(t).contenders) == 2)
+
+
+def a_title_round() -> Tournament:
+    t = to_title_round(title_seed())
+    assert t is not None
+    return t
+
+
+def withdraw(t: Tournament, pid: str, number: int) -> Tournament:
+    players = tuple(dataclasses.replace(p, withdrawn_from=number) if p.id == pid else p for p in t.players)
+    return Tournament(players, t.rounds, t.settings, t.name)
+
+
+def test_a_double_forfeited_title_game_then_a_finalist_withdrawn_crowns_the_other() -> None:
+    t = a_title_round()
+    p = pair_next(t)
+    assert p.title_round and len(p.games) == 1
+    g = p.games[0]
+    t = add(t, p.round, (dataclasses.replace(g, forfeit=True),))
+    t = withdraw(t, g.black, p.round + 1)
+    s = status(t)
+    assert g.black not in s.contenders
+    assert s.champion == g.white and s.next_round is None
+    with pytest.raises(ValueError):
+        pair_next(t)
+
+
+def test_a_withdrawn_player_is_never_a_contender() -> None:
+    t = a_title_round()
+    a, b = status(t).contenders
+    s = status(withdraw(t, a, len(t.rounds) + 1))
+    assert s.contenders == (b,) or s.champion == b
+    assert a not in s.contenders
+
+
+def test_a_round_with_nobody_to_pair_is_refused() -> None:
+    t = Tournament(field(6))
+    p = pair_next(t)
+    t = add(t, 1, tuple(dataclasses.replace(g, winner=g.black) for g in p.games))
+    for q in t.players:
+        t = withdraw(t, q.id, 2)
+    with pytest.raises(ValueError, match="no players"):
+        pair_next(t)
+
+
+def test_drawn_title_games_are_replayed_once_with_colours_reversed_then_decided_by_sos() -> None:
+    for kind in ("jigo", "forfeit"):
+        t = a_title_round()
+        first = pair_next(t)
+        g = first.games[0]
+        t = add(t, first.round, (dataclasses.replace(g, **{kind: True}),))
+        s = status(t)
+        assert s.champion is None and s.title_round_next and sorted(s.contenders) == sorted((g.black, g.white))
+        replay = pair_next(t)
+        assert replay.title_round and len(replay.games) == 1
+        assert (replay.games[0].black, replay.games[0].white) == (g.white, g.black)  # colours reversed
+        t = add(t, replay.round, (dataclasses.replace(replay.games[0], **{kind: True}),))
+        s = status(t)
+        assert s.champion in (g.black, g.white) and s.next_round is None and s.champion_after == replay.round
+
+
+def results(rng: random.Random, g: Game) -> Game:
+    r = rng.random()
+    if r < 0.1:
+        return dataclasses.replace(g, jigo=True)
+    if r < 0.2:
+        return dataclasses.replace(g, forfeit=True)
+    return dataclasses.replace(g, winner=rng.choice([g.black, g.white]))
+
+
+@settings(max_examples=120, deadline=None)
+@given(n=st.integers(2, 40), seed=st.integers(0, 10**6))
+def test_with_jigos_and_double_forfeits_every_tournament_ends_with_a_champion(n: int, seed: int) -> None:
+    """Title games are at most two decisive games and one replay: the champion is known by round 10."""
+    rng = random.Random(seed)
+    t = Tournament(field(n))
+    while (s := status(t)).next_round is not None:
+        assert len(t.rounds) < 10, [r.games for r in t.rounds[7:]]
+        alive = set(s.contenders)
+        p = pair_next(t)
+        if p.round >= t.settings.endgame_from:  # contenders play each other, never a non-contender while another waits
+            mixed = sum(1 for g in p.games if (g.black in alive) != (g.white in alive))
+            assert mixed <= len(alive - {p.bye}) % 2, (p, alive)
+        t = add(t, p.round, tuple(results(rng, g) for g in p.games), p.bye)
+    s = status(t)
+    assert s.champion is not None
+
+
+def test_23_players_kept_contenders_play_each_other_and_one_of_them_wins() -> None:
+    """A 23-player field where jigos and double forfeits leave nobody in the top group or group 1: the kept
+    contenders are paired with each other (before: with non-contenders, and a wrong player was crowned)."""
+    from engine.mcmahon.tournament import contenders_of, state_after, withdrawn_by
+
+    checked = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        t = Tournament(field(23))
+        while (s := status(t)).next_round is not None:
+            p = pair_next(t)
+            if s.champion is None and t.rounds and not contenders_of(state_after(t), withdrawn_by(t, p.round)):
+                kept = set(s.contenders) - {p.bye}
+                assert sum(g.black in kept and g.white in kept for g in p.games) == len(kept) // 2, (seed, p, kept)
+                checked += 1
+            t = add(t, p.round, tuple(results(rng, g) for g in p.games), p.bye)
+        s = status(t)
+        assert s.champion is not None and len(t.rounds) <= 10
+    assert checked >= 3
