@@ -23,6 +23,7 @@ from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
 from bot.platform_login import log_in
+from bot.web.health_routes import start_metrics
 from bot.web.server import start_web
 from bot.core.database_lock import BotRunning, RunningBotLock
 from bot.core.store import Announcement, Club, open_store
@@ -86,6 +87,9 @@ class PlatformAdapter(Protocol):
 
     async def stop(self) -> None:
         """Disconnect."""
+
+    def connected(self) -> bool:
+        """Whether it is connected to its platform now (``/healthz``)."""
 
     async def send_announcement(self, club: Club, announcement: Announcement) -> str | None:
         """Post to the club's channel and return the platform's reference of the post (or None); raise if
@@ -159,12 +163,15 @@ async def run_platforms(
             elif result is not None:  # None: its token was refused; the other platform runs on
                 started.append(result)
                 by_platform[result.platform] = result
+                core.health.platforms[result.platform] = result.connected
         if failures:  # unreachable past login_timeout: exit 1, so that systemd starts the bot again
             for problem in failures:
                 log.error("clubbot stops: %s", problem)
             return 1
         await alarm.start()
         site = await start_web(core, config.web_address) if config.web_address else None
+        if site is None and config.metrics_address:
+            site = await start_metrics(core, config.metrics_address)
         freeze_startup_objects()
         await stop.wait()
     finally:

@@ -38,6 +38,7 @@ class Config:
     console_director_name: str = "Wedstrijdleider"
     console_club_name: str = "Console club"
     web_address: str | None = None  # HOST:PORT the club websites are served on; None: no website
+    metrics_address: str | None = None  # HOST:PORT of /healthz and /metrics when the website is off
     web_base_url: str | None = None  # the public address printed in links (behind a reverse proxy: its URL)
     database_url: str | None = None  # postgresql://... (several processes, docs/deploy.md); None: the SQLite file
     shards: tuple[int, ...] | None = None  # the Discord shards this process runs (--shards 0-3); None: all
@@ -144,6 +145,7 @@ SETTINGS: dict[str, dict[str, Check]] = {
     "telegram": {"token_env": _env_name, "base_url": _url("http", "https"), "base_file_url": _url("http", "https")},
     "console": {"director_name": _name, "club_name": _name},
     "web": {"address": lambda v: "" if v == "" else web_address_problem(v), "base_url": _url("http", "https")},
+    "metrics": {"address": lambda v: "" if v == "" else web_address_problem(v)},
 }
 
 
@@ -240,6 +242,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         console_director_name=console.get("director_name", "Wedstrijdleider"),
         console_club_name=console.get("club_name", "Console club"),
         web_address=web.get("address") or None,
+        metrics_address=raw.get("metrics", {}).get("address") or None,
         web_base_url=(web.get("base_url") or "").rstrip("/") or None,
         database_url=_database_url(db, env),
     )
