@@ -22,6 +22,7 @@ from bot.config import Config, ConfigError, load_config, web_address_problem
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
+from bot.core.log_lines import configure_logging
 from bot.platform_login import log_in
 from bot.web.health_routes import start_metrics
 from bot.web.server import start_web
@@ -273,11 +274,7 @@ def run_from_cli(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"clubbot: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=getattr(logging, config.log_level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    configure_logging(config.log_level, config.log_format, sys.stderr)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # it logs every alarm it sets
     try:
         start = _parse_start(args.clock, config.default_timezone)

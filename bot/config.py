@@ -25,6 +25,7 @@ class Config:
     default_language: str = "nl"
     default_timezone: str = "Europe/Amsterdam"
     log_level: str = "INFO"
+    log_format: str = "keyvalue"  # one line per event: "keyvalue", "json" or "text"
     login_timeout: float = 300.0  # seconds a chat platform may stay unreachable at start before the bot exits 1
     season_rounds: int = 28
     season_deadline: str = "17:00"
@@ -133,6 +134,7 @@ SETTINGS: dict[str, dict[str, Check]] = {
         "default_language": _one_of("nl", "en"),
         "default_timezone": _zone,
         "log_level": _one_of("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
+        "log_format": _one_of("keyvalue", "json", "text"),
         "login_timeout": _number(1, 86400),
     },
     "season": {
@@ -229,6 +231,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         default_language=bot.get("default_language", "nl"),
         default_timezone=bot.get("default_timezone", "Europe/Amsterdam"),
         log_level=bot.get("log_level", "INFO"),
+        log_format=bot.get("log_format", "keyvalue"),
         login_timeout=float(bot.get("login_timeout", 300)),
         season_rounds=int(season.get("rounds", 28)),
         season_deadline=season.get("deadline", "17:00"),

@@ -23,6 +23,7 @@ from bot.config import Config
 from bot.core.clock import Clock
 from bot.core.command_line import split_words
 from bot.core.club_slots import ClubSlots
+from bot.core.log_lines import CLUB
 from bot.core.health import COMMAND_SECONDS, COMMANDS, TRANSACTION_SECONDS, Health
 from bot.core.context import Actor, Context, UserError, parse_id, storable
 from bot.core.i18n import t
@@ -154,12 +155,16 @@ class Core:
             name = ""
         outcome = "error" if _FAILED.get() else "ok" if reply.ok else "refused"
         _FAILED.reset(failed)
-        COMMANDS.labels(name if name in self.registry.commands else "unknown", outcome).inc()
-        COMMAND_SECONDS.observe(time.perf_counter() - began)
+        name = name if name in self.registry.commands else "unknown"
+        took = time.perf_counter() - began
+        COMMANDS.labels(name, outcome).inc()
+        COMMAND_SECONDS.observe(took)
+        log.info("event=command command=%s outcome=%s ms=%.0f platform=%s", name, outcome, took * 1000, actor.platform)
         return reply
 
     async def _handle(self, actor: Actor, text: str, attachment: bytes | None) -> Reply:
         club = await self.club_of(actor)
+        CLUB.set(club.id if club.id != UNSAVED else None)  # the log's club= of this command's lines
         try:
             text, attachment = self._pasted(text, attachment)
             name, args = parse_command(text, self.registry.aliases)
@@ -187,6 +192,7 @@ class Core:
             async with self.store.transaction(key=club_key(actor.platform, actor.club_external_id)):
                 if club.id == UNSAVED:  # a club is made only by a command it accepts: a refusal rolls it back
                     ctx = ctx.with_club(await self.club_for(actor))
+                    CLUB.set(ctx.club.id)
                 reply = await self.run(command, ctx)
                 if reply.ok:
                     for hook in self.registry.after_command:  # e.g. grades: a result may earn a promotion

@@ -26,6 +26,7 @@ from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.core.clock import Clock
+from bot.core.log_lines import CLUB
 from bot.core.health import ANNOUNCEMENTS, ANNOUNCEMENTS_QUEUED, SCHEDULER_LAG
 from bot.core.pictures import render_spec
 from bot.core.rate_limit import RateLimits
@@ -119,6 +120,7 @@ class Alarm:
         self._claimed_elsewhere = False
 
         async def serve(club_id: int, queue: list[Announcement]) -> int:
+            CLUB.set(club_id)  # the log's club= (each serve runs in a task of its own)
             async with gate, self.store.claim(f"outbox:{club_id}") as mine:
                 if not mine:
                     self._claimed_elsewhere = True
