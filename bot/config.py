@@ -8,6 +8,7 @@ default in its place. A new setting is declared once, in ``SETTINGS``, and in co
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
@@ -41,6 +42,7 @@ class Config:
     web_address: str | None = None  # HOST:PORT the club websites are served on; None: no website
     metrics_address: str | None = None  # HOST:PORT of /healthz and /metrics when the website is off
     web_base_url: str | None = None  # the public address printed in links (behind a reverse proxy: its URL)
+    web_trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the visitor's address
     database_url: str | None = None  # postgresql://... (several processes, docs/deploy.md); None: the SQLite file
     shards: tuple[int, ...] | None = None  # the Discord shards this process runs (--shards 0-3); None: all
     shard_count: int | None = None  # how many shards the bot has in all (--shard-count 8)
@@ -128,6 +130,18 @@ def web_address_problem(value: object) -> str:
     return ""
 
 
+def _addresses(value: object) -> str:
+    """A list of IP addresses (the trusted proxies)."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        try:
+            for v in value:
+                ipaddress.ip_address(v)
+            return ""
+        except ValueError:
+            pass
+    return 'must be a list of IP addresses in quotes, like ["127.0.0.1"]'
+
+
 SETTINGS: dict[str, dict[str, Check]] = {
     "database": {"path": _name, "url": _url("postgresql", "postgres"), "url_env": _env_name},
     "bot": {
@@ -146,7 +160,11 @@ SETTINGS: dict[str, dict[str, Check]] = {
     "discord": {"token_env": _env_name, "director_role": _name},
     "telegram": {"token_env": _env_name, "base_url": _url("http", "https"), "base_file_url": _url("http", "https")},
     "console": {"director_name": _name, "club_name": _name},
-    "web": {"address": lambda v: "" if v == "" else web_address_problem(v), "base_url": _url("http", "https")},
+    "web": {
+        "address": lambda v: "" if v == "" else web_address_problem(v),
+        "base_url": _url("http", "https"),
+        "trusted_proxies": _addresses,
+    },
     "metrics": {"address": lambda v: "" if v == "" else web_address_problem(v)},
 }
 
@@ -247,6 +265,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         web_address=web.get("address") or None,
         metrics_address=raw.get("metrics", {}).get("address") or None,
         web_base_url=(web.get("base_url") or "").rstrip("/") or None,
+        web_trusted_proxies=tuple(str(a) for a in web.get("trusted_proxies", ())),
         database_url=_database_url(db, env),
     )
 
