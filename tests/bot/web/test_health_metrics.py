@@ -6,20 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
 
 import aiohttp
 
 from bot.app import run_platforms
 from bot.config import Config
 from bot.core.health import REGISTRY
+from tests.bot.adapters.local_server import free_port
 from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram, message, user
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def scrape(url: str) -> tuple[int, str]:
