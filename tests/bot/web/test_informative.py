@@ -6,6 +6,7 @@ standings the rounds played and absent; dark mode (§4)."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import re
 from pathlib import Path
 
@@ -157,3 +158,30 @@ async def test_dark_mode_follows_the_phone_and_keeps_axe_quiet(
     backgrounds = await asyncio.to_thread(look)
     assert all(sum(int(c) for c in re.findall(r"\d+", b)[:3]) < 150 for b in backgrounds), backgrounds  # dark
     assert not found, "\n".join(found)
+
+
+async def test_the_standings_and_the_pairing_print_on_a4(commands: Core, site: str, chrome: webdriver.Chrome, tmp_path: Path) -> None:
+    """Printing (issue 35 §4): the standings and a round's pairing as Chromium prints them to PDF with the
+    page's own paper size: A4, one or two pages, without the menu and the links between rounds."""
+    club, _, pages = await a_club_with_everything(commands)
+
+    def printed(path: str) -> bytes:
+        chrome.get(f"{site}/c/{club}/{path}")
+        pdf = chrome.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True, "printBackground": False})
+        return base64.b64decode(pdf["data"])
+
+    for name in ("stand", "indeling"):
+        pdf = await asyncio.to_thread(printed, pages[name])
+        (tmp_path / f"{name}.pdf").write_bytes(pdf)
+        boxes = re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf)
+        assert 1 <= len(boxes) <= 2, (name, boxes)
+        assert all(abs(float(w) - 595.3) < 2 and abs(float(h) - 841.9) < 2 for w, h in boxes), (name, boxes)  # A4 in points
+
+    def shown_in_print() -> list[str]:
+        chrome.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        return chrome.execute_script(
+            "return [...document.querySelectorAll('header nav, nav.rounds, ul.more')]"
+            ".filter(e => getComputedStyle(e).display != 'none').map(e => e.outerHTML.slice(0, 60))"
+        )
+
+    assert await asyncio.to_thread(shown_in_print) == []  # the page shown last: the pairing, with its links
