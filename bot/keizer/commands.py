@@ -31,6 +31,7 @@ from bot.keizer.signoffs import cmd_aanmelden, cmd_afmelden
 from bot.keizer.source import KeizerSource
 from bot.keizer.versions import prizes_key, season_key
 from bot.keizer.views import cmd_indeling, cmd_prijzen, cmd_stand
+from bot.keizer.why import cmd_waarom
 
 MAX_SUGGESTIONS = 25
 
@@ -81,6 +82,7 @@ FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_cho
            ("discord_choice_trf", "trf"))  # fmt: skip
 MISSING = (("discord_choice_missing_pair", "indelen"), ("discord_choice_missing_wait", "wachten"))
 ON_OFF = (("discord_choice_on", "aan"), ("discord_choice_off", "uit"))
+WHY = (("discord_choice_why_points", "punten"),)
 PLAYER_ACTIONS = (("discord_choice_withdraw", "terugtrekken"), ("discord_choice_back", "terug"))
 
 
@@ -144,6 +146,9 @@ def register(registry: Registry) -> None:
     registry.route("mijn", NOTICES_ON, cmd_notices_on, writes=True)  # meldingen=aan: Discord's option
     registry.route("mijn", NOTICES_OFF, cmd_notices_off, writes=True)
     add(Command("kaart", cmd_kaart, english="card", params=(Param("speler", complete=member_names), RAPID),
+                reads_only=True))  # fmt: skip
+    add(Command("waarom", cmd_waarom, english="why",
+                params=(Param("vraag", "choice", required=True, choices=WHY), Param("speler", complete=member_names), RAPID),
                 reads_only=True))  # fmt: skip
     add(Command("importeer", cmd_importeer, director=True, english="import",
                 params=(Param("bestand", "file", required=True), _keyed("start", required=True), _keyed("naam"),

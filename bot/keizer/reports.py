@@ -15,7 +15,6 @@ from datetime import timezone
 
 from engine.keizer import reports
 
-from bot.core.name_key import name_key
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.pictures import table_png
@@ -23,7 +22,7 @@ from bot.core.spreadsheet import SEPARATOR_WORDS, csv_file
 from bot.core.replies import Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition
-from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.lookups import active_season, competition_of, keizer_store, player_named
 from bot.keizer.views import PAGE_ROWS
 
 EXPORT_FORMATS = ("csv", "html", "trf")
@@ -85,15 +84,7 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     played over the board and the performance rating. ``/kaart`` is the asker's own; ``/kaart Naam``."""
     ctx, data = await _addressed(core, ctx, None)
     season = data.season
-    if ctx.args:
-        wanted = name_key(" ".join(ctx.args))
-        player = next((p for p in data.players if name_key(p.name) == wanted), None)
-        if player is None:
-            raise UserError("error_unknown_player", name=" ".join(ctx.args)[:60])
-    else:
-        player = next((p for p in data.players if ctx.member is not None and int(p.id) == ctx.member.id), None)
-        if player is None:
-            raise UserError("error_card_whose")
+    player = player_named(ctx, data, list(ctx.args), "error_card_whose")
     card = await asyncio.to_thread(reports.member_card, player.id, data.players, data.rounds, data.settings)
     names = {p.id: p.name for p in data.players}
     colours = {"w": ctx.t("colour_white"), "b": ctx.t("colour_black"), "": ""}

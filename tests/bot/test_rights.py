@@ -153,6 +153,8 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/mijn", None, "RRXX"),  # a member's own season, privately
     ("/mijn meldingen aan", None, "WWXX"),  # a member's own choice  # a member's own card; the director and a stranger play in no season
     ("/kaart Anna", None, "RRRR"),
+    ("/waarom punten", None, "RRXX"),  # the asker's own score explained; the director and a stranger play in no season
+    ("/waarom punten Anna", None, "RRRR"),
     ("/importeer start=2027-09-02 naam=Import", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
     ("/taal en", None, "XXWX"),
     ("/kanaal elders", None, "XXWX"),
