@@ -22,6 +22,7 @@ from bot.config import Config, ConfigError, load_config, web_address_problem
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
+from bot.platform_login import log_in
 from bot.web.server import start_web
 from bot.core.database_lock import BotRunning, RunningBotLock
 from bot.core.store import Announcement, Club, open_store
@@ -96,19 +97,27 @@ class PlatformAdapter(Protocol):
 AfterCommand = Callable[[], Awaitable[None]]
 
 
-def build_platform_adapters(config: Config, core: Core, after_command: AfterCommand) -> list[PlatformAdapter]:
-    """The adapters whose token is configured."""
-    adapters: list[PlatformAdapter] = []
+def platform_makers(
+    config: Config, core: Core, after_command: AfterCommand
+) -> list[tuple[str, Callable[[], PlatformAdapter]]]:
+    """For each platform whose token is configured: its name and how to build its adapter (a fresh one
+    per login try)."""
+    makers: list[tuple[str, Callable[[], PlatformAdapter]]] = []
     wanted = set(config.platforms) if config.platforms is not None else {"discord", "telegram"}
     if config.discord_token and "discord" in wanted:
         from bot.adapters.discord.adapter import DiscordAdapter
 
-        adapters.append(DiscordAdapter(core, config, after_command))
+        makers.append(("discord", lambda: DiscordAdapter(core, config, after_command)))
     if config.telegram_token and "telegram" in wanted:
         from bot.adapters.telegram.adapter import TelegramAdapter
 
-        adapters.append(TelegramAdapter(core, config, after_command))
-    return adapters
+        makers.append(("telegram", lambda: TelegramAdapter(core, config, after_command)))
+    return makers
+
+
+def build_platform_adapters(config: Config, core: Core, after_command: AfterCommand) -> list[PlatformAdapter]:
+    """The adapters whose token is configured."""
+    return [make() for _, make in platform_makers(config, core, after_command)]
 
 
 async def run_platforms(
@@ -139,14 +148,21 @@ async def run_platforms(
     started: list[PlatformAdapter] = []
     site = None
     try:
-        for adapter in build_platform_adapters(config, core, alarm.run_due):
-            try:
-                await adapter.start()
-            except Exception:  # a bad token on one platform must not stop the other
-                log.exception("the %s adapter did not start; its announcements stay pending", adapter.platform)
-                continue
-            started.append(adapter)
-            by_platform[adapter.platform] = adapter
+        logins = [
+            asyncio.create_task(log_in(name, make, config.login_timeout))
+            for name, make in platform_makers(config, core, alarm.run_due)
+        ]
+        failures: list[BaseException] = []
+        for result in await asyncio.gather(*logins, return_exceptions=True):
+            if isinstance(result, BaseException):
+                failures.append(result)
+            elif result is not None:  # None: its token was refused; the other platform runs on
+                started.append(result)
+                by_platform[result.platform] = result
+        if failures:  # unreachable past login_timeout: exit 1, so that systemd starts the bot again
+            for problem in failures:
+                log.error("clubbot stops: %s", problem)
+            return 1
         await alarm.start()
         site = await start_web(core, config.web_address) if config.web_address else None
         freeze_startup_objects()

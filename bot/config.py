@@ -8,6 +8,7 @@ default in its place. A new setting is declared once, in ``SETTINGS``, and in co
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
@@ -25,6 +26,7 @@ class Config:
     default_language: str = "nl"
     default_timezone: str = "Europe/Amsterdam"
     log_level: str = "INFO"
+    login_timeout: float = 300.0  # seconds a chat platform may stay unreachable at start before the bot exits 1
     season_rounds: int = 28
     season_deadline: str = "17:00"
     season_publish: str = "18:00"
@@ -38,6 +40,7 @@ class Config:
     console_club_name: str = "Console club"
     web_address: str | None = None  # HOST:PORT the club websites are served on; None: no website
     web_base_url: str | None = None  # the public address printed in links (behind a reverse proxy: its URL)
+    web_trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the visitor's address
     database_url: str | None = None  # postgresql://... (several processes, docs/deploy.md); None: the SQLite file
     shards: tuple[int, ...] | None = None  # the Discord shards this process runs (--shards 0-3); None: all
     shard_count: int | None = None  # how many shards the bot has in all (--shard-count 8)
@@ -125,12 +128,25 @@ def web_address_problem(value: object) -> str:
     return ""
 
 
+def _addresses(value: object) -> str:
+    """A list of IP addresses (the trusted proxies)."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        try:
+            for v in value:
+                ipaddress.ip_address(v)
+            return ""
+        except ValueError:
+            pass
+    return 'must be a list of IP addresses in quotes, like ["127.0.0.1"]'
+
+
 SETTINGS: dict[str, dict[str, Check]] = {
     "database": {"path": _name, "url": _url("postgresql", "postgres"), "url_env": _env_name},
     "bot": {
         "default_language": _one_of("nl", "en"),
         "default_timezone": _zone,
         "log_level": _one_of("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
+        "login_timeout": _number(1, 86400),
     },
     "season": {
         "rounds": _number(1, 200, whole=True),
@@ -141,7 +157,11 @@ SETTINGS: dict[str, dict[str, Check]] = {
     "discord": {"token_env": _env_name, "director_role": _name},
     "telegram": {"token_env": _env_name, "base_url": _url("http", "https"), "base_file_url": _url("http", "https")},
     "console": {"director_name": _name, "club_name": _name},
-    "web": {"address": lambda v: "" if v == "" else web_address_problem(v), "base_url": _url("http", "https")},
+    "web": {
+        "address": lambda v: "" if v == "" else web_address_problem(v),
+        "base_url": _url("http", "https"),
+        "trusted_proxies": _addresses,
+    },
 }
 
 
@@ -225,6 +245,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         default_language=bot.get("default_language", "nl"),
         default_timezone=bot.get("default_timezone", "Europe/Amsterdam"),
         log_level=bot.get("log_level", "INFO"),
+        login_timeout=float(bot.get("login_timeout", 300)),
         season_rounds=int(season.get("rounds", 28)),
         season_deadline=season.get("deadline", "17:00"),
         season_publish=season.get("publish", "18:00"),
@@ -238,6 +259,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         console_club_name=console.get("club_name", "Console club"),
         web_address=web.get("address") or None,
         web_base_url=(web.get("base_url") or "").rstrip("/") or None,
+        web_trusted_proxies=tuple(str(a) for a in web.get("trusted_proxies", ())),
         database_url=_database_url(db, env),
     )
 

@@ -14,12 +14,13 @@ fi
 [ -n "$PY" ] || { echo "clubbot needs Python 3.11 or newer" >&2; exit 1; }
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 # System packages the bot needs from Debian: fonts that draw every name (Latin with accents, Greek,
-# Cyrillic, Hebrew, Arabic: DejaVu; Chinese, Japanese, Korean: Droid Sans Fallback) and FriBiDi, with
+# Cyrillic, Hebrew, Arabic: DejaVu; Indic scripts, Thai, Lao, Khmer, Tibetan, Ethiopic, ...: Noto; Chinese,
+# Japanese, Korean: Noto CJK; Droid Sans Fallback last), fontconfig (how the bot finds them) and FriBiDi, with
 # which Pillow lays out right-to-left names. Installed when missing and this runs as root with apt-get;
 # otherwise said once, and the pictures fall back to Pillow's own font.
 if command -v dpkg >/dev/null 2>&1; then
   need=()
-  packages="fonts-dejavu-core fonts-droid-fallback libfribidi0"
+  packages="fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-droid-fallback fontconfig libfribidi0"
   # the website's tests drive a real browser: Debian's Chromium and its driver; the store's tests run a
   # real PostgreSQL server, and axe-core (from npm) checks the pages' accessibility (only for --test)
   [ "${1:-}" = "--test" ] && packages="$packages chromium chromium-driver postgresql"

@@ -10,21 +10,23 @@ paths, never URIs (a ``#`` or ``?`` in a file name is part of the name). The cop
 - of exactly the schema the migrations make at that level: a database migrated to the same migrations
   is built beside it and the two are compared (every table, column, index, trigger and view, by its
   SQL). An extra trigger would fire inside the running bot; a missing table or column would fail the
-  first command that needs it. Either is refused with what differs.
+  first command that needs it. Either is refused with what differs;
+- of rows the bot can read (``bot/core/row_checks.py``: every column's type, dates, times, JSON, time
+  zones, names' lengths, at most one active season per club and kind);
+- and a ``-wal`` beside it must be a WAL SQLite reads: one it would ignore (a wrong header or checksum:
+  random bytes, another database's) is refused, not reported as folded in.
 
 On its next start the bot applies the migrations the backup is missing.
 """
 
 from __future__ import annotations
 
-import re
 import shutil
 import sqlite3
 from pathlib import Path
 
-from bot.core.migrations import migrate, migration_files
-
-SQLITE_MAGIC = b"SQLite format 3\x00"
+from bot.core.row_checks import row_problems, sqlite_columns, summary
+from bot.core.schema_check import SQLITE_MAGIC, clubbot_problem
 
 
 class BackupError(Exception):
@@ -50,7 +52,11 @@ def checked_copy(backup: Path, into: Path) -> tuple[int, list[str], bool]:
         raise BackupError(f"{backup}: {exc}") from exc
     try:
         if folded:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # opens the WAL, if SQLite reads it
+            _, frames, _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()  # the frames SQLite read
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if frames <= 0:  # SQLite ignored it: not a WAL of this database
+                raise BackupError(f"{wal} is not a write-ahead log of this database (SQLite would ignore it)")
         conn.execute("PRAGMA journal_mode = DELETE")  # the copy is one file, whatever the backup's mode
         result = conn.execute("PRAGMA integrity_check").fetchall()
         if result != [("ok",)]:
@@ -61,43 +67,16 @@ def checked_copy(backup: Path, into: Path) -> tuple[int, list[str], bool]:
         if "schema_migrations" not in names:
             raise BackupError("no schema_migrations table: not a clubbot database")
         migrations = [str(r[0]) for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
-        known = {path.name for _, path in migration_files()}
-        unknown = [name for name in migrations if name not in known]
-        if unknown:
-            raise BackupError(f"made by a newer clubbot (migration {unknown[0]} is unknown here)")
-        differences = schema_differences(_schema(conn), expected_schema(set(migrations)))
-        if differences:
-            raise BackupError("its schema is not what the migrations make: " + "; ".join(differences[:5]))
+        problem = clubbot_problem(conn, str(backup))
+        if problem:
+            raise BackupError(problem)
+        conn.row_factory = sqlite3.Row
+        problems = row_problems(sqlite_columns(conn), lambda table: conn.execute(f'SELECT * FROM "{table}"'))
+        if problems:
+            raise BackupError("rows the bot cannot read: " + summary(problems))
         clubs = int(conn.execute("SELECT COUNT(*) FROM clubs").fetchone()[0])
     except sqlite3.DatabaseError as exc:
         raise BackupError(f"{backup}: {exc}") from exc
     finally:
         conn.close()
     return clubs, migrations, folded
-
-
-def expected_schema(migrations: set[str]) -> dict[tuple[str, str], str]:
-    """The schema a database migrated to exactly ``migrations`` has (built in memory)."""
-    conn = sqlite3.connect(":memory:", isolation_level=None)
-    try:
-        migrate(conn, only=migrations)
-        return _schema(conn)
-    finally:
-        conn.close()
-
-
-def _schema(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
-    """(type, name) -> SQL with its white space made one, of every object but SQLite's own."""
-    rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
-    return {(str(kind), str(name)): re.sub(r"\s+", " ", str(sql or "")).strip() for kind, name, sql in rows}
-
-
-def schema_differences(found: dict[tuple[str, str], str], expected: dict[tuple[str, str], str]) -> list[str]:
-    """What ``found`` has that ``expected`` lacks, lacks that it has, or has otherwise, in words."""
-    out = [f"extra {kind} {name}" for kind, name in sorted(found.keys() - expected.keys())]
-    out += [f"missing {kind} {name}" for kind, name in sorted(expected.keys() - found.keys())]
-    out += [
-        f"{kind} {name} differs" for kind, name in sorted(found.keys() & expected.keys())
-        if found[(kind, name)] != expected[(kind, name)]
-    ]
-    return out

@@ -277,28 +277,33 @@ class Database(ReadPath):
     async def _commit_group(self) -> None:
         """Behind the commands waiting for the writer: COMMIT what they and the ones before did."""
         async with self._write_lock:
-            group, self._group = self._group, None
-            self._group_commands = 0
-            error: BaseException | None = None
-            if self._conn.in_transaction:
-                self._committing = True
-                job = asyncio.get_running_loop().run_in_executor(self._thread, self._conn.execute, "COMMIT")
-                try:
-                    await asyncio.shield(job)
-                except asyncio.CancelledError as exc:  # the COMMIT runs on all the same: see it through
-                    error = exc
-                    await asyncio.wait([job])
-                    if not job.cancelled() and job.exception() is None:
-                        error = None
-                except BaseException as exc:
-                    error = exc
-                self._committing = False
-                if error is not None and self._conn.in_transaction:
-                    self._execute("ROLLBACK")
-            if error is not None or self._cache_touched:
-                self._cache_touched = False
-                self._forget()
-            _settle(group, error)
+            await self._commit_open()
+
+    async def _commit_open(self) -> BaseException | None:
+        """COMMIT the open transaction (the writer is held); tell its commands how it went."""
+        group, self._group = self._group, None
+        self._group_commands = 0
+        error: BaseException | None = None
+        if self._conn.in_transaction:
+            self._committing = True
+            job = asyncio.get_running_loop().run_in_executor(self._thread, self._conn.execute, "COMMIT")
+            try:
+                await asyncio.shield(job)
+            except asyncio.CancelledError as exc:  # the COMMIT runs on all the same: see it through
+                error = exc
+                await asyncio.wait([job])
+                if not job.cancelled() and job.exception() is None:
+                    error = None
+            except BaseException as exc:
+                error = exc
+            self._committing = False
+            if error is not None and self._conn.in_transaction:
+                self._execute("ROLLBACK")
+        if error is not None or self._cache_touched:
+            self._cache_touched = False
+            self._forget()
+        _settle(group, error)
+        return error
 
     async def _flushed(self) -> None:
         """Wait until what has been written is committed."""
@@ -351,6 +356,27 @@ class Database(ReadPath):
         """Run one change and return how many rows it changed."""
         cursor = await self._change(sql, lambda: self._execute(sql, params))
         return int(cursor.rowcount)
+
+    async def execute_alone(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one change and COMMIT it before returning, without waiting for other commands to gather into
+        a group commit (the outbox's "sent": a kill between a post and its record posts it again). Changes
+        of commands already done and waiting for their COMMIT go with it. Inside a command: part of it."""
+        if self._in_transaction.get():
+            return await self.execute(sql, params)
+        check_write(sql)
+        self._check_not_reading()
+        async with self._write_lock:
+            if not self._conn.in_transaction:
+                await self._begin()
+                self._group = []
+            self._forget(sql)
+            try:
+                count = int(self._execute(sql, params).rowcount)
+            finally:
+                error = await self._commit_open()
+        if error is not None:
+            raise error
+        return count
 
     async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         """Run one change for each of ``rows``."""

@@ -1,9 +1,12 @@
 """The fonts the pictures draw names with: every name a member can have.
 
-DejaVu Sans (Latin with every accent, Greek, Cyrillic, Hebrew, Arabic, ...) first, Droid Sans Fallback
-for what it lacks (Chinese, Japanese, Korean): Debian's ``fonts-dejavu-core`` and ``fonts-droid-fallback``,
-which ``scripts/install.sh`` installs; nothing is downloaded while the bot runs. ``CLUBBOT_FONTS`` (paths
-separated by ``:``) puts other font files first. A character no font has becomes a plain mark (□), so an
+Found through fontconfig (``fc-list``), not at fixed paths: DejaVu Sans (Latin with every accent, Greek,
+Cyrillic, Hebrew, Arabic, ...) first, then Noto Sans CJK (Chinese, Japanese, every Korean syllable), then
+every regular Noto Sans font of a script (Indic scripts, Thai, Lao, Khmer, Ethiopic, Armenian, Georgian,
+Sinhala, ...; Noto Serif where a script has no Sans, as Tibetan), Droid Sans Fallback last: Debian's
+``fonts-dejavu-core``, ``fonts-noto-core``, ``fonts-noto-cjk`` and ``fonts-droid-fallback``, which
+``scripts/install.sh`` installs; nothing is downloaded while the bot runs. Without fontconfig the fixed
+``FONT_FILES`` are used. ``CLUBBOT_FONTS`` (paths separated by ``:``) puts other font files first. A character no font has becomes a plain mark (□), so an
 emoji never breaks a row. Without any of these files the bot falls back to Pillow's own font (Latin
 only) and says so once in the log.
 
@@ -17,6 +20,9 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
+import shutil
+import subprocess
 import unicodedata
 from pathlib import Path
 
@@ -33,16 +39,47 @@ _NOWHERE = "\U000f0000"  # a private-use code point no font draws: its mask is t
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
-def font_paths() -> list[str]:
-    extra = [p for p in os.environ.get("CLUBBOT_FONTS", "").split(":") if p]
-    return [p for p in (*extra, *FONT_FILES) if Path(p).is_file()]
+CJK_FAMILY = "Noto Sans CJK JP"  # every CJK family of the collection has all Han, Kana and Hangul
+NOTO_SCRIPT = re.compile(r"Noto (Sans|Serif) (?!CJK|Mono|Display|Symbols)(\S.*)")
+
+
+@functools.lru_cache(maxsize=1)
+def installed_fonts() -> list[tuple[str, int]]:
+    """The fonts fontconfig knows, (file, index in the file) in the order names are drawn with; the
+    fixed ``FONT_FILES`` without fontconfig."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return [(p, 0) for p in FONT_FILES]
+    listing = subprocess.run(
+        [fc_list, "--format", "%{family[0]}\t%{style[0]}\t%{file}\t%{index}\n"],
+        capture_output=True, text=True, timeout=30, check=False,
+    ).stdout  # fmt: skip
+    regular: dict[str, tuple[str, int]] = {}
+    for line in listing.splitlines():
+        family, style, file, index = (line.split("\t") + ["", "", "", "0"])[:4]
+        if style in ("Regular", "Book") and family not in regular:  # DejaVu calls its regular "Book"
+            regular[family] = (file, int(index or 0))
+    sans = {m.group(2) for f in regular if (m := NOTO_SCRIPT.fullmatch(f)) and m.group(1) == "Sans"}
+    scripts = sorted(
+        f for f in regular
+        if (m := NOTO_SCRIPT.fullmatch(f)) and (m.group(1) == "Sans" or m.group(2) not in sans)
+        and "UI" not in f.split()
+    )  # fmt: skip
+    order = ["DejaVu Sans", CJK_FAMILY, "Noto Sans", *scripts, "Droid Sans Fallback"]
+    found = [regular[f] for f in dict.fromkeys(order) if f in regular]
+    return found or [(p, 0) for p in FONT_FILES]
+
+
+def font_paths() -> list[tuple[str, int]]:
+    extra = [(p, 0) for p in os.environ.get("CLUBBOT_FONTS", "").split(":") if p]
+    return [(p, i) for p, i in (*extra, *installed_fonts()) if Path(p).is_file()]
 
 
 @functools.lru_cache(maxsize=16)
 def fonts(size: int) -> tuple[Font, ...]:
     """The fonts to draw with at ``size``, best first (Pillow's own when none is installed)."""
     layout = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
-    found: list[Font] = [ImageFont.truetype(p, size, layout_engine=layout) for p in font_paths()]
+    found: list[Font] = [ImageFont.truetype(p, size, index=i, layout_engine=layout) for p, i in font_paths()]
     if not found:
         log.warning("no font files found (%s): pictures use Pillow's own font, Latin only", ", ".join(FONT_FILES))
         found = [ImageFont.load_default(size=size)]

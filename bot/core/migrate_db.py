@@ -15,6 +15,13 @@ transaction of the target: a copy that fails leaves the target as empty as it wa
 - PostgreSQL's id sequences continue after the highest id copied; each season keeps its version (the
   triggers that count changes counted the copy too, and are set back).
 
+Before anything is written, both databases must be clubbot's (or, the target, empty): a SQLite file
+without our ``schema_migrations``, at a level this clubbot does not know, or of another schema than our
+migrations make at its level is refused, and so is a PostgreSQL database with tables of its own
+(``bot/core/schema_check.py``, as ``clubbot restore`` asks of a backup). Every source row must be one
+the bot can read (``bot/core/row_checks.py``: column types, dates, JSON, one active season per club and
+kind); else the copy is rolled back and the target stays as it was.
+
 Stop the bot first: a SQLite source that a bot has open is refused (its lock file), since changes made
 during the copy would not be in it.
 """
@@ -30,6 +37,9 @@ from typing import Any
 
 from bot.core.command_line import quote_word
 from bot.core.database_lock import DatabaseInUse, DatabaseLock
+from bot.core.row_checks import expected_columns, row_problems, summary
+from bot.core.schema_check import sqlite_file_problem
+from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.store import is_postgres, open_store, sqlite_path
 
 BATCH = 5000
@@ -51,6 +61,10 @@ async def copy_database(source: str, target: str) -> dict[str, int]:
             DatabaseLock(path, exclusive=True).release()  # no bot has it open (else stop it first)
         except DatabaseInUse as exc:
             raise CopyError(str(exc)) from None
+    for which, url in (("--from", source), ("--to", target)):
+        problem = await _foreign(url)
+        if problem:
+            raise CopyError(f"{which}: {problem}; nothing was written")
     src = await open_store(source)
     try:
         dst = await open_store(target)
@@ -77,9 +91,13 @@ async def _copy(src: Any, dst: Any) -> dict[str, int]:
         )
     tables = _parents_first(await src.tables(), await src.foreign_keys())
     copied: dict[str, tuple[int, str]] = {}  # per table: the rows read from the source, and their digest
-    async with dst.transaction():
+    declared = expected_columns()
+    async with dst.transaction():  # a problem found on the way rolls back what was copied
         for table in tables:
             rows = await src.fetch_all(f'SELECT * FROM "{table}"')
+            problems = row_problems({table: declared.get(table, {})}, lambda _: rows)
+            if problems:
+                raise CopyError("rows the bot cannot read in the source: " + summary(problems) + "; the target is unchanged")
             copied[table] = (len(rows), _digest(rows))
             if not rows:
                 continue
@@ -107,6 +125,38 @@ async def _check(dst: Any, copied: dict[str, tuple[int, str]]) -> None:
     verdict = await dst.integrity_check()
     if verdict != "ok":
         raise CopyError(f"the target's integrity check says: {verdict}")
+
+
+async def _foreign(url: str) -> str | None:
+    """Why the database at ``url`` is not clubbot's (nor empty), read without writing; None if it is."""
+    if not is_postgres(url):
+        return sqlite_file_problem(Path(sqlite_path(url)))
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+        )
+        found: dict[str, set[str]] = {}
+        for r in rows:
+            found.setdefault(str(r[0]), set()).add(str(r[1]))
+        if not found:
+            return None
+        if "schema_migrations" not in found:
+            return "it has tables but no schema_migrations: not a clubbot database"
+        migrations = {str(r[0]) for r in await conn.fetch("SELECT name FROM schema_migrations")}
+    finally:
+        await conn.close()
+    known = {p.name for p in (MIGRATIONS_DIR / "postgresql").glob("*.sql")}
+    if migrations - known:
+        return f"made by a newer clubbot (migration {sorted(migrations - known)[0]} is unknown here)"
+    expected = {t: set(c) for t, c in expected_columns(migrations).items()}
+    expected["schema_migrations"] = found["schema_migrations"]
+    differs = sorted(t for t in found.keys() | expected.keys() if found.get(t) != expected.get(t))
+    if differs:
+        return f"its schema is not what the migrations make (tables {', '.join(differs[:5])} differ)"
+    return None
 
 
 def _digest(rows: list[Any]) -> str:

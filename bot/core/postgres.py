@@ -231,6 +231,11 @@ class PostgresDatabase(ReadPath):
         status = await conn.execute(translated, *params)
         return int(status.rsplit(" ", 1)[-1]) if status and status[-1].isdigit() else 0
 
+    async def execute_alone(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """As ``execute``: outside a command it is a transaction of its own, committed before it returns
+        (PostgreSQL has no group commit)."""
+        return await self.execute(sql, params)
+
     async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         conn = await self._change(sql)
         if conn is None:

@@ -19,7 +19,8 @@ import asyncio
 import logging
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from typing import Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import AsyncIterator, Awaitable, Callable
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
@@ -42,7 +43,15 @@ RETRY_AFTER = timedelta(seconds=60)
 CLAIMED_RETRY = timedelta(seconds=15)
 SOONEST = 1.0  # seconds: work due but taken by another process is looked at again no sooner than this
 CONCURRENCY = 16  # clubs whose announcements are being posted at the same time
+# Posts made and not yet recorded as sent, at most: a kill at any moment repeats no more than these (on
+# Telegram and the console; Discord finds them in the channel's history). Issue 33 §5.
+POSTS_IN_FLIGHT = 4
 RECHECK_EVERY = 60.0  # seconds: how often the wall clock is read again to set the wake from it
+
+
+@asynccontextmanager
+async def _nothing() -> AsyncIterator[None]:
+    yield
 
 
 class Alarm:
@@ -54,6 +63,7 @@ class Alarm:
         limits: RateLimits | None = None,
         concurrency: int = CONCURRENCY,
         recheck_every: float = RECHECK_EVERY,
+        posts_in_flight: int = POSTS_IN_FLIGHT,
     ) -> None:
         self.core = core
         self.limits = limits
@@ -67,6 +77,7 @@ class Alarm:
         self.wakeups = 0
         self._claimed_elsewhere = False  # the last dispatch left a club to another process
         self.recheck_every = recheck_every
+        self._in_flight = asyncio.Semaphore(posts_in_flight)  # a post and its record of "sent", together
         self._retry = False  # the last run left announcements pending
 
     async def start(self) -> None:
@@ -139,17 +150,14 @@ class Alarm:
                 announcement = replace(announcement, image=image)
             except Exception:
                 log.exception("the picture of announcement %s could not be drawn; its text goes alone", announcement.id)
-        try:
-            if self.limits is None:
+        chat = announcement.recipient or club.channel_id or club.external_id  # a private notice: that chat
+        async with self.limits.slot(club.platform, chat) if self.limits else _nothing(), self._in_flight:
+            try:
                 ref = await self.send(club, announcement)
-            else:  # the chat it goes to: the announcement channel, or else the club's own chat
-                chat = announcement.recipient or club.channel_id or club.external_id  # a private notice: that chat
-                async with self.limits.slot(club.platform, chat):
-                    ref = await self.send(club, announcement)
-        except Exception:
-            log.exception("announcement %s to club %s not sent; it stays pending", announcement.id, club.id)
-            return False
-        await self.store.mark_announcement_sent(announcement.id, self.clock.now(), ref)
+            except Exception:
+                log.exception("announcement %s to club %s not sent; it stays pending", announcement.id, club.id)
+                return False
+            await self.store.mark_announcement_sent(announcement.id, self.clock.now(), ref)  # at once, alone
         return True
 
     async def _recheck(self) -> None:

@@ -433,8 +433,10 @@ class SharedTables:
         return replace(announcement, attempted=True, after_ref=after_ref)
 
     async def mark_announcement_sent(self, announcement_id: int, now: datetime, message_ref: str | None = None) -> bool:
-        """Record the post; its picture is dropped (the platform has it), its text and reference stay."""
-        changed = await self.execute(
+        """Record the post, committed before this returns and not in a group commit (a kill between the
+        post and this record posts it again); its picture is dropped (the platform has it), its text and
+        reference stay."""
+        changed = await self.execute_alone(
             "UPDATE announcements SET sent_at = ?, message_ref = ?, image = NULL, picture = NULL"
             " WHERE id = ? AND sent_at IS NULL",
             (iso(now), message_ref, announcement_id),

@@ -46,7 +46,7 @@ async def cross_table(core: Core, ctx: Context) -> tuple[str, Table, competition
         headers=("#", ctx.t("col_name"), *(str(n) for n in numbers)),
         rows=tuple((str(rank), p.name, *cells) for rank, p, cells in rows),
     )
-    return ctx.t("crosstable_title", season=season.name), table, data
+    return for_competition(ctx.lang, season.kind, ctx.t("crosstable_title", season=season.name)), table, data
 
 
 async def cmd_kruistabel(core: Core, ctx: Context) -> Reply:
@@ -66,7 +66,7 @@ async def cmd_verloop(core: Core, ctx: Context) -> Reply:
         headers=(ctx.t("col_name"), *(str(n) for n in numbers)),
         rows=tuple((p.name, *("" if r is None else str(r) for r in history[p.id])) for p in order),
     )
-    return await _shown(ctx, ctx.t("history_title", season=season.name), table, "verloop")
+    return await _shown(ctx, for_competition(ctx.lang, season.kind, ctx.t("history_title", season=season.name)), table, "verloop")
 
 
 async def _shown(ctx: Context, title: str, table: Table, name: str) -> Reply:
@@ -97,7 +97,7 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
             for m, score in card.rounds
         ),
     )  # fmt: skip
-    title = ctx.t("card_title", name=player.name, season=season.name)
+    title = for_competition(ctx.lang, season.kind, ctx.t("card_title", name=player.name, season=season.name))
     summary = ctx.t(
         "card_summary", games=card.games, points=fmt_points(card.points),
         performance=card.performance if card.performance is not None else "-",
@@ -193,7 +193,7 @@ async def cmd_kalender(core: Core, ctx: Context) -> Reply:
              f"X-WR-CALNAME:{_ics_text(ctx.club.name + ' ' + season.name)}"]  # fmt: skip
     for row in data.round_rows:
         day = row.play_date.replace("-", "")
-        summary = ctx.t("calendar_round", club=ctx.club.name, round=row.number)
+        summary = for_competition(ctx.lang, season.kind, ctx.t("calendar_round", club=ctx.club.name, round=row.number))
         about = ctx.t("calendar_about", deadline=ctx.local(row.deadline_at)[-5:], publish=ctx.local(row.publish_at)[-5:])
         lines += ["BEGIN:VEVENT", f"UID:clubbot-{season.id}-{row.number}@clubbot", f"DTSTAMP:{stamp}",
                   f"DTSTART;VALUE=DATE:{day}", f"SUMMARY:{_ics_text(summary)}", f"DESCRIPTION:{_ics_text(about)}",
@@ -201,7 +201,8 @@ async def cmd_kalender(core: Core, ctx: Context) -> Reply:
     lines.append("END:VCALENDAR")
     content = "".join(_ics_fold(line) + "\r\n" for line in lines).encode("utf-8")
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", season.name).strip("_") or "seizoen"
-    return Reply(lines=(ctx.t("calendar_ready", name=season.name, rounds=len(data.round_rows)),), attachment=(f"{base}.ics", content))
+    ready = for_competition(ctx.lang, season.kind, ctx.t("calendar_ready", name=season.name, rounds=len(data.round_rows)))
+    return Reply(lines=(ready,), attachment=(f"{base}.ics", content))
 
 
 def _ics_text(text: str) -> str:

@@ -333,4 +333,5 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             # a player who already appears in an earlier round (a season the engine could not read) has
             # joined from there: /speler is the director's way to set such a season right
             await keizer_store(core).join_where_they_appear(ctx.club.id)
-    return Reply(lines=(for_competition(ctx.lang, kind, ctx.t(key, name=name, rating=rating)),))
+    # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
+    return Reply(lines=(for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating)),))

@@ -10,6 +10,7 @@ from bot.core.dispatch import Core
 from bot.core.linking import looks_like_code, member_of_code, redeem
 from bot.core.membership import NEW_WORDS, check_joining, join_name
 from bot.core.replies import Reply
+from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import competition_of, keizer_store, round_by_number
 from bot.keizer.store import RoundRow
 
@@ -86,7 +87,7 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     if first is None:
         lines.append(ctx.t("error_season_over", season=season.name))
     else:
-        lines.append(ctx.t("signed_on", round=first.number, date=first.play_date))
+        lines.append(for_competition(ctx.lang, kind, ctx.t("signed_on", round=first.number, date=first.play_date)))
     return Reply(lines=tuple(lines), private=True)
 
 
@@ -133,4 +134,5 @@ async def cmd_afmelden(core: Core, ctx: Context) -> Reply:
     async with core.store.transaction():
         await keizer_store(core).set_signoff(target.id, member.id, kind, ctx.member.id if ctx.member else None, ctx.now)
     key = "signed_off_team" if kind == "team" else "signed_off"
-    return Reply(lines=(ctx.t(key, name=member.name, round=target.number, date=target.play_date),), private=True)
+    said = ctx.t(key, name=member.name, round=target.number, date=target.play_date)
+    return Reply(lines=(for_competition(ctx.lang, season.kind, said),), private=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from typing import Awaitable, Callable
 
 from aiohttp import web
@@ -32,6 +32,7 @@ from bot.core.replies import Reply
 from bot.core.store import Club
 from bot.core.web_links import LINK_PREFIX, club_path
 from bot.web import render, signoff
+from bot.web.connections import HEADER_TIMEOUT, Guard, install
 
 log = logging.getLogger(__name__)
 
@@ -49,14 +50,26 @@ BURST = 100
 
 
 class Flood:
-    """A token bucket per client address: a flood of requests gets 429, others are served."""
+    """A token bucket per client address: a flood of requests gets 429, others are served. An address
+    whose bucket has filled up again is forgotten (swept once per refill time), so a crowd of addresses
+    that came once holds no memory."""
 
-    def __init__(self) -> None:
-        self._buckets: dict[str, tuple[float, float]] = defaultdict(lambda: (float(BURST), time.monotonic()))
+    REFILL = BURST / REQUESTS_PER_SECOND  # seconds after which an idle address's bucket is full again
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._swept = clock()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
 
     def allow(self, address: str) -> bool:
-        tokens, at = self._buckets[address]
-        now = time.monotonic()
+        now = self._clock()
+        if now - self._swept > self.REFILL:
+            self._buckets = {a: b for a, b in self._buckets.items() if now - b[1] < self.REFILL}
+            self._swept = now
+        tokens, at = self._buckets.get(address, (float(BURST), now))
         tokens = min(float(BURST), tokens + (now - at) * REQUESTS_PER_SECOND)
         if tokens < 1:
             self._buckets[address] = (tokens, now)
@@ -69,8 +82,12 @@ def _not_found() -> web.HTTPNotFound:
     return web.HTTPNotFound(text="Not found\n")
 
 
+GUARD = web.AppKey("guard", Guard)
+
+
 def make_app(core: Core) -> web.Application:
     flood = Flood()
+    guard_of_connections = Guard(HEADERS, core.config.web_trusted_proxies)
     pages = {p.path: p for p in core.registry.web_pages}
     # A page's HTML by (club, page, rest), kept beside the reply it was made of: while the reply cache
     # hands out that same reply (the season unchanged) and the club and its menu are the same, the page is
@@ -83,7 +100,7 @@ def make_app(core: Core) -> web.Application:
     async def guard(
         request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
-        if not flood.allow(request.remote or "?"):
+        if not flood.allow(guard_of_connections.client(request)):
             response: web.StreamResponse = web.Response(status=429, text="Too many requests\n")
         else:
             try:
@@ -273,6 +290,7 @@ def make_app(core: Core) -> web.Application:
         return await signoff.show_form(core, club, request, await links(club))
 
     app = web.Application(middlewares=[guard], client_max_size=16 * 1024)
+    app[GUARD] = guard_of_connections
     app.router.add_get("/c/{club}/", home)
     app.router.add_get("/c/{club}/kalender.ics", calendar)
     app.router.add_get("/c/{club}/lid/{member}", member_page)
@@ -284,11 +302,14 @@ def make_app(core: Core) -> web.Application:
     return app
 
 
-async def start_web(core: Core, address: str) -> web.AppRunner:
-    """Serve the websites on ``HOST:PORT`` until the runner is cleaned up."""
+async def start_web(core: Core, address: str, header_timeout: float = HEADER_TIMEOUT) -> web.AppRunner:
+    """Serve the websites on ``HOST:PORT`` until the runner is cleaned up. A connection has
+    ``header_timeout`` seconds to send a whole request, and may stay that long idle between two."""
     host, _, port = address.rpartition(":")
-    runner = web.AppRunner(make_app(core), access_log=None)
+    app = make_app(core)
+    runner = web.AppRunner(app, access_log=None, keepalive_timeout=header_timeout)
     await runner.setup()
+    install(runner, app[GUARD])
     try:
         await web.TCPSite(runner, host or "127.0.0.1", int(port)).start()
     except OSError as exc:  # a host that is not this machine's, a port in use: one line at start, not a traceback

@@ -37,6 +37,7 @@ MISTAKES = [
     ('token_env = "CLUBBOT_DISCORD_TOKEN"', 'token_env = "abc123:secret-token-itself"', "[discord] token_env", "environment variable"),
     ('log_level = "INFO"', 'log_level = "verbose"', "[bot] log_level", "must be one of"),
     ('# address = "127.0.0.1:8080"', 'address = "localhost"', "[web] address", "HOST:PORT"),
+    ('# trusted_proxies = ["127.0.0.1"]', 'trusted_proxies = "nginx"', "[web] trusted_proxies", "IP addresses"),
     ('# url = "postgresql://clubbot@127.0.0.1:5432/clubbot"', 'url = "mysql://clubbot@db/clubbot"', "[database] url", "postgresql://"),
     ('director_name = "Wedstrijdleider"', "director_name = 3", "[console] director_name", "text in quotes"),
 ]

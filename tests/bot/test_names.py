@@ -81,3 +81,9 @@ async def test_nk_wissel_takes_two_names_without_quotes(commands: Core, config) 
     await ok(commands, DIRECTOR, f"/nk wissel {a} {b}")
     swap = {a: b, b: a}
     assert rows(config, games) == [tuple(swap.get(n, n) for n in game) for game in before]
+
+
+async def test_a_rating_change_names_the_member_as_stored(commands: Core, config) -> None:
+    """`/speler émile 1400` after `/speler Émile 1300` changes Émile's rating, and the reply says Émile."""
+    await ok(commands, DIRECTOR, "/speler Émile 1300")
+    assert await ok(commands, DIRECTOR, "/speler émile 1400") == "Rating van Émile is nu 1400."

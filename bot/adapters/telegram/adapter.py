@@ -28,6 +28,7 @@ of them went out, so a retry sends only the rest.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
@@ -77,6 +78,7 @@ MAX_IMPORT_BYTES = MAX_FILE_BYTES
 COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
 ADMIN_CACHE_SECONDS = 60.0
 MAX_RETRY_WAIT = 5.0  # a rate limit up to this long is waited out once; a longer one leaves it for the alarm
+STOP_WAIT = 65.0  # seconds a stop waits for replies queued behind a group's rate limit (about 20 a minute)
 DIRECTOR_COMMAND = "wedstrijdleider"  # the allow-list, kept by the group's administrators
 DIRECTOR_ALIAS = "director"
 REMOVE_WORDS = {"weg", "uit", "verwijder", "remove", "off", "delete"}
@@ -109,6 +111,7 @@ class TelegramAdapter(Outgoing):
         self.after_command = after_command
         self.poll_timeout = poll_timeout
         self.max_retry_wait = max_retry_wait
+        self.stop_wait = STOP_WAIT
         self.admin_cache_seconds = admin_cache_seconds
         self.tg_store = TelegramStore(core.store)
         # a local Bot API server (or the tests' fake): the keyword, else the config's telegram_base_url if any
@@ -125,6 +128,8 @@ class TelegramAdapter(Outgoing):
         self._progress: dict[int, int] = {}  # announcement id -> how many of its messages went out
         # club id -> (message key, values, told a director already): why its announcements are not posted
         self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
+        self._paced: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+        self._pacers: dict[str, asyncio.Task[None]] = {}
         self.in_flight = InFlight()
         self.director_command = self._director_command_names()
         self._add_handlers()
@@ -199,6 +204,12 @@ class TelegramAdapter(Outgoing):
             await self.idle()
         except TimeoutError:
             log.warning("stopping with commands still running")
+        try:
+            await self.replies_out(timeout=self.stop_wait)
+        except TimeoutError:
+            log.warning("stopping with replies still waiting for Telegram's rate limit: %s", sorted(self._paced))
+            for task in list(self._pacers.values()):
+                task.cancel()
         if self.app.updater is not None and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:

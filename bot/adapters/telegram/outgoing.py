@@ -26,13 +26,15 @@ TOKEN_PREFIX = "#"
 
 class Outgoing:
     """The sending half of ``TelegramAdapter`` (a mixin: it uses the adapter's ``app``, ``config``,
-    ``tg_store``, ``_tokens``, ``_progress``, ``_problems`` and ``max_retry_wait``)."""
+    ``tg_store``, ``_tokens``, ``_progress``, ``_problems``, ``_paced``, ``_pacers`` and ``max_retry_wait``)."""
 
     app: Any
     max_retry_wait: float
     _tokens: dict[str, str]
     _progress: dict[int, int]
     _problems: dict[int, tuple[str, dict[str, object], bool]]
+    _paced: dict[str, list[tuple[str, dict[str, Any]]]]  # chat id -> replies waiting for its rate limit
+    _pacers: dict[str, "asyncio.Task[None]"]  # chat id -> the task sending them
 
     def keyboard(self, buttons: Sequence[Button]) -> InlineKeyboardMarkup | None:
         """One button a row; the callback_data is the command, or a token for a command over 64 bytes."""
@@ -59,11 +61,11 @@ class Outgoing:
         parts = self.reply_parts(reply)
         try:
             try:
-                await self._send_parts(chat_id, parts, extra)
+                await self._send_parts(chat_id, parts, extra, paced=True)
             except ChatMigrated as err:  # the group became a supergroup: its club moves with it
                 await self.tg_store.migrate_chat(str(chat_id), str(err.new_chat_id))
                 extra.pop("reply_parameters", None)
-                await self._send_parts(err.new_chat_id, parts, extra)
+                await self._send_parts(err.new_chat_id, parts, extra, paced=True)
         except TelegramError:
             log.exception("answering in chat %s failed", chat_id)
 
@@ -92,21 +94,68 @@ class Outgoing:
         return parts
 
     async def _send_parts(
-        self, chat_id: int | str, parts: list[tuple[str, dict[str, Any]]], extra: dict[str, Any]
+        self, chat_id: int | str, parts: list[tuple[str, dict[str, Any]]], extra: dict[str, Any], paced: bool = False
     ) -> None:
-        """The messages of a reply; only the first answers the command message."""
+        """The messages of a reply; only the first answers the command message. ``paced`` (a reply): a
+        message Telegram refuses for now (429, the group's limit of about 20 a minute) and every later
+        one to that chat wait in the chat's queue, sent in order as Telegram allows: never dropped."""
         later = {k: v for k, v in extra.items() if k != "reply_parameters"}
         for index, (method, kwargs) in enumerate(parts):
-            await self._call(method, chat_id, {**kwargs, **(extra if index == 0 else later)})
+            args = {**kwargs, **(extra if index == 0 else later)}
+            queue = self._paced.get(str(chat_id))
+            if paced and queue is not None:
+                queue.append((method, args))
+                continue
+            try:
+                await self._call(method, chat_id, args, wait_once=not paced)
+            except RetryAfter as err:
+                if not paced:
+                    raise
+                self._pace(chat_id, retry_seconds(err)).append((method, args))
 
-    async def _call(self, method: str, chat_id: int | str, kwargs: dict[str, Any]) -> Message:
-        """One Bot API call; a short rate limit is waited out once."""
+    def _pace(self, chat_id: int | str, wait: float) -> list[tuple[str, dict[str, Any]]]:
+        """The chat's queue of replies waiting for Telegram's limit, with its sender started."""
+        key = str(chat_id)
+        queue = self._paced.get(key)
+        if queue is None:
+            queue = self._paced[key] = []
+            self._pacers[key] = asyncio.create_task(self._drain(chat_id, queue, wait))
+        log.info("chat %s is rate limited by Telegram; replies wait %.1f s in its queue", chat_id, wait)
+        return queue
+
+    async def _drain(self, chat_id: int | str, queue: list[tuple[str, dict[str, Any]]], wait: float) -> None:
+        """Send a chat's waiting replies in order, waiting as long as each 429 says."""
+        try:
+            while queue:
+                await asyncio.sleep(wait)
+                while queue:
+                    method, args = queue[0]
+                    try:
+                        await self._call(method, chat_id, args, wait_once=False)
+                    except RetryAfter as err:
+                        wait = retry_seconds(err)
+                        break
+                    except TelegramError:
+                        log.exception("a waiting reply in chat %s failed", chat_id)
+                    queue.pop(0)
+        finally:
+            self._paced.pop(str(chat_id), None)
+            self._pacers.pop(str(chat_id), None)
+
+    async def replies_out(self, timeout: float = 120.0) -> None:
+        """Wait until every reply waiting for Telegram's limit went out."""
+        async with asyncio.timeout(timeout):
+            while self._pacers:
+                await asyncio.gather(*list(self._pacers.values()), return_exceptions=True)
+
+    async def _call(self, method: str, chat_id: int | str, kwargs: dict[str, Any], wait_once: bool = True) -> Message:
+        """One Bot API call; a short rate limit is waited out once (unless ``wait_once`` is off)."""
         func = getattr(self.app.bot, method)
         try:
             return await func(chat_id=chat_id, **kwargs)  # type: ignore[no-any-return]
         except RetryAfter as err:
             wait = retry_seconds(err)
-            if wait > self.max_retry_wait:
+            if wait > self.max_retry_wait or not wait_once:
                 raise
             log.info("rate limited by Telegram; waiting %.1f s", wait)
             await asyncio.sleep(wait)

@@ -18,7 +18,7 @@ import itertools
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 import pytest
 from aiohttp import web
@@ -31,6 +31,7 @@ from bot.core.scheduler import Alarm
 from bot.core.store import Announcement, Club, Store
 from tests.bot.conftest import START
 from tests.bot.adapters.local_server import serve_locally
+from tests.bot.adapters.telegram_rules import SPEC, GroupLimit, Refused, check_answer, check_request
 
 TOKEN = "123456:TEST-token"
 BOT_ID = 123456
@@ -38,6 +39,11 @@ BOT_USERNAME = "clubbot"
 GROUP = -1001000000001  # the club's supergroup
 GROUP_TITLE = "Schaakclub De Toren"
 NOW = 1796131200  # a Unix time for the messages' dates
+SEND_METHODS = ("sendMessage", "sendPhoto", "sendDocument")
+QUERY_TIMEOUT = 15.0  # seconds after which answerCallbackQuery says "query is too old"
+NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply markup are exactly "
+                "the same as a current content and reply markup of the message")  # fmt: skip
+QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 
 @dataclass
@@ -69,7 +75,9 @@ def _value(raw: str) -> Any:
         return raw
 
 
-FULL_INFO = {"accent_color_id": 0, "max_reaction_count": 11}  # what every getChat answer carries
+FULL_INFO = {"accent_color_id": 0, "max_reaction_count": 11,
+             "accepted_gift_types": {"unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False,
+                                     "premium_subscription": False, "gifts_from_channels": False}}  # fmt: skip  # what every getChat answer carries
 
 
 class FakeError(Exception):
@@ -96,13 +104,21 @@ class FakeTelegram:
         self.port = 0
         self.max_poll_wait = 1.0
         self._closing = False
+        self.group_limit = GroupLimit()  # Telegram's 20 messages a minute to one group, then 429
+        self.messages: dict[tuple[str, int], dict[str, Any]] = {}  # (chat id, message id) -> the bot's message
+        self.queries: dict[str, float] = {}  # callback query id -> when it was pushed (on ``clock``)
+        self.answered: set[str] = set()
+        self.query_timeout = QUERY_TIMEOUT
+        self.blocked: set[int] = set()  # users who blocked the bot: 403 on a message to their private chat
+        self.checked = 0  # requests checked against the Bot API description
+        self.violations: list[str] = []  # the rules requests broke (the fixture fails the test on any)
 
     # ------------------------------------------------------------------ lifecycle
-    async def start(self) -> "FakeTelegram":
+    async def start(self, port: int = 0) -> "FakeTelegram":
         app = web.Application(client_max_size=50 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._api)
         app.router.add_route("GET", "/file/bot{token}/{path:.*}", self._file)
-        self._runner, self.port = await serve_locally(app, shutdown_timeout=1.0)
+        self._runner, self.port = await serve_locally(app, port, shutdown_timeout=1.0)
         return self
 
     async def close(self) -> None:
@@ -123,6 +139,8 @@ class FakeTelegram:
     def push(self, update: dict[str, Any]) -> int:
         """Queue an update for the bot's next getUpdates; returns its update_id."""
         update = {"update_id": next(self._update_ids), **update}
+        if "callback_query" in update:
+            self.queries[update["callback_query"]["id"]] = self.clock()
         self.updates.append(update)
         self._new_update.set()
         return int(update["update_id"])
@@ -149,6 +167,19 @@ class FakeTelegram:
             body = {**body, "description": description}
         queue = self._failures.setdefault(str(chat_id), [])
         queue.extend([(200, {})] * after + [(status, body)] * times)
+
+    def group_limit_window(self, seconds: float, clock: Callable[[], float] | None = None) -> None:
+        """The per-group limit counted over ``seconds`` (Telegram: 60) on ``clock`` (default the real
+        monotonic one; also the clock of button presses), from now on."""
+        self.group_limit.reset(seconds, clock or time.monotonic)
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.group_limit.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self.group_limit.clock = clock
 
     def allow(self, chat_id: int | str) -> None:
         """No more failures for the chat."""
@@ -189,6 +220,14 @@ class FakeTelegram:
                 else:
                     params[key] = _value(str(value))
         call = Call(method, params, files)
+        self.checked += 1
+        try:
+            check_request(method, params, files)
+        except Refused as err:
+            self.violations.append(str(err))
+            call.status = 400
+            self.calls.append(call)
+            return web.json_response({"ok": False, "error_code": 400, "description": f"Bad Request: {err}"}, status=400)
         handler = getattr(self, "api_" + method, None)
         if handler is None:
             call.status = 404
@@ -202,11 +241,23 @@ class FakeTelegram:
             if status != 200:
                 call.status = status
                 return web.json_response(body, status=status)
+        if method in SEND_METHODS and str(params.get("chat_id")).isdigit() and int(params["chat_id"]) in self.blocked:
+            call.status = 403
+            return web.json_response({"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked by the user"}, status=403)
+        if method in SEND_METHODS:
+            limited = self.group_limit.refuse(str(params.get("chat_id")))
+            if limited is not None:
+                call.status = 429
+                return web.json_response(limited, status=429)
         try:
             result = await handler(params, files)
         except FakeError as err:
             call.status = err.status
             return web.json_response({"ok": False, "error_code": err.status, "description": err.description}, status=err.status)
+        try:
+            check_answer(method, result)
+        except Refused as err:
+            self.violations.append(str(err))
         call.result = result
         return web.json_response({"ok": True, "result": result})
 
@@ -276,6 +327,7 @@ class FakeTelegram:
         if params.get("message_thread_id"):
             message["message_thread_id"] = int(params["message_thread_id"])
             message["is_topic_message"] = True
+        self.messages[(str(chat_id), message["message_id"])] = message
         return message
 
     async def api_sendMessage(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
@@ -291,10 +343,27 @@ class FakeTelegram:
         return self._message(params, document={"file_id": "doc-1", "file_unique_id": "d1", "file_name": name})
 
     async def api_answerCallbackQuery(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        """Once per press, within ``query_timeout`` of it; else Telegram's "query is too old"."""
+        query_id = str(params["callback_query_id"])
+        pressed = self.queries.get(query_id)
+        if pressed is None or query_id in self.answered or self.clock() - pressed > self.query_timeout:
+            raise FakeError(400, QUERY_TOO_OLD)
+        self.answered.add(query_id)
         return True
 
     async def api_editMessageReplyMarkup(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
-        return True
+        """The bot's message with the new keyboard; the same keyboard again is "message is not modified"."""
+        message = self.messages.get((str(params.get("chat_id")), int(params.get("message_id") or 0)))
+        if message is None:
+            raise FakeError(400, "Bad Request: message to edit not found")
+        markup = params.get("reply_markup") or None
+        if markup == (message.get("reply_markup") or None) or markup == {"inline_keyboard": []} and "reply_markup" not in message:
+            raise FakeError(400, NOT_MODIFIED)
+        if markup is None:
+            message.pop("reply_markup", None)
+        else:
+            message["reply_markup"] = markup
+        return message
 
     async def api_getFile(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
         file_id = str(params["file_id"])
@@ -358,6 +427,7 @@ class Harness:
         self.commands = make_core(store, config, self.clock)
         self.sent_announcements: list[int] = []
         self.adapter: TelegramAdapter | None = None
+        self.wait_for_queued = True  # send() also waits for replies queued behind a group's rate limit
 
         async def send(club: Club, announcement: Announcement) -> None:
             assert self.adapter is not None and club.platform == "telegram"
@@ -390,17 +460,36 @@ class Harness:
         async with asyncio.timeout(timeout):
             while self.adapter.handled == before:
                 await asyncio.sleep(0.005)
+            if self.wait_for_queued:
+                await self.adapter.replies_out()
         return self.fake.calls[before_calls:]
 
     async def say(self, sender: dict[str, Any], text: str, chat: dict[str, Any] | None = None, **extra: Any) -> list[Call]:
         return await self.send(message(sender, text, chat, **extra))
 
 
+class CheckedCount:
+    """The requests the fakes checked in this pytest run, shown in the terminal summary."""
+
+    total = 0
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        terminalreporter.write_line(
+            f"Telegram fake: {self.total} requests checked against the {SPEC['version']} description ({SPEC['commit'][:12]})"
+        )
+
+
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
+async def fake(request: pytest.FixtureRequest) -> AsyncIterator[FakeTelegram]:
     server = await FakeTelegram().start()
     yield server
     await server.close()
+    counter = request.config.pluginmanager.get_plugin("telegram-checked")
+    if counter is None:
+        counter = CheckedCount()
+        request.config.pluginmanager.register(counter, "telegram-checked")
+    counter.total += server.checked
+    assert not server.violations, "requests the real Telegram refuses:\n" + "\n".join(server.violations)
 
 
 @pytest.fixture

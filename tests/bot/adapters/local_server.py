@@ -7,11 +7,11 @@ from typing import Any
 from aiohttp import web
 
 
-async def serve_locally(app: web.Application, **runner_options: Any) -> tuple[web.AppRunner, int]:
-    """Start ``app`` on 127.0.0.1 at a free port; the runner (to ``cleanup()``) and the port."""
+async def serve_locally(app: web.Application, port: int = 0, **runner_options: Any) -> tuple[web.AppRunner, int]:
+    """Start ``app`` on 127.0.0.1 at ``port`` (0: a free one); the runner (to ``cleanup()``) and the port."""
     runner = web.AppRunner(app, access_log=None, **runner_options)
     await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
+    site = web.TCPSite(runner, "127.0.0.1", port)
     await site.start()
     server = site._server
     assert server is not None

@@ -61,3 +61,23 @@ def test_an_emoji_becomes_a_plain_mark_and_the_row_stays_whole() -> None:
     table = Table(headers=("#", "Naam"), rows=(("1", "Zoë"), ("2", "王小明"), ("3", "דוד כהן"), ("4", "Anna 🙂")))
     image = Image.open(io.BytesIO(table_png("Stand", table)))
     assert image.size[0] > 100 and image.size[1] > 100
+
+
+# one name in each script a member's name may be written in (issue 32, item 6)
+NAMES_BY_SCRIPT = {
+    "Latin": "Anna de Vries", "Greek": "Σωκράτης", "Cyrillic": "Дмитрий", "Armenian": "Արամ Խաչատրյան",
+    "Georgian": "გიორგი", "Hebrew": "דוד כהן", "Arabic": "محمد علي", "Devanagari": "अर्जुन शर्मा",
+    "Bengali": "রবীন্দ্রনাথ", "Gurmukhi": "ਗੁਰਪ੍ਰੀਤ", "Gujarati": "ગાંધી", "Tamil": "முருகன்", "Telugu": "వెంకట",
+    "Kannada": "ಕೃಷ್ಣ", "Malayalam": "മോഹൻ", "Sinhala": "සුනිල්", "Thai": "สมชาย", "Lao": "ສົມພອນ",
+    "Tibetan": "བསྟན་འཛིན", "Ethiopic": "አበበ ቢቂላ", "Khmer": "សុខា", "Han": "王小明", "Hangul": "김민준 이서연 박지훈",
+    "Kana": "さくら サトウ",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("script", sorted(NAMES_BY_SCRIPT))
+def test_a_name_in_every_script_is_drawn_not_boxed(script: str) -> None:
+    """No character of the name is left to the missing-glyph box: each is drawn by a font whose glyph for
+    it differs from that font's .notdef box (fonts found through fontconfig: Debian's Noto fonts)."""
+    name = NAMES_BY_SCRIPT[script]
+    drawn = "".join(piece for _, piece in runs(name, 18))
+    assert MISSING_MARK not in drawn, f"{script}: {name!r} drawn as {drawn!r}"

@@ -41,3 +41,26 @@ def test_no_picture_is_longer_than_a_phone_shows() -> None:
     wide = _Table(headers=("#", "Naam", *(str(r) for r in range(1, 29))), rows=tuple((str(i), f"Speler {i}", *("12w1",) * 28) for i in range(40)))
     image = _Image.open(_io.BytesIO(table_png("Kruistabel", wide)))
     assert max(image.size) <= MAX_SIDE
+
+
+def test_a_wide_table_stays_readable_at_a_phones_width() -> None:
+    """A phone's chat bubble shows a picture about 600 px of text wide: an NK round table of 12 columns
+    (1,280 px wide before, its text about 3 px tall on a phone) is drawn at most PHONE_WIDTH wide at its
+    full font size, its columns in blocks under each other (each with the place and the name), never
+    scaled down."""
+    import io as _io
+
+    from PIL import Image as _Image
+
+    from bot.core.pictures import MAX_SIDE, PHONE_WIDTH, table_png
+    from bot.core.replies import Table as _Table
+
+    headers = ("#", "Naam", "Club", "Rating", "Groep", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "Punten", "SOS")
+    rows = tuple(
+        (str(i), f"Speler met een lange naam {i:03d}", "Amstelveen GC", "2150", "1", *("12+/w",) * 7, "3", "18")
+        for i in range(1, 76)
+    )  # fmt: skip
+    image = _Image.open(_io.BytesIO(table_png("NK ronde 7", _Table(headers=headers, rows=rows))))
+    assert image.size[0] <= PHONE_WIDTH and image.size[1] <= MAX_SIDE, image.size
+    # drawn, not scaled: the header row's text is as tall as on a narrow table
+    assert image.size[0] >= PHONE_WIDTH // 2

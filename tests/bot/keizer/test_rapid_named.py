@@ -132,3 +132,21 @@ async def test_the_directors_notices_of_open_rapid_results_name_it(commands: Cor
     (w1, _), _ = rapid_boards(config)
     assert f"/uitslag {w1} 1-0 1 rapid" in notice
     assert (await ok(commands, DIRECTOR, "/uitslagen rapid")).startswith("Rapid: Open uitslagen van R (2 partijen)")
+
+
+async def test_signing_on_and_off_the_rapid_competition_names_it(commands: Core) -> None:
+    await two_competitions(commands)
+    assert await ok(commands, ANNA, "/afmelden rapid") == "Rapid: Anna is afgemeld voor ronde 1 (2026-12-02)."
+    assert await ok(commands, ANNA, "/aanmelden rapid") == "Rapid: Je bent aangemeld voor ronde 1 (2026-12-02)."
+    assert await ok(commands, ANNA, "/afmelden") == "Anna is afgemeld voor ronde 1 (2026-12-03)."
+
+
+async def test_the_rapid_reports_name_it(commands: Core, clock: ShiftedClock) -> None:
+    """/kruistabel, /verloop, /kaart, /mijn and /kalender with rapid name the rapid competition."""
+    await two_competitions(commands)
+    clock.set(RAPID_DEADLINE)
+    await ok(commands, DIRECTOR, "/publiceer rapid")
+    for command in ("/kruistabel rapid", "/verloop rapid", "/kaart Anna rapid", "/kalender rapid"):
+        assert (await ok(commands, ANNA, command)).startswith("Rapid: "), command
+    assert (await ok(commands, ANNA, "/mijn rapid")).startswith("Rapid: ")
+    assert not (await ok(commands, ANNA, "/kruistabel")).startswith("Rapid")

@@ -1,0 +1,152 @@
+"""What the website does before a request reaches a page: it holds few connections per address and in all,
+closes one that sends no complete request within ``HEADER_TIMEOUT`` seconds, answers aiohttp's own errors
+(a malformed request's 400) with the same security headers as every page and logs them at most once a
+minute, logs a failing ``accept()`` (no file descriptors left) at most once a minute, and reads the client's
+address from ``X-Forwarded-For`` only when the connection comes from a configured trusted proxy.
+
+Served directly on the internet, thousands of silent connections would otherwise use up the process's open
+files, and with them the bot's own (``/backup``, exports, the SQLite file): issue 33 §3.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+import time
+from collections import Counter
+from typing import Any
+
+from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
+
+log = logging.getLogger(__name__)
+
+HEADER_TIMEOUT = 15.0  # seconds a connection may take to send a whole request (and stay idle between two)
+PER_ADDRESS = 32  # open connections one address may hold (a trusted proxy: no limit)
+RESERVED_FILES = 256  # open files kept for the bot itself out of the process's limit
+LOG_EVERY = 60.0  # seconds between two log lines of the same kind of error
+
+
+def connection_limit() -> int:
+    """Open connections in all: the process's open-file limit less what the bot keeps for itself."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 10_000
+    return min(10_000, soft - RESERVED_FILES if soft >= 2 * RESERVED_FILES else max(8, soft // 2))
+
+
+class Throttled:
+    """One log line per ``LOG_EVERY`` seconds for a kind of error, saying how many were left out."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, float] = {}
+        self._left_out: Counter[str] = Counter()
+
+    def log(self, kind: str, message: str, *args: object) -> None:
+        now = time.monotonic()
+        if now - self._last.get(kind, -LOG_EVERY) < LOG_EVERY:
+            self._left_out[kind] += 1
+            return
+        self._last[kind] = now
+        left_out, self._left_out[kind] = self._left_out[kind], 0
+        log.warning(message + " (%d more like it in the last minute not logged)", *args, left_out)
+
+
+class Guard:
+    """The connections held, per address and in all; the headers every answer carries."""
+
+    def __init__(self, headers: dict[str, str], trusted_proxies: tuple[str, ...]) -> None:
+        self.headers = headers
+        self.trusted = frozenset(trusted_proxies)
+        self.limit = connection_limit()
+        self.per_address: Counter[str] = Counter()
+        self.total = 0
+        self.throttled = Throttled()
+
+    def client(self, request: web.BaseRequest) -> str:
+        """The visitor's address: the peer's, or from a trusted proxy the last untrusted address it names in
+        ``X-Forwarded-For`` (what the proxy itself saw; earlier entries are the visitor's to invent)."""
+        remote = request.remote or "?"
+        if remote not in self.trusted:
+            return remote
+        for hop in reversed(",".join(request.headers.getall("X-Forwarded-For", [])).split(",")):
+            hop = hop.strip()
+            if hop and hop not in self.trusted:
+                return hop
+        return remote
+
+    def exception_handler(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The loop's: a failing ``accept()`` once a minute; anything else as asyncio would say it."""
+        if "accept" in str(context.get("message", "")) and isinstance(context.get("exception"), OSError):
+            self.throttled.log("accept", "the website cannot accept connections: %s", context["exception"])
+            return
+        loop.default_exception_handler(context)
+
+
+class GuardedHandler(RequestHandler):
+    """aiohttp's connection handler, counted, capped, and with its own error answers guarded."""
+
+    __slots__ = ("_counted",)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        guard: Guard = self._manager._guard  # type: ignore[union-attr]
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        self._counted = address
+        guard.total += 1
+        guard.per_address[address] += 1
+        if guard.total > guard.limit or (
+            address not in guard.trusted and guard.per_address[address] > PER_ADDRESS
+        ):
+            self.force_close()
+            transport.close()
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        guard: Guard | None = getattr(self._manager, "_guard", None)
+        address = getattr(self, "_counted", None)
+        if guard is not None and address is not None:
+            self._counted = None
+            guard.total -= 1
+            guard.per_address[address] -= 1
+            if guard.per_address[address] <= 0:
+                del guard.per_address[address]
+        super().connection_lost(exc)
+
+    def handle_error(
+        self,
+        request: web.BaseRequest,
+        status: int = 500,
+        exc: BaseException | None = None,
+        message: str | None = None,
+    ) -> web.StreamResponse:
+        guard: Guard = self._manager._guard  # type: ignore[union-attr]
+        if status == 500:  # a bug past the middleware: no trace to the visitor, one in the log
+            log.error("web request from %s failed", request.remote, exc_info=exc)
+            response = web.Response(status=500, text="Something went wrong\n")
+        else:  # a malformed request: anyone can send many
+            guard.throttled.log(f"http {status}", "malformed web request from %s: %s", request.remote, exc)
+            response = web.Response(status=status, text=(message or "Bad request") + "\n")
+        response.force_close()
+        response.headers.update(guard.headers)
+        return response
+
+
+class GuardedServer(web.Server):
+    """aiohttp's server that hands out ``GuardedHandler``s."""
+
+    _guard: Guard
+
+    def __call__(self) -> RequestHandler:
+        return GuardedHandler(self, loop=self._loop, **self._kwargs)
+
+
+def install(runner: web.AppRunner, guard: Guard) -> None:
+    """Make the set-up runner's server a guarded one (before its site starts)."""
+    server = runner.server
+    assert server is not None
+    server.__class__ = GuardedServer
+    assert isinstance(server, GuardedServer)
+    server._guard = guard
+    asyncio.get_running_loop().set_exception_handler(guard.exception_handler)

@@ -1,0 +1,72 @@
+"""A server that boots before its network: `clubbot run` retries the logins with backoff while a platform
+is unreachable, and gives up with a non-zero exit (so systemd restarts it) once it stayed unreachable
+longer than ``[bot] login_timeout``. The real libraries against the local fakes, started late or not at all."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+
+import discord
+
+from bot.app import run_platforms
+from bot.config import Config
+from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram
+
+
+def free_port() -> int:
+    """A port nothing listens on (connections to it are refused)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def with_telegram_at(config: Config, port: int, login_timeout: float) -> Config:
+    return Config(
+        **{
+            **config.__dict__,
+            "telegram_token": TOKEN,
+            "telegram_base_url": f"http://127.0.0.1:{port}/bot",
+            "telegram_base_file_url": f"http://127.0.0.1:{port}/file/bot",
+            "login_timeout": login_timeout,
+        }
+    )
+
+
+async def test_telegram_started_late_is_logged_in_once_it_answers(config: Config) -> None:
+    port = free_port()
+    stop = asyncio.Event()
+    task = asyncio.create_task(run_platforms(with_telegram_at(config, port, 60), stop))
+    telegram = FakeTelegram()
+    try:
+        await asyncio.sleep(2.5)  # a few refused logins
+        assert not task.done(), "the bot gave up (or stopped) while it should still be retrying"
+        await telegram.start(port)
+        for _ in range(300):
+            if any(c.method == "setMyCommands" for c in telegram.calls):
+                break
+            await asyncio.sleep(0.05)
+        assert any(c.method == "getMe" for c in telegram.calls), "no login retried once Telegram answered"
+        assert any(c.method == "setMyCommands" for c in telegram.calls), [c.method for c in telegram.calls]
+        stop.set()
+        assert await asyncio.wait_for(task, 15) == 0
+    finally:
+        stop.set()
+        await telegram.close()
+
+
+async def test_a_platform_unreachable_past_login_timeout_ends_the_bot_non_zero(config: Config) -> None:
+    refusing = free_port()
+    old = discord.http.Route.BASE
+    discord.http.Route.BASE = f"http://127.0.0.1:{refusing}/api/v10"
+    config = Config(**{**with_telegram_at(config, refusing, 3).__dict__, "discord_token": "discord-test-token"})
+    stop = asyncio.Event()
+    began = time.monotonic()
+    try:
+        code = await asyncio.wait_for(run_platforms(config, stop), 30)
+    finally:
+        stop.set()
+        discord.http.Route.BASE = old
+    assert code != 0
+    assert 3 <= time.monotonic() - began < 20

@@ -1,0 +1,169 @@
+"""The website served directly on the internet (issue 33 §3), against the real server on 127.0.0.1: silent
+connections from one address do not use up the process's open files, a connection that sends no whole
+request is closed, aiohttp's own 400 carries the security headers and is logged once, the flood limiter
+forgets idle addresses, and X-Forwarded-For counts only from a trusted proxy. Traffic only to loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+
+from bot.core.dispatch import Core
+from bot.web.server import BURST, Flood, start_web
+from tests.bot.conftest import DIRECTOR, ok
+
+REPO = Path(__file__).resolve().parents[3]
+
+SERVER = """
+import asyncio, resource, sys
+resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+from bot.config import load_config
+from bot.core.clock import Clock
+from bot.core.store import Store
+from bot.systems import make_core
+from bot.web.server import start_web
+
+async def main():
+    config = load_config("config.example.toml", env={})
+    store = await Store.open(sys.argv[1])
+    core = make_core(store, config, Clock())
+    runner = await start_web(core, "127.0.0.1:0")
+    print(runner.addresses[0][1], flush=True)
+    reader = asyncio.StreamReader()
+    await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while line := await reader.readline():
+        try:
+            with open(sys.argv[1] + ".export", "w") as fh:  # the bot's own file access
+                fh.write("x")
+            print("file ok", flush=True)
+        except OSError as exc:
+            print("file failed", exc, flush=True)
+    await runner.cleanup()
+
+asyncio.run(main())
+"""
+
+
+def test_silent_connections_from_one_address_leave_the_site_and_the_files_to_others(tmp_path: Path) -> None:
+    db = str(tmp_path / "club.sqlite3")
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER, db], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    held: list[socket.socket] = []
+    try:
+        assert server.stdout is not None and server.stdin is not None
+        port = int(server.stdout.readline())
+        for _ in range(300):  # more than the server's 256 open files, all from 127.0.0.2, saying nothing
+            s = socket.socket()
+            s.bind(("127.0.0.2", 0))
+            s.settimeout(2)
+            s.connect(("127.0.0.1", port))
+            held.append(s)
+        time.sleep(0.5)
+        other = socket.create_connection(("127.0.0.1", port), timeout=5)  # another visitor is served
+        other.sendall(b"GET /c/1/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert other.recv(100).startswith(b"HTTP/1.1 404")
+        other.close()
+        server.stdin.write("open a file\n")
+        server.stdin.flush()
+        assert server.stdout.readline().strip() == "file ok"
+    finally:
+        for s in held:
+            s.close()
+        server.kill()
+        _, err = server.communicate(timeout=10)
+    assert len(err.splitlines()) < 20, err[-2000:]  # no flood of log lines
+
+
+async def test_a_connection_that_sends_no_whole_request_is_closed(commands: Core) -> None:
+    runner = await start_web(commands, "127.0.0.1:0", header_timeout=0.5)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", runner.addresses[0][1])
+        writer.write(b"GET /c/1/ HTTP/1.1\r\nHost: x\r\n")  # and then nothing more (slow loris)
+        await writer.drain()
+        assert await asyncio.wait_for(reader.read(100), timeout=5) == b""  # closed by the server
+        writer.close()
+    finally:
+        await runner.cleanup()
+
+
+async def test_aiohttps_own_400_carries_the_security_headers_and_is_logged_once(commands: Core, caplog) -> None:
+    runner = await start_web(commands, "127.0.0.1:0")
+    caplog.set_level(logging.DEBUG)
+    try:
+        answers = []
+        for _ in range(50):
+            reader, writer = await asyncio.open_connection("127.0.0.1", runner.addresses[0][1])
+            writer.write(b"GET /c/1/ HTTP/1.1\r\nHost: x\r\nBad Header\x00: y\r\n\r\n")
+            await writer.drain()
+            answers.append(await asyncio.wait_for(reader.read(), timeout=5))
+            writer.close()
+    finally:
+        await runner.cleanup()
+    for answer in answers:
+        head = answer.split(b"\r\n\r\n")[0].decode()
+        assert head.split()[1] == "400"
+        assert "Content-Security-Policy: default-src 'none'" in head and "X-Content-Type-Options: nosniff" in head
+    logged = [r for r in caplog.records if r.levelno >= logging.INFO]
+    assert 1 <= len(logged) <= 2, [r.getMessage() for r in logged]
+
+
+def test_the_flood_limiter_forgets_idle_addresses() -> None:
+    now = [0.0]
+    flood = Flood(clock=lambda: now[0])
+    for n in range(200_000):
+        assert flood.allow(f"10.{n >> 16}.{(n >> 8) & 255}.{n & 255}")
+    assert len(flood) == 200_000
+    for _ in range(BURST):
+        flood.allow("192.0.2.1")
+    assert not flood.allow("192.0.2.1")  # still refused while it floods
+    now[0] += Flood.REFILL + 0.1
+    assert flood.allow("192.0.2.2")
+    assert len(flood) <= 2  # the crowd that came once is forgotten
+
+
+async def burst(url: str, forwarded_for: str, count: int) -> list[int]:
+    async with aiohttp.ClientSession() as session:
+        statuses = []
+        for _ in range(count):
+            async with session.get(url, headers={"X-Forwarded-For": forwarded_for}) as response:
+                statuses.append(response.status)
+        return statuses
+
+
+async def test_x_forwarded_for_counts_only_from_a_trusted_proxy(commands: Core) -> None:
+    commands.config = dataclasses.replace(commands.config, web_address="127.0.0.1:0")
+    await ok(commands, DIRECTOR, "/website aan")
+    club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+    assert club is not None
+    # behind a proxy on 127.0.0.1: one visitor's burst is that visitor's alone
+    commands.config = dataclasses.replace(commands.config, web_trusted_proxies=("127.0.0.1",))
+    runner = await start_web(commands, "127.0.0.1:0")
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/c/{club.id}/"
+    try:
+        assert 429 in await burst(url, "198.51.100.7", BURST + 20)
+        assert await burst(url, "198.51.100.8, 203.0.113.9", 1) == [200]  # the proxy saw 203.0.113.9
+        assert await burst(url, "203.0.113.9", 1) == [200]
+    finally:
+        await runner.cleanup()
+    # no trusted proxy: the header is the visitor's to invent, and ignored
+    commands.config = dataclasses.replace(commands.config, web_trusted_proxies=())
+    runner = await start_web(commands, "127.0.0.1:0")
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/c/{club.id}/"
+    try:
+        statuses = []
+        for n in range(BURST + 20):
+            statuses += await burst(url, f"198.51.100.{n % 250}", 1)
+        assert 429 in statuses
+    finally:
+        await runner.cleanup()
