@@ -82,7 +82,7 @@ FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_cho
            ("discord_choice_trf", "trf"))  # fmt: skip
 MISSING = (("discord_choice_missing_pair", "indelen"), ("discord_choice_missing_wait", "wachten"))
 ON_OFF = (("discord_choice_on", "aan"), ("discord_choice_off", "uit"))
-WHY = (("discord_choice_why_points", "punten"),)
+WHY = (("discord_choice_why_points", "punten"), ("discord_choice_why_pairing", "indeling"))
 PLAYER_ACTIONS = (("discord_choice_withdraw", "terugtrekken"), ("discord_choice_back", "terug"))
 
 

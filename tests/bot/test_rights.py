@@ -155,6 +155,8 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/kaart Anna", None, "RRRR"),
     ("/waarom punten", None, "RRXX"),  # the asker's own score explained; the director and a stranger play in no season
     ("/waarom punten Anna", None, "RRRR"),
+    ("/waarom indeling", None, "RRXX"),  # why the asker got this opponent, colour and board
+    ("/waarom indeling Anna", None, "RRRR"),
     ("/importeer start=2027-09-02 naam=Import", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
     ("/taal en", None, "XXWX"),
     ("/kanaal elders", None, "XXWX"),

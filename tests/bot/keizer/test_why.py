@@ -75,3 +75,35 @@ async def test_why_refuses_what_it_cannot_answer(commands: Core, clock: ShiftedC
     assert "Zed" in await refused(commands, ANNA, "/waarom punten Zed")
     assert "Van wie?" in await refused(commands, DIRECTOR, "/waarom punten")
     await refused(commands, ANNA, "/waarom punten rapid")  # no rapid season
+
+
+async def test_why_pairing_tells_opponent_board_colour_and_bye(commands: Core, clock: ShiftedClock) -> None:
+    # round 2 is paired from the list after round 1: Anna 49, Daan 48, Eva 46, Bert 0, Carla 0; five
+    # present: Carla, the lowest without a bye, has it; Anna (black in round 1) gets white against Daan
+    # (white in round 1), Eva (the bye in round 1) white against Bert (white in round 1)
+    await two_rounds(commands, clock)
+    assert (await ok(commands, ANNA, "/waarom indeling")).splitlines() == [
+        "Indeling ronde 2 voor Anna: plaats 1 op de ranglijst van 5 aanwezigen.",
+        "Anna speelt aan bord 1 tegen Daan (plaats 2): de hoogst geplaatste speelt tegen de eerstvolgende die"
+        " deze cyclus nog niet tegen hem speelde, zolang de rest van de ronde dan rond komt.",
+        "Wit voor Anna: minder vaak wit dan zwart gehad (Anna 0×wit 1×zwart, Daan 1×wit 0×zwart).",
+    ]
+    assert (await ok(commands, ANNA, "/waarom indeling Bert")).splitlines()[1:] == [
+        "Bert speelt aan bord 2 tegen Eva (plaats 3): de hoogst geplaatste speelt tegen de eerstvolgende die"
+        " deze cyclus nog niet tegen hem speelde, zolang de rest van de ronde dan rond komt.",
+        "Wit voor Eva: minder vaak wit dan zwart gehad (Eva 0×wit 0×zwart, Bert 1×wit 0×zwart).",
+    ]
+    assert (await ok(commands, ANNA, "/waarom indeling Carla")).splitlines()[1:] == [
+        "Carla is vrij: het aantal aanwezigen is oneven, en de laagst geplaatste met de minste vrije rondes"
+        " krijgt de bye (Carla was eerder 0 keer vrij).",
+    ]
+    await ok(commands, DIRECTOR, "/language en")
+    assert (await ok(commands, BERT, "/why pairing")).splitlines()[0] == "Pairing of round 2 for Bert: place 4 in the ranking of 5 players present."
+
+
+async def test_why_pairing_refuses_a_player_not_paired(commands: Core, clock: ShiftedClock) -> None:
+    await make_season(commands)
+    assert "Ronde 1 is nog niet ingedeeld" in await refused(commands, ANNA, "/waarom indeling")
+    await ok(commands, EVA, "/afmelden")
+    await pair_round_one(commands, clock)
+    assert "niet ingedeeld" in await refused(commands, ANNA, "/waarom indeling Eva")
