@@ -93,6 +93,8 @@ async def _copy(src: Any, dst: Any) -> dict[str, int]:
     copied: dict[str, tuple[int, str]] = {}  # per table: the rows read from the source, and their digest
     declared = expected_columns()
     async with dst.transaction():  # a problem found on the way rolls back what was copied
+        if "installation" in tables:  # the database moves, its installation id with it (calendar UIDs)
+            await dst.write("DELETE FROM installation")
         for table in tables:
             rows = await src.fetch_all(f'SELECT * FROM "{table}"')
             problems = row_problems({table: declared.get(table, {})}, lambda _: rows)

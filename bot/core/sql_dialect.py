@@ -10,7 +10,8 @@ abstracted away:
   ``ORDER BY lower(a)`` (the PostgreSQL schema has a unique index on ``lower(name)`` where SQLite's
   has ``name COLLATE NOCASE``);
 - ``x IS ?`` (a comparison that treats NULL as a value) becomes ``x IS NOT DISTINCT FROM $n``;
-- ``rowid`` (the insertion order, as a tie-break) becomes ``ctid``;
+- ``rowid`` becomes ``ctid`` (neither is the insertion order after DELETE and VACUUM: order by a real
+  column, as ``web_links.seq``);
 - an ``INSERT`` into a table with an ``id`` column returns it (``RETURNING id``), which is SQLite's
   ``lastrowid``: what ``write`` returns.
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.database import Database, from_iso, iso
+from bot.core.installation import Installation
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.name_key import name_key
 from bot.core.postgres import PostgresDatabase
@@ -53,7 +54,7 @@ class Announcement:
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
-class SharedTables:
+class SharedTables(Installation):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
@@ -345,12 +346,13 @@ class SharedTables:
     async def add_web_link(self, club_id: int, member_id: int, token_hash: str, now: datetime, keep: int) -> None:
         """A new personal link of the member's; their oldest beyond ``keep`` stop working."""
         await self.write(
-            "INSERT INTO web_links (token_hash, member_id, club_id, created_at) VALUES (?, ?, ?, ?)",
+            "INSERT INTO web_links (token_hash, member_id, club_id, created_at, seq)"
+            " VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM web_links))",
             (token_hash, member_id, club_id, iso(now)),
         )
-        await self.write(
+        await self.write(  # made in the order of seq (rowid, ctid are not, after a VACUUM)
             "DELETE FROM web_links WHERE member_id = ? AND token_hash NOT IN"
-            " (SELECT token_hash FROM web_links WHERE member_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)",
+            " (SELECT token_hash FROM web_links WHERE member_id = ? ORDER BY created_at DESC, seq DESC LIMIT ?)",
             (member_id, member_id, keep),
         )
 
@@ -433,9 +435,7 @@ class SharedTables:
         return replace(announcement, attempted=True, after_ref=after_ref)
 
     async def mark_announcement_sent(self, announcement_id: int, now: datetime, message_ref: str | None = None) -> bool:
-        """Record the post, committed before this returns and not in a group commit (a kill between the
-        post and this record posts it again); its picture is dropped (the platform has it), its text and
-        reference stay."""
+        """Record the post, committed alone at once (a kill before it repeats the post); text and ref stay."""
         changed = await self.execute_alone(
             "UPDATE announcements SET sent_at = ?, message_ref = ?, image = NULL, picture = NULL"
             " WHERE id = ? AND sent_at IS NULL",

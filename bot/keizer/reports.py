@@ -185,17 +185,19 @@ async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) ->
 async def cmd_kalender(core: Core, ctx: Context) -> Reply:
     """``/kalender [rapid]``: the season's rounds as an iCalendar file (RFC 5545) members import or, from
     the website, subscribe to: one all-day event per playing day with the sign-off deadline and the
-    publication time in the club's time zone."""
+    publication time in the club's time zone. Each event's UID names the installation (migration 0050), so
+    two bots' calendars never share one."""
     ctx, data = await _addressed(core, ctx, "usage_kalender")
     season = data.season
     stamp = ctx.now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    installation = await core.store.installation_id()  # UIDs unique across installations (issue 33 §6)
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//clubbot//Keizer//NL", "CALSCALE:GREGORIAN",
              f"X-WR-CALNAME:{_ics_text(ctx.club.name + ' ' + season.name)}"]  # fmt: skip
     for row in data.round_rows:
         day = row.play_date.replace("-", "")
         summary = for_competition(ctx.lang, season.kind, ctx.t("calendar_round", club=ctx.club.name, round=row.number))
         about = ctx.t("calendar_about", deadline=ctx.local(row.deadline_at)[-5:], publish=ctx.local(row.publish_at)[-5:])
-        lines += ["BEGIN:VEVENT", f"UID:clubbot-{season.id}-{row.number}@clubbot", f"DTSTAMP:{stamp}",
+        lines += ["BEGIN:VEVENT", f"UID:clubbot-{season.id}-{row.number}@{installation}.clubbot", f"DTSTAMP:{stamp}",
                   f"DTSTART;VALUE=DATE:{day}", f"SUMMARY:{_ics_text(summary)}", f"DESCRIPTION:{_ics_text(about)}",
                   "END:VEVENT"]  # fmt: skip
     lines.append("END:VCALENDAR")

@@ -1,0 +1,15 @@
+"""This installation's id (migration 0050): made once in the database, so that what the bot hands out to
+the world (the calendar's event UIDs) is unique across installations; a database that moves (``clubbot
+migrate-db``, a restore) keeps it. Issue 33 §6."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Installation:
+    """Part of the shared tables' store (``bot/core/store.py``)."""
+
+    async def installation_id(self: Any) -> str:
+        row = await self.fetch_one("SELECT uid FROM installation")
+        return str(row[0])

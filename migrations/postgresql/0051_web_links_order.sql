@@ -1,0 +1,6 @@
+-- Issue 33 §6: the order personal links were made in, as a column (the oldest beyond five stop working).
+-- rowid (PostgreSQL's ctid) is not that order after DELETE and VACUUM.
+ALTER TABLE web_links ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+UPDATE web_links SET seq = o.n
+  FROM (SELECT token_hash, row_number() OVER (ORDER BY created_at, ctid) AS n FROM web_links) AS o
+ WHERE web_links.token_hash = o.token_hash;
