@@ -17,6 +17,7 @@ from bot.core.i18n import t
 from bot.core.registry import FLAG, KEYED, Command, Param, Registry
 from bot.core.store import Club
 from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WORDS, cmd_bye, cmd_colour, cmd_pair, cmd_swap
+from bot.keizer.forbidden import FORBID_WORDS, LIST_WORDS, cmd_forbid, cmd_forbidden
 from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
 from bot.keizer.open_results import cmd_uitslagen
@@ -155,5 +156,7 @@ def register(registry: Registry) -> None:
                         *_calendar())))  # fmt: skip
     for words, handler in ((SWAP_WORDS, cmd_swap), (COLOUR_WORDS, cmd_colour), (PAIR_WORDS, cmd_pair), (BYE_WORDS, cmd_bye)):
         registry.route("indeling", words, handler, writes=True)  # the director's hands on the pairing
+    registry.route("indeling", FORBID_WORDS, cmd_forbid, writes=True)  # pairs kept apart
+    registry.route("indeling", LIST_WORDS, cmd_forbidden)
     registry.timed.append(KeizerSchedule())
     registry.competitions.append(KeizerSource())

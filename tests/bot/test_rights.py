@@ -143,6 +143,9 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/indeling kleur Carla", None, "XXWX"),  # the director's hands on the pairing
     ("/indeling vrij Daan", None, "XXWX"),
     ("/indeling wissel Anna Carla", None, "XXXX"),  # Anna's game has a reported result
+    ("/indeling verbied Carla Daan", None, "XXWX"),  # a pair kept apart in the pairing
+    ("/indeling verboden", None, "RRRR"),
+    ("/indeling verbied Anna Bert uit", None, "XXXX"),  # Anna and Bert were not kept apart
     ("/exporteer", None, "XXRX"),
     ("/exporteer trf", None, "XXRX"),
     ("/exporteer html", None, "XXRX"),
