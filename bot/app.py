@@ -22,7 +22,9 @@ from bot.config import Config, ConfigError, load_config, web_address_problem
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
+from bot.core.log_lines import configure_logging
 from bot.platform_login import log_in
+from bot.web.health_routes import start_metrics
 from bot.web.server import start_web
 from bot.core.database_lock import BotRunning, RunningBotLock
 from bot.core.store import Announcement, Club, open_store
@@ -86,6 +88,9 @@ class PlatformAdapter(Protocol):
 
     async def stop(self) -> None:
         """Disconnect."""
+
+    def connected(self) -> bool:
+        """Whether it is connected to its platform now (``/healthz``)."""
 
     async def send_announcement(self, club: Club, announcement: Announcement) -> str | None:
         """Post to the club's channel and return the platform's reference of the post (or None); raise if
@@ -159,12 +164,15 @@ async def run_platforms(
             elif result is not None:  # None: its token was refused; the other platform runs on
                 started.append(result)
                 by_platform[result.platform] = result
+                core.health.platforms[result.platform] = result.connected
         if failures:  # unreachable past login_timeout: exit 1, so that systemd starts the bot again
             for problem in failures:
                 log.error("clubbot stops: %s", problem)
             return 1
         await alarm.start()
         site = await start_web(core, config.web_address) if config.web_address else None
+        if site is None and config.metrics_address:
+            site = await start_metrics(core, config.metrics_address)
         freeze_startup_objects()
         await stop.wait()
     finally:
@@ -266,11 +274,7 @@ def run_from_cli(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"clubbot: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=getattr(logging, config.log_level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    configure_logging(config.log_level, config.log_format, sys.stderr)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # it logs every alarm it sets
     try:
         start = _parse_start(args.clock, config.default_timezone)

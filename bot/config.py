@@ -26,6 +26,7 @@ class Config:
     default_language: str = "nl"
     default_timezone: str = "Europe/Amsterdam"
     log_level: str = "INFO"
+    log_format: str = "keyvalue"  # one line per event: "keyvalue", "json" or "text"
     login_timeout: float = 300.0  # seconds a chat platform may stay unreachable at start before the bot exits 1
     season_rounds: int = 28
     season_deadline: str = "17:00"
@@ -39,6 +40,7 @@ class Config:
     console_director_name: str = "Wedstrijdleider"
     console_club_name: str = "Console club"
     web_address: str | None = None  # HOST:PORT the club websites are served on; None: no website
+    metrics_address: str | None = None  # HOST:PORT of /healthz and /metrics when the website is off
     web_base_url: str | None = None  # the public address printed in links (behind a reverse proxy: its URL)
     web_trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the visitor's address
     database_url: str | None = None  # postgresql://... (several processes, docs/deploy.md); None: the SQLite file
@@ -146,6 +148,7 @@ SETTINGS: dict[str, dict[str, Check]] = {
         "default_language": _one_of("nl", "en"),
         "default_timezone": _zone,
         "log_level": _one_of("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
+        "log_format": _one_of("keyvalue", "json", "text"),
         "login_timeout": _number(1, 86400),
     },
     "season": {
@@ -162,6 +165,7 @@ SETTINGS: dict[str, dict[str, Check]] = {
         "base_url": _url("http", "https"),
         "trusted_proxies": _addresses,
     },
+    "metrics": {"address": lambda v: "" if v == "" else web_address_problem(v)},
 }
 
 
@@ -245,6 +249,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         default_language=bot.get("default_language", "nl"),
         default_timezone=bot.get("default_timezone", "Europe/Amsterdam"),
         log_level=bot.get("log_level", "INFO"),
+        log_format=bot.get("log_format", "keyvalue"),
         login_timeout=float(bot.get("login_timeout", 300)),
         season_rounds=int(season.get("rounds", 28)),
         season_deadline=season.get("deadline", "17:00"),
@@ -258,6 +263,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         console_director_name=console.get("director_name", "Wedstrijdleider"),
         console_club_name=console.get("club_name", "Console club"),
         web_address=web.get("address") or None,
+        metrics_address=raw.get("metrics", {}).get("address") or None,
         web_base_url=(web.get("base_url") or "").rstrip("/") or None,
         web_trusted_proxies=tuple(str(a) for a in web.get("trusted_proxies", ())),
         database_url=_database_url(db, env),

@@ -37,6 +37,7 @@ class CompetitionGame:
     white_id: int
     black_id: int
     result: str | None  # "1-0", "0-1", "1/2-1/2" (forfeits are not played games), None: not in yet
+    reported: str | None = None  # a player's report awaiting the opponent's confirmation
 
     @property
     def winner_id(self) -> int | None:
@@ -69,3 +70,13 @@ class CompetitionSource(Protocol):
     async def record_result(self, core: "Core", ctx: "Context", game_id: int, result: str) -> None:
         """Enter a game's result as a director would (and what follows: the round's standings)."""
         ...
+
+
+async def playing_in_chat(core: "Core", kind: str, game_id: int) -> int | None:
+    """The number of the chat game (go in the chat) in which the competition game ``game_id`` of a source
+    of ``kind`` is being played now, or None: while it runs, that game decides the result."""
+    for playing in core.registry.chat_playing:
+        number = await playing(core, kind, game_id)
+        if number is not None:
+            return number
+    return None

@@ -13,13 +13,18 @@ import functools
 import json
 import logging
 import re
+import time
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from datetime import datetime
-from typing import Awaitable, Callable
+from typing import AsyncIterator, Awaitable, Callable
 
 from bot.config import Config
 from bot.core.clock import Clock
 from bot.core.command_line import split_words
 from bot.core.club_slots import ClubSlots
+from bot.core.log_lines import CLUB
+from bot.core.health import COMMAND_SECONDS, COMMANDS, TRANSACTION_SECONDS, Health
 from bot.core.context import Actor, Context, UserError, parse_id, storable
 from bot.core.i18n import t
 from bot.core.registry import Command, Registry
@@ -32,6 +37,20 @@ log = logging.getLogger(__name__)
 
 MAX_ARGS_LENGTH = 500
 UNSAVED = 0  # the id of a club not (yet) in the database: no row has it, so reads of it find nothing
+
+
+_FAILED: ContextVar[bool] = ContextVar("command_failed", default=False)  # the command ended in a bug
+
+
+@asynccontextmanager
+async def _timed_transaction(store: Store, key: str) -> AsyncIterator[None]:
+    """A command's transaction, its time (waiting for the writer and the commit included) measured."""
+    began = time.perf_counter()
+    try:
+        async with store.transaction(key=key):
+            yield
+    finally:
+        TRANSACTION_SECONDS.observe(time.perf_counter() - began)
 
 
 def parse_command(text: str, aliases: dict[str, str] | None = None) -> tuple[str, list[str]]:
@@ -63,6 +82,7 @@ class Core:
         self.config = config
         self.clock = clock
         self.registry = registry
+        self.health = Health()
         self.replies = ReplyCache()
         self.slots = ClubSlots()
         self.user_limits = UserLimits()
@@ -122,14 +142,29 @@ class Core:
             club = await self.club_of(actor)
             return Reply(lines=(t(club.language, "error_slow_down", seconds=wait),), ok=False, private=True)
         slot = (actor.platform, actor.club_external_id)
+        began = time.perf_counter()
         await self.slots.enter(slot)
+        failed = _FAILED.set(False)
         try:
-            return await self._handle(actor, text, attachment)
+            reply = await self._handle(actor, text, attachment)
         finally:
             self.slots.leave(slot)
+        try:
+            name = parse_command(text.strip().partition("\n")[0], self.registry.aliases)[0]
+        except Exception:  # not a command at all
+            name = ""
+        outcome = "error" if _FAILED.get() else "ok" if reply.ok else "refused"
+        _FAILED.reset(failed)
+        name = name if name in self.registry.commands else "unknown"
+        took = time.perf_counter() - began
+        COMMANDS.labels(name, outcome).inc()
+        COMMAND_SECONDS.observe(took)
+        log.info("event=command command=%s outcome=%s ms=%.0f platform=%s", name, outcome, took * 1000, actor.platform)
+        return reply
 
     async def _handle(self, actor: Actor, text: str, attachment: bytes | None) -> Reply:
         club = await self.club_of(actor)
+        CLUB.set(club.id if club.id != UNSAVED else None)  # the log's club= of this command's lines
         try:
             text, attachment = self._pasted(text, attachment)
             name, args = parse_command(text, self.registry.aliases)
@@ -157,7 +192,10 @@ class Core:
             async with self.store.transaction(key=club_key(actor.platform, actor.club_external_id)):
                 if club.id == UNSAVED:  # a club is made only by a command it accepts: a refusal rolls it back
                     ctx = ctx.with_club(await self.club_for(actor))
+                    CLUB.set(ctx.club.id)
                 reply = await self.run(command, ctx)
+                if reply.ok and actor.member_id is None:  # a chat account (not the website): is it a director's?
+                    await self.store.remember_director(ctx.club.id, actor.user_id, ctx.is_director, ctx.now)
                 if reply.ok:
                     for hook in self.registry.after_command:  # e.g. grades: a result may earn a promotion
                         await hook(self, ctx, name)
@@ -169,6 +207,7 @@ class Core:
                 log.exception("the message of a refusal of %r cannot be formatted", text[:200])
                 return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
         except Exception:  # a bug must not crash the bot; the transaction has rolled back
+            _FAILED.set(True)
             log.exception("command failed: %r", text[:200])
             return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
 

@@ -182,6 +182,9 @@ class Registry:
     competitions: list["CompetitionSource"] = field(default_factory=list)
     # Games of a competition played as chat games (go in the chat): (competition kind, game id) per club.
     chat_played: list[Callable[["Core", int], Awaitable[set[tuple[str, int]]]]] = field(default_factory=list)
+    # The chat game (its number) in which a competition game (competition kind, game id) is being played
+    # now, or None: ``bot/core/competitions.py`` ``playing_in_chat`` asks each.
+    chat_playing: list[Callable[["Core", str, int], Awaitable[int | None]]] = field(default_factory=list)
     systems: list[str] = field(default_factory=list)
     web_pages: list[WebPage] = field(default_factory=list)  # the club website's pages, in menu order
     web_rounds: list[WebRounds] = field(default_factory=list)

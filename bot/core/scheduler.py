@@ -27,6 +27,8 @@ from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.core.clock import Clock
+from bot.core.log_lines import CLUB
+from bot.core.health import ANNOUNCEMENTS, ANNOUNCEMENTS_QUEUED, SCHEDULER_LAG
 from bot.core.pictures import render_spec
 from bot.core.rate_limit import RateLimits
 from bot.core.dispatch import Core
@@ -79,6 +81,7 @@ class Alarm:
         self.recheck_every = recheck_every
         self._in_flight = asyncio.Semaphore(posts_in_flight)  # a post and its record of "sent", together
         self._retry = False  # the last run left announcements pending
+        self._wake_at: datetime | None = None  # the moment the wake is set for
 
     async def start(self) -> None:
         """Start the scheduler and catch up on whatever fell due while the bot was down."""
@@ -96,6 +99,7 @@ class Alarm:
     async def run_due(self) -> None:
         """Let every system do what is due, send what is pending, set the alarm."""
         async with self._lock:
+            self.core.health.woke()
             now = self.clock.now()
             for timed in self.core.registry.timed:  # each system's work: one club's trouble stops no other
                 try:
@@ -119,12 +123,15 @@ class Alarm:
         platform's rate limits (``bot/core/rate_limit.py``). With several processes, one posts a club's
         announcements at a time (``store.claim``); the club's queue is read again once claimed."""
         by_club: dict[int, list[Announcement]] = {}
-        for announcement in await self.store.pending_announcements():
+        pending = await self.store.pending_announcements()
+        ANNOUNCEMENTS_QUEUED.set(len(pending))
+        for announcement in pending:
             by_club.setdefault(announcement.club_id, []).append(announcement)
         gate = asyncio.Semaphore(self.concurrency)
         self._claimed_elsewhere = False
 
         async def serve(club_id: int, queue: list[Announcement]) -> int:
+            CLUB.set(club_id)  # the log's club= (each serve runs in a task of its own)
             async with gate, self.store.claim(f"outbox:{club_id}") as mine:
                 if not mine:
                     self._claimed_elsewhere = True
@@ -155,9 +162,11 @@ class Alarm:
             try:
                 ref = await self.send(club, announcement)
             except Exception:
+                ANNOUNCEMENTS.labels("failed").inc()
                 log.exception("announcement %s to club %s not sent; it stays pending", announcement.id, club.id)
                 return False
             await self.store.mark_announcement_sent(announcement.id, self.clock.now(), ref)  # at once, alone
+            ANNOUNCEMENTS.labels("sent").inc()
         return True
 
     async def _recheck(self) -> None:
@@ -181,6 +190,7 @@ class Alarm:
                 self.scheduler.remove_job("wake")
             return
         run_at = datetime.now(timezone.utc) + timedelta(seconds=min(delays))
+        self._wake_at = run_at
         self.scheduler.add_job(
             self._wake,
             trigger=DateTrigger(run_date=run_at),
@@ -192,4 +202,6 @@ class Alarm:
 
     async def _wake(self) -> None:
         self.wakeups += 1
+        if self._wake_at is not None:
+            SCHEDULER_LAG.set(max(0.0, (datetime.now(timezone.utc) - self._wake_at).total_seconds()))
         await self.run_due()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.database import Database, from_iso, iso
+from bot.core.director_accounts import DirectorAccounts
 from bot.core.installation import Installation
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.name_key import name_key
@@ -54,7 +55,7 @@ class Announcement:
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
-class SharedTables(Installation):
+class SharedTables(Installation, DirectorAccounts):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
@@ -257,16 +258,6 @@ class SharedTables(Installation):
             (club_id, *member_ids),
         )
         return {int(r["id"]): str(r["user_id"]) for r in rows}
-
-    async def director_accounts(self, club_id: int) -> list[str]:
-        """The chat account of each member marked director (the console's director; a member record a
-        club gave the flag): where a notice for the director goes privately."""
-        rows = await self.fetch_all(
-            "SELECT MIN(i.user_id) AS user_id FROM members m JOIN identities i ON i.member_id = m.id"
-            " WHERE m.club_id = ? AND m.is_director = 1 GROUP BY m.id ORDER BY m.id",
-            (club_id,),
-        )
-        return [str(r["user_id"]) for r in rows]
 
     async def rename_member(self, member_id: int, name: str) -> None:
         await self.write("UPDATE members SET name = ?, name_key = ? WHERE id = ?", (name, name_key(name), member_id))

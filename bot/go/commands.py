@@ -54,6 +54,7 @@ def register(registry: Registry) -> None:
     registry.add(Command("bord", cmd_bord, english="board"))
     registry.timed.append(GoSchedule())
     registry.chat_played.append(played_in_chat)
+    registry.chat_playing.append(playing_in_chat)
 
 
 async def played_in_chat(core: Core, club_id: int) -> set[tuple[str, int]]:
@@ -64,6 +65,12 @@ async def played_in_chat(core: Core, club_id: int) -> set[tuple[str, int]]:
     return {(source.kind, game_id) for game_id in await GoStore(core.store).competition_game_ids(club_id)}
 
 
+async def playing_in_chat(core: Core, kind: str, game_id: int) -> int | None:
+    """The go game being played now for that competition game (its number), or None."""
+    source = chat_source(core)
+    if source is None or source.kind != kind:
+        return None
+    return await GoStore(core.store).playing_for_keizer(game_id)
 
 
 # ------------------------------------------------------------------ /go

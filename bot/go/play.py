@@ -5,9 +5,11 @@ the competition when the game was a pairing of a round."""
 from __future__ import annotations
 
 
-from engine.go import BLACK, Action, GoError, GoGame, other, point_name
+from engine.go import BLACK, EMPTY, Action, GoError, GoGame, other, point_name, toggle_dead
+from engine.go.scoring import marked_stones
 from engine.go import parse_point, standard_handicap
 
+from bot.core.competitions import CompetitionGame
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.replies import Reply
@@ -34,13 +36,35 @@ async def finish(core: Core, ctx: Context, row: GoGameRow, game: GoGame, names: 
     source = chat_source(core) if row.keizer_game_id is not None else None
     pairing = await source.game(core, row.keizer_game_id) if source and row.keizer_game_id is not None else None
     if source is not None and pairing is not None:
+        result = "1/2-1/2" if winner_id is None else ("1-0" if winner_id == pairing.white_id else "0-1")
+        earlier = pairing.result or pairing.reported
         if pairing.result is None:
-            result = "1/2-1/2" if winner_id is None else ("1-0" if winner_id == pairing.white_id else "0-1")
             await source.record_result(core, ctx, pairing.game_id, result)
             lines.append(ctx.t("go_result_entered", result=result, round=pairing.round_number, board=pairing.board))
         else:
             lines.append(ctx.t("go_result_already", result=pairing.result, round=pairing.round_number))
+        if earlier is not None and earlier != result:
+            told = await _tell_directors(core, ctx, row, pairing, names, outcome.sgf(), result)
+            lines.append(ctx.t("go_directors_told" if told else "go_directors_ask", earlier=earlier, result=result))
     return lines
+
+
+async def _tell_directors(
+    core: Core, ctx: Context, row: GoGameRow, pairing: CompetitionGame, names: dict[int, str], sgf: str, result: str
+) -> bool:
+    """A go game's result that differs from the result its pairing already has (kept) or from a player's
+    report (replaced): each director gets a private notice. False when no director has a chat account."""
+    key = "go_notice_result_differs" if pairing.result is not None else "go_notice_report_differs"
+    body = ctx.t(
+        key, id=row.id, black=names[row.black_id], white=names[row.white_id], go_result=sgf, result=result,
+        round=pairing.round_number, board=pairing.board, entered=pairing.result or "", reported=pairing.reported or "",
+        name=names[pairing.white_id],
+    )  # fmt: skip
+    accounts = await core.store.director_accounts(ctx.club.id)
+    for account in accounts:
+        await core.store.queue_announcement(ctx.club.id, None, f"go_result_differs:{row.id}:{account}", body, ctx.now,
+                                            recipient=account)  # fmt: skip
+    return bool(accounts)
 
 
 async def apply_actions(core: Core, ctx: Context, row: GoGameRow, game: GoGame, actions: list[Action]) -> list[str]:
@@ -165,11 +189,27 @@ async def cmd_dood(core: Core, ctx: Context) -> Reply:
         actions = [Action("mark", colour, (parse_point(c, row.size),)) for c in coords]
     except GoError as err:
         raise engine_error(ctx, err, game, names, row)
+    notes = _open_marks(ctx, game, [a.points[0] for a in actions])
     if done:
         actions.append(Action("done", colour))
     end = await apply_actions(core, ctx, row, game, actions)
-    head = [ctx.t("go_marked", name=names[ctx.member.id], dead=len(game.dead))] if coords else []
+    head = [ctx.t("go_marked", name=names[ctx.member.id], dead=len(game.dead)), *notes] if coords else []
     return await after_action(core, ctx, row, game, head, end)
+
+
+def _open_marks(ctx: Context, game: GoGame, points: list[int]) -> list[str]:
+    """A line for each mark that took only the stone's group because the area around it is open
+    (``engine.go.scoring.marked_stones``), in the order the marks are made."""
+    cells, size, dead, lines = game.board.cells, game.settings.size, game.dead, []
+    for point in points:
+        if not 0 <= point < len(cells) or cells[point] == EMPTY:
+            return lines  # the engine refuses the mark
+        if point not in dead:
+            stones, closed = marked_stones(cells, size, dead, point)
+            if not closed:
+                lines.append(ctx.t("go_mark_open", point=point_name(point, size), stones=len(stones)))
+        dead = toggle_dead(cells, size, dead, point)
+    return lines
 
 
 async def _review(core: Core, ctx: Context, accept: bool) -> Reply:

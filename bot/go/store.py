@@ -135,6 +135,13 @@ class GoStore:
         )
         return [int(r[0]) for r in rows]
 
+    async def playing_for_keizer(self, keizer_game_id: int) -> int | None:
+        """The number of the go game being played now for the competition game ``keizer_game_id``."""
+        row = await self.store.fetch_one(
+            "SELECT id FROM go_games WHERE keizer_game_id = ? AND status = 'playing' ORDER BY id", (keizer_game_id,)
+        )
+        return int(row[0]) if row else None
+
     async def game_for_keizer(self, keizer_game_id: int) -> GoGameRow | None:
         row = await self.store.fetch_one(
             "SELECT * FROM go_games WHERE keizer_game_id = ? AND status IN ('challenged', 'playing') ORDER BY id",

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from bot.core.competitions import playing_in_chat
 from bot.core.context import Context, UserError, parse_int
 from bot.core.dispatch import Core
 from bot.core.pictures import picture_spec
@@ -28,6 +29,7 @@ _RESULT_WORDS = {
 _OWN_SIDE = {"gewonnen": "won", "winst": "won", "won": "won", "win": "won",
              "verloren": "lost", "verlies": "lost", "lost": "lost", "loss": "lost"}  # fmt: skip
 _FORFEITS = {"1-0f": "1-0F", "0-1f": "0-1F", "0-0f": "0-0F"}
+SOURCE_KIND = "season"  # the Keizer competition's kind among the core's competition sources (source.py)
 
 
 async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
@@ -68,6 +70,7 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
     game = await game_of(core, row, member)
     if game.result is not None:
         raise UserError("error_result_confirmed", round=row.number, result=game.result)
+    await _refuse_while_played_in_chat(core, game)
     opponent = game.black_id if game.white_id == member.id else game.white_id
     if result in ("won", "lost"):
         white_won = (result == "won") == (game.white_id == member.id)
@@ -105,6 +108,7 @@ async def cmd_bevestig(core: Core, ctx: Context) -> Reply:
         raise UserError("error_result_confirmed", round=row.number, result=game.result)
     if game.reported_result is None or game.reported_by == member.id:
         raise UserError("error_nothing_to_confirm")
+    await _refuse_while_played_in_chat(core, game)
     await keizer_store(core).set_result(game.id, game.reported_result, ctx.now)
     notes = await after_result(core, ctx, season, row)
     shown = _outcome(ctx, game, game.reported_result, names_of(data))
@@ -114,6 +118,14 @@ async def cmd_bevestig(core: Core, ctx: Context) -> Reply:
 def _said(ctx: Context, kind: str, key: str, **values: object) -> str:
     """A reply of the competition ``kind``: the rapid competition's name it (issue 30 §3)."""
     return for_competition(ctx.lang, kind, ctx.t(key, **values))
+
+
+async def _refuse_while_played_in_chat(core: Core, game: GameRow) -> None:
+    """A player's report or confirmation waits while the game is being played in the chat (go): that
+    game's end enters the result. The director may still enter one."""
+    number = await playing_in_chat(core, SOURCE_KIND, game.id)
+    if number is not None:
+        raise UserError("error_result_played_in_chat", number=number)
 
 
 def _outcome(ctx: Context, game: GameRow, result: str, names: dict[str, str]) -> str:

@@ -9,7 +9,7 @@ from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.keizer import competition
 from bot.keizer.lookups import active_season, keizer_store
-from bot.keizer.results import after_result
+from bot.keizer.results import SOURCE_KIND, after_result
 from bot.keizer.store import GameRow, RoundRow, Season
 
 _PLAYED = ("1-0", "0-1", "1/2-1/2")
@@ -18,12 +18,12 @@ _PLAYED = ("1-0", "0-1", "1/2-1/2")
 def _game(season: Season, row: RoundRow, game: GameRow) -> CompetitionGame:
     return CompetitionGame(
         "season", season.id, season.name, game.id, row.number, game.board, row.play_date, game.white_id,
-        game.black_id, game.result,
+        game.black_id, game.result, game.reported_result,
     )  # fmt: skip
 
 
 class KeizerSource:
-    kind = "season"
+    kind = SOURCE_KIND
     key_prefix = "k"
     chat_play = True
 

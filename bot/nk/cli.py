@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--class", dest="tournament_class", default="A", choices=("A", "B", "C", "D"))
     p.add_argument("--place", default="NL, Netherlands")
-    p.add_argument("--dates", default="", help="first,last day: 2027-05-01,2027-05-02")
+    p.add_argument("--dates", default="", help="first,last day: 2027-05-01,2027-05-02 (required: the EGD needs DT[])")
     p.add_argument("--komi", default="6.5", help="KM[]: the komi played (default 6.5; an integer komi allows jigo)")
     p.add_argument("--minutes", type=int, default=112,
                    help="TM[]: the EGF's adjusted time in minutes, basic time + 45 moves of overtime (default 112)")

@@ -34,6 +34,7 @@ from bot.core.replies import Button, Reply, Table
 from bot.nk.adjustments import MAX_NAME, swap, withdraw
 from bot.nk.lookups import current as _current
 from bot.nk.lookups import running as _running
+from bot.nk.players import egf_details, split_egf, store_egf
 from bot.nk.source import NkSource
 from bot.nk.store import NkGame, NkStore, NkTournament
 from bot.nk.tables import _drawn, _egf, _stand, _standings_reply, round_announcement
@@ -52,8 +53,9 @@ SUB = {
     "egf": "egf",
     "terugtrekken": "terugtrekken", "withdraw": "terugtrekken",
     "wissel": "wissel", "swap": "wissel",
+    "speler": "speler", "player": "speler",
 }  # fmt: skip
-DIRECTOR_SUBS = {"nieuw", "goedkeuren", "ronde", "egf", "terugtrekken", "wissel"}
+DIRECTOR_SUBS = {"nieuw", "goedkeuren", "ronde", "egf", "terugtrekken", "wissel", "speler"}
 _WON = {"gewonnen", "winst", "won", "win"}
 _LOST = {"verloren", "verlies", "lost", "loss"}
 _FORFEIT = {"reglementair", "forfeit"}
@@ -99,7 +101,7 @@ async def cmd_nk(core: Core, ctx: Context) -> Reply:
     handler = {
         "nieuw": _nieuw, "inschrijven": _inschrijven, "goedkeuren": _goedkeuren, "ronde": _ronde,
         "indeling": _indeling, "uitslag": _uitslag, "bevestig": _bevestig, "stand": _stand, "egf": _egf,
-        "terugtrekken": withdraw, "wissel": swap,
+        "terugtrekken": withdraw, "wissel": swap, "speler": egf_details,
     }[sub]  # fmt: skip
     return await handler(core, nk, ctx, args)
 
@@ -195,6 +197,7 @@ async def _inschrijven(core: Core, nk: NkStore, ctx: Context, args: list[str]) -
     if tour.status != "registration":
         raise UserError("nk_error_registration_closed", name=tour.name)
     usage = "nk_usage_inschrijven_director" if ctx.is_director else "nk_usage_inschrijven"
+    args, egf = split_egf(ctx, args)  # club= land= pin=, for the EGF file
     words, rating, strength, earned = _registration(ctx, args, usage)
     store = core.store
     if words:
@@ -212,6 +215,7 @@ async def _inschrijven(core: Core, nk: NkStore, ctx: Context, args: list[str]) -
             if member is None:
                 member = await store.add_member(ctx.club.id, name, rating, ctx.now)
             await nk.upsert_player(tour.id, member.id, rating, strength, earned, True, ctx.now)
+            await store_egf(nk, tour.id, member.id, egf)
         return Reply(lines=(ctx.t("nk_registered_by_director", name=member.name, tournament=tour.name, rating=rating),))
     if strength is not None and not ctx.is_director:
         raise UserError("error_director_only", command="nk inschrijven sterkte=")
@@ -234,6 +238,7 @@ async def _inschrijven(core: Core, nk: NkStore, ctx: Context, args: list[str]) -
             member = await store.add_member(ctx.club.id, join_name(ctx), 0, ctx.now)
             await store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
         await nk.upsert_player(tour.id, member.id, rating, strength, earned, ctx.is_director, ctx.now)
+        await store_egf(nk, tour.id, member.id, egf)
     key = "nk_registered_by_director" if ctx.is_director else "nk_registered"
     return Reply(lines=(ctx.t(key, name=member.name, tournament=tour.name, rating=rating),), private=not ctx.is_director)
 

@@ -38,6 +38,9 @@ class NkPlayer:
     earned: str | None
     confirmed: bool
     withdrawn_from: int | None = None
+    club: str | None = None  # for the EGF file (migration 0054)
+    country: str | None = None
+    egf_pin: str | None = None
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,8 @@ class NkStore:
             (tournament_id,),
         )
         return [
-            NkPlayer(r["member_id"], r["name"], r["rating"], r["strength"], r["earned"], bool(r["confirmed"]), r["withdrawn_from"])
+            NkPlayer(r["member_id"], r["name"], r["rating"], r["strength"], r["earned"], bool(r["confirmed"]), r["withdrawn_from"],
+                     r["club"], r["country"], r["egf_pin"])  # fmt: skip
             for r in rows
         ]
 
@@ -156,6 +160,13 @@ class NkStore:
             (tournament_id, member_id, rating, strength, earned, int(confirmed), iso(now)),
         )
 
+    async def set_egf(self, tournament_id: int, member_id: int, club: str | None, country: str | None, pin: str | None) -> None:
+        """A player's club, country and EGF PIN for the EGF file (None: none, or the place's country)."""
+        await self.store.write(
+            "UPDATE nk_players SET club = ?, country = ?, egf_pin = ? WHERE tournament_id = ? AND member_id = ?",
+            (club, country, pin, tournament_id, member_id),
+        )
+
     async def confirm_player(self, tournament_id: int, member_id: int) -> None:
         await self.store.write(
             "UPDATE nk_players SET confirmed = 1 WHERE tournament_id = ? AND member_id = ?", (tournament_id, member_id)
@@ -171,6 +182,13 @@ class NkStore:
             "SELECT id, number, bye_id FROM nk_rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,)
         )
         return [(r["id"], r["number"], r["bye_id"]) for r in rows]
+
+    async def paired_moments(self, tournament_id: int) -> list[datetime]:
+        """When each round was paired (UTC): the days the tournament was played, for the EGF file's DT."""
+        rows = await self.store.fetch_all(
+            "SELECT paired_at FROM nk_rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,)
+        )
+        return [datetime.fromisoformat(r["paired_at"]) for r in rows]
 
     async def save_round(self, tournament_id: int, pairing: mcmahon.Pairing, now: datetime) -> int:
         round_id = await self.store.write(
@@ -241,7 +259,8 @@ class NkStore:
         players = tuple(
             mcmahon.Player(
                 id=str(p.member_id), name=p.name, rating=p.rating, strength_override=p.strength, earned=p.earned,
-                eligible=p.confirmed, withdrawn_from=p.withdrawn_from,
+                eligible=p.confirmed, withdrawn_from=p.withdrawn_from, country=p.country or "", club=p.club or "",
+                egf_pin=p.egf_pin,
             )  # fmt: skip
             for p in await self.players(t.id)
         )

@@ -119,6 +119,9 @@ async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     tour, data = await _loaded(nk, ctx, [])
     if not data.rounds:
         raise UserError("nk_error_no_round")
+    if "dates" not in options:  # the EGD requires DT[]: by default the days the rounds were paired
+        days = sorted({ctx.local(m)[:10] for m in await nk.paired_moments(tour.id)})
+        options["dates"] = days[0] if len(days) == 1 else f"{days[0]},{days[-1]}"
     options.setdefault("komi", tour.komi)
     try:
         text = egf_results(data, **options)  # type: ignore[arg-type]

@@ -33,6 +33,7 @@ from bot.core.store import Club
 from bot.core.web_links import LINK_PREFIX, club_path
 from bot.web import render, signoff
 from bot.web.connections import HEADER_TIMEOUT, Guard, install
+from bot.web.health_routes import add_health_routes
 
 log = logging.getLogger(__name__)
 
@@ -299,6 +300,7 @@ def make_app(core: Core) -> web.Application:
     app.router.add_route("POST", "/c/{club}/afmelden", form)
     app.router.add_get("/c/{club}/{page}", page)
     app.router.add_get("/c/{club}/{page}/{rest}", page)
+    add_health_routes(app, core)
     return app
 
 

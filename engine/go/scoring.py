@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Callable, Sequence
 
-from engine.go.board import BLACK, EMPTY, WHITE, neighbours
+from engine.go.board import BLACK, EMPTY, WHITE, neighbours, other
 
 DEFAULT_KOMI: dict[int, Fraction] = {19: Fraction(11, 2), 13: Fraction(9, 2), 9: Fraction(7, 2)}
 HANDICAP_KOMI = Fraction(1, 2)
@@ -18,33 +18,62 @@ def default_komi(size: int, handicap: int = 0, handicap_komi: Fraction = HANDICA
     return handicap_komi if handicap > 0 else DEFAULT_KOMI[size]
 
 
+def _flood(size: int, start: int, passable: Callable[[int], bool]) -> set[int]:
+    """Every point reachable from ``start`` through points ``passable`` says yes to (``start`` included)."""
+    near = neighbours(size)
+    seen = {start}
+    stack = [start]
+    while stack:
+        q = stack.pop()
+        for r in near[q]:
+            if r not in seen and passable(r):
+                seen.add(r)
+                stack.append(r)
+    return seen
+
+
 def marking_region(cells: Sequence[int], size: int, point: int) -> set[int]:
     """The area the opponent surrounds around the stone at ``point``: every point reachable from it
     without crossing a stone of the opponent's colour."""
     colour = cells[point]
     if colour == EMPTY:
         return set()
-    enemy = 3 - colour
-    near = neighbours(size)
-    seen = {point}
-    stack = [point]
-    while stack:
-        q = stack.pop()
-        for r in near[q]:
-            if r not in seen and cells[r] != enemy:
-                seen.add(r)
-                stack.append(r)
-    return seen
+    enemy = other(colour)
+    return _flood(size, point, lambda r: cells[r] != enemy)
+
+
+def marked_stones(cells: Sequence[int], size: int, dead: frozenset[int], point: int) -> tuple[set[int], bool]:
+    """The stones a mark on the living stone at ``point`` makes dead, and whether that is the whole area
+    the opponent surrounds (False: only the stone's own group, the area being open).
+
+    Seed 001: marking a stone marks every stone of that colour in the area the opponent surrounds
+    (``marking_region``). That area is only the opponent's while it is closed: when it reaches, through
+    open (neutral) points, stones of that colour that have territory of their own, it is not, and
+    marking it all would kill living groups. So the area counts as closed when every point of the
+    colour's territory in it (empty points, and the opponent's stones marked dead, of areas bordered by
+    that colour only: ``territory``) belongs to the marked stone's own group; otherwise only that group is
+    marked: its chain and the stones of its colour joined to it through the empty points of such
+    territory (its eyes)."""
+    colour = cells[point]
+    enemy = other(colour)
+    own = set(territory(cells, size, dead)[colour - 1])
+    area = marking_region(cells, size, point)
+    group = _flood(size, point, lambda r: cells[r] == colour and r not in dead or r in own and cells[r] != enemy)
+    closed = all(q in group for q in area if q in own)
+    chosen = area if closed else group
+    return {q for q in chosen if cells[q] == colour}, closed
 
 
 def toggle_dead(cells: Sequence[int], size: int, dead: frozenset[int], point: int) -> frozenset[int]:
-    """Seed 001: marking a stone dead marks every stone of that colour in the area the opponent
-    surrounds; unmarking a dead stone unmarks them likewise."""
+    """Marking a living stone adds the stones ``marked_stones`` gives (seed 001's area when it is
+    closed); marking a dead stone again brings its chain back to life, and only its chain, so that every
+    set of dead chains can be marked exactly (mark a stone, then unmark the chains it took too many)."""
     colour = cells[point]
     if colour == EMPTY:
         return dead
-    group = {q for q in marking_region(cells, size, point) if cells[q] == colour}
-    return dead - group if point in dead else dead | group
+    if point in dead:
+        return dead - _flood(size, point, lambda r: cells[r] == colour)
+    return dead | marked_stones(cells, size, dead, point)[0]
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ naming the place in the file (``players[3].rating``).
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from typing import Any
 
 from engine.mcmahon.model import EARNED_GROUP1, EARNED_TOP, Game, Player, Points, Round, Settings, Tournament, egf_grade
@@ -144,10 +146,26 @@ def export_tournament(t: Tournament) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
+_ASCII = {"ß": "ss", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
+          "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i", "ĳ": "ij", "Ĳ": "IJ"}  # fmt: skip
+
+
+def ascii_text(text: str) -> str:
+    """Latin letters without their accents (``Émile Öztürk`` -> ``Emile Ozturk``, ``ß`` -> ``ss``): the EGF
+    file is read as ASCII. Characters with no Latin form are left out."""
+    spelled = "".join(_ASCII.get(c, c) for c in text)
+    decomposed = unicodedata.normalize("NFKD", spelled)
+    return "".join(c for c in decomposed if c.isascii() and (c.isprintable() or c == " "))
+
+
 def _clean(text: str, width: int) -> str:
-    """EGF fields are separated by blanks: inner blanks become underscores; ';' starts a comment."""
-    out = "_".join(text.replace(";", ",").replace("[", "(").replace("]", ")").split())
+    """EGF fields are ASCII, separated by blanks: inner blanks become underscores; ';' starts a comment,
+    '|' the PIN."""
+    out = "_".join(ascii_text(text).replace(";", ",").replace("[", "(").replace("]", ")").replace("|", "/").split())
     return (out or "-")[:width]
+
+
+_DATES = re.compile(r"\d{4}-\d{2}-\d{2}(,\d{4}-\d{2}-\d{2})?$")
 
 
 EGF_OVERTIME_MOVES = 45  # the EGF's adjusted time: basic time plus the overtime of 45 moves
@@ -178,20 +196,28 @@ def egf_results(
     """The final table in the EGF tournament results format (the text the EGF rating program reads).
 
     Header lines (comments to the parser, read by the rating officer): ``; CL[class]``, ``; EV[name]``,
-    ``; PC[place]``, ``; DT[first,last date]``, ``; KM[komi]``, ``; TM[adjusted minutes]`` (no handicap:
-    no ``HA[]``; komi 6.5 by default: no jigo; a tournament played with 7 passes it). Header values with ``[``,
-    ``]``, ``;`` or a line break are refused (``ValueError``). Then one line per player, in the order of
+    ``; PC[place]``, ``; DT[first,last date]``, ``; HA[h9]``, ``; KM[komi]``, ``; TM[adjusted minutes]``
+    (komi 6.5 by default: no jigo; a tournament played with 7 passes it).
+    Header values with ``[``, ``]``, ``;`` or a line break are refused (``ValueError``), and so is a ``dates``
+    that is not ``YYYY-MM-DD[,YYYY-MM-DD]`` (the EGD requires ``DT``). ``; HA[h9]`` says the handicap policy,
+    and every played result carries its handicap, 0 (the NK is played even). Then one line per player, in the order of
     the final standings: ``place surname_first_names grade country club MMS SOS SOSOS results...``. Each
-    result is ``<opponent's place><+|-|=>/<b|w>`` (even games: no handicap digit; ``=`` a jigo, after
-    which scores carry a .5). Only ``+ - =`` appear:
+    result is ``<opponent's place><+|-|=>/<b|w><handicap>`` (``=`` a jigo, after which scores carry a .5;
+    the handicap digit is 0: ``3+/b0``). Only ``+ - =`` appear:
     a bye is ``0+`` (a free win); a forfeit, a game without a result and a round without a game (the title
     rounds for everyone but the finalists) are ``0+`` for the winner and ``0-`` for the other, so unplayed
     games are not rated. MMS is the McMahon score shifted so that the lowest start group starts at 0 (the
     EGF file has no negative scores); SOS and SOSOS are on the same base (every opponent's score shifted
-    alike, a bye counted as an opponent with the player's own start score). Names are ``Surname
-    First_names`` (blanks inside a part become underscores)."""
+    alike, a bye counted as an opponent with the player's own start score). Names are always two tokens,
+    ``Surname First_names`` (blanks inside a part become underscores; a one-word name gets ``-`` as its
+    first name), in ASCII (``ascii_text``), as are the grade, the country (two letters; the ``place``'s
+    country when the player has none) and the club (at most 4 characters, ``-`` for none). A player's EGF
+    PIN, when known, ends the line as ``|12345678`` (OpenGotha's form)."""
     for header, value in (("class", tournament_class), ("name", t.name), ("place", place), ("dates", dates), ("komi", komi)):
         check_header(header, value)
+    if not _DATES.match(dates):
+        raise ValueError(f"dates must be the first and last day, 2027-05-01,2027-05-02: {dates[:40]!r}")
+    home = _clean(place.split(",")[0], 2).upper() if len(place.split(",")[0].strip()) == 2 else "NL"
     table = standings(t)
     place_of = {row.player.id: row.rank for row in table}
     shift = max((row.start_group for row in table), default=0)
@@ -206,11 +232,11 @@ def egf_results(
                 entered.add(me)
                 opponents[me] += 1
                 if g.jigo:
-                    results[me].append(f"{place_of[other]}=/{colour}")
+                    results[me].append(f"{place_of[other]}=/{colour}0")
                 elif g.forfeit or g.winner is None:
                     results[me].append("0+" if g.winner == me else "0-")
                 else:
-                    results[me].append(f"{place_of[other]}{'+' if g.winner == me else '-'}/{colour}")
+                    results[me].append(f"{place_of[other]}{'+' if g.winner == me else '-'}/{colour}0")
         for pid, entries in results.items():
             if pid not in entered:
                 entries.append("0+" if pid == rnd.bye else "0-")
@@ -222,6 +248,7 @@ def egf_results(
         f"; EV[{t.name}]",
         f"; PC[{place}]",
         f"; DT[{dates}]",
+        "; HA[h9]",
         f"; KM[{komi}]",
         f"; TM[{minutes}]",
         "; CM[Dutch Go Championship, McMahon double elimination (seed 000); generated by clubbot]",
@@ -231,12 +258,13 @@ def egf_results(
     for row in table:
         p = row.player
         surname, first = _egf_name(p.name)
-        name = f"{_clean(surname, 20)} {_clean(first, 20)}" if first else _clean(surname, 30)
+        name = f"{_clean(surname, 20)} {_clean(first, 20)}"
         grade = p.grade or egf_grade(p.strength)
-        pin = f"  ; PIN {p.egf_pin}" if p.egf_pin else ""
+        pin = f"  |{p.egf_pin}" if p.egf_pin and p.egf_pin.isdigit() else ""
         sosos = _sosos(t, row.player.id, sos_of)
+        country = _clean(p.country, 2).upper() if len(ascii_text(p.country).strip()) == 2 else home
         lines.append(
-            f"{row.rank:>4} {name:<30} {_clean(grade, 4):>3} {_clean(p.country, 2):<2} {_clean(p.club, 4):<4} "
+            f"{row.rank:>4} {name:<30} {_clean(grade, 4):>3} {country:<2} {_clean(p.club, 4):<4} "
             f"{_number(row.score + shift):>4} {_number(sos_of[p.id]):>4} {_number(sosos):>5}  " + " ".join(f"{e:>7}" for e in results[p.id]) + pin
         )
     return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
 """The systemd unit in docs/deploy.md, as an operator copies it (issue 33 §1): its environment holds the
 variables the configuration reads, and the bot started with exactly its command line and environment
 (stdin /dev/null, as systemd gives it) connects to Discord and Telegram (the local fakes), serves the
-website and stops cleanly on SIGTERM. The unit the docs had before (DISCORD_TOKEN=...) started the console,
+website with /healthz and /metrics, logs key=value lines and stops cleanly on SIGTERM. The unit the docs had before (DISCORD_TOKEN=...) started the console,
 which exited 0 at once: such a start now stops with one line and exit status 2."""
 
 from __future__ import annotations
@@ -104,9 +104,21 @@ async def test_the_bot_runs_with_exactly_the_units_command_line_and_environment(
                         status = 200 if answer.status < 500 else answer.status
                 except aiohttp.ClientConnectionError:
                     await asyncio.sleep(0.2)
+            health = ""
+            while '"status": "ok"' not in health:  # docs/deploy.md's check: both platforms connected, the database answers
+                assert asyncio.get_running_loop().time() < deadline, f"{health}\n{log.read_text()[-3000:]}"
+                async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/healthz") as answer:
+                    health = await answer.text()
+                    assert answer.status == (200 if '"status": "ok"' in health else 503), health
+                await asyncio.sleep(0.2)
+            assert '"discord": "connected"' in health and '"telegram": "connected"' in health, health
+            async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/metrics") as answer:
+                assert answer.status == 200 and "clubbot_commands_total" in await answer.text()
             assert proc.returncode is None, log.read_text()[-3000:]
             proc.send_signal(signal.SIGTERM)
             assert await asyncio.wait_for(proc.wait(), 60) == 0, log.read_text()[-3000:]
+            logged = [line for line in log.read_text().splitlines() if line.startswith("time=")]
+            assert logged and all(" level=" in line and " club=" in line for line in logged), log.read_text()[-3000:]
         finally:
             if proc.returncode is None:
                 proc.kill()

@@ -178,6 +178,10 @@ class DiscordAdapter:
         except Exception:
             log.exception("the Discord gateway connection ended")
 
+    def connected(self) -> bool:
+        """Logged in with the gateway's session ready and not closed (``/healthz``)."""
+        return self.client.is_ready() and not self.client.is_closed()
+
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until no command is being handled (before stopping; tests wait for button presses)."""
         await self.in_flight.idle(timeout)

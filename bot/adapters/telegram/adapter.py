@@ -187,6 +187,10 @@ class TelegramAdapter(Outgoing):
             await self.stop()
             raise
 
+    def connected(self) -> bool:
+        """Initialised and fetching updates (``/healthz``)."""
+        return self.app.running and self.app.updater is not None and self.app.updater.running
+
     def _polling_error(self, error: TelegramError) -> None:
         log.warning("fetching updates from Telegram failed (PTB retries): %s", error)
 

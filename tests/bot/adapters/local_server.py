@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 from aiohttp import web
@@ -16,3 +17,10 @@ async def serve_locally(app: web.Application, port: int = 0, **runner_options: A
     server = site._server
     assert server is not None
     return runner, server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 nothing listens on (connections to it are refused until something does)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

@@ -5,21 +5,14 @@ longer than ``[bot] login_timeout``. The real libraries against the local fakes,
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
 
 import discord
 
 from bot.app import run_platforms
 from bot.config import Config
+from tests.bot.adapters.local_server import free_port
 from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram
-
-
-def free_port() -> int:
-    """A port nothing listens on (connections to it are refused)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def with_telegram_at(config: Config, port: int, login_timeout: float) -> Config:

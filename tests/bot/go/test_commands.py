@@ -40,6 +40,17 @@ async def start_game(commands: Core, size: int = 9, extra: str = "") -> None:
     await ok(commands, BERT, "/go accepteren")
 
 
+async def pair_anna_and_bert(commands: Core, clock: ShiftedClock) -> None:
+    """A Keizer season whose round 1, published, pairs Anna and Bert."""
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
+    await ok(commands, DIRECTOR, "/speler Anna 2000")
+    await ok(commands, DIRECTOR, "/speler Bert 1900")
+    await link(commands, ANNA, BERT)
+    await members(commands, ANNA, BERT)
+    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer")
+
+
 def row(config, game_id: int = 1) -> sqlite3.Row:
     db = sqlite3.connect(config.db_path)
     db.row_factory = sqlite3.Row
@@ -199,13 +210,7 @@ async def test_several_games_are_told_apart(commands: Core, config) -> None:
 
 
 async def test_a_competition_pairing_played_as_go_enters_the_round(commands: Core, clock: ShiftedClock, config) -> None:
-    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
-    await ok(commands, DIRECTOR, "/speler Anna 2000")
-    await ok(commands, DIRECTOR, "/speler Bert 1900")
-    await link(commands, ANNA, BERT)
-    await members(commands, ANNA, BERT)
-    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
-    await ok(commands, DIRECTOR, "/publiceer")
+    await pair_anna_and_bert(commands, clock)
     db = sqlite3.connect(config.db_path)
     white_id, black_id = db.execute("SELECT white_id, black_id FROM games").fetchone()
     await refused(commands, ANNA, "/go uitdagen Bert zwart", config)  # colours follow the pairing
@@ -271,13 +276,7 @@ async def test_the_go_table_is_documented(config) -> None:
 async def test_a_second_challenge_for_a_pairing_in_play_says_so(commands: Core, clock: ShiftedClock, config) -> None:
     """Issue 31 §3: while the pairing's go game runs, challenging the same opponent again is refused with
     the game named, instead of quietly starting a friendly game; vrij still starts one."""
-    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
-    await ok(commands, DIRECTOR, "/speler Anna 2000")
-    await ok(commands, DIRECTOR, "/speler Bert 1900")
-    await link(commands, ANNA, BERT)
-    await members(commands, ANNA, BERT)
-    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
-    await ok(commands, DIRECTOR, "/publiceer")
+    await pair_anna_and_bert(commands, clock)
     await ok(commands, ANNA, "/go uitdagen Bert 9")
     await ok(commands, BERT, "/go accepteren")
     text = await refused(commands, ANNA, "/go uitdagen Bert 13", config)
@@ -288,13 +287,7 @@ async def test_a_second_challenge_for_a_pairing_in_play_says_so(commands: Core, 
 async def test_the_sgf_of_a_competition_game(commands: Core, clock: ShiftedClock, config) -> None:
     """Issue 31 §3: the record names the rules, the competition and its round, and the days in the
     club's time zone (a challenge at 00:30 in Amsterdam is that day, not the UTC day before)."""
-    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
-    await ok(commands, DIRECTOR, "/speler Anna 2000")
-    await ok(commands, DIRECTOR, "/speler Bert 1900")
-    await link(commands, ANNA, BERT)
-    await members(commands, ANNA, BERT)
-    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
-    await ok(commands, DIRECTOR, "/publiceer")
+    await pair_anna_and_bert(commands, clock)
     clock.set(datetime(2026, 12, 3, 23, 30, tzinfo=timezone.utc))  # 00:30 on 4 December in Amsterdam
     await ok(commands, ANNA, "/go uitdagen Bert 9")
     await ok(commands, BERT, "/go accepteren")
@@ -309,3 +302,22 @@ async def test_one_handicap_stone_is_refused(commands: Core, config) -> None:
     await members(commands, ANNA, BERT)
     text = await refused(commands, ANNA, "/go uitdagen Bert 9 voorgift 1", config)
     assert "2 tot en met 9" in text
+
+
+async def test_a_mark_in_an_open_area_marks_only_the_group_and_says_why(commands: Core, config) -> None:
+    # tests/engine/go/test_go_scoring.py OPEN_AREA: white's A3 and A1-B1-B2 are dead in black's corner, but
+    # A4 is open and runs into white's living wall and territory
+    await start_game(commands)
+    black = ["B4", "C4", "D4", "E4", "F4", "G4", "H4", "J4", "B3", "C3", "C2", "C1"]
+    white = ["A5", "B5", "C5", "D5", "E5", "F5", "G5", "H5", "J5", "A3", "B2", "A1", "B1"]
+    for b, w in zip(black + ["pas"], white):
+        await ok(commands, ANNA, "/pas" if b == "pas" else f"/zet {b}")
+        await ok(commands, BERT, f"/zet {w}")
+    await ok(commands, ANNA, "/pas")
+    await ok(commands, BERT, "/pas")
+    reply = await ok(commands, ANNA, "/dood A3")
+    assert "Anna heeft de markering aangepast: 4 stenen gemarkeerd als dood." in reply.text
+    assert ("A3: alleen de groep van deze steen is gemarkeerd (4 stenen): het gebied eromheen loopt via open "
+            "punten door naar stenen van die kleur met eigen gebied.") in reply.text
+    reply = await ok(commands, ANNA, "/dood B1")  # marking a dead stone again brings back its chain only
+    assert "1 steen gemarkeerd als dood" in reply.text and "alleen de groep" not in reply.text

@@ -8,6 +8,10 @@ has the bye.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import sqlite3
+
 from datetime import datetime, timezone
 
 from bot.core.clock import ShiftedClock
@@ -177,8 +181,25 @@ async def test_a_held_pairing_is_told_in_the_channel_when_no_director_can_be_wri
     await make_season(commands)
     await ok(commands, DIRECTOR, "/seizoen ontbrekend=wachten")
     await pair_round_one(commands, clock)
+    with sqlite3.connect(config.db_path) as db:  # a database from before the directors' accounts were kept
+        db.execute("DELETE FROM director_accounts")
     clock.set(ROUND_TWO_PUBLISHED)
     await run_scheduler(commands)
     assert paired(config) == [1]
     ((body, recipient),) = rows(config, "SELECT body, recipient FROM announcements WHERE kind LIKE 'held%'")
     assert recipient is None and body.startswith("Ronde 2 van 2026-27 wordt nog niet ingedeeld") and "/publiceer toch" in body
+
+
+async def test_a_director_by_role_gets_the_notice_privately_until_the_role_is_gone(commands: Core, clock: ShiftedClock, config) -> None:
+    """On Discord and Telegram a director is a role or a group administrator, with no member record: the
+    account that acted as the club's director gets the deadline notice privately; once it acts without
+    the role, it no longer does."""
+    await make_season(commands)  # by DIRECTOR, a director by role only
+    await pair_round_one(commands, clock)
+    clock.set(ROUND_TWO_DEADLINE)
+    await run_scheduler(commands)
+    (notice,) = private(config, DIRECTOR.user_id)
+    assert notice.startswith("Afmelden voor ronde 2 van 2026-27 is gesloten") and "2 uitslagen" in notice
+    former = replace(DIRECTOR, is_director=False)
+    await ok(commands, former, "/aanmelden")  # the role was taken away: a member's command, accepted
+    assert rows(config, "SELECT user_id FROM director_accounts") == []

@@ -56,24 +56,24 @@ def test_egf_export(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "mcmahon", "egf", str(FINAL), "--place", "NL, Utrecht", "--dates", "2027-05-01,2027-05-02")
     assert code == 0
     lines = [ln for ln in out.splitlines() if ln.strip() and not ln.startswith(";")]
-    assert "; CL[A]" in out and "; EV[NK Go 2027]" in out and "HA[" not in out and "; TM[112]" in out and "?" not in out
+    assert "; CL[A]" in out and "; EV[NK Go 2027]" in out and "; HA[h9]" in out and "; TM[112]" in out and "?" not in out
     assert len(lines) == 80
     raw = json.loads(FINAL.read_text(encoding="utf-8"))
     rounds = len(raw["rounds"])
     places = {}
     for line in lines:
-        fields = line.split(";")[0].split()
+        fields = [f for f in line.split() if not f.startswith("|")]  # |PIN ends a line
         results = fields[-rounds:]
         places[int(fields[0])] = results
-        assert all(r[-2:] in ("/b", "/w") or r in ("0+", "0-") for r in results)
+        assert all(r[-3:] in ("/b0", "/w0") or r in ("0+", "0-") for r in results)
     # every game appears from both sides: a win of A over B is a loss of B against A, colours opposite
     for place, results in places.items():
         for r, entry in enumerate(results):
             if entry in ("0+", "0-"):
                 continue
-            opp = int(entry[:-3])
-            mine, back = entry[-3], places[opp][r]
-            assert int(back[:-3]) == place and {mine, back[-3]} == {"+", "-"} and entry[-1] != back[-1]
+            opp = int(entry[:-4])
+            mine, back = entry[-4], places[opp][r]
+            assert int(back[:-4]) == place and {mine, back[-4]} == {"+", "-"} and entry[-2] != back[-2]
 
 
 def test_bad_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -107,8 +107,9 @@ def test_egf_sos_is_on_the_mms_base() -> None:
     from engine.mcmahon.files import egf_results
 
     t = parse_tournament(FINAL.read_text(encoding="utf-8"))
-    text = egf_results(t)
-    rows = {int(line.split()[0]): line.split(";")[0].split() for line in text.splitlines() if line.strip() and not line.startswith(";")}
+    text = egf_results(t, dates="2027-05-01,2027-05-02")
+    rows = {int(line.split()[0]): [f for f in line.split() if not f.startswith("|")] for line in text.splitlines()
+            if line.strip() and not line.startswith(";")}  # fmt: skip
     table = standings(t)
     shift = max(r.start_group for r in table)
     mms = {r.rank: r.score + shift for r in table}
@@ -116,7 +117,7 @@ def test_egf_sos_is_on_the_mms_base() -> None:
     for row in table:
         fields = rows[row.rank]
         results = fields[-rounds:]
-        expected = sum(mms[int(e[:-3])] for e in results if e[-2:] in ("/b", "/w"))  # 80 players: no byes, no forfeits
+        expected = sum(mms[int(e[:-4])] for e in results if e[-3:-1] in ("/b", "/w"))  # 80 players: no byes, no forfeits
         assert int(fields[-rounds - 3]) == mms[row.rank] and int(fields[-rounds - 2]) == expected, row.player.name
 
 

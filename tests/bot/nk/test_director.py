@@ -123,7 +123,7 @@ async def test_the_egf_file_from_the_chat_takes_place_dates_and_time_and_refuses
     assert reply.ok and reply.attachment is not None
     text = reply.attachment[1].decode()
     assert "; PC[Utrecht,_NL]" in text and "; DT[2027-05-01,2027-05-02]" in text and "; TM[120]" in text
-    assert "HA[" not in text and "?" not in text
+    assert "; HA[h9]" in text and "?" not in text
     for bad in ("plaats=X];CL[D", "tijd=veel", "klasse=Z", "onzin"):
         await refused(commands, DIRECTOR, f"/nk egf {bad}", config)
 

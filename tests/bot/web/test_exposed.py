@@ -169,3 +169,52 @@ async def test_x_forwarded_for_counts_only_from_a_trusted_proxy(commands: Core) 
         assert 429 in await burst(url, [f"198.51.100.{n % 250}" for n in range(BURST + 20)], BURST + 20)
     finally:
         await runner.cleanup()
+
+
+FILLING_SERVER = SERVER.replace(
+    '''        try:
+            with open(sys.argv[1] + ".export", "w") as fh:''',
+    '''        if line.strip() == b"fill":  # every open file of the process in use: accept() fails (EMFILE)
+            held = []
+            try:
+                while True:
+                    held.append(open("/dev/null"))
+            except OSError:
+                print("full", flush=True)
+            continue
+        try:
+            with open(sys.argv[1] + ".export", "w") as fh:''',
+)
+
+
+def test_a_failing_accept_is_logged_once_a_minute(tmp_path: Path) -> None:
+    """With no file descriptor left the loop's accept() fails and asyncio retries it every second,
+    reporting each failure: the website logs one line a minute for them, not one (with a traceback) a
+    second."""
+    assert FILLING_SERVER != SERVER
+    server = subprocess.Popen(
+        [sys.executable, "-c", FILLING_SERVER, str(tmp_path / "club.sqlite3")], cwd=REPO, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    held: list[socket.socket] = []
+    try:
+        assert server.stdout is not None and server.stdin is not None
+        port = int(server.stdout.readline())
+        server.stdin.write("fill\n")
+        server.stdin.flush()
+        assert server.stdout.readline().strip() == "full"
+        deadline = time.monotonic() + 4.5  # accept() is tried again each second: four or five failures
+        while time.monotonic() < deadline:
+            s = socket.socket()
+            s.settimeout(2)
+            s.connect(("127.0.0.1", port))  # the kernel completes it; the server cannot accept it
+            held.append(s)
+            time.sleep(0.3)
+    finally:
+        for s in held:
+            s.close()
+        server.kill()
+        _, err = server.communicate(timeout=10)
+    accept_lines = [line for line in err.splitlines() if "accept" in line]
+    assert len(accept_lines) == 1, err[-3000:]
+    assert "the website cannot accept connections" in accept_lines[0]

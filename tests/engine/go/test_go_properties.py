@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine.go import BLACK, EMPTY, WHITE, Action, GoError, GoGame, GoSettings, default_komi
 from engine.go.board import neighbours
+from engine.go.scoring import marking_region, toggle_dead
 
 
 def naive_chains(cells: list[int], size: int) -> list[tuple[int, set[int], set[int]]]:
@@ -108,3 +109,33 @@ def test_random_legal_games_keep_the_rules(size: int, seed: int, length: int) ->
         for c in (BLACK, WHITE):
             assert board.count(c) == played[c] - game.captured[c]
     event(f"captures: {'yes' if stats['captures'] else 'no'}, ko: {'yes' if stats['ko'] else 'no'}")
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), size=st.sampled_from([5, 9]), fill=st.floats(0.2, 0.9))
+def test_every_set_of_dead_chains_can_be_marked_exactly(seed: int, size: int, fill: float) -> None:
+    """Whatever the position (random stones, open points anywhere), every set of chains can be entered as
+    the dead stones: mark a stone of each chain of the set (which may take more of its colour with it),
+    then mark again each chain taken too many (which brings back that chain only). A mark never reaches
+    beyond seed 001's area (the points reachable without crossing the opponent's stones)."""
+    rng = random.Random(seed)
+    n = size * size
+    cells = [rng.choice((BLACK, WHITE)) if rng.random() < fill else EMPTY for _ in range(n)]
+    chains = [frozenset(stones) for _, stones, _ in naive_chains(cells, size)]
+    target = frozenset().union(*[c for c in chains if rng.random() < 0.4]) if chains else frozenset()
+    dead: frozenset[int] = frozenset()
+    for chain in chains:
+        if chain <= target and not chain <= dead:
+            point = min(chain)
+            before = dead
+            dead = toggle_dead(cells, size, dead, point)
+            added = dead - before
+            assert chain <= dead
+            assert all(cells[q] == cells[point] for q in added)
+            assert added <= marking_region(cells, size, point)
+    for chain in chains:
+        if chain <= dead and not chain <= target:
+            before = dead
+            dead = toggle_dead(cells, size, dead, min(chain))
+            assert before - dead == chain
+    assert dead == target

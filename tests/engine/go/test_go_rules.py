@@ -200,7 +200,7 @@ SPLIT = [  # 9x9: black left of column E, white right of it; a dead white stone 
 ]  # fmt: skip
 
 
-def test_marking_one_stone_marks_its_colour_in_the_surrounded_area_and_unmarking_likewise() -> None:
+def test_marking_one_stone_marks_its_colour_in_the_surrounded_area_and_unmarking_its_chain() -> None:
     # SPLIT with two more white stones inside black's area (B8 and C2, not connected to each other)
     g = game(9, 0, *SPLIT[:-2], "B pass", "W B8", "B pass", "W C2", "B pass", "W pass")
     assert g.phase == "marking" and g.marker == BLACK
@@ -208,8 +208,10 @@ def test_marking_one_stone_marks_its_colour_in_the_surrounded_area_and_unmarking
     assert g.dead == {p("B5"), p("B8"), p("C2")}  # every white stone in the area black surrounds, no more
     g.apply(Action.parse("B mark H5", 9))
     assert g.dead == {p("B5"), p("B8"), p("C2"), p("H5")}
-    g.apply(Action.parse("B mark C2", 9))  # unmarking one unmarks its colour in that area
-    assert g.dead == {p("H5")}
+    g.apply(Action.parse("B mark C2", 9))  # unmarking a stone brings back its chain only
+    assert g.dead == {p("B5"), p("B8"), p("H5")}
+    g.apply(Action.parse("B mark C2", 9))  # and marking it again marks the area's white stones
+    assert g.dead == {p("B5"), p("B8"), p("C2"), p("H5")}
     with pytest.raises(GoError) as err:
         g.apply(Action.parse("B mark D5", 9))
     assert err.value.reason == "not_a_stone"

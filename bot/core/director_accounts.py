@@ -1,0 +1,39 @@
+"""Where the director's private notices go (migration 0060, issue 30 §4): the chat account of each member
+marked director (the console's director), and each account that acted as the club's director: a Discord
+role, a Telegram group administrator, who have no member record that says so."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from bot.core.database import iso
+
+
+class DirectorAccounts:
+    """Part of the shared tables' store (``bot/core/store.py``)."""
+
+    async def director_accounts(self: Any, club_id: int) -> list[str]:
+        """Where a notice for the director goes privately: the chat account of each member marked director
+        (the console's director), and each account that acted as the club's director (a Discord role, a
+        Telegram group administrator: ``remember_director``)."""
+        rows = await self.fetch_all(
+            "SELECT MIN(i.user_id) AS user_id FROM members m JOIN identities i ON i.member_id = m.id"
+            " WHERE m.club_id = ? AND m.is_director = 1 GROUP BY m.id ORDER BY m.id",
+            (club_id,),
+        )
+        seen = await self.fetch_all("SELECT user_id FROM director_accounts WHERE club_id = ? ORDER BY seen_at, user_id", (club_id,))
+        accounts = [str(r["user_id"]) for r in rows]
+        return accounts + [str(r["user_id"]) for r in seen if str(r["user_id"]) not in accounts]
+
+    async def remember_director(self: Any, club_id: int, user_id: str, is_director: bool, now: datetime) -> None:
+        """An account acted in the club: as its director it is one of the director's accounts from now
+        on; without the rights (the role taken away) it is no longer."""
+        if is_director:
+            await self.write(
+                "INSERT INTO director_accounts (club_id, user_id, seen_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (club_id, user_id) DO UPDATE SET seen_at = excluded.seen_at",
+                (club_id, user_id, iso(now)),
+            )
+        else:
+            await self.write("DELETE FROM director_accounts WHERE club_id = ? AND user_id = ?", (club_id, user_id))

@@ -1,0 +1,70 @@
+"""The bot's log: one line per event, with the club it concerns (``club=``), as plain text, key=value or
+JSON (``[bot] log_format``). The club comes from ``CLUB``, set while a club's command or a club's
+announcements are handled, so every line logged meanwhile carries it without each call naming it."""
+
+from __future__ import annotations
+
+import json
+import logging
+from contextvars import ContextVar
+from datetime import datetime, timezone
+from typing import TextIO
+
+CLUB: ContextVar[int | None] = ContextVar("club", default=None)
+FORMATS = ("text", "keyvalue", "json")
+
+
+class _ClubFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not hasattr(record, "club"):
+            record.club = CLUB.get()
+        return True
+
+
+def _fields(record: logging.LogRecord, formatter: logging.Formatter) -> dict[str, object]:
+    fields: dict[str, object] = {
+        "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+        "level": record.levelname,
+        "logger": record.name,
+        "club": getattr(record, "club", None),
+        "message": record.getMessage(),
+    }
+    if record.exc_info:
+        fields["error"] = formatter.formatException(record.exc_info)
+    return fields
+
+
+class KeyValueFormatter(logging.Formatter):
+    """``time=... level=INFO logger=clubbot club=3 message="..."``: one line, values with spaces quoted."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        parts = []
+        for key, value in _fields(record, self).items():
+            text = "-" if value is None else str(value)
+            if not text or any(c in text for c in ' "=\n\t\\'):
+                text = json.dumps(text, ensure_ascii=False)
+            parts.append(f"{key}={text}")
+        return " ".join(parts)
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return json.dumps(_fields(record, self), ensure_ascii=False)
+
+
+def configure_logging(level: str, form: str, stream: TextIO) -> logging.Handler:
+    """The root logger writes to ``stream`` in ``form`` (one of ``FORMATS``); returns its handler."""
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(_ClubFilter())
+    if form == "json":
+        handler.setFormatter(JsonFormatter())
+    elif form == "keyvalue":
+        handler.setFormatter(KeyValueFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s club=%(club)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(getattr(logging, level.upper(), logging.INFO))
+    return handler

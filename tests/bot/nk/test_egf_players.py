@@ -1,0 +1,50 @@
+"""What the EGF file needs of each NK player, set in the chat (issue 31 §2): ``/nk speler Naam club=...
+land=... pin=...``; the file the EGD reads (the reader in tests/engine/mcmahon/test_egf_file.py) carries
+them, and a player registered in the chat with one name keeps the columns in place. On a real store."""
+
+from __future__ import annotations
+
+import random
+
+from bot.core.dispatch import Core
+from tests.bot.conftest import DIRECTOR, actor, ok, refused
+from tests.bot.nk.test_director import play_out, tournament
+from tests.engine.mcmahon.test_egf_file import read_egd
+
+
+async def test_club_country_and_pin_set_in_the_chat_reach_the_egf_file(commands: Core, config) -> None:
+    names = await tournament(commands, 8)
+    await ok(commands, DIRECTOR, '/nk inschrijven Anna 1800')  # a one-word name, as a chat account has
+    await ok(commands, DIRECTOR, f'/nk speler "{names[0]}" club="Go Utrecht" land=be pin=12345678')
+    reply = await ok(commands, DIRECTOR, "/nk speler anna club=Ams")
+    assert "Anna: club Ams, land -, EGF-pin -" in reply
+    for bad in ("/nk speler Anna land=Nederland", "/nk speler Anna pin=123", "/nk speler Anna club=a;b",
+                "/nk speler Niemand pin=12345678", "/nk speler Anna", "/nk speler pin=12345678"):  # fmt: skip
+        await refused(commands, DIRECTOR, bad, config)
+    await refused(commands, actor("Anna"), "/nk speler Anna pin=12345678", config)  # the director's
+    await play_out(commands, config, random.Random(5))
+    reply = await commands.handle(DIRECTOR, "/nk egf")
+    assert reply.ok and reply.attachment is not None
+    headers, players = read_egd(reply.attachment[1].decode())
+    assert len(players) == 9
+    first = next(p for p in players if p["surname"] == "01")
+    assert (first["first"], first["club"], first["country"], first["pin"]) == ("Speler", "Go_U", "BE", "12345678")
+    anna = next(p for p in players if p["surname"] == "Anna")
+    assert (anna["first"], anna["club"], anna["country"], anna["pin"]) == ("-", "Ams", "NL", None)
+    # DT: the days the rounds were paired, in the club's time zone
+    assert len(headers["DT"]) in (10, 21)
+    # the director clears a value with -
+    reply = await ok(commands, DIRECTOR, f'/nk speler "{names[0]}" pin=-')
+    assert "EGF-pin -" in reply
+
+
+async def test_club_country_and_pin_at_registration(commands: Core, config) -> None:
+    await ok(commands, DIRECTOR, "/nk nieuw NK 2027")
+    await ok(commands, DIRECTOR, '/nk inschrijven "Jan de Vries" 2200 club=Haag land=nl pin=10000037')
+    reply = await ok(commands, DIRECTOR, '/nk speler "Jan de Vries" club=Leiden')
+    assert "club Leiden, land NL, EGF-pin 10000037" in reply
+    await refused(commands, DIRECTOR, "/nk inschrijven Piet 2000 pin=abc", config)
+    bert = actor("Bert")
+    await ok(commands, bert, "/nk inschrijven 1900 land=BE")  # a player registering themselves
+    reply = await ok(commands, DIRECTOR, "/nk speler Bert pin=12345678")
+    assert "club -, land BE, EGF-pin 12345678" in reply
