@@ -236,7 +236,7 @@ async def export(core: Core, ctx: Context, fmt: str) -> Reply:
         dates = [r.play_date.replace("-", "/") for r in data.round_rows]
         text = await asyncio.to_thread(
             reports.trf, season.name, data.players, data.rounds, data.settings, dates[0] if dates else "",
-            dates[-1] if dates else "", ctx.club.name,
+            dates[-1] if dates else "", ctx.club.name, {r.number: r.play_date.replace("-", "/") for r in data.round_rows},
         )  # fmt: skip
         content = text.encode("utf-8")
     else:

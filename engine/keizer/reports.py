@@ -17,7 +17,7 @@ Pure: players and rounds in, plain rows out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -154,15 +154,19 @@ def performance(games: Sequence[tuple[int, Fraction]]) -> int | None:
 
 def trf(
     name: str, players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings = KeizerSettings(),
-    start: str = "", end: str = "", city: str = "",
+    start: str = "", end: str = "", city: str = "", round_dates: Mapping[int, str] = {},
 ) -> str:
-    """The season as TRF-16 text (start numbers by rating, as a rating office expects)."""
+    """The season as TRF-16 text (start numbers by rating, as a rating office expects). ``round_dates``
+    (round number -> ``YYYY/MM/DD``) gives the ``132`` line: each round's date as ``YY/MM/DD`` in the
+    columns of that round's block in the ``001`` lines (round 1 at positions 92-99, round 2 at 102-109)."""
     rank = {p.id: place for place, p in final_places(players, rounds, settings)}
     order = sorted(players, key=lambda p: (-p.rating, p.name))
     number = {p.id: i for i, p in enumerate(order, start=1)}
     numbers = sorted(r.number for r in rounds)
     lines = [f"012 {name}"[:100], f"022 {city}"[:100], f"042 {start}", f"052 {end}", f"062 {len(players)}",
              f"072 {sum(1 for p in players if p.rating)}", "092 Keizer (club competition)"]  # fmt: skip
+    if round_dates:
+        lines.append("132" + " " * 86 + "".join(f"  {round_dates.get(n, '')[2:]:8}" for n in numbers).rstrip())
     for p in order:
         by_round = {m.round: m for m in meetings(p.id, rounds)}
         blocks = []

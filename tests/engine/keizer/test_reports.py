@@ -63,6 +63,14 @@ def test_trf_puts_every_field_in_its_columns() -> None:
     assert daan[101:109] == "0000 - Z" and daan[98] == "=" and daan[80:84] == " 0.5"
 
 
+def test_trf_132_has_each_round_date_in_its_columns() -> None:
+    # FIDE TRF-16: "132 Dates of the round (format: YY/MM/DD; pos. 92-99 round 1, 102-109 round 2, ...)"
+    text = trf("Club", PLAYERS, ROUNDS, round_dates={1: "2026/12/03", 2: "2026/12/10", 3: "2026/12/17"})
+    line = next(x for x in text.splitlines() if x.startswith("132"))
+    assert line[91:99] == "26/12/03" and line[101:109] == "26/12/10" and len(line) == 109
+    assert not any(x.startswith("132") for x in trf("Club", PLAYERS, ROUNDS).splitlines())
+
+
 @hyp_settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_trf_points_add_up_and_every_game_is_seen_from_both_sides(seed: int) -> None:
