@@ -107,3 +107,4 @@ async def test_why_pairing_refuses_a_player_not_paired(commands: Core, clock: Sh
     await ok(commands, EVA, "/afmelden")
     await pair_round_one(commands, clock)
     assert "niet ingedeeld" in await refused(commands, ANNA, "/waarom indeling Eva")
+
