@@ -184,11 +184,22 @@ def trf(
                 blocks.append(f"{number[m.opponent]:4d} {m.colour} {'=' if m.result == '=' else m.result}")
                 points += _POINTS[m.result]
         line = (
-            f"001 {number[p.id]:4d}      {p.name[:33]:<33} {p.rating or 0:4d}     {'':11} {'':10} "
+            f"001 {number[p.id]:4d}      {_byte_field(p.name, 33)} {p.rating or 0:4d}     {'':11} {'':10} "
             f"{_points(points):>4} {rank.get(p.id, 0):4d}"
         )
         lines.append(line + "".join(f"  {b}" for b in blocks))
     return "\n".join(lines) + "\n"
+
+
+def _byte_field(text: str, width: int) -> str:
+    """``text`` in ``width`` bytes of UTF-8, cut at a whole letter and padded with spaces: TRF's columns
+    are byte positions (FIDE's TRF-16), so a name with accents must not push the fields after it."""
+    out = ""
+    for letter in text:
+        if len((out + letter).encode("utf-8")) > width:
+            break
+        out += letter
+    return out + " " * (width - len(out.encode("utf-8")))
 
 
 def _points(value: Fraction) -> str:

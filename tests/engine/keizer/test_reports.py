@@ -112,3 +112,18 @@ def test_a_withdrawn_player_stays_in_the_cross_table_and_has_a_rank_in_the_trf()
     assert place["d"] == 5 and cells["d"] == [f"{place['c']}w=", ""] and cells["c"][0] == "5b="
     daan = next(line for line in trf("Club", players, rounds).splitlines() if "Daan" in line)
     assert daan[85:89] == "   5"
+
+
+def test_trf_columns_are_counted_in_bytes_for_a_name_with_accents() -> None:
+    """A rating office reads TRF by byte columns: "Jürgen Öztürk" (UTF-8, 3 letters of 2 bytes) keeps the
+    rating at bytes 49-52 and the rounds where every other line has them; a name longer than the field
+    is cut at a whole letter."""
+    players = [Player("a", "Jürgen Öztürk", 2000), *PLAYERS[1:3], Player("d", "Ångström-Ødegård Æbelø Ñúñez Çelik", 1700), PLAYERS[4]]
+    lines = [line.encode("utf-8") for line in trf("Club", players, ROUNDS).splitlines() if line.startswith("001")]
+    for line in lines:
+        assert line[47:48] == b" " and line[48:52].strip().isdigit(), line
+        assert line[91:95].strip().isdigit() and line[96:97] in (b"w", b"b", b"-"), line
+    jurgen = next(line for line in lines if "Jürgen".encode() in line)
+    assert jurgen[14:47].decode("utf-8").rstrip() == "Jürgen Öztürk" and jurgen[48:52] == b"2000"
+    long = next(line for line in lines if "Ångström".encode() in line)
+    assert long[14:47].decode("utf-8").startswith("Ångström-Ødegård") and long[48:52] == b"1700"
