@@ -17,6 +17,7 @@ from bot.core.i18n import t
 from bot.core.registry import FLAG, KEYED, Command, Param, Registry
 from bot.core.store import Club
 from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WORDS, cmd_bye, cmd_colour, cmd_pair, cmd_swap
+from bot.keizer.forbidden import FORBID_WORDS, LIST_WORDS, cmd_forbid, cmd_forbidden
 from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
 from bot.keizer.open_results import cmd_uitslagen
@@ -31,6 +32,7 @@ from bot.keizer.signoffs import cmd_aanmelden, cmd_afmelden
 from bot.keizer.source import KeizerSource
 from bot.keizer.versions import prizes_key, season_key
 from bot.keizer.views import cmd_indeling, cmd_prijzen, cmd_stand
+from bot.keizer.why import cmd_waarom
 
 MAX_SUGGESTIONS = 25
 
@@ -81,6 +83,7 @@ FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_cho
            ("discord_choice_trf", "trf"))  # fmt: skip
 MISSING = (("discord_choice_missing_pair", "indelen"), ("discord_choice_missing_wait", "wachten"))
 ON_OFF = (("discord_choice_on", "aan"), ("discord_choice_off", "uit"))
+WHY = (("discord_choice_why_points", "punten"), ("discord_choice_why_pairing", "indeling"))
 PLAYER_ACTIONS = (("discord_choice_withdraw", "terugtrekken"), ("discord_choice_back", "terug"))
 
 
@@ -145,10 +148,15 @@ def register(registry: Registry) -> None:
     registry.route("mijn", NOTICES_OFF, cmd_notices_off, writes=True)
     add(Command("kaart", cmd_kaart, english="card", params=(Param("speler", complete=member_names), RAPID),
                 reads_only=True))  # fmt: skip
+    add(Command("waarom", cmd_waarom, english="why",
+                params=(Param("vraag", "choice", required=True, choices=WHY), Param("speler", complete=member_names), RAPID),
+                reads_only=True))  # fmt: skip
     add(Command("importeer", cmd_importeer, director=True, english="import",
                 params=(Param("bestand", "file", required=True), _keyed("start", required=True), _keyed("naam"),
                         *_calendar())))  # fmt: skip
     for words, handler in ((SWAP_WORDS, cmd_swap), (COLOUR_WORDS, cmd_colour), (PAIR_WORDS, cmd_pair), (BYE_WORDS, cmd_bye)):
         registry.route("indeling", words, handler, writes=True)  # the director's hands on the pairing
+    registry.route("indeling", FORBID_WORDS, cmd_forbid, writes=True)  # pairs kept apart
+    registry.route("indeling", LIST_WORDS, cmd_forbidden)
     registry.timed.append(KeizerSchedule())
     registry.competitions.append(KeizerSource())

@@ -17,6 +17,7 @@ from engine.keizer import pairing
 from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round
 
 from bot.core.store import Store
+from bot.keizer.forbidden import forbidden_pairs
 from bot.keizer.readable import check_readable, unreadable_players
 from bot.keizer.store import KeizerStore, RoundRow, Season, SeasonPlayer
 
@@ -151,7 +152,8 @@ async def pair(
                     and not withdrawn(sp, round_row.number):
                 await KeizerStore(store).set_signoff(round_row.id, sp.member_id, "auto", None, now)
         present = present_players(data, round_row.number, signed_off)
-        result = pairing.pair_round(data.players, data.rounds, present, data.settings, round_row.number)
+        apart = [(player_id(a), player_id(b)) for a, b in await forbidden_pairs(store, season.club_id)]
+        result = pairing.pair_round(data.players, data.rounds, present, data.settings, round_row.number, forbidden=apart)
         games = [(board, int(g.white), int(g.black)) for board, g in enumerate(result.games, start=1)]
         bye = int(result.bye) if result.bye is not None else None
         body, picture = render(data, result)

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.keizer import Player
+
 from bot.core.context import Context, UserError, parse_int
 from bot.core.dispatch import Core
+from bot.core.name_key import name_key
 from bot.core.store import Member
 from bot.keizer import competition
 from bot.keizer.store import GameRow, KeizerStore, RoundRow, Season
@@ -39,6 +42,21 @@ async def round_by_number(core: Core, season: Season, text: str) -> RoundRow:
     if row is None:
         raise UserError("error_unknown_round", round=text[:10], count=season.rounds_count)
     return row
+
+
+def player_named(ctx: Context, data: competition.SeasonData, words: list[str], whose: str) -> Player:
+    """The season's player the words name, or without words the asker; refused with ``whose`` when the
+    asker plays no part in the season."""
+    if words:
+        wanted = name_key(" ".join(words))
+        player = next((p for p in data.players if name_key(p.name) == wanted), None)
+        if player is None:
+            raise UserError("error_unknown_player", name=" ".join(words)[:60])
+        return player
+    player = next((p for p in data.players if ctx.member is not None and int(p.id) == ctx.member.id), None)
+    if player is None:
+        raise UserError(whose)
+    return player
 
 
 def names_of(data: competition.SeasonData) -> dict[str, str]:

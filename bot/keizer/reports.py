@@ -15,15 +15,14 @@ from datetime import timezone
 
 from engine.keizer import reports
 
-from bot.core.name_key import name_key
-from bot.core.context import Context, UserError
+from bot.core.context import Context, UserError, parse_int
 from bot.core.dispatch import Core
 from bot.core.pictures import table_png
 from bot.core.spreadsheet import SEPARATOR_WORDS, csv_file
 from bot.core.replies import Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition
-from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.lookups import active_season, competition_of, keizer_store, player_named
 from bot.keizer.views import PAGE_ROWS
 
 EXPORT_FORMATS = ("csv", "html", "trf")
@@ -86,15 +85,7 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     played over the board and the performance rating. ``/kaart`` is the asker's own; ``/kaart Naam``."""
     ctx, data = await _addressed(core, ctx, None)
     season = data.season
-    if ctx.args:
-        wanted = name_key(" ".join(ctx.args))
-        player = next((p for p in data.players if name_key(p.name) == wanted), None)
-        if player is None:
-            raise UserError("error_unknown_player", name=" ".join(ctx.args)[:60])
-    else:
-        player = next((p for p in data.players if ctx.member is not None and int(p.id) == ctx.member.id), None)
-        if player is None:
-            raise UserError("error_card_whose")
+    player = player_named(ctx, data, list(ctx.args), "error_card_whose")
     card = await asyncio.to_thread(reports.member_card, player.id, data.players, data.rounds, data.settings)
     names = {p.id: p.name for p in data.players}
     colours = {"w": ctx.t("colour_white"), "b": ctx.t("colour_black"), "": ""}
@@ -234,19 +225,50 @@ def _ics_fold(line: str) -> str:
     return "\r\n".join(out)
 
 
+_SLICE_WORDS = {"van": "from", "from": "from", "tot": "to", "to": "to"}
+
+
+def _slice(ctx: Context) -> tuple[Context, int | None, int | None]:
+    """``van=N tot=M`` (``from=``, ``to=``): the rounds of a TRF slice; both or neither, numbers."""
+    found: dict[str, int | None] = {}
+    rest = []
+    for arg in ctx.args:
+        key, eq, value = arg.partition("=")
+        if eq and key.lower() in _SLICE_WORDS:
+            found[_SLICE_WORDS[key.lower()]] = parse_int(value)
+        else:
+            rest.append(arg)
+    if not found:
+        return ctx, None, None
+    first, last = found.get("from"), found.get("to")
+    if first is None or last is None:
+        raise UserError("error_usage", usage=ctx.t("usage_exporteer"))
+    return ctx.with_args(rest), first, last
+
+
 async def export(core: Core, ctx: Context, fmt: str) -> Reply:
     """``/exporteer csv|html|trf [rapid]``: the standings and the cross table as CSV or a web page, or the
     season as a TRF-16 file for the rating office."""
+    ctx, first, last = _slice(ctx) if fmt == "trf" else (ctx, None, None)
     separators = [SEPARATOR_WORDS[a.lower()] for a in ctx.args if a.lower() in SEPARATOR_WORDS]
     ctx = ctx.with_args([a for a in ctx.args if a.lower() not in SEPARATOR_WORDS])  # /exporteer csv komma
     title, table, data = await cross_table(core, ctx)
     season = data.season
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", season.name).strip("_") or "seizoen"
     if fmt == "trf":
-        dates = [r.play_date.replace("-", "/") for r in data.round_rows]
+        rounds, players, rows = data.rounds, data.players, data.round_rows
+        if first is not None and last is not None:  # a slice of rounds (a rating period)
+            played = sorted(r.number for r in data.rounds)
+            if not played or first < played[0] or last > played[-1] or first > last:
+                raise UserError("error_trf_slice", last=played[-1] if played else 0)
+            rounds = [r for r in data.rounds if first <= r.number <= last]
+            players = [p for p in data.players if p.joined_round <= last]
+            rows = [r for r in data.round_rows if first <= r.number <= last]
+            base += f"_{first}-{last}"
+        dates = [r.play_date.replace("-", "/") for r in rows]
         text = await asyncio.to_thread(
-            reports.trf, season.name, data.players, data.rounds, data.settings, dates[0] if dates else "",
-            dates[-1] if dates else "", ctx.club.name,
+            reports.trf, season.name, players, rounds, data.settings, dates[0] if dates else "",
+            dates[-1] if dates else "", ctx.club.name, {r.number: r.play_date.replace("-", "/") for r in rows},
         )  # fmt: skip
         content = text.encode("utf-8")
     else:

@@ -20,7 +20,7 @@ _FORFEITS = (Result.WHITE_WINS_FORFEIT, Result.BLACK_WINS_FORFEIT, Result.DOUBLE
 class Pairing:
     """The pairing of one round: games top board first (``result`` None), and the bye if any.
 
-    ``repeats`` counts games between players who already met in this cycle; it is 0 unless no
+    ``repeats`` counts games between players who already met in this cycle (or a forbidden pair); it is 0 unless no
     legal round existed (see ``pair_round``).
     """
 
@@ -44,6 +44,7 @@ def pair_round(
     present: Collection[PlayerId],
     settings: KeizerSettings = KeizerSettings(),
     round_number: int | None = None,
+    forbidden: Collection[tuple[PlayerId, PlayerId]] = (),
 ) -> Pairing:
     """Pair round ``round_number`` (default: one after the highest round in ``rounds``).
 
@@ -62,6 +63,10 @@ def pair_round(
     players minus twice a maximum matching of the "not met" graph, halved), and the same rule
     applies with the order of preference for each player: the players not met, nearest first,
     then the players met, nearest first - so unavoidable repeats sink to the bottom.
+
+    Forbidden pairings (``forbidden``: pairs the director set apart, a parent and child) count as a
+    repeat in every round, before anything else: such a pair meets only when no round without repeats
+    and forbidden pairs exists, and then only as one of the fewest.
 
     Bye (seed 003; seed 004, Keizer rule j): with an odd number present, the bye goes to the
     present player with the fewest byes this season, the lowest-ranked among those (so the
@@ -99,6 +104,10 @@ def pair_round(
     bad: list[set[int]] = [set() for _ in order]
     byes: Counter[PlayerId] = Counter()
     colours = colour_history(rounds, number)
+    for one, other in forbidden:
+        if one in pos and other in pos and one != other:
+            bad[pos[one]].add(pos[other])
+            bad[pos[other]].add(pos[one])
     for rnd in earlier:
         byes.update(rnd.byes)
         for g in rnd.games:

@@ -159,15 +159,19 @@ def performance(games: Sequence[tuple[int, Fraction]]) -> int | None:
 
 def trf(
     name: str, players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings = KeizerSettings(),
-    start: str = "", end: str = "", city: str = "",
+    start: str = "", end: str = "", city: str = "", round_dates: Mapping[int, str] = {},
 ) -> str:
-    """The season as TRF-16 text (start numbers by rating, as a rating office expects)."""
+    """The season as TRF-16 text (start numbers by rating, as a rating office expects). ``round_dates``
+    (round number -> ``YYYY/MM/DD``) gives the ``132`` line: each round's date as ``YY/MM/DD`` in the
+    columns of that round's block in the ``001`` lines (round 1 at positions 92-99, round 2 at 102-109)."""
     rank = {p.id: place for place, p in final_places(players, rounds, settings)}
     order = sorted(players, key=lambda p: (-p.rating, p.name))
     number = {p.id: i for i, p in enumerate(order, start=1)}
     numbers = sorted(r.number for r in rounds)
     lines = [f"012 {name}"[:100], f"022 {city}"[:100], f"042 {start}", f"052 {end}", f"062 {len(players)}",
              f"072 {sum(1 for p in players if p.rating)}", "092 Keizer (club competition)"]  # fmt: skip
+    if round_dates:
+        lines.append("132" + " " * 86 + "".join(f"  {round_dates.get(n, '')[2:]:8}" for n in numbers).rstrip())
     for p in order:
         by_round = {m.round: m for m in meetings(p.id, rounds)}
         blocks = []
@@ -185,11 +189,22 @@ def trf(
                 blocks.append(f"{number[m.opponent]:4d} {m.colour} {'=' if m.result == '=' else m.result}")
                 points += _POINTS[m.result]
         line = (
-            f"001 {number[p.id]:4d}      {p.name[:33]:<33} {p.rating or 0:4d}     {'':11} {'':10} "
+            f"001 {number[p.id]:4d}      {_byte_field(p.name, 33)} {p.rating or 0:4d}     {'':11} {'':10} "
             f"{_points(points):>4} {rank.get(p.id, 0):4d}"
         )
         lines.append(line + "".join(f"  {b}" for b in blocks))
     return "\n".join(lines) + "\n"
+
+
+def _byte_field(text: str, width: int) -> str:
+    """``text`` in ``width`` bytes of UTF-8, cut at a whole letter and padded with spaces: TRF's columns
+    are byte positions (FIDE's TRF-16), so a name with accents must not push the fields after it."""
+    out = ""
+    for letter in text:
+        if len((out + letter).encode("utf-8")) > width:
+            break
+        out += letter
+    return out + " " * (width - len(out.encode("utf-8")))
 
 
 def _points(value: Fraction) -> str:

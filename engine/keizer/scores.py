@@ -3,6 +3,7 @@
 - ``standings(players, rounds, settings, after_round=None) -> list[Standing]``
 - ``value_ranking(players, rounds, round_number, settings) -> list[Standing]``: the ranking that
   values and pairs a round (the standings before it, with that round's late joiners inserted).
+- ``scoring(...)``: the values and start points behind a standings list (``explain`` tells them).
 - ``ranking_values`` and ``late_joiner_start_points`` live in ``engine.keizer.values``.
 """
 
@@ -277,6 +278,7 @@ class _State:
     number: int
     scores: dict[int, int]
     ranking: list[int]
+    values: list[int]  # the values every result of rounds 1..number is scored at (by player index)
 
 
 def _recalculate(season: _Season, upto: int) -> tuple[_State, list[int]]:
@@ -300,11 +302,11 @@ def _recalculate(season: _Season, upto: int) -> tuple[_State, list[int]]:
             returners.setdefault(back, []).append(p)
     active = list(joiners.get(1, []))
     scores = season.scores(active, [0] * n)  # before round 1: start points only
-    state = _State(0, scores, season.start_ranking(active))
+    state = _State(0, scores, season.start_ranking(active), [0] * n)
     value_ranking = state.ranking
     if leavers.get(1):
         value_ranking, active = season.withdraw(leavers[1], value_ranking, active)
-        state = _State(0, {p: scores[p] for p in active}, value_ranking)
+        state = _State(0, {p: scores[p] for p in active}, value_ranking, [0] * n)
     for k in range(1, upto + 1):
         season.add_round(k)
         if k > 1:
@@ -315,15 +317,15 @@ def _recalculate(season: _Season, upto: int) -> tuple[_State, list[int]]:
         scores = season.scores(active, values)
         ranking = season.rank(scores)
         if st.extra_passes > 0:
-            scores, ranking = _extra_passes(season, active, values, scores, ranking)
-        state = _State(k, scores, ranking)
+            scores, ranking, values = _extra_passes(season, active, values, scores, ranking)
+        state = _State(k, scores, ranking, values)
         value_ranking = _with_joiners(season, state, joiners.get(k + 1, []), returners.get(k + 1, []))
     return state, value_ranking
 
 
 def _extra_passes(
     season: _Season, active: Sequence[int], values: list[int], scores: dict[int, int], ranking: list[int]
-) -> tuple[dict[int, int], list[int]]:
+) -> tuple[dict[int, int], list[int], list[int]]:
     """Further passes re-valuing rounds 1..k with the newest ranking (option ``extra_passes``).
 
     Stops when the values stop changing (a fixed point), after ``extra_passes`` passes, or when the
@@ -338,11 +340,12 @@ def _extra_passes(
             if old == new_values:
                 # The newest values: a fixed point.  Older ones: an oscillation, resolved by taking
                 # the scores valued with the values that recur (the first ranking of the cycle).
-                return old_scores, old_ranking
+                return old_scores, old_ranking, old
         scores = season.scores(active, new_values)
         ranking = season.rank(scores)
         history.append((new_values, scores, ranking))
-    return scores, ranking
+        values = new_values
+    return scores, ranking, values
 
 
 def _with_joiners(season: _Season, state: _State, new: Sequence[int], back: Sequence[int] = ()) -> list[int]:
@@ -451,3 +454,32 @@ def value_ranking(
         if p not in scores:  # a joiner at their start points, one coming back at their games' points
             scores[p] = season.total[p] if season.players[p].returned_from == round_number else season.start[p]
     return _to_standings(season, ranking, scores)
+
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """What the standings after a round are computed from: ``values`` of every player (withdrawn ones at
+    the value they left with) that every result is scored at, and ``start`` points (a late joiner's as
+    ``late_joiner_start_points`` gave them)."""
+
+    values: Mapping[PlayerId, int]
+    start: Mapping[PlayerId, Fraction]
+
+
+def scoring(
+    players: Sequence[Player],
+    rounds: Sequence[Round],
+    settings: KeizerSettings = KeizerSettings(),
+    after_round: int | None = None,
+) -> Scoring:
+    """The values and start points behind ``standings(players, rounds, settings, after_round)``."""
+    upto = _last_round(rounds) if after_round is None else after_round
+    if upto < 0:
+        raise ValueError("after_round must be >= 0")
+    season = _Season(players, rounds, settings)
+    state, _ = _recalculate(season, upto)
+    return Scoring(
+        values={p.id: state.values[i] for i, p in enumerate(season.players)},
+        start={p.id: Fraction(season.start[i], season.scale) for i, p in enumerate(season.players)},
+    )

@@ -143,6 +143,9 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/indeling kleur Carla", None, "XXWX"),  # the director's hands on the pairing
     ("/indeling vrij Daan", None, "XXWX"),
     ("/indeling wissel Anna Carla", None, "XXXX"),  # Anna's game has a reported result
+    ("/indeling verbied Carla Daan", None, "XXWX"),  # a pair kept apart in the pairing
+    ("/indeling verboden", None, "RRRR"),
+    ("/indeling verbied Anna Bert uit", None, "XXXX"),  # Anna and Bert were not kept apart
     ("/exporteer", None, "XXRX"),
     ("/exporteer trf", None, "XXRX"),
     ("/exporteer html", None, "XXRX"),
@@ -153,6 +156,10 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/mijn", None, "RRXX"),  # a member's own season, privately
     ("/mijn meldingen aan", None, "WWXX"),  # a member's own choice  # a member's own card; the director and a stranger play in no season
     ("/kaart Anna", None, "RRRR"),
+    ("/waarom punten", None, "RRXX"),  # the asker's own score explained; the director and a stranger play in no season
+    ("/waarom punten Anna", None, "RRRR"),
+    ("/waarom indeling", None, "RRXX"),  # why the asker got this opponent, colour and board
+    ("/waarom indeling Anna", None, "RRRR"),
     ("/importeer start=2027-09-02 naam=Import", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
     ("/taal en", None, "XXWX"),
     ("/kanaal elders", None, "XXWX"),

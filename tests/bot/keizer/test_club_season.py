@@ -176,6 +176,7 @@ async def test_what_a_club_prints_and_sends_on(commands: Core, clock, config) ->
     assert trf.attachment is not None and trf.attachment[0] == "S.trf"
     lines = trf.attachment[1].decode().splitlines()
     assert lines[0] == "012 S" and sum(line.startswith("001") for line in lines) == 5
+    assert next(line for line in lines if line.startswith("132"))[91:] == "26/12/03"  # the paired round's date
     page = (await commands.handle(DIRECTOR, "/exporteer html")).attachment
     assert page is not None and b"&lt;b&gt;Eva&lt;/b&gt; &amp; co" in page[1] and b"<b>Eva" not in page[1]
     table = (await commands.handle(DIRECTOR, "/exporteer csv")).attachment

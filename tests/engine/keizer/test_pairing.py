@@ -409,3 +409,39 @@ def test_pairing_properties_against_brute_force(seed: int, n: int, before: int, 
         if (fourth(white, "w") or fourth(black, "b")) and not (fourth(black, "w") or fourth(white, "b")) and not beyond:
             white, black = black, white
         assert (g.white, g.black) == (white, black)
+
+
+# --- forbidden pairings (issue 34 §3) ------------------------------------------------------------
+
+
+def test_a_forbidden_pair_is_passed_over_as_a_repeat_is() -> None:
+    # a, b, c, d by rating, no games yet: 1-2, 3-4 would pair a parent and child a-b; a plays c instead
+    ps = players_by_rating("abcd")
+    got = pair_round(ps, [], [p.id for p in ps], forbidden=[("b", "a")])
+    assert {frozenset((g.white, g.black)) for g in got.games} == {frozenset(("a", "c")), frozenset(("b", "d"))}
+    assert got.repeats == 0
+
+
+@hyp_settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(0, 9), before=st.integers(0, 5), cycle=st.sampled_from([0, 3, 7]))
+def test_a_forbidden_pair_never_meets_when_a_legal_round_without_it_exists(seed: int, n: int, before: int, cycle: int) -> None:
+    rng = random.Random(seed)
+    ps, rounds = random_cycle(rng, n, before)
+    present = [p.id for p in ps if rng.random() < 0.85]
+    ids = [p.id for p in ps]
+    forbidden = [tuple(rng.sample(ids, 2)) for _ in range(rng.randint(1, 3))] if len(ids) >= 2 else []
+    s = KeizerSettings(cycle_length=cycle)
+    got = pair_round(ps, rounds, present, s, forbidden=forbidden)  # type: ignore[arg-type]
+    number = before + 1
+    start = (number - 1) // cycle * cycle + 1 if cycle else number
+    met = {frozenset((g.white, g.black)) for r in rounds if start <= r.number < number for g in r.games}
+    apart = {frozenset(pr) for pr in forbidden}
+    meets = {frozenset((g.white, g.black)) for g in got.games}
+    # brute force: is there a bye and a round with neither a repeat nor a forbidden pair?
+    byes = present if len(present) % 2 else [None]
+    legal = any(
+        not any(frozenset(pr) in met | apart for pr in pairing)
+        for b in byes for pairing in all_pairings([x for x in present if x != b])
+    )  # fmt: skip
+    if legal:
+        assert not meets & apart and not meets & met

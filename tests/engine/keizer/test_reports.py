@@ -72,6 +72,14 @@ def test_trf_puts_every_field_in_its_columns() -> None:
     assert daan[101:109] == "0000 - Z" and daan[98] == "=" and daan[80:84] == " 0.5"
 
 
+def test_trf_132_has_each_round_date_in_its_columns() -> None:
+    # FIDE TRF-16: "132 Dates of the round (format: YY/MM/DD; pos. 92-99 round 1, 102-109 round 2, ...)"
+    text = trf("Club", PLAYERS, ROUNDS, round_dates={1: "2026/12/03", 2: "2026/12/10", 3: "2026/12/17"})
+    line = next(x for x in text.splitlines() if x.startswith("132"))
+    assert line[91:99] == "26/12/03" and line[101:109] == "26/12/10" and len(line) == 109
+    assert not any(x.startswith("132") for x in trf("Club", PLAYERS, ROUNDS).splitlines())
+
+
 @hyp_settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_trf_points_add_up_and_every_game_is_seen_from_both_sides(seed: int) -> None:
@@ -114,3 +122,18 @@ def test_a_withdrawn_player_stays_in_the_cross_table_and_has_a_rank_in_the_trf()
     assert next(score for _, p, score, _ in table if p.id == "d") is None  # withdrawn: no points
     daan = next(line for line in trf("Club", players, rounds).splitlines() if "Daan" in line)
     assert daan[85:89] == "   5"
+
+
+def test_trf_columns_are_counted_in_bytes_for_a_name_with_accents() -> None:
+    """A rating office reads TRF by byte columns: "Jürgen Öztürk" (UTF-8, 3 letters of 2 bytes) keeps the
+    rating at bytes 49-52 and the rounds where every other line has them; a name longer than the field
+    is cut at a whole letter."""
+    players = [Player("a", "Jürgen Öztürk", 2000), *PLAYERS[1:3], Player("d", "Ångström-Ødegård Æbelø Ñúñez Çelik", 1700), PLAYERS[4]]
+    lines = [line.encode("utf-8") for line in trf("Club", players, ROUNDS).splitlines() if line.startswith("001")]
+    for line in lines:
+        assert line[47:48] == b" " and line[48:52].strip().isdigit(), line
+        assert line[91:95].strip().isdigit() and line[96:97] in (b"w", b"b", b"-"), line
+    jurgen = next(line for line in lines if "Jürgen".encode() in line)
+    assert jurgen[14:47].decode("utf-8").rstrip() == "Jürgen Öztürk" and jurgen[48:52] == b"2000"
+    long = next(line for line in lines if "Ångström".encode() in line)
+    assert long[14:47].decode("utf-8").startswith("Ångström-Ødegård") and long[48:52] == b"1700"
