@@ -20,6 +20,7 @@ import re
 
 import discord
 
+from bot.adapters.chunks import pack, segments
 from bot.core.i18n import t
 
 MAX_CONTENT = 2000  # characters in a message
@@ -116,30 +117,13 @@ def blocks(text: str) -> list[tuple[str | None, str]]:
 def messages(pieces: list[tuple[str | None, str]], limit: int = MAX_CONTENT) -> list[str]:
     """Messages within ``limit``: prose escaped, table rows in code blocks that are closed at the end of each
     message and opened again, under the table's header, in the next; a line longer than a message is cut."""
-    chunks: list[str] = []
-    current, in_code = "", False
+    shown: list[tuple[bool, str, str | None]] = []
     for head, raw in pieces:
         is_code = head is not None
         text = BIDI_CONTROLS.sub("", raw).replace("```", "'''") if is_code else escape(raw)
-        for segment in [text[i : i + limit // 4] for i in range(0, len(text), limit // 4)] or [""]:
-            while True:
-                if not current:
-                    glue = "```\n" if is_code else ""
-                    if head is not None and not head.startswith(segment):
-                        glue += head.replace("```", "'''") + "\n"
-                elif is_code == in_code:
-                    glue = "\n"
-                else:
-                    glue = "\n```\n"
-                candidate = current + glue + segment
-                if not current or len(candidate) + (4 if is_code else 0) <= limit:
-                    current, in_code = candidate, is_code
-                    break
-                chunks.append(current + ("\n```" if in_code else ""))
-                current, in_code = "", False
-    if current:
-        chunks.append(current + ("\n```" if in_code else ""))
-    return [c for c in chunks if c.strip()]
+        header = head.replace("```", "'''") if head is not None else None
+        shown += [(is_code, segment, header) for segment in segments(text, limit // 4)]
+    return pack(shown, limit, "```\n", "\n```")
 
 
 def text_messages(text: str, limit: int = MAX_CONTENT) -> list[str]:

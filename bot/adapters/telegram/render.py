@@ -11,6 +11,7 @@ from typing import Sequence
 from telegram import User
 from telegram.error import RetryAfter
 
+from bot.adapters.chunks import pack, segments
 from bot.core.replies import Reply
 from bot.core.store import Announcement
 
@@ -27,35 +28,12 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def segments(text: str, size: int) -> list[str]:
-    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
-
-
 def html_chunks(lines: Sequence[str], table_rows: Sequence[str] = (), limit: int = MAX_TEXT) -> list[str]:
     """HTML messages within ``limit``: the lines escaped, the table rows in ``<pre>`` blocks that are
     closed at the end of each message and opened again in the next."""
-    pieces = [(False, s) for line in lines for s in segments(line, limit // 6)]
-    pieces += [(True, s) for row in table_rows for s in segments(row, limit // 6)]
-    chunks: list[str] = []
-    current, in_pre = "", False
-    for is_pre, raw in pieces:
-        text = html.escape(raw, quote=False)
-        while True:
-            if not current:
-                glue = "<pre>" if is_pre else ""
-            elif is_pre == in_pre:
-                glue = "\n"
-            else:
-                glue = "\n<pre>" if is_pre else "</pre>\n"
-            candidate = current + glue + text
-            if not current or units(candidate + ("</pre>" if is_pre else "")) <= limit:
-                current, in_pre = candidate, is_pre
-                break
-            chunks.append(current + ("</pre>" if in_pre else ""))
-            current, in_pre = "", False
-    if current:
-        chunks.append(current + ("</pre>" if in_pre else ""))
-    return [c for c in chunks if c.strip()]
+    pieces = [(False, html.escape(s, quote=False), None) for line in lines for s in segments(line, limit // 6)]
+    pieces += [(True, html.escape(s, quote=False), None) for row in table_rows for s in segments(row, limit // 6)]
+    return pack(pieces, limit, "<pre>", "</pre>", units)
 
 
 def reply_chunks(reply: Reply, limit: int = MAX_TEXT) -> list[str]:
