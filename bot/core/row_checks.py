@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 from bot.core.context import MAX_NAME_LENGTH
 from bot.core.i18n import LANGUAGES
-from bot.core.migrations import migrate
+from bot.core.schema_check import migrated_in_memory
 
 OTHER_NAME_LENGTH = 256  # a club's, a season's, a director's name (chat titles are at most 128)
 SHOWN = 5  # problems listed in the message
@@ -125,12 +125,7 @@ def sqlite_columns(conn: Any) -> dict[str, dict[str, str]]:
 def expected_columns(migrations: set[str] | None = None) -> dict[str, dict[str, str]]:
     """table -> column -> declared type of a SQLite database migrated to ``migrations`` (None: all), the
     declarations the PostgreSQL migrations follow too."""
-    conn = sqlite3.connect(":memory:", isolation_level=None)
-    try:
-        migrate(conn, only=migrations)
-        return sqlite_columns(conn)
-    finally:
-        conn.close()
+    return migrated_in_memory(migrations, sqlite_columns)
 
 
 def summary(problems: list[str]) -> str:

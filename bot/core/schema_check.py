@@ -9,8 +9,11 @@ from __future__ import annotations
 import re
 import sqlite3
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from bot.core.migrations import migrate, migration_files
+
+T = TypeVar("T")
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -57,14 +60,19 @@ def clubbot_problem(conn: sqlite3.Connection, name: str) -> str | None:
     return None
 
 
-def expected_schema(migrations: set[str]) -> dict[tuple[str, str], str]:
-    """The schema a database migrated to exactly ``migrations`` has (built in memory)."""
+def migrated_in_memory(migrations: set[str] | None, read: Callable[[sqlite3.Connection], T]) -> T:
+    """What ``read`` finds in a database migrated to exactly ``migrations`` (None: all), built in memory."""
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
         migrate(conn, only=migrations)
-        return sqlite_schema(conn)
+        return read(conn)
     finally:
         conn.close()
+
+
+def expected_schema(migrations: set[str]) -> dict[tuple[str, str], str]:
+    """The schema a database migrated to exactly ``migrations`` has."""
+    return migrated_in_memory(migrations, sqlite_schema)
 
 
 def sqlite_schema(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
