@@ -14,7 +14,6 @@ invariants the code relies on: at most one active season per club and kind.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from datetime import date, datetime, time
 from typing import Any, Callable, Iterable, Mapping
