@@ -62,10 +62,6 @@ class ConfigError(ValueError):
 Check = Callable[[object], str]
 
 
-def _text(value: object) -> str:
-    return "" if isinstance(value, str) else "must be text in quotes"
-
-
 def _name(value: object) -> str:
     if not isinstance(value, str):
         return "must be text in quotes"
