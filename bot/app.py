@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 import os
 import asyncio
 import gc
@@ -17,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from bot.adapters.console import ConsoleAdapter
 from bot.core.clock import Clock, ShiftedClock
+from bot.core.context import parse_id
 from bot.core.dispatch import Core
 from bot.config import Config, ConfigError, load_config, web_address_problem
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
@@ -200,7 +200,7 @@ def parse_shards(text: str) -> tuple[int, ...]:
     shards: list[int] = []
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
-        if not re.fullmatch(r"[0-9]{1,5}", low) or (dash and not re.fullmatch(r"[0-9]{1,5}", high)):
+        if parse_id(low, 5) is None or (dash and parse_id(high, 5) is None):
             raise ValueError(f"--shards wants numbers like 0-3 or 0,2,5, not {text!r}")
         shards += range(int(low), int(high) + 1) if dash else [int(low)]
     if not shards or len(set(shards)) != len(shards):

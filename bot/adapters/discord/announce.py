@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.adapters.discord.channels import SNOWFLAKE_DIGITS
 from bot.adapters.discord.render import MAX_CONTENT, UNSAFE, escape, safe_file_name, text_messages
+from bot.core.context import parse_id
 from bot.core.store import Announcement, Club
 
 if TYPE_CHECKING:
@@ -104,7 +106,8 @@ async def posted_already(
     Reading the history needs the Read Message History permission; without it the announcement is posted
     again (at least once)."""
     assert adapter.client.user is not None
-    after = discord.Object(int(announcement.after_ref)) if (announcement.after_ref or "").isdigit() else None
+    after_id = parse_id(announcement.after_ref or "", SNOWFLAKE_DIGITS)
+    after = discord.Object(after_id) if after_id is not None else None
     found: dict[int, str] = {}
     try:
         newest = [m async for m in channel.history(limit=100, after=after, oldest_first=False)]

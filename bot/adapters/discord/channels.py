@@ -13,15 +13,18 @@ import logging
 
 import discord
 
-from bot.core.context import Actor
+from bot.core.context import Actor, parse_id
+
+SNOWFLAKE_DIGITS = 20  # a Discord id is a 64-bit number: at most 20 digits
 
 log = logging.getLogger(__name__)
 
 
 async def check_channel(client: discord.Client, actor: Actor, channel: str) -> str | None:
     """None when ``channel`` (an id) may carry the club's announcements; else why not (a message key)."""
-    guild = client.get_guild(int(actor.club_external_id)) if actor.club_external_id.isdigit() else None
-    target = guild.get_channel(int(channel)) if guild is not None and channel.isdigit() else None
+    guild_id, channel_id = parse_id(actor.club_external_id, SNOWFLAKE_DIGITS), parse_id(channel, SNOWFLAKE_DIGITS)
+    guild = client.get_guild(guild_id) if guild_id is not None else None
+    target = guild.get_channel(channel_id) if guild is not None and channel_id is not None else None
     if guild is None or not isinstance(target, discord.TextChannel):
         return "error_channel_not_here"
     me: discord.Member | None = guild.me

@@ -66,7 +66,7 @@ async def test_kanaal_takes_only_a_channel_of_this_server_the_bot_can_post_in(
     assert "niet schrijven" in answer.json["data"]["content"] and flags(answer) & EPHEMERAL
     assert club_channel(config) == str(ANNOUNCE)
     director = Actor("discord", str(GUILD), "Schaakclub De Toren", str(USERS["Leider"]), "Leider", True)
-    for elsewhere in ("720000000000000999", str(GUILD + 5), "algemeen", str(USERS["Anna"])):
+    for elsewhere in ("720000000000000999", str(GUILD + 5), "algemeen", str(USERS["Anna"]), "²", "٣", "9" * 30):
         reply = await bot.commands.handle(director, f"/kanaal {elsewhere}")
         assert not reply.ok and "tekstkanaal van deze server" in reply.text, elsewhere
     assert club_channel(config) == str(ANNOUNCE)
