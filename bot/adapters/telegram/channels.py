@@ -10,34 +10,34 @@ into another club's group or a channel they do not run.
 
 from __future__ import annotations
 
+import re
+
 import logging
 
 from telegram import Bot, ChatMemberAdministrator, ChatMemberOwner, Message
 from telegram.constants import ChatType, MessageEntityType
 from telegram.error import TelegramError
 
-from bot.core.context import Actor
+from bot.core.context import Actor, parse_id
 
 log = logging.getLogger(__name__)
 
 
 def _target(channel: str) -> int | str | None:
     """The chat id Telegram takes: a number or a public ``@name``; None for anything else."""
-    if channel.startswith("@") and 5 <= len(channel) <= 33 and channel[1:].replace("_", "").isalnum():
+    if re.fullmatch(r"@[A-Za-z0-9_]{4,32}", channel):  # Telegram's usernames: ASCII letters, digits, _
         return channel
-    try:
-        return int(channel)
-    except ValueError:
-        return None
+    number = parse_id(channel.removeprefix("-"), 20)
+    return None if number is None else (-number if channel.startswith("-") else number)
 
 
 async def check_channel(bot: Bot, actor: Actor, channel: str) -> str | None:
     """None when ``channel`` may carry the club's announcements; else why not (a message key)."""
     group, _, topic = channel.partition("/")
-    if group == actor.club_external_id and (not topic or topic.isdigit()):
+    if group == actor.club_external_id and (not topic or parse_id(topic, 12) is not None):
         return None
     target = _target(channel)
-    if target is None or not actor.user_id.isdigit():
+    if target is None or parse_id(actor.user_id, 20) is None:
         return "error_channel_not_admin"
     try:
         chat = await bot.get_chat(target)

@@ -240,7 +240,8 @@ async def test_kanaal_takes_only_the_group_or_a_channel_both_bot_and_director_ru
     fake.admins[str(other_group)] = [LEIDER["id"], BOT_ID]  # the bot and the director run it, but it is a group
     fake.channel("@anderman", [77])  # someone else's channel, the bot is an admin there
     fake.channel("@stilkanaal", [LEIDER["id"]], bot_posts=False)
-    for elsewhere in (str(other_group), "@anderman", "@stilkanaal", "@bestaatniet", "-100123456789", "kanaal!"):
+    for elsewhere in (str(other_group), "@anderman", "@stilkanaal", "@bestaatniet", "-100123456789", "kanaal!",
+                      f"{GROUP}/²", f"{GROUP}/٣", "1_000", "@chaküller"):
         calls = await tg.say(LEIDER, f"/kanaal {elsewhere}")
         assert any("zowel de bot" in c.text for c in calls), (elsewhere, [c.text for c in calls])
         assert club_channel(config) == str(GROUP)
