@@ -10,6 +10,7 @@ import re
 
 from engine import mcmahon
 from engine.mcmahon.files import egf_results
+from engine.mcmahon.model import decided
 
 from bot.core.context import Context, UserError, parse_id
 from bot.core.dispatch import Core
@@ -128,4 +129,8 @@ async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     except ValueError as err:  # a value with [ ] ; or a line break would write a header of its own
         raise UserError("nk_error_egf_header", detail=str(err)[:120])
     filename = re.sub(r"[^A-Za-z0-9._-]+", "_", tour.name).strip("_") + "-egf.txt"
-    return Reply(lines=(ctx.t("nk_egf_exported", name=tour.name),), attachment=(filename, text.encode("utf-8")))
+    lines = [ctx.t("nk_egf_exported", name=tour.name)]
+    open_games = sum(not decided(g) for rnd in data.rounds for g in rnd.games)
+    if open_games:  # written as not played (0-): the director should not send it in yet
+        lines.append(ctx.t("nk_egf_open_games", n=open_games))
+    return Reply(lines=tuple(lines), attachment=(filename, text.encode("utf-8")))

@@ -8,7 +8,7 @@ import random
 
 from bot.core.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused
-from tests.bot.nk.test_director import play_out, tournament
+from tests.bot.nk.test_director import games_of, play_out, tournament
 from tests.engine.mcmahon.test_egf_file import read_egd
 
 
@@ -48,3 +48,17 @@ async def test_club_country_and_pin_at_registration(commands: Core, config) -> N
     await ok(commands, bert, "/nk inschrijven 1900 land=BE")  # a player registering themselves
     reply = await ok(commands, DIRECTOR, "/nk speler Bert pin=12345678")
     assert "club -, land BE, EGF-pin 12345678" in reply
+
+
+async def test_a_file_written_with_games_still_open_says_so(commands: Core, config) -> None:
+    """A game without a result is written as not played (0-): the director is told how many are open, so
+    the file is not sent in too early; with every result in, no such line."""
+    await tournament(commands, 8)
+    await ok(commands, DIRECTOR, "/nk ronde")
+    reply = await ok(commands, DIRECTOR, "/nk egf")
+    assert "4 partijen hebben nog geen uitslag" in reply
+    for black, _, _ in games_of(config, 1):
+        await ok(commands, DIRECTOR, f'/nk uitslag "{black}" gewonnen 1')
+    await play_out(commands, config, random.Random(5), 1)
+    reply = await ok(commands, DIRECTOR, "/nk egf")
+    assert "geen uitslag" not in reply
