@@ -67,7 +67,8 @@ def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament,
     if stat.champion is not None:
         lines.append(t(lang, "nk_champion_line", name=names[stat.champion], round=stat.champion_after))
     elif data.rounds:
-        lines.append(t(lang, "nk_contenders_line", names=", ".join(names[c] for c in stat.contenders)))
+        hopes = set(stat.contenders)  # in the table's order, as the members read it
+        lines.append(t(lang, "nk_contenders_line", names=", ".join(names[r.player.id] for r in rows if r.player.id in hopes)))
     if rights:
         lines.append(t(lang, "nk_rights_line", top=", ".join(names[p] for p, r in rights.items() if r == mcmahon.EARNED_TOP) or "-",
                        group1=", ".join(names[p] for p, r in rights.items() if r == mcmahon.EARNED_GROUP1) or "-"))  # fmt: skip

@@ -62,3 +62,15 @@ async def test_a_file_written_with_games_still_open_says_so(commands: Core, conf
     await play_out(commands, config, random.Random(5), 1)
     reply = await ok(commands, DIRECTOR, "/nk egf")
     assert "geen uitslag" not in reply
+
+
+async def test_who_can_still_win_is_named_in_the_tables_order(commands: Core) -> None:
+    """The line under the table names the contenders as the table ranks them (it followed the losses of the
+    round being played, which the table does not count yet: the top of the table came last)."""
+    names = await tournament(commands, 7)
+    await ok(commands, DIRECTOR, "/nk ronde")
+    await ok(commands, DIRECTOR, '/nk uitslag "Speler 04" gewonnen')  # board 1: 04 beats 01
+    reply = await commands.handle(DIRECTOR, "/nk stand")
+    line = next(x for x in reply.lines if x.startswith("Kunnen nog kampioen worden"))
+    assert reply.table is not None
+    assert line.split(": ", 1)[1].split(", ") == [row[1] for row in reply.table.rows] == names
