@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.core.database import Database, from_iso, iso
 from bot.core.director_accounts import DirectorAccounts
+from bot.core.federation_tables import FederationTables
 from bot.core.installation import Installation
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.name_key import name_key
@@ -55,7 +56,7 @@ class Announcement:
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
-class SharedTables(Installation, DirectorAccounts):
+class SharedTables(Installation, DirectorAccounts, FederationTables):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
