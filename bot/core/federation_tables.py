@@ -52,6 +52,17 @@ class FederationTables:
         assert column in COLUMNS
         await self.write(f"UPDATE members SET {column} = ? WHERE id = ?", (value, member_id))
 
+    async def set_member_federation(self: Any, member_id: int, federation: str) -> None:
+        await self.write("UPDATE members SET federation = ? WHERE id = ?", (federation, member_id))
+
+    async def trf_identities(self: Any, club_id: int) -> dict[int, tuple[str, str]]:
+        """member -> (FIDE ID, federation) of the members with either."""
+        rows = await self.fetch_all(
+            "SELECT id, fide_id, federation FROM members WHERE club_id = ? AND (fide_id IS NOT NULL OR federation IS NOT NULL)",
+            (club_id,),
+        )
+        return {r["id"]: (r["fide_id"] or "", r["federation"] or "") for r in rows}
+
     async def club_federation(self: Any, club_id: int) -> ClubFederation:
         row = await self.fetch_one(
             "SELECT city, federation, arbiter, deputy_arbiter FROM club_federation WHERE club_id = ?", (club_id,)

@@ -13,6 +13,7 @@ refused and changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import date
 
 from bot.core.calendar import parse_day
@@ -31,7 +32,8 @@ IMPORT_WORDS = frozenset({"importeer", "import"})
 CONFIRM_WORDS = frozenset({"bevestig", "confirm"})
 SOURCES = ("knsb", "fide", "egd")
 COLUMN = {"knsb": "knsb_id", "fide": "fide_id", "egd": "egd_pin"}
-SHOWN = 20  # proposals and missing members named in a reply
+SHOWN = 20
+_FEDERATION = re.compile(r"[A-Z]{3}")  # proposals and missing members named in a reply
 
 
 def register(registry: Registry) -> None:
@@ -99,6 +101,7 @@ async def _import(core: Core, ctx: Context, args: list[str]) -> Reply:
     members = await core.store.members(ctx.club.id)
     held = {getattr(i, column): m for m, i in (await core.store.club_identities(ctx.club.id)).items() if getattr(i, column)}
     updated: list[tuple[int, int]] = []
+    federations: list[tuple[int, str]] = []  # a chess list's federation of each member found, for the TRF file
     same = 0
     missing: list[str] = []
     by_id = {m.id: m for m in members}
@@ -107,7 +110,10 @@ async def _import(core: Core, ctx: Context, args: list[str]) -> Reply:
         listed = by_identity.get(identity)
         if listed is None:
             missing.append(member.name)
-        elif listed.rating is None or listed.rating == member.rating:
+            continue
+        if listing.source != "egd" and _FEDERATION.fullmatch(listed.federation):
+            federations.append((member_id, listed.federation))
+        if listed.rating is None or listed.rating == member.rating:
             same += 1
         else:
             updated.append((member_id, listed.rating))
@@ -115,6 +121,8 @@ async def _import(core: Core, ctx: Context, args: list[str]) -> Reply:
     async with core.store.transaction():
         for member_id, rating in updated:
             await core.store.update_member_rating(member_id, rating)
+        for member_id, federation in federations:
+            await core.store.set_member_federation(member_id, federation)
         await RatingsStore(core.store).replace_proposals(ctx.club.id, listing.source, day, proposals)
     lines = [ctx.t("ratings_imported", source=listing.source.upper(), day=day.isoformat(), listed=len(listing.players),
                    updated=len(updated), same=same)]  # fmt: skip
@@ -123,14 +131,14 @@ async def _import(core: Core, ctx: Context, args: list[str]) -> Reply:
         lines.append(ctx.t("ratings_not_listed", count=len(missing), names=", ".join(missing[:SHOWN])))
     if proposals:
         lines.append(ctx.t("ratings_proposals", count=len(proposals)))
-        for member_id, identity, listed_name, rating in proposals[:SHOWN]:
+        for member_id, identity, listed_name, rating, _ in proposals[:SHOWN]:
             lines.append(ctx.t("ratings_proposal", name=by_id[member_id].name, listed=listed_name, source=listing.source.upper(),
                                identity=identity, rating=rating if rating is not None else "-"))  # fmt: skip
     return Reply(lines=tuple(lines))
 
 
-def _by_name(listing: RatingList, members: list, taken: set[str]) -> list[tuple[int, str, str, int | None]]:
-    """(member, identity, listed name, rating) for each member whose name matches exactly one listed
+def _by_name(listing: RatingList, members: list, taken: set[str]) -> list[tuple[int, str, str, int | None, str]]:
+    """(member, identity, listed name, rating, federation) for each member whose name matches exactly one listed
     player's (``name_keys``) whose identity no member has."""
     wanted = {name_key(m.name): m for m in members}
     found: dict[int, list] = {}
@@ -143,9 +151,11 @@ def _by_name(listing: RatingList, members: list, taken: set[str]) -> list[tuple[
                 hits = found.setdefault(member.id, [])
                 if p not in hits:
                     hits.append(p)
-    proposals = [(member_id, hits[0].identity, hits[0].name, hits[0].rating) for member_id, hits in found.items() if len(hits) == 1]
+    chess = listing.source != "egd"  # the EGD's two letters are no FIDE federation
+    proposals = [(member_id, h[0].identity, h[0].name, h[0].rating, h[0].federation if chess and _FEDERATION.fullmatch(h[0].federation) else "")
+                 for member_id, h in found.items() if len(h) == 1]  # fmt: skip
     by_identity: dict[str, int] = {}
-    for _, identity, _, _ in proposals:
+    for _, identity, _, _, _ in proposals:
         by_identity[identity] = by_identity.get(identity, 0) + 1
     names = {m.id: m.name for m in members}
     return sorted((p for p in proposals if by_identity[p[1]] == 1), key=lambda p: name_key(names[p[0]]))
@@ -171,6 +181,8 @@ async def _confirm(core: Core, ctx: Context, name: str) -> Reply:
                 await core.store.set_identity(p.member_id, column, p.identity)
                 if p.rating is not None:
                     await core.store.update_member_rating(p.member_id, p.rating)
+                if p.federation:
+                    await core.store.set_member_federation(p.member_id, p.federation)
                 done.append(p.name)
             await store.drop_proposal(ctx.club.id, p.member_id, p.source)
     return Reply(lines=(ctx.t("ratings_confirmed", count=len(done), names=", ".join(done[:SHOWN])),))

@@ -18,18 +18,20 @@ class Proposal:
     listed: str  # the name as the list writes it
     rating: int | None
     list_day: str
+    federation: str | None = None
 
 
 class RatingsStore:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def replace_proposals(self, club_id: int, source: str, day: date, found: list[tuple[int, str, str, int | None]]) -> None:
+    async def replace_proposals(self, club_id: int, source: str, day: date, found: list[tuple[int, str, str, int | None, str]]) -> None:
         await self.store.write("DELETE FROM rating_proposals WHERE club_id = ? AND source = ?", (club_id, source))
         await self.store.execute_many(
-            "INSERT INTO rating_proposals (club_id, member_id, source, identity, listed, rating, list_day)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(club_id, member_id, source, identity, listed, rating, day.isoformat()) for member_id, identity, listed, rating in found],
+            "INSERT INTO rating_proposals (club_id, member_id, source, identity, listed, rating, list_day, federation)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(club_id, member_id, source, identity, listed, rating, day.isoformat(), federation or None)
+             for member_id, identity, listed, rating, federation in found],  # fmt: skip
         )
 
     async def proposals(self, club_id: int) -> list[Proposal]:
@@ -38,7 +40,7 @@ class RatingsStore:
             " ORDER BY m.name_key, p.source",
             (club_id,),
         )
-        return [Proposal(r["member_id"], r["name"], r["source"], r["identity"], r["listed"], r["rating"], r["list_day"]) for r in rows]
+        return [Proposal(r["member_id"], r["name"], r["source"], r["identity"], r["listed"], r["rating"], r["list_day"], r["federation"]) for r in rows]
 
     async def drop_proposal(self, club_id: int, member_id: int, source: str) -> None:
         await self.store.write(

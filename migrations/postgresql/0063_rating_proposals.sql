@@ -8,6 +8,7 @@ CREATE TABLE rating_proposals (
     identity  TEXT NOT NULL,
     listed    TEXT NOT NULL,
     rating    INTEGER,
+    federation TEXT,
     list_day  TEXT NOT NULL,
     PRIMARY KEY (club_id, member_id, source)
 );
