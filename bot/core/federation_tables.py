@@ -52,6 +52,18 @@ class FederationTables:
         assert column in COLUMNS
         await self.write(f"UPDATE members SET {column} = ? WHERE id = ?", (value, member_id))
 
+    async def carry_identities(self: Any, source: int, target: int) -> None:
+        """A merge (``/speler A samenvoegen B``): B keeps its own identities and gets those only A had."""
+        row = await self.fetch_one("SELECT knsb_id, fide_id, egd_pin, federation FROM members WHERE id = ?", (source,))
+        if row is None:
+            return
+        await self.write("UPDATE members SET knsb_id = NULL, fide_id = NULL, egd_pin = NULL WHERE id = ?", (source,))
+        await self.write(
+            "UPDATE members SET knsb_id = COALESCE(knsb_id, ?), fide_id = COALESCE(fide_id, ?), egd_pin = COALESCE(egd_pin, ?),"
+            " federation = COALESCE(federation, ?) WHERE id = ?",
+            (row["knsb_id"], row["fide_id"], row["egd_pin"], row["federation"], target),
+        )
+
     async def set_member_federation(self: Any, member_id: int, federation: str) -> None:
         await self.write("UPDATE members SET federation = ? WHERE id = ?", (federation, member_id))
 

@@ -278,6 +278,7 @@ class SharedTables(Installation, DirectorAccounts, FederationTables):
         for table, column, _ in await self.member_references():
             await self.move_references(table, column, source, target)
             await self.write(f'DELETE FROM "{table}" WHERE "{column}" = ?', (source,))
+        await self.carry_identities(source, target)  # a federation identity only the source had
         await self.write("DELETE FROM members WHERE id = ?", (source,))
 
     # What a member who never played may have: their chat accounts, a link code, sign-offs and the places

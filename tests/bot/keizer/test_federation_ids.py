@@ -51,3 +51,10 @@ async def test_the_member_import_reads_identities_from_columns_4_to_6(commands: 
         'regel 3: "123" is geen EGD-PIN: dat zijn 8 cijfers (egd=10396133; egd=- haalt het weg).',
         "regel 4: er staan meer dan zes kolommen (naam, rating, chataccount, KNSB, FIDE, EGD).",
     ]
+
+
+async def test_a_merge_keeps_the_identities_only_the_merged_record_had(commands: Core, config) -> None:
+    await ok(commands, DIRECTOR, "/speler Anna 1800 knsb=8400001 fide=1000330")
+    await ok(commands, DIRECTOR, "/speler Anna V 1800 fide=1000331 egd=12345678")
+    await ok(commands, DIRECTOR, "/speler Anna samenvoegen Anna V")
+    assert ids(config, "Anna V") == ("8400001", "1000331", "12345678")  # the kept record's FIDE ID stays
