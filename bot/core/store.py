@@ -281,7 +281,8 @@ class SharedTables(Installation, DirectorAccounts):
 
     # What a member who never played may have: their chat accounts, a link code, sign-offs and the places
     # they registered for. A row anywhere else (a game, a bye, a grade, a go game) keeps them.
-    REMOVABLE_WITH = frozenset({"identities", "link_codes", "web_links", "signoffs", "season_players", "nk_players"})
+    REMOVABLE_WITH = frozenset({"identities", "link_codes", "web_links", "signoffs", "signons", "attendance_modes",
+                                "calendar_feeds", "season_players", "nk_players"})
 
     async def has_history(self, member_id: int) -> bool:
         """Does any row outside ``REMOVABLE_WITH`` refer to the member (every foreign key to members)?"""
@@ -300,7 +301,7 @@ class SharedTables(Installation, DirectorAccounts):
         played: dict[str, dict[int, set[int]]] = {}
         signed: dict[str, dict[int, set[int]]] = {}
         for table, column, rounds in await self.member_references():
-            if rounds is None or (table == "signoffs" and column != "member_id"):  # who typed it: no matter
+            if rounds is None or table == "signons" or (table == "signoffs" and column != "member_id"):  # no clash
                 continue
             for who in (a, b):
                 rows = await self.fetch_all(f'SELECT round_id FROM "{table}" WHERE "{column}" = ?', (who,))

@@ -16,6 +16,9 @@ from bot.core.dispatch import Core
 from bot.core.i18n import t
 from bot.core.registry import FLAG, KEYED, Command, Param, Registry
 from bot.core.store import Club
+from bot.keizer.attendance import (
+    ATTENDANCE_ABSENT, ATTENDANCE_PRESENT, ATTENDANCE_WORDS, cmd_attendance, cmd_attendance_absent, cmd_attendance_present,
+)  # fmt: skip
 from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WORDS, cmd_bye, cmd_colour, cmd_pair, cmd_swap
 from bot.keizer.forbidden import FORBID_WORDS, LIST_WORDS, cmd_forbid, cmd_forbidden
 from bot.keizer.groups import cmd_groepen
@@ -83,6 +86,7 @@ FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_cho
            ("discord_choice_trf", "trf"))  # fmt: skip
 MISSING = (("discord_choice_missing_pair", "indelen"), ("discord_choice_missing_wait", "wachten"))
 ON_OFF = (("discord_choice_on", "aan"), ("discord_choice_off", "uit"))
+ATTENDANCE = (("discord_choice_attendance_default", "standaard"), ("discord_choice_attendance_absent", "afgemeld"))
 WHY = (("discord_choice_why_points", "punten"), ("discord_choice_why_pairing", "indeling"))
 PLAYER_ACTIONS = (("discord_choice_withdraw", "terugtrekken"), ("discord_choice_back", "terug"))
 
@@ -142,7 +146,12 @@ def register(registry: Registry) -> None:
     add(Command("kruistabel", cmd_kruistabel, english="crosstable", params=(RAPID,), reads_only=True, cache_key=season_key))
     add(Command("verloop", cmd_verloop, english="history", params=(RAPID,), reads_only=True, cache_key=season_key))
     add(Command("kalender", cmd_kalender, english="calendar", params=(RAPID,), reads_only=True, cache_key=season_key))
-    add(Command("mijn", cmd_mijn, english="me", params=(_keyed("meldingen", "choice", choices=ON_OFF), RAPID), reads_only=True))
+    add(Command("mijn", cmd_mijn, english="me",
+                params=(_keyed("meldingen", "choice", choices=ON_OFF), _keyed("aanwezig", "choice", choices=ATTENDANCE), RAPID),
+                reads_only=True))  # fmt: skip
+    registry.route("mijn", ATTENDANCE_WORDS, cmd_attendance, writes=True)  # /mijn aanwezig standaard|afgemeld
+    registry.route("mijn", ATTENDANCE_PRESENT, cmd_attendance_present, writes=True)
+    registry.route("mijn", ATTENDANCE_ABSENT, cmd_attendance_absent, writes=True)
     registry.route("mijn", NOTICE_WORDS, cmd_notices, writes=True)  # /mijn meldingen aan|uit
     registry.route("mijn", NOTICES_ON, cmd_notices_on, writes=True)  # meldingen=aan: Discord's option
     registry.route("mijn", NOTICES_OFF, cmd_notices_off, writes=True)

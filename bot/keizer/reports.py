@@ -178,7 +178,7 @@ async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) ->
     coming = competition.coming_round(data)
     if coming is None:
         return ctx.t("me_season_over")
-    if await store.signoff(coming.id, ctx.member.id) is not None:
+    if ctx.member.id in await competition.signed_off_for(core.store, coming.season_id, coming.id):
         return ctx.t("me_signed_off", round=coming.number, date=coming.play_date)
     return ctx.t("me_coming", round=coming.number, date=coming.play_date, deadline=ctx.local(coming.deadline_at))
 

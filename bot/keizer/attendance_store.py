@@ -1,0 +1,57 @@
+"""The SQL of a member's attendance mode (issue 34 §2, migration 0065): present unless signed off (no row,
+or 'present'), or absent unless signed on ('absent'), and the sign-ons of the absent-by-default."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.core.database import iso
+from bot.core.store import Store
+
+PRESENT, ABSENT = "present", "absent"
+
+
+class AttendanceStore:
+    def __init__(self, store: Store) -> None:
+        self.db = store
+
+    async def mode(self, member_id: int) -> str:
+        row = await self.db.fetch_one("SELECT mode FROM attendance_modes WHERE member_id = ?", (member_id,))
+        return str(row[0]) if row else PRESENT
+
+    async def set_mode(self, member_id: int, mode: str) -> None:
+        await self.db.write(
+            "INSERT INTO attendance_modes (member_id, mode) VALUES (?, ?)"
+            " ON CONFLICT (member_id) DO UPDATE SET mode = excluded.mode",
+            (member_id, mode),
+        )
+
+    async def absent_by_default(self, season_id: int) -> set[int]:
+        """The season's players in the mode 'absent'."""
+        rows = await self.db.fetch_all(
+            "SELECT sp.member_id FROM season_players sp JOIN attendance_modes a ON a.member_id = sp.member_id"
+            " WHERE sp.season_id = ? AND a.mode = 'absent'",
+            (season_id,),
+        )
+        return {int(r[0]) for r in rows}
+
+    async def signons(self, round_id: int) -> set[int]:
+        rows = await self.db.fetch_all("SELECT member_id FROM signons WHERE round_id = ?", (round_id,))
+        return {int(r[0]) for r in rows}
+
+    async def signons_of_season(self, season_id: int) -> set[tuple[int, int]]:
+        """(round id, member id) of every sign-on in the season."""
+        rows = await self.db.fetch_all(
+            "SELECT so.round_id, so.member_id FROM signons so JOIN rounds r ON r.id = so.round_id WHERE r.season_id = ?",
+            (season_id,),
+        )
+        return {(int(r[0]), int(r[1])) for r in rows}
+
+    async def sign_on(self, round_id: int, member_id: int, now: datetime) -> None:
+        await self.db.write(
+            "INSERT OR IGNORE INTO signons (round_id, member_id, created_at) VALUES (?, ?, ?)",
+            (round_id, member_id, iso(now)),
+        )
+
+    async def drop_signon(self, round_id: int, member_id: int) -> None:
+        await self.db.write("DELETE FROM signons WHERE round_id = ? AND member_id = ?", (round_id, member_id))
