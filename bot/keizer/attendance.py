@@ -5,15 +5,16 @@ for members who play every other week. An absent-by-default member who did not s
 absence, signed off in time (seed 004 Keizer rule e: 1/3 of one's own value), written as a sign-off when the
 round is paired (``competition.pair``). The mode is the member's, for every competition of the club.
 
-A change of mode starts with the rounds whose deadline is still ahead: a round already closed keeps the
-state the member had in it (a sign-on or a sign-off is written for it)."""
+A change of mode starts with the rounds whose deadline is still ahead (to "afgemeld": absent from each of
+them until signed on again, an earlier ``/aanmelden`` for them no longer counts): a round already closed keeps
+the state the member had in it (a sign-on or a sign-off is written for it)."""
 
 from __future__ import annotations
 
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.replies import Reply
-from bot.keizer.attendance_store import ABSENT, PRESENT, AttendanceStore
+from bot.keizer.week_store import ABSENT, PRESENT, WeekStore
 from bot.keizer.lookups import keizer_store
 
 ATTENDANCE_WORDS = ("aanwezig", "attendance")
@@ -25,7 +26,7 @@ ATTENDANCE_ABSENT = ("aanwezig=afgemeld", "attendance=absent")
 async def cmd_attendance(core: Core, ctx: Context) -> Reply:
     """``/mijn aanwezig``: the member's mode; ``/mijn aanwezig standaard|afgemeld``: change it."""
     member = ctx.require_member()
-    attendance = AttendanceStore(core.store)
+    attendance = WeekStore(core.store)
     if not ctx.args:
         key = "attendance_is_absent" if await attendance.mode(member.id) == ABSENT else "attendance_is_present"
         return Reply(lines=(ctx.t(key),), private=True)
@@ -42,8 +43,12 @@ async def cmd_attendance(core: Core, ctx: Context) -> Reply:
             if season is None or await store.season_player(season.id, member.id) is None:
                 continue
             for row in await store.rounds(season.id):
-                if row.status == "paired" or ctx.now < row.deadline_at:
-                    continue  # paired: its record stands; still open: the new mode holds for it
+                if row.status == "paired":
+                    continue  # its record stands
+                if ctx.now < row.deadline_at:  # still open: the new mode holds for it, from a clean slate
+                    if mode == ABSENT:
+                        await attendance.drop_signon(row.id, member.id)
+                    continue
                 signed_off = await store.signoff(row.id, member.id) is not None
                 if mode == ABSENT and not signed_off:  # was playing: stays on
                     await attendance.sign_on(row.id, member.id, ctx.now)

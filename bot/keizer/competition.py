@@ -17,7 +17,7 @@ from engine.keizer import pairing
 from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round
 
 from bot.core.store import Store
-from bot.keizer.attendance_store import AttendanceStore
+from bot.keizer.week_store import WeekStore
 from bot.keizer.forbidden import forbidden_pairs
 from bot.keizer.readable import check_readable, unreadable_players
 from bot.keizer.store import KeizerStore, RoundRow, Season, SeasonPlayer
@@ -114,7 +114,7 @@ def present_players(data: SeasonData, round_number: int, signed_off: set[int]) -
 async def absent_unless_signed_on(store: Store, season_id: int, round_id: int) -> set[int]:
     """The members in the mode "absent unless I sign on" (``/mijn aanwezig afgemeld``) who did not sign
     on for this round: absent from it as if signed off in time (issue 34 §2)."""
-    attendance = AttendanceStore(store)
+    attendance = WeekStore(store)
     return await attendance.absent_by_default(season_id) - await attendance.signons(round_id)
 
 

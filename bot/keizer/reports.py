@@ -150,17 +150,27 @@ async def cmd_notices_off(core: Core, ctx: Context) -> Reply:
     return await cmd_notices(core, ctx.with_args(["uit", *ctx.args]))
 
 
+_NOTICE_KINDS = {"indeling": "pairing", "pairing": "pairing", "herinneringen": "reminders", "reminders": "reminders"}
+
+
 async def cmd_notices(core: Core, ctx: Context) -> Reply:
-    """``/mijn meldingen aan|uit``: a private message with the opponent when a round is paired (or not)."""
+    """``/mijn meldingen aan|uit``: every private message of the bot (or none): the opponent when a round is
+    paired, and the reminders (``bot/keizer/reminders.py``); one kind: ``/mijn meldingen indeling|herinneringen
+    aan|uit``."""
     if ctx.member is None:
         raise UserError("error_not_a_member")
     words = [a.lower() for a in ctx.args]
-    if words not in (["aan"], ["on"], ["uit"], ["off"]):
+    kind = _NOTICE_KINDS.get(words[0]) if len(words) == 2 else "all"
+    if kind is None or not words or words[-1] not in ("aan", "on", "uit", "off"):
         raise UserError("error_usage", usage=ctx.t("usage_mijn"))
-    on = words[0] in ("aan", "on")
+    on = words[-1] in ("aan", "on")
     async with core.store.transaction():
-        await core.store.set_member_notify(ctx.member.id, on)
-    return Reply(lines=(ctx.t("notices_on" if on else "notices_off"),), private=True)
+        if kind in ("all", "pairing"):
+            await core.store.set_member_notify(ctx.member.id, on)
+        if kind in ("all", "reminders"):
+            await core.store.set_member_reminders(ctx.member.id, on)
+    key = {"all": "notices", "pairing": "notices_pairing", "reminders": "notices_reminders"}[kind]
+    return Reply(lines=(ctx.t(f"{key}_on" if on else f"{key}_off"),), private=True)
 
 
 async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) -> str:

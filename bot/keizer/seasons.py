@@ -24,6 +24,7 @@ from bot.keizer.calendar import season_rounds
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.open_results import MISSING_VALUES, open_store, with_missing_setting
+from bot.keizer.reminders import only_reminder_setting, set_reminder_setting
 from bot.keizer.reports import EXPORT_FORMATS, export
 
 
@@ -49,6 +50,8 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
     publicatie=18:00 tijdzone=Europe/Amsterdam soort=rapid``. One round a week from the start date."""
     if _only_missing_setting(ctx):
         return await _set_missing(core, ctx)
+    if only_reminder_setting(ctx):  # herinnering=uit|aanmelden|iedereen: bot/keizer/reminders.py
+        return await set_reminder_setting(core, ctx)
     opts = await season_options(core, ctx, "usage_seizoen", need_name=True)
     calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone)
     if calendar[0][2] <= ctx.now:

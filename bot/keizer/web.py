@@ -14,7 +14,7 @@ from bot.core.registry import FormRound, Registry, WebContent, WebPage
 from bot.core.replies import Reply
 from bot.core.web_links import club_path
 from bot.core.store import Club, Member
-from bot.keizer.attendance_store import AttendanceStore
+from bot.keizer.week_store import WeekStore
 from bot.keizer.lookups import keizer_store
 from bot.keizer.rows import SeasonPlayer, Signoff
 
@@ -86,8 +86,8 @@ async def coming_rounds(core: Core, club: Club, member: Member | None, now: date
         if not rounds:
             continue
         signoffs = await store.signoffs_of_season(season.id)
-        by_default = await AttendanceStore(core.store).absent_by_default(season.id)  # /mijn aanwezig afgemeld
-        signed_on = await AttendanceStore(core.store).signons_of_season(season.id)
+        by_default = await WeekStore(core.store).absent_by_default(season.id)  # /mijn aanwezig afgemeld
+        signed_on = await WeekStore(core.store).signons_of_season(season.id)
         place = await store.season_player(season.id, member.id) if member is not None else None
         word = " rapid" if kind == "rapid" else ""
         for row in rounds:

@@ -76,12 +76,15 @@ async def test_absent_unless_signed_on(commands: Core, clock: ShiftedClock, conf
 
 async def test_signing_off_takes_back_a_sign_on_and_back_to_default(commands: Core, clock: ShiftedClock, config) -> None:
     await make_season(commands)
+    eva = _member(config, "Eva")
     await ok(commands, EVA, "/me attendance absent")
+    assert rows(config, "SELECT COUNT(*) FROM signons WHERE member_id = ?", eva)[0][0] == 0  # a clean slate
     await ok(commands, EVA, "/aanmelden")
+    assert rows(config, "SELECT COUNT(*) FROM signons WHERE member_id = ?", eva)[0][0] == 1
     await ok(commands, EVA, "/afmelden")
-    assert rows(config, "SELECT COUNT(*) FROM signons")[0][0] == 0
+    assert rows(config, "SELECT COUNT(*) FROM signons WHERE member_id = ?", eva)[0][0] == 0
     await ok(commands, EVA, "/aanmelden")  # takes back the sign-off and signs on again
-    assert rows(config, "SELECT COUNT(*) FROM signons")[0][0] == 1
+    assert rows(config, "SELECT COUNT(*) FROM signons WHERE member_id = ?", eva)[0][0] == 1
     assert rows(config, "SELECT COUNT(*) FROM signoffs")[0][0] == 0
     # after round 1's deadline she goes back to the default: round 1 stays as it was (she is on)
     clock.set(datetime(2026, 12, 3, 16, 30, tzinfo=timezone.utc))
@@ -91,7 +94,6 @@ async def test_signing_off_takes_back_a_sign_on_and_back_to_default(commands: Co
     await ok(commands, EVA, "/mijn aanwezig afgemeld")
     clock.set(PAIRED)
     await ok(commands, DIRECTOR, "/publiceer")
-    eva = _member(config, "Eva")
     paired = rows(config, "SELECT white_id, black_id FROM games")
     byes = [b for (b,) in rows(config, "SELECT member_id FROM byes")]
     assert any(eva in game for game in paired) or byes == [eva]

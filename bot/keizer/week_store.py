@@ -1,17 +1,19 @@
-"""The SQL of a member's attendance mode (issue 34 §2, migration 0065): present unless signed off (no row,
-or 'present'), or absent unless signed on ('absent'), and the sign-ons of the absent-by-default."""
+"""The SQL of each member's own week (issue 34 §2): the attendance mode (migration 0065: present unless
+signed off, no row or 'present'; or absent unless signed on, 'absent'), the sign-ons, and which paired
+rounds' players were reminded of a missing result (migration 0066)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from bot.core.database import iso
+from bot.core.database import from_iso, iso
 from bot.core.store import Store
+from bot.keizer.rows import RoundRow, round_row
 
 PRESENT, ABSENT = "present", "absent"
 
 
-class AttendanceStore:
+class WeekStore:
     def __init__(self, store: Store) -> None:
         self.db = store
 
@@ -55,3 +57,32 @@ class AttendanceStore:
 
     async def drop_signon(self, round_id: int, member_id: int) -> None:
         await self.db.write("DELETE FROM signons WHERE round_id = ? AND member_id = ?", (round_id, member_id))
+
+    async def next_results_reminder(self, after: timedelta) -> datetime | None:
+        """When the earliest paired round not yet looked at for missing results is due (``after`` its
+        publication)."""
+        row = await self.db.fetch_one(
+            "SELECT MIN(r.publish_at) FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            " WHERE r.status = 'paired' AND s.status = 'active' AND r.results_reminded_at IS NULL"
+        )
+        return from_iso(row[0]) + after if row and row[0] else None
+
+    async def rounds_to_remind_of_results(self, now: datetime, after: timedelta) -> list[RoundRow]:
+        rows = await self.db.fetch_all(
+            "SELECT r.* FROM rounds r JOIN seasons s ON s.id = r.season_id WHERE r.status = 'paired'"
+            " AND s.status = 'active' AND r.results_reminded_at IS NULL AND r.publish_at <= ? ORDER BY r.publish_at",
+            (iso(now - after),),
+        )
+        return [round_row(r) for r in rows]
+
+    async def mark_results_reminded(self, round_id: int, now: datetime) -> bool:
+        """True for the one transaction that marks the round (its reminders are queued in it)."""
+        rows = await self.db.returning(
+            "UPDATE rounds SET results_reminded_at = ? WHERE id = ? AND results_reminded_at IS NULL RETURNING id",
+            (iso(now), round_id),
+        )
+        return bool(rows)
+
+    async def disputed_games(self, round_id: int) -> set[int]:
+        rows = await self.db.fetch_all("SELECT id FROM games WHERE round_id = ? AND disputed_result IS NOT NULL", (round_id,))
+        return {int(r[0]) for r in rows}
