@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.database import Database, from_iso, iso
+from bot.core.calendar_feeds import CalendarFeeds
 from bot.core.director_accounts import DirectorAccounts
 from bot.core.member_notices import MemberNotices
 from bot.core.installation import Installation
@@ -56,7 +57,7 @@ class Announcement:
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
-class SharedTables(Installation, DirectorAccounts, MemberNotices):
+class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
@@ -196,6 +197,9 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices):
         for r in rows:
             groups.setdefault((r["club"], name_key(r["name"])), []).append(r["name"])
         return [(club, names) for (club, _), names in groups.items()]
+
+    def _member_row(self, row: Any) -> Member:
+        return _member(row)
 
     async def member(self, member_id: int) -> Member | None:
         row = await self.fetch_one("SELECT * FROM members WHERE id = ?", (member_id,))
