@@ -23,19 +23,17 @@ import json
 from datetime import datetime, timedelta
 
 from bot.core.calendar import local_text
-from bot.core.context import Context, UserError
-from bot.core.replies import Reply
 from bot.core.dispatch import Core
 from bot.core.i18n import t
 from bot.core.store import Club
 from bot.keizer.competition import withdrawn
 from bot.keizer.formatting import for_competition, rapid_word
-from bot.keizer.lookups import active_season, keizer_store
-from bot.keizer.open_results_store import OpenResultsStore
+from bot.keizer.lookups import keizer_store
 from bot.keizer.store import RoundRow, Season
 from bot.keizer.week_store import WeekStore
 
 REMINDER_KEY = "reminder"  # the club setting's key in a season's settings_json (no Keizer rule)
+REMINDER_KEYS = {"herinnering", "reminder"}  # /seizoen herinnering=... (bot/keizer/seasons.py)
 REMINDER_VALUES = {"uit": "off", "off": "off", "aanmelden": "signon", "signon": "signon",
                    "iedereen": "everyone", "everyone": "everyone"}  # fmt: skip
 RESULTS_AFTER = timedelta(days=1)  # the day after the round, at its publication time
@@ -52,29 +50,6 @@ def with_reminder_setting(settings_json: str, mode: str) -> str:
     if mode != "off":
         settings[REMINDER_KEY] = mode
     return json.dumps(settings, sort_keys=True)
-
-
-_REMINDER_KEYS = {"herinnering", "reminder"}
-_KIND_KEYS = {"soort", "kind"}
-
-
-def only_reminder_setting(ctx: Context) -> bool:
-    """``/seizoen herinnering=iedereen [soort=rapid]``: a running season's setting, no new season."""
-    keys = {a.partition("=")[0].lower() for a in ctx.args}
-    return bool(keys & _REMINDER_KEYS) and keys <= _REMINDER_KEYS | _KIND_KEYS
-
-
-async def set_reminder_setting(core: Core, ctx: Context) -> Reply:
-    """The director sets who gets a private reminder before the deadline (``uit``, ``aanmelden``, ``iedereen``)."""
-    values = {k.lower(): v.lower() for k, _, v in (a.partition("=") for a in ctx.args)}
-    mode = REMINDER_VALUES.get(values.get("herinnering", values.get("reminder", "")))
-    kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("soort", values.get("kind", "main")))
-    if mode is None or kind is None or len(ctx.args) != len(values):
-        raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
-    season = await active_season(core, ctx, kind)
-    async with core.store.transaction():
-        await OpenResultsStore(core.store).set_settings_json(season.id, with_reminder_setting(season.settings_json, mode))
-    return Reply(lines=(ctx.t(f"season_reminder_{mode}", season=season.name),))
 
 
 async def queue_answer_reminders(core: Core, club: Club, season: Season, row: RoundRow, now: datetime) -> None:

@@ -117,3 +117,30 @@ async def test_bad_input_and_late_sign_on_change_nothing(commands: Core, clock: 
     assert "17:00" in await refused(commands, EVA, "/aanmelden", config)
     await ok(commands, DIRECTOR, "/language en")
     assert "/me attendance default|absent" in await refused(commands, EVA, "/me attendance maybe", config)
+
+
+CONSOLE = """
+/seizoen naam=2026-27 start=2026-12-03 rondes=28
+/speler Anna 2100
+/speler Bert 1950
+/speler Carla 1800
+/speler Daan 1700
+/speler Eva 1600
+/koppel Eva @Eva
+/als Eva
+/mijn aanwezig afgemeld
+/aanmelden 2
+/klok 2026-12-03 18:05
+/klok +1w
+"""
+
+
+def test_in_the_console_she_plays_only_the_week_she_signed_on(config) -> None:
+    from tests.bot.test_console_week import run_script
+
+    lines = run_script(config, CONSOLE).splitlines()
+    announced = [line for line in lines if line.startswith("[kanaal] ")]
+    first = announced[announced.index("[kanaal] Indeling ronde 1 (2026-12-03)") + 1 :][:3]
+    second = announced[announced.index("[kanaal] Indeling ronde 2 (2026-12-10)") + 1 :][:3]
+    assert not any("Eva" in line for line in first), first  # four play, no bye: Eva is signed off
+    assert any("Eva" in line for line in second), second  # she signed on for round 2
