@@ -94,7 +94,9 @@ async def _undo(core: Core, ctx: Context, season: Season) -> Reply:
         raise UserError("error_undo_chat_game", round=row.number)
     status = "closed" if ctx.now >= row.deadline_at else "open"
     body = for_competition(ctx.lang, season.kind, ctx.t("pairing_withdrawn", round=row.number, date=row.play_date))
-    posted = await store.withdraw_pairing(row.id, status, ctx.club.id, body, ctx.now)
+    async with core.store.transaction():
+        posted = await store.withdraw_pairing(row.id, status, ctx.club.id, body, ctx.now)
+        await WeekStore(core.store).drop_default_signoffs(row.id)  # absent by default: decided at the pairing
     key = "pairing_withdrawn_posted" if posted else "pairing_withdrawn_unposted"
     return Reply(lines=(for_competition(ctx.lang, season.kind, ctx.t(key, round=row.number)),))
 

@@ -86,3 +86,12 @@ class WeekStore:
     async def disputed_games(self, round_id: int) -> set[int]:
         rows = await self.db.fetch_all("SELECT id FROM games WHERE round_id = ? AND disputed_result IS NOT NULL", (round_id,))
         return {int(r[0]) for r in rows}
+
+    async def drop_default_signoffs(self, round_id: int) -> None:
+        """A pairing taken back: the sign-offs it wrote for the absent-by-default go with it (they are
+        written again when the round is paired, unless the member signed on or changed mode meanwhile)."""
+        await self.db.write(
+            "DELETE FROM signoffs WHERE round_id = ? AND kind = 'notice' AND created_by IS NULL AND member_id IN"
+            " (SELECT member_id FROM attendance_modes WHERE mode = 'absent')",
+            (round_id,),
+        )

@@ -144,3 +144,16 @@ def test_in_the_console_she_plays_only_the_week_she_signed_on(config) -> None:
     second = announced[announced.index("[kanaal] Indeling ronde 2 (2026-12-10)") + 1 :][:3]
     assert not any("Eva" in line for line in first), first  # four play, no bye: Eva is signed off
     assert any("Eva" in line for line in second), second  # she signed on for round 2
+
+
+async def test_a_pairing_taken_back_takes_her_default_sign_off_with_it(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    await ok(commands, EVA, "/mijn aanwezig afgemeld")
+    clock.set(PAIRED)
+    await ok(commands, DIRECTOR, "/publiceer")
+    eva = _member(config, "Eva")
+    assert rows(config, "SELECT kind FROM signoffs WHERE member_id = ?", eva) == [("notice",)]
+    await ok(commands, DIRECTOR, "/publiceer ongedaan")
+    assert rows(config, "SELECT COUNT(*) FROM signoffs WHERE member_id = ?", eva) == [(0,)]
+    await ok(commands, EVA, "/mijn aanwezig standaard")  # after the deadline: round 1 stays as it was, off
+    assert rows(config, "SELECT kind, created_by FROM signoffs WHERE member_id = ?", eva) == [("notice", eva)]
