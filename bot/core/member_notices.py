@@ -17,6 +17,11 @@ class MemberNotices:
         row = await self.fetch_one("SELECT notify FROM members WHERE id = ?", (member_id,))
         return bool(row and row[0])
 
+    async def member_notices(self: Any, member_id: int) -> tuple[bool, bool]:
+        """(pairing notices on, reminders on) of a member: what ``/mijn meldingen`` shows."""
+        row = await self.fetch_one("SELECT notify, reminders FROM members WHERE id = ?", (member_id,))
+        return (bool(row[0]), bool(row[1])) if row else (False, True)
+
     async def set_member_reminders(self: Any, member_id: int, on: bool) -> None:
         await self.write("UPDATE members SET reminders = ? WHERE id = ?", (int(on), member_id))
 

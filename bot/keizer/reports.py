@@ -155,10 +155,14 @@ _NOTICE_KINDS = {"indeling": "pairing", "pairing": "pairing", "herinneringen": "
 async def cmd_notices(core: Core, ctx: Context) -> Reply:
     """``/mijn meldingen aan|uit``: every private message of the bot (or none): the opponent when a round is
     paired, and the reminders (``bot/keizer/reminders.py``); one kind: ``/mijn meldingen indeling|herinneringen
-    aan|uit``."""
+    aan|uit``; ``/mijn meldingen`` alone says what is on."""
     if ctx.member is None:
         raise UserError("error_not_a_member")
     words = [a.lower() for a in ctx.args]
+    if not words:  # what is on now, and how to change it
+        pairing, reminders = await core.store.member_notices(ctx.member.id)
+        state = {True: ctx.t("notices_state_on"), False: ctx.t("notices_state_off")}
+        return Reply(lines=(ctx.t("notices_now", pairing=state[pairing], reminders=state[reminders]),), private=True)
     kind = _NOTICE_KINDS.get(words[0]) if len(words) == 2 else "all"
     if kind is None or not words or words[-1] not in ("aan", "on", "uit", "off"):
         raise UserError("error_usage", usage=ctx.t("usage_mijn"))

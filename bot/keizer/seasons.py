@@ -44,6 +44,7 @@ class SeasonOptions:
     start_order: str = "rating"  # "list": last season's final ranking (seed 004 Keizer rule a)
     club_rules: dict[str, object] = field(default_factory=dict)  # KeizerSettings given: riser_from, auto_signoff_fraction
     missing: str = "pair"  # ontbrekend=: pair anyway while earlier results are open, or "wait" (bot/keizer/open_results.py)
+    reminder: str = "off"  # herinnering=: the private reminders before the deadline (bot/keizer/reminders.py)
 
 
 async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
@@ -73,7 +74,7 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         if opts.kind == "rapid":  # its own roster: members join with /aanmelden rapid, or /speler ... rapid
             carried = []
     settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order, **opts.club_rules))  # type: ignore[arg-type]
-    settings = with_missing_setting(settings, opts.missing)
+    settings = with_reminder_setting(with_missing_setting(settings, opts.missing), opts.reminder)
     async with core.store.transaction():
         season = await keizer_store(core).create_season(
             ctx.club.id, opts.name, opts.kind, calendar, opts.deadline.strftime("%H:%M"),
@@ -102,7 +103,7 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
         "deadline": "deadline", "publicatie": "publish", "publish": "publish", "tijdzone": "timezone",
         "timezone": "timezone", "soort": "kind", "kind": "kind", "startvolgorde": "start_order",
         "start_order": "start_order", "stijgprijs": "riser", "riser": "riser", "noshow": "noshow",
-        "ontbrekend": "missing", "missing": "missing",
+        "ontbrekend": "missing", "missing": "missing", "herinnering": "reminder", "reminder": "reminder",
     }  # fmt: skip
     values: dict[str, str] = {}
     for arg in ctx.args:
@@ -153,13 +154,14 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
             raise UserError("error_usage", usage=ctx.t(usage))
         club_rules["auto_signoff_fraction"] = earns
     missing = MISSING_VALUES.get(values.get("missing", "pair").lower())
-    if missing is None:
+    reminder = REMINDER_VALUES.get(values.get("reminder", "off").lower())
+    if missing is None or reminder is None:
         raise UserError("error_usage", usage=ctx.t(usage))
     if name and await keizer_store(core).season_by_name(ctx.club.id, name) is not None:
         raise UserError("error_season_exists", name=name)
     return SeasonOptions(
         name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values, start_order, club_rules,
-        missing,
+        missing, reminder,
     )
 
 
@@ -250,8 +252,9 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
         core.store, ctx.club.id, file, name, opts.kind, opts.first_day, rounds, opts.deadline, opts.publish,
         opts.zone_name, ctx.now,
     )  # fmt: skip
-    if opts.missing == "wait":  # ontbrekend=wachten: the club's setting, not the file's
-        await open_store(core).set_settings_json(season.id, with_missing_setting(season.settings_json, opts.missing))
+    if opts.missing == "wait" or opts.reminder != "off":  # ontbrekend=, herinnering=: the club's, not the file's
+        settings = with_reminder_setting(with_missing_setting(season.settings_json, opts.missing), opts.reminder)
+        await open_store(core).set_settings_json(season.id, settings)
     return Reply(lines=(ctx.t("imported", name=season.name, players=len(file.players), played=played, rounds=rounds),))
 
 

@@ -1,6 +1,7 @@
 """The club's playing evening, for the calendars (issue 34 §2): where the club plays and from when to when,
 ``/speelavond locatie="Buurthuis De Ster, Dorpsstraat 1, Utrecht" tijd=19:30-23:30`` (``/clubnight
-location=... time=...``; the director; ``/speelavond`` alone shows them). A club setting of its own table
+location=... time=...``; the director; ``/speelavond`` alone shows them; the location may be typed without
+quotes: the words up to the next ``tijd=`` are its own). A club setting of its own table
 (``club_venues``, migration 0067); without one a round is played ``DEFAULT_START``-``DEFAULT_END`` in the
 season's time zone and the events have no location."""
 
@@ -61,11 +62,16 @@ async def cmd_speelavond(core: Core, ctx: Context) -> Reply:
     store = VenueStore(core.store)
     venue = await store.venue(ctx.club.id)
     given: dict[str, str] = {}
+    current = ""
     for arg in ctx.args:
         key, eq, value = arg.partition("=")
-        if not eq or key.lower() not in _KEYS or _KEYS[key.lower()] in given:
+        if eq and key.lower() in _KEYS and _KEYS[key.lower()] not in given:
+            current = _KEYS[key.lower()]
+            given[current] = value.strip()
+        elif current == "location":  # an address as a director types it, unquoted: the words that follow
+            given[current] = f"{given[current]} {arg}".strip()
+        else:
             raise UserError("error_usage", usage=ctx.t("usage_speelavond"))
-        given[_KEYS[key.lower()]] = value.strip()
     location, starts, ends = venue.location, venue.starts, venue.ends
     if "location" in given:
         location = " ".join(given["location"].split())  # one line: a calendar's LOCATION

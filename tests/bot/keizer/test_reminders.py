@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 from bot.core.clock import ShiftedClock
 from bot.core.dispatch import Core
 from bot.core.scheduler import Alarm
-from tests.bot.conftest import DIRECTOR, refused, rows
+from tests.bot.conftest import DIRECTOR, link, refused, rows
 from tests.bot.keizer.test_commands import ANNA, BERT, CARLA, DAAN, EVA, make_season, ok
 
 REMIND_1 = datetime(2026, 12, 3, 11, 30, tzinfo=timezone.utc)  # 12:30 local: within 5 hours of the 17:00 deadline
@@ -107,3 +107,22 @@ async def test_settings_refused_change_nothing(commands: Core, config) -> None:
     await ok(commands, DIRECTOR, "/language en")
     assert "everyone for an answer" in await ok(commands, DIRECTOR, "/season reminder=everyone")
     assert "no longer get reminders" in await ok(commands, ANNA, "/me notices reminders off")
+
+
+async def test_the_setting_given_when_the_season_is_made_and_what_is_on_now(commands: Core, clock: ShiftedClock, config) -> None:
+    """``herinnering=`` is in /seizoen's usage, so a director gives it when creating the season (it was
+    refused there); ``/mijn meldingen`` alone says what is on (it was a usage error)."""
+    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=28 herinnering=aanmelden")
+    await ok(commands, DIRECTOR, "/speler Eva 1600")
+    await link(commands, EVA)
+    await ok(commands, EVA, "/mijn aanwezig afgemeld")
+    outbox = Outbox()
+    await _run(commands, clock, REMIND_1, outbox)
+    assert list(outbox.private()) == [EVA.user_id]
+    assert "herinnering=uit|aanmelden|iedereen" in await refused(
+        commands, DIRECTOR, "/seizoen naam=Rapid start=2026-12-09 soort=rapid herinnering=soms", config
+    )
+    said = await ok(commands, EVA, "/mijn meldingen")
+    assert "bij een nieuwe indeling: uit. Herinneringen (afmelden, ontbrekende uitslag): aan." in said
+    await ok(commands, EVA, "/mijn meldingen herinneringen uit")
+    assert "ontbrekende uitslag): uit." in await ok(commands, EVA, "/mijn meldingen")
