@@ -1,16 +1,21 @@
 """``/club`` (director): what a rating office's TRF file says of the club beyond its name (issue 34 §1):
 ``/club plaats=Utrecht federatie=NED arbiter="Jan Arbiter" hulparbiter="Piet Hulp"`` sets them (``-``
 clears one), ``/club`` shows them. The TRF export (``/exporteer trf``) writes them in its header lines
-022 (city), 032 (federation), 102 (chief arbiter) and 112 (deputy arbiter); the federation is also each
+022 (city), 032 (federation), 102 (chief arbiter) and 112 (deputy arbiter); a city or a name may be typed
+without quotes (the words up to the next ``key=``); the federation is also each
 player's whose own is not known (``bot/ratings``)."""
 
 from __future__ import annotations
 
+from bot.core.command_line import keyed_values
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.federation import CLUB_WORDS, club_value
 from bot.core.registry import KEYED, Command, Param, Registry
 from bot.core.replies import Reply
+
+
+SPOKEN = frozenset({"city", "arbiter", "deputy_arbiter"})  # "plaats=Den Haag", "arbiter=Jan de Vries" unquoted
 
 
 def register(registry: Registry) -> None:
@@ -19,13 +24,10 @@ def register(registry: Registry) -> None:
 
 
 async def cmd_club(core: Core, ctx: Context) -> Reply:
-    changes: dict[str, str | None] = {}
-    for arg in ctx.args:
-        key, sep, value = arg.partition("=")
-        field = CLUB_WORDS.get(key.lower()) if sep else None
-        if field is None:
-            raise UserError("error_usage", usage=ctx.t("usage_club"))
-        changes[field] = club_value(field, value)
+    given = keyed_values(ctx.args, CLUB_WORDS, SPOKEN)  # arbiter=Jan de Vries: a name as typed, unquoted
+    if given is None:
+        raise UserError("error_usage", usage=ctx.t("usage_club"))
+    changes = {field: club_value(field, value) for field, value in given.items()}
     if changes:
         async with core.store.transaction():
             for field, value in changes.items():

@@ -13,7 +13,7 @@ from tests.bot.keizer.test_commands import refused
 from tests.bot.keizer.test_why import two_rounds
 from tests.bot.keizer.trf_reader import read_trf
 
-DATA = Path(__file__).parents[1] / "ratings" / "data"
+DATA = Path(__file__).parents[1] / "ratings" / "samples"
 
 
 async def test_trf_of_a_slice_of_rounds(commands: Core, clock: ShiftedClock) -> None:
@@ -72,3 +72,14 @@ async def test_club_details_are_the_directors_and_checked(commands: Core, config
     assert "60 tekens" in await unchanged(commands, DIRECTOR, "/club arbiter=" + "x" * 61, config)
     assert "Gebruik" in await unchanged(commands, DIRECTOR, "/club stad=Utrecht", config)
     assert await ok(commands, DIRECTOR, "/club") == "Clubgegevens voor het TRF-bestand: plaats —, federatie —, arbiter —, hulparbiter —."
+
+
+async def test_names_and_a_city_typed_without_quotes(commands: Core, config) -> None:
+    """A director types ``arbiter=Jan de Vries`` as the name is written (it was refused with the usage); a
+    federation stays one word, and a word after it is still a mistake."""
+    said = await ok(commands, DIRECTOR, "/club plaats=Den Haag arbiter=Jan de Vries hulparbiter=Piet van 't Hof federatie=NED")
+    assert said == ("Clubgegevens voor het TRF-bestand: plaats Den Haag, federatie NED, arbiter Jan de Vries,"
+                    " hulparbiter Piet van 't Hof.")  # fmt: skip
+    assert "Gebruik" in await unchanged(commands, DIRECTOR, "/club federatie=NED Utrecht", config)
+    assert "Gebruik" in await unchanged(commands, DIRECTOR, "/club Utrecht", config)
+    assert "Gebruik" in await unchanged(commands, DIRECTOR, "/club arbiter=A arbiter=B", config)

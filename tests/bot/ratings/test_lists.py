@@ -13,7 +13,7 @@ from bot.ratings import egd, fide, knsb
 from bot.ratings.commands import read_list
 from bot.ratings.lists import Listed, name_keys, text_of
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent / "samples"
 
 
 def data(name: str) -> bytes:

@@ -12,7 +12,7 @@ from bot.adapters.console import ConsoleAdapter
 from bot.core.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent / "samples"
 
 
 def data(name: str) -> bytes:
