@@ -33,13 +33,14 @@ from typing import Any, AsyncIterator, Iterable
 import asyncpg
 
 from bot.core.club_slots import ClubSlots
-from bot.core.database import ReadPath, check_write
+from bot.core.database import ReadPath, check_write, settle
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.pg_migrations import applied_migrations, migrate
 from bot.core.sql_dialect import postgres_sql
 
 CACHE_CHANNEL = "clubbot_cache"
 POOL_SIZE = 10
+LANES = 3  # connections that carry the commands' group transactions (``_Lane``)
 
 
 def lock_number(key: str) -> int:
@@ -53,8 +54,10 @@ class PostgresDatabase(ReadPath):
     dialect = "postgresql"
     CACHED_TABLES: tuple[str, ...] = ()  # a write naming one of these empties the caches everywhere
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, lanes: list[_Lane] | None = None) -> None:
         self._pool = pool
+        self._lanes = lanes or []
+        self._url = ""  # to connect a lane again after its connection broke
         self._tx: contextvars.ContextVar[_Tx | None] = contextvars.ContextVar(f"pg_tx_{id(self)}", default=None)
         self._reading: contextvars.ContextVar[bool] = contextvars.ContextVar(f"pg_read_{id(self)}", default=False)
         self._turns = ClubSlots(1)  # one transaction per key at a time in this process
@@ -68,7 +71,10 @@ class PostgresDatabase(ReadPath):
     # ------------------------------------------------------------------ lifecycle
     @classmethod
     async def open(cls, url: str, migrations: Path = MIGRATIONS_DIR, pool_size: int = POOL_SIZE, **_: Any) -> Any:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        # A connection given back is not reset (asyncpg's default costs a round trip each time): it holds
+        # no session state (no LISTEN, no session lock, no SET), and an open transaction is rolled back.
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
+        lanes: list[_Lane] = []
         try:
             async with pool.acquire() as conn:
                 await migrate(conn, migrations)
@@ -76,12 +82,17 @@ class PostgresDatabase(ReadPath):
                     "SELECT table_name FROM information_schema.columns"
                     " WHERE table_schema = current_schema() AND column_name = 'id'"
                 )
-            db = cls(pool)
+            for _ in range(LANES):
+                lanes.append(_Lane(await asyncpg.connect(url)))
+            db = cls(pool, lanes)
+            db._url = url
             db._id_tables = frozenset(r[0] for r in rows)
             db._listener = await asyncpg.connect(url)
             await db._listener.add_listener(CACHE_CHANNEL, db._heard)
             db._claims = await asyncpg.connect(url)
         except BaseException:
+            for lane in lanes:
+                await lane.conn.close()
             await pool.close()
             raise
         return db
@@ -91,6 +102,10 @@ class PostgresDatabase(ReadPath):
         self._forget()
 
     async def close(self) -> None:
+        for lane in self._lanes:
+            async with lane.lock:  # what is waiting for a COMMIT gets it first
+                await lane.commit(self)
+            await lane.conn.close()
         for conn in (self._listener, self._claims):
             if conn is not None:
                 await conn.close()
@@ -147,17 +162,29 @@ class PostgresDatabase(ReadPath):
         already (a unique key): then it stays and the caller deletes it."""
         conn = self._conn()
         for row in await conn.fetch(f'SELECT ctid FROM "{table}" WHERE "{column}" = $1', source):
+            await conn.execute("SAVEPOINT row_moved")  # a clash undoes only this row
             try:
-                async with conn.transaction():  # a savepoint: a clash undoes only this row
-                    await conn.execute(f'UPDATE "{table}" SET "{column}" = $1 WHERE ctid = $2', target, row[0])
+                await conn.execute(f'UPDATE "{table}" SET "{column}" = $1 WHERE ctid = $2', target, row[0])
             except asyncpg.UniqueViolationError:
-                pass
+                await conn.execute("ROLLBACK TO SAVEPOINT row_moved")
+            await conn.execute("RELEASE SAVEPOINT row_moved")
 
     # ------------------------------------------------------------------ transactions
     def transaction(self, key: str | None = None) -> _Transaction:
         """``async with db.transaction(key=...):`` one command's changes, all or nothing; nested use joins
-        the outer one. Transactions with the same ``key`` (a club) run one at a time, in every process."""
+        the outer one. Transactions with the same ``key`` (a club) run one at a time, in every process.
+        One with a key joins a group transaction on a lane (``_Lane``) and returns once that is committed;
+        one without (or whose club another process holds) is a transaction of its own."""
         return _Transaction(self, key)
+
+    def _lane(self) -> _Lane | None:
+        """The lane a command joins: a free one, else the one with the fewest commands waiting."""
+        if not self._lanes:
+            return None
+        for lane in self._lanes:
+            if not lane.lock.locked():
+                return lane
+        return min(self._lanes, key=lambda lane: lane.waiting)
 
     @asynccontextmanager
     async def claim(self, name: str) -> AsyncIterator[bool]:
@@ -233,7 +260,7 @@ class PostgresDatabase(ReadPath):
 
     async def execute_alone(self, sql: str, params: Iterable[Any] = ()) -> int:
         """As ``execute``: outside a command it is a transaction of its own, committed before it returns
-        (PostgreSQL has no group commit)."""
+        (it joins no lane's group)."""
         return await self.execute(sql, params)
 
     async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
@@ -272,7 +299,7 @@ class _Tx:
 
 
 class _Transaction:
-    __slots__ = ("db", "key", "held", "token", "conn", "inner")
+    __slots__ = ("db", "key", "held", "token", "conn", "inner", "lane", "waiter")
 
     def __init__(self, db: PostgresDatabase, key: str | None) -> None:
         self.db = db
@@ -281,6 +308,7 @@ class _Transaction:
         self.token: contextvars.Token[_Tx | None] | None = None
         self.conn: Any = None
         self.inner: Any = None
+        self.lane: _Lane | None = None  # the lane whose group this command joined
 
     async def __aenter__(self) -> None:
         db = self.db
@@ -290,6 +318,11 @@ class _Transaction:
             await db._turns.enter(self.key)
             self.held = self.key
         try:
+            lane = db._lane() if self.key is not None else None
+            if lane is not None and await lane.join(db, lock_number(self.key)):  # type: ignore[arg-type]
+                self.lane = lane
+                self.token = db._tx.set(_Tx(lane.conn))
+                return
             self.conn = await db._pool.acquire()
             self.inner = self.conn.transaction()
             await self.inner.start()
@@ -306,6 +339,13 @@ class _Transaction:
         db = self.db
         tx = db._tx.get()
         db._tx.reset(self.token)
+        if self.lane is not None:
+            try:
+                await self.lane.leave(db, failed=kind is not None, touched=tx is not None and tx.touched)
+            finally:
+                self.lane = None
+                await self._release()
+            return
         try:
             if kind is None:
                 if tx is not None and tx.touched:
@@ -328,3 +368,120 @@ class _Transaction:
         if self.held is not None:
             self.db._turns.leave(self.held)
             self.held = None
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset: nothing beyond the rollback of an open transaction asyncpg does itself."""
+
+
+class _Lane:
+    """A connection whose one open transaction the commands of several clubs share: group commit, as the
+    SQLite writer does (``bot/core/database.py``).
+
+    Commands take turns on the lane (an asyncio lock, first come first served). A command opens the
+    transaction if none is open and a savepoint of its own, and takes its club's advisory lock without
+    waiting, in one round trip. If another process holds the club, the command leaves the lane and runs
+    as a transaction of its own that waits for the lock (so a lane never waits for another process's
+    club while holding others' commands). A command that fails rolls back to its savepoint: only its own
+    writes are undone. One that succeeds queues a COMMIT behind the commands waiting for the lane, and
+    returns once that COMMIT is done: no reply announces a change that is not durable. If the COMMIT
+    fails, every command of the group gets the error. While one lane commits, the others take commands."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+        self.lock = asyncio.Lock()
+        self.waiting = 0  # commands waiting for the lock (to choose a lane)
+        self.open = False  # a transaction is open on the lane
+        self.release = False  # the last command's savepoint is still to be released
+        self.group: list[asyncio.Future[None]] = []  # the commands waiting for the open transaction's COMMIT
+        self.commands = 0  # commands whose changes the open transaction holds
+        self.touched = False  # one of them wrote a cached table: NOTIFY with the COMMIT
+        self.flush: asyncio.Task[None] | None = None
+
+    async def join(self, db: PostgresDatabase, number: int) -> bool:
+        """Take the lane and open this command's savepoint with its club's lock; False (and the lane let
+        go) if another process holds the club."""
+        self.waiting += 1
+        try:
+            await self.lock.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            prefix = ("" if self.open else "BEGIN; ") + ("RELEASE SAVEPOINT command; " if self.release else "")
+            self.open, self.release = True, True
+            status = await self.conn.execute(f"{prefix}SAVEPOINT command; SELECT 1 WHERE pg_try_advisory_xact_lock({number})")
+        except BaseException as exc:
+            await self._broken(db, exc)
+            self.lock.release()
+            raise
+        if status == "SELECT 1":
+            return True
+        self._queue_flush(db)
+        self.lock.release()
+        return False
+
+    async def leave(self, db: PostgresDatabase, failed: bool, touched: bool) -> None:
+        waiter = None
+        try:
+            if failed:
+                db._forget()
+                try:
+                    await self.conn.execute("ROLLBACK TO SAVEPOINT command; RELEASE SAVEPOINT command")
+                    self.release = False
+                except BaseException as exc:
+                    await self._broken(db, exc)
+                    return
+            else:
+                self.commands += 1
+                self.touched |= touched
+                waiter = asyncio.get_running_loop().create_future()
+                self.group.append(waiter)
+            self._queue_flush(db)
+        finally:
+            self.lock.release()
+        if waiter is not None:
+            await waiter
+
+    def _queue_flush(self, db: PostgresDatabase) -> None:
+        if self.open and (self.flush is None or self.flush.done()):
+            self.flush = asyncio.get_running_loop().create_task(self._commit_group(db))
+
+    async def _commit_group(self, db: PostgresDatabase) -> None:
+        """Behind the commands waiting for the lane: COMMIT what they and the ones before did."""
+        async with self.lock:
+            await self.commit(db)
+
+    async def commit(self, db: PostgresDatabase) -> None:
+        """COMMIT the open transaction (the lane is held); tell its commands how it went."""
+        if not self.open:
+            return
+        group, touched = self.group, self.touched
+        self.group, self.commands, self.touched, self.release, self.open = [], 0, False, False, False
+        sql = (f"NOTIFY {CACHE_CHANNEL}; " if touched else "") + "COMMIT"  # the NOTIFY goes with the COMMIT
+        try:
+            await asyncio.shield(self.conn.execute(sql))
+        except BaseException as exc:
+            await self._broken(db, exc, group)
+            return
+        if touched:
+            db._forget()
+        settle(group, None)
+
+    async def _broken(self, db: PostgresDatabase, error: BaseException, group: list[asyncio.Future[None]] | None = None) -> None:
+        """The open transaction failed as a whole: none of its changes remain and its commands get the
+        error; the lane starts again with a clean connection."""
+        group = self.group if group is None else group
+        self.group, self.commands, self.touched, self.release, self.open = [], 0, False, False, False
+        db._forget()
+        try:
+            if not self.conn.is_closed() and self.conn.is_in_transaction():
+                await self.conn.execute("ROLLBACK")
+        except BaseException:
+            self.conn.terminate()
+        if self.conn.is_closed():
+            try:
+                self.conn = await asyncpg.connect(db._url)
+            except BaseException:  # the server is gone: the next command's join says so
+                pass
+        settle(group, error)
+
