@@ -41,6 +41,7 @@ from bot.core.sql_dialect import postgres_sql
 CACHE_CHANNEL = "clubbot_cache"
 POOL_SIZE = 10
 LANES = 3  # connections that carry the commands' group transactions (``_Lane``)
+CLAIM_CONNECTIONS = 3  # connections the claims of due work are held on (``claim``)
 
 
 def lock_number(key: str) -> int:
@@ -63,8 +64,9 @@ class PostgresDatabase(ReadPath):
         self._turns = ClubSlots(1)  # one transaction per key at a time in this process
         self._id_tables: frozenset[str] = frozenset()
         self._listener: asyncpg.Connection | None = None  # hears the other processes' cache changes
-        self._claims: Any = None  # the connection the claims are held on (``claim``)
-        self._claiming = asyncio.Lock()  # one claim or release at a time on it
+        # The connections the claims are held on (``claim``), each with a lock: one claim or release at a
+        # time on a connection, several side by side on the others.
+        self._claims: list[tuple[asyncpg.Connection, asyncio.Lock]] = []
         self._held: set[str] = set()
         self._forgotten = 0  # as in Database: a cache fill that raced an emptying is not kept
 
@@ -89,7 +91,8 @@ class PostgresDatabase(ReadPath):
             db._id_tables = frozenset(r[0] for r in rows)
             db._listener = await asyncpg.connect(url)
             await db._listener.add_listener(CACHE_CHANNEL, db._heard)
-            db._claims = await asyncpg.connect(url)
+            for _ in range(CLAIM_CONNECTIONS):
+                db._claims.append((await asyncpg.connect(url), asyncio.Lock()))
         except BaseException:
             for lane in lanes:
                 await lane.conn.close()
@@ -106,7 +109,7 @@ class PostgresDatabase(ReadPath):
             async with lane.lock:  # what is waiting for a COMMIT gets it first
                 await lane.commit(self)
             await lane.conn.close()
-        for conn in (self._listener, self._claims):
+        for conn in (self._listener, *(c for c, _ in self._claims)):
             if conn is not None:
                 await conn.close()
         await self._pool.close()
@@ -190,14 +193,15 @@ class PostgresDatabase(ReadPath):
     async def claim(self, name: str) -> AsyncIterator[bool]:
         """``async with db.claim("due:keizer") as mine:`` True for the one process that holds ``name`` now
         (taken without waiting; let go at the end, or when the process's connection drops). The claims
-        are session locks on a connection of their own, so a claim held while its work runs takes no
+        are session locks on connections of their own, so a claim held while its work runs takes no
         connection from the pool that work needs."""
         if name in self._held:  # session locks nest in one session: within the process, say no here
             yield False
             return
         number = lock_number(name)
-        async with self._claiming:
-            mine = bool(await self._claims.fetchval("SELECT pg_try_advisory_lock($1)", number))
+        conn, lock = next(((c, k) for c, k in self._claims if not k.locked()), self._claims[number % len(self._claims)])
+        async with lock:
+            mine = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", number))
         if not mine:
             yield False
             return
@@ -206,8 +210,8 @@ class PostgresDatabase(ReadPath):
             yield True
         finally:
             self._held.discard(name)
-            async with self._claiming:
-                await self._claims.execute("SELECT pg_advisory_unlock($1)", number)
+            async with lock:
+                await conn.execute("SELECT pg_advisory_unlock($1)", number)
 
     def _forget(self, sql: str | None = None) -> None:
         self._forgotten += 1
@@ -239,8 +243,10 @@ class PostgresDatabase(ReadPath):
         INSERT into a table with one), else 0."""
         conn = await self._change(sql)
         if conn is None:
-            async with self.transaction():
-                return await self.write(sql, params)
+            if not self._alone(sql):
+                async with self.transaction():
+                    return await self.write(sql, params)
+            conn = self._pool
         translated = self._sql(sql)
         if translated.endswith(" RETURNING id"):
             value = await conn.fetchval(translated, *params)
@@ -252,8 +258,10 @@ class PostgresDatabase(ReadPath):
         """Run one change and return how many rows it changed."""
         conn = await self._change(sql)
         if conn is None:
-            async with self.transaction():
-                return await self.execute(sql, params)
+            if not self._alone(sql):
+                async with self.transaction():
+                    return await self.execute(sql, params)
+            conn = self._pool
         translated = self._sql(sql).removesuffix(" RETURNING id")
         status = await conn.execute(translated, *params)
         return int(status.rsplit(" ", 1)[-1]) if status and status[-1].isdigit() else 0
@@ -273,9 +281,20 @@ class PostgresDatabase(ReadPath):
     async def returning(self, sql: str, params: Iterable[Any] = ()) -> list[asyncpg.Record]:
         conn = await self._change(sql)
         if conn is None:
-            async with self.transaction():
-                return await self.returning(sql, params)
+            if not self._alone(sql):
+                async with self.transaction():
+                    return await self.returning(sql, params)
+            conn = self._pool
         return list(await conn.fetch(self._sql(sql), *params))
+
+    def _alone(self, sql: str) -> bool:
+        """Whether one change outside a transaction may run as it is: a single statement is a transaction
+        of its own in PostgreSQL (committed when it returns: one round trip, not BEGIN, it and COMMIT).
+        One that names a cached table gets a transaction, to send the NOTIFY with its COMMIT."""
+        if any(table in sql for table in self.CACHED_TABLES):
+            return False
+        self._forget(sql)
+        return True
 
     async def _change(self, sql: str) -> asyncpg.Connection | None:
         check_write(sql)
