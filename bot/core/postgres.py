@@ -3,13 +3,21 @@ processes (asyncpg; ``[database] url = "postgresql://..."``).
 
 What differs from the SQLite file, and why:
 
-- **Connections.** A pool: each command's transaction has a connection of its own, so commands of
-  different clubs run side by side (SQLite has one writer and shares its COMMIT instead). A command that
-  only reads (``reading()``) takes a connection for each query, outside any transaction.
-- **Turns per club.** ``transaction(key=...)`` (the dispatcher passes the club) runs the commands of one
-  club one at a time, as one process with SQLite does: inside the process an asyncio lock per key (so a
-  waiting command holds no connection), and across processes a transaction-scoped advisory lock on the
-  key (``pg_advisory_xact_lock``), let go at COMMIT or when a killed process's connection drops.
+- **Connections and group commit.** A command (a transaction with a ``key``: the dispatcher passes the
+  club) joins a group transaction on one of a few lanes (``Lane``: a connection each), in a savepoint of
+  its own, and returns once the group's COMMIT is done, as the SQLite writer shares its COMMIT: a WAL
+  flush and a round trip for many commands, not for each. While one lane commits, the others take
+  commands. A transaction without a key (the scheduler's bookkeeping, ``clubbot migrate-db``) has a
+  connection of the pool to itself; a single change outside any transaction is one statement, which
+  PostgreSQL commits on its own. A command that only reads (``reading()``) takes a pool connection for
+  each query, outside any transaction.
+- **Turns per club.** The commands of one club run one at a time, as one process with SQLite does:
+  inside the process an asyncio lock per key (held until the command's COMMIT, so a waiting command
+  holds no lane), and across processes a transaction-scoped advisory lock on the key, let go at COMMIT or
+  when a killed process's connection drops. On a lane it is taken without waiting
+  (``pg_try_advisory_xact_lock``); when another process holds the club, the command runs as a
+  transaction of its own that waits for the lock (``pg_advisory_xact_lock``), so a busy club never holds
+  a lane, nor the other clubs' commands on it.
 - **Due work once.** ``claim(name)`` is a session advisory lock taken without waiting: the process that
   gets it does the work, the others skip it (``bot/core/scheduler.py``); the Keizer rounds due are
   claimed one by one (``bot/keizer/publication.py``), so each is paired by one process.
@@ -33,14 +41,14 @@ from typing import Any, AsyncIterator, Iterable
 import asyncpg
 
 from bot.core.club_slots import ClubSlots
-from bot.core.database import ReadPath, check_write, settle
+from bot.core.database import ReadPath, check_write
+from bot.core.pg_lanes import CACHE_CHANNEL, Lane
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.pg_migrations import applied_migrations, migrate
 from bot.core.sql_dialect import postgres_sql
 
-CACHE_CHANNEL = "clubbot_cache"
 POOL_SIZE = 10
-LANES = 3  # connections that carry the commands' group transactions (``_Lane``)
+LANES = 3  # connections that carry the commands' group transactions (``Lane``)
 CLAIM_CONNECTIONS = 3  # connections the claims of due work are held on (``claim``)
 
 
@@ -55,7 +63,7 @@ class PostgresDatabase(ReadPath):
     dialect = "postgresql"
     CACHED_TABLES: tuple[str, ...] = ()  # a write naming one of these empties the caches everywhere
 
-    def __init__(self, pool: asyncpg.Pool, lanes: list[_Lane] | None = None) -> None:
+    def __init__(self, pool: asyncpg.Pool, lanes: list[Lane] | None = None) -> None:
         self._pool = pool
         self._lanes = lanes or []
         self._url = ""  # to connect a lane again after its connection broke
@@ -76,7 +84,7 @@ class PostgresDatabase(ReadPath):
         # A connection given back is not reset (asyncpg's default costs a round trip each time): it holds
         # no session state (no LISTEN, no session lock, no SET), and an open transaction is rolled back.
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
-        lanes: list[_Lane] = []
+        lanes: list[Lane] = []
         try:
             async with pool.acquire() as conn:
                 await migrate(conn, migrations)
@@ -85,7 +93,7 @@ class PostgresDatabase(ReadPath):
                     " WHERE table_schema = current_schema() AND column_name = 'id'"
                 )
             for _ in range(LANES):
-                lanes.append(_Lane(await asyncpg.connect(url)))
+                lanes.append(Lane(await asyncpg.connect(url)))
             db = cls(pool, lanes)
             db._url = url
             db._id_tables = frozenset(r[0] for r in rows)
@@ -176,11 +184,11 @@ class PostgresDatabase(ReadPath):
     def transaction(self, key: str | None = None) -> _Transaction:
         """``async with db.transaction(key=...):`` one command's changes, all or nothing; nested use joins
         the outer one. Transactions with the same ``key`` (a club) run one at a time, in every process.
-        One with a key joins a group transaction on a lane (``_Lane``) and returns once that is committed;
+        One with a key joins a group transaction on a lane (``Lane``) and returns once that is committed;
         one without (or whose club another process holds) is a transaction of its own."""
         return _Transaction(self, key)
 
-    def _lane(self) -> _Lane | None:
+    def _lane(self) -> Lane | None:
         """The lane a command joins: a free one, else the one with the fewest commands waiting."""
         if not self._lanes:
             return None
@@ -327,7 +335,7 @@ class _Transaction:
         self.token: contextvars.Token[_Tx | None] | None = None
         self.conn: Any = None
         self.inner: Any = None
-        self.lane: _Lane | None = None  # the lane whose group this command joined
+        self.lane: Lane | None = None  # the lane whose group this command joined
 
     async def __aenter__(self) -> None:
         db = self.db
@@ -391,116 +399,3 @@ class _Transaction:
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """The pool's reset: nothing beyond the rollback of an open transaction asyncpg does itself."""
-
-
-class _Lane:
-    """A connection whose one open transaction the commands of several clubs share: group commit, as the
-    SQLite writer does (``bot/core/database.py``).
-
-    Commands take turns on the lane (an asyncio lock, first come first served). A command opens the
-    transaction if none is open and a savepoint of its own, and takes its club's advisory lock without
-    waiting, in one round trip. If another process holds the club, the command leaves the lane and runs
-    as a transaction of its own that waits for the lock (so a lane never waits for another process's
-    club while holding others' commands). A command that fails rolls back to its savepoint: only its own
-    writes are undone. One that succeeds queues a COMMIT behind the commands waiting for the lane, and
-    returns once that COMMIT is done: no reply announces a change that is not durable. If the COMMIT
-    fails, every command of the group gets the error. While one lane commits, the others take commands."""
-
-    def __init__(self, conn: asyncpg.Connection) -> None:
-        self.conn = conn
-        self.lock = asyncio.Lock()
-        self.waiting = 0  # commands waiting for the lock (to choose a lane)
-        self.open = False  # a transaction is open on the lane
-        self.release = False  # the last command's savepoint is still to be released
-        self.group: list[asyncio.Future[None]] = []  # the commands waiting for the open transaction's COMMIT
-        self.commands = 0  # commands whose changes the open transaction holds
-        self.touched = False  # one of them wrote a cached table: NOTIFY with the COMMIT
-        self.flush: asyncio.Task[None] | None = None
-
-    async def join(self, db: PostgresDatabase, number: int) -> bool:
-        """Take the lane and open this command's savepoint with its club's lock; False (and the lane let
-        go) if another process holds the club."""
-        self.waiting += 1
-        try:
-            await self.lock.acquire()
-        finally:
-            self.waiting -= 1
-        try:
-            prefix = ("" if self.open else "BEGIN; ") + ("RELEASE SAVEPOINT command; " if self.release else "")
-            self.open, self.release = True, True
-            status = await self.conn.execute(f"{prefix}SAVEPOINT command; SELECT 1 WHERE pg_try_advisory_xact_lock({number})")
-        except BaseException as exc:
-            await self._broken(db, exc)
-            self.lock.release()
-            raise
-        if status == "SELECT 1":
-            return True
-        self._queue_flush(db)
-        self.lock.release()
-        return False
-
-    async def leave(self, db: PostgresDatabase, failed: bool, touched: bool) -> None:
-        waiter = None
-        try:
-            if failed:
-                db._forget()
-                try:
-                    await self.conn.execute("ROLLBACK TO SAVEPOINT command; RELEASE SAVEPOINT command")
-                    self.release = False
-                except BaseException as exc:
-                    await self._broken(db, exc)
-                    return
-            else:
-                self.commands += 1
-                self.touched |= touched
-                waiter = asyncio.get_running_loop().create_future()
-                self.group.append(waiter)
-            self._queue_flush(db)
-        finally:
-            self.lock.release()
-        if waiter is not None:
-            await waiter
-
-    def _queue_flush(self, db: PostgresDatabase) -> None:
-        if self.open and (self.flush is None or self.flush.done()):
-            self.flush = asyncio.get_running_loop().create_task(self._commit_group(db))
-
-    async def _commit_group(self, db: PostgresDatabase) -> None:
-        """Behind the commands waiting for the lane: COMMIT what they and the ones before did."""
-        async with self.lock:
-            await self.commit(db)
-
-    async def commit(self, db: PostgresDatabase) -> None:
-        """COMMIT the open transaction (the lane is held); tell its commands how it went."""
-        if not self.open:
-            return
-        group, touched = self.group, self.touched
-        self.group, self.commands, self.touched, self.release, self.open = [], 0, False, False, False
-        sql = (f"NOTIFY {CACHE_CHANNEL}; " if touched else "") + "COMMIT"  # the NOTIFY goes with the COMMIT
-        try:
-            await asyncio.shield(self.conn.execute(sql))
-        except BaseException as exc:
-            await self._broken(db, exc, group)
-            return
-        if touched:
-            db._forget()
-        settle(group, None)
-
-    async def _broken(self, db: PostgresDatabase, error: BaseException, group: list[asyncio.Future[None]] | None = None) -> None:
-        """The open transaction failed as a whole: none of its changes remain and its commands get the
-        error; the lane starts again with a clean connection."""
-        group = self.group if group is None else group
-        self.group, self.commands, self.touched, self.release, self.open = [], 0, False, False, False
-        db._forget()
-        try:
-            if not self.conn.is_closed() and self.conn.is_in_transaction():
-                await self.conn.execute("ROLLBACK")
-        except BaseException:
-            self.conn.terminate()
-        if self.conn.is_closed():
-            try:
-                self.conn = await asyncpg.connect(db._url)
-            except BaseException:  # the server is gone: the next command's join says so
-                pass
-        settle(group, error)
-
