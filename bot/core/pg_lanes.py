@@ -103,10 +103,13 @@ class Lane:
         group, touched = self.group, self.touched
         self.group, self.commands, self.touched, self.release, self.open = [], 0, False, False, False
         sql = (f"NOTIFY {CACHE_CHANNEL}; " if touched else "") + "COMMIT"  # the NOTIFY goes with the COMMIT
+        job = asyncio.ensure_future(self.conn.execute(sql))
         try:
-            await asyncio.shield(self.conn.execute(sql))
-        except BaseException as exc:
-            await self._broken(db, exc, group)
+            await asyncio.shield(job)
+        except asyncio.CancelledError:  # the COMMIT runs on all the same: see it through
+            await asyncio.wait([job])
+        if job.cancelled() or job.exception() is not None:
+            await self._broken(db, RuntimeError("the commit was cancelled") if job.cancelled() else job.exception(), group)  # type: ignore[arg-type]
             return
         if touched:
             db._forget()
