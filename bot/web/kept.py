@@ -7,14 +7,15 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
 from aiohttp import web
 
 from bot.core.replies import Reply
 
-HTML = "text/html; charset=utf-8"
+PLAIN = {"Content-Type": "text/html; charset=utf-8"}
+GZIPPED = {**PLAIN, "Content-Encoding": "gzip"}
 LEVEL = 6  # gzip's level: a 28 kB standings page in 0.3 ms, to a seventh of its size
 
 
@@ -30,27 +31,28 @@ class Kept:
     gzipped: bytes
     etag: str
     members_only: bool  # the club's pages are for its members: no shared cache may keep them
+    headers: Mapping[str, str]  # what every answer carries (the security headers too)
     stamp: Hashable = None
 
     @classmethod
-    def of(cls, reply: Reply, made_of: Hashable, body: bytes, members_only: bool) -> Kept:
+    def of(cls, reply: Reply, made_of: Hashable, body: bytes, members_only: bool, always: Mapping[str, str]) -> Kept:
+        """``always``: the headers every answer of the website carries."""
         etag = 'W/"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'  # weak: gzipped or not
-        return cls(reply, made_of, body, gzip.compress(body, LEVEL, mtime=0), etag, members_only)
+        headers = {
+            **always,
+            "ETag": etag,
+            "Cache-Control": "private, no-cache" if members_only else "no-cache",  # the browser asks each time
+            "Vary": "Accept-Encoding",
+        }
+        return cls(reply, made_of, body, gzip.compress(body, LEVEL, mtime=0), etag, members_only, headers)
 
     def response(self, request: web.BaseRequest) -> web.Response:
         """The page for this request: 304 when the browser holds it, gzipped when the browser takes gzip."""
-        headers = {
-            "ETag": self.etag,
-            "Cache-Control": "private, no-cache" if self.members_only else "no-cache",  # ask again each time
-            "Vary": "Accept-Encoding",
-        }
         if _holds(request.headers.get("If-None-Match", ""), self.etag):
-            return web.Response(status=304, headers=headers)
-        headers["Content-Type"] = HTML
+            return web.Response(status=304, headers=self.headers)
         if takes_gzip(request.headers.get("Accept-Encoding", "")):
-            headers["Content-Encoding"] = "gzip"
-            return web.Response(body=self.gzipped, headers=headers)
-        return web.Response(body=self.body, headers=headers)
+            return web.Response(body=self.gzipped, headers={**self.headers, **GZIPPED})
+        return web.Response(body=self.body, headers={**self.headers, **PLAIN})
 
 
 def _holds(if_none_match: str, etag: str) -> bool:

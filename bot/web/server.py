@@ -116,7 +116,8 @@ def make_app(core: Core) -> web.Application:
             except Exception:  # a bug: no trace to the visitor
                 log.exception("web page %s failed", request.path)
                 response = web.Response(status=500, text="Something went wrong\n")
-        response.headers.update(HEADERS)
+        if "X-Frame-Options" not in response.headers:  # a kept page has them already
+            response.headers.update(HEADERS)
         return response
 
     async def club_of(request: web.Request, personal: bool = False) -> Club:
@@ -234,7 +235,7 @@ def make_app(core: Core) -> web.Application:
         response = render.page(club.language, club.name, title, menu, shown, cell_links=members, legend=legend,
                                current=here, rounds=rounds, more=more)  # fmt: skip
         assert isinstance(response.body, bytes)
-        made = rendered[key] = Kept.of(reply, (club, menu, rounds), response.body, club.website == "members")
+        made = rendered[key] = Kept.of(reply, (club, menu, rounds), response.body, club.website == "members", HEADERS)
         rendered.move_to_end(key)
         if len(rendered) > RENDERED_PAGES:
             rendered.popitem(last=False)
