@@ -316,13 +316,12 @@ def make_app(core: Core) -> web.Application:
 
     app = web.Application(middlewares=[guard], client_max_size=16 * 1024)
     app[GUARD] = guard_of_connections
-    # The systems' pages first (a name of theirs, never one of the routes below): a request is matched
-    # against the routes in order, and these are most of what is asked.
-    assert not {"kalender.ics", "lid", LINK_PREFIX, "afmelden"} & set(pages), "a page hides a route"
+    # The systems' pages of one word first (a name of theirs, never that of a route below: checked at the
+    # end): a request is matched against the routes in order, and these are most of what is asked. A
+    # page's numbered form (``indeling/3``) comes after the others: a route such as ``kalender/<token>.ics``
+    # shares its first word with a page.
     if pages:
-        known = "|".join(re.escape(path) for path in pages)
-        app.router.add_get(f"/c/{{club}}/{{page:{known}}}", page)
-        app.router.add_get(f"/c/{{club}}/{{page:{known}}}/{{rest}}", page)
+        app.router.add_get(f"/c/{{club}}/{{page:{'|'.join(re.escape(path) for path in pages)}}}", page)
     app.router.add_get("/c/{club}/", home)
     app.router.add_get("/c/{club}/kalender.ics", calendar)
     app.router.add_get("/c/{club}/kalender/{token}.ics", own_calendar)
@@ -333,6 +332,9 @@ def make_app(core: Core) -> web.Application:
     app.router.add_get("/c/{club}/{page}", page)  # an unknown page: its 404
     app.router.add_get("/c/{club}/{page}/{rest}", page)
     add_health_routes(app, core)
+    for resource in app.router.resources():
+        words = resource.canonical.split("/")  # "", "c", "{club}", "afmelden"
+        assert len(words) != 4 or words[3] not in pages, f"the page {words[3]} hides a route"
     return app
 
 
