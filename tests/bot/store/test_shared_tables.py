@@ -206,11 +206,17 @@ async def test_the_change_stamp_moves_with_every_commit_here_and_elsewhere(datab
         async with store.reading():
             await store.fetch_all("SELECT * FROM clubs")
         assert (store.commits, await store.data_version()) == (commits, version)
-        await store.set_club_language(club.id, "en")
+        await store.set_club_language(club.id, "en")  # a cached table's row
         assert store.commits == commits + 1
+        await store.queue_announcement(club.id, None, "notice", "Hallo", NOW)  # one statement of another table
+        assert store.commits == commits + 2
+        async with store.transaction():  # a command's two changes: one COMMIT
+            await store.set_club_channel(club.id, "c1")
+            await store.queue_announcement(club.id, None, "other", "Hallo", NOW)
+        assert store.commits == commits + 3
         version = await store.data_version()
         await other.set_club_website(club.id, "on")  # another process's change
-        assert store.commits == commits + 1 and await store.data_version() != version
+        assert store.commits == commits + 3 and await store.data_version() != version
     finally:
         await other.close()
         await store.close()
