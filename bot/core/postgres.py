@@ -138,6 +138,13 @@ class PostgresDatabase(ReadPath):
         rows = await self._pool.fetch("SELECT conname FROM pg_constraint WHERE NOT convalidated")
         return "ok" if not rows else "not validated: " + ", ".join(r[0] for r in rows)
 
+    async def data_version(self) -> str:
+        """What moves when any transaction that writes begins or ends on the server, this process's or
+        another's: the current snapshot (``xmin:xmax:in-progress ids``). A transaction that committed
+        has left its list by the time a later snapshot is taken, so a change is visible to every read
+        made after the value moved."""
+        return str(await self._pool.fetchval("SELECT pg_current_snapshot()::text"))
+
     # ------------------------------------------------------------------ schema questions
     async def foreign_keys(self) -> list[tuple[str, str, str]]:
         """Every foreign key as (table, column, the table it refers to)."""
@@ -378,6 +385,7 @@ class _Transaction:
                 if tx is not None and tx.touched:
                     await self.conn.execute(f"NOTIFY {CACHE_CHANNEL}")  # delivered with the COMMIT
                 await self.inner.commit()
+                db.commits += 1
             else:
                 await self.inner.rollback()
         except BaseException:  # a failed COMMIT keeps nothing (the pool rolls the connection back)
