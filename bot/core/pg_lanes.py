@@ -111,6 +111,7 @@ class Lane:
         if job.cancelled() or job.exception() is not None:
             await self._broken(db, RuntimeError("the commit was cancelled") if job.cancelled() else job.exception(), group)  # type: ignore[arg-type]
             return
+        db.commits += 1  # the website's kept pages see it (bot/web/freshness.py)
         if touched:
             db._forget()
         settle(group, None)

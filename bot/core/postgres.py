@@ -265,8 +265,10 @@ class PostgresDatabase(ReadPath):
         translated = self._sql(sql)
         if translated.endswith(" RETURNING id"):
             value = await conn.fetchval(translated, *params)
+            self._committed_alone(conn)
             return int(value or 0)
         await conn.execute(translated, *params)
+        self._committed_alone(conn)
         return 0
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
@@ -279,6 +281,7 @@ class PostgresDatabase(ReadPath):
             conn = self._pool
         translated = self._sql(sql).removesuffix(" RETURNING id")
         status = await conn.execute(translated, *params)
+        self._committed_alone(conn)
         return int(status.rsplit(" ", 1)[-1]) if status and status[-1].isdigit() else 0
 
     async def execute_alone(self, sql: str, params: Iterable[Any] = ()) -> int:
@@ -300,7 +303,15 @@ class PostgresDatabase(ReadPath):
                 async with self.transaction():
                     return await self.returning(sql, params)
             conn = self._pool
-        return list(await conn.fetch(self._sql(sql), *params))
+        found = list(await conn.fetch(self._sql(sql), *params))
+        self._committed_alone(conn)
+        return found
+
+    def _committed_alone(self, conn: Any) -> None:
+        """A change run on the pool, outside a transaction, is committed when it returns: count it with the
+        COMMITs (``commits``: how the website knows its kept pages may be stale, ``bot/web/freshness.py``)."""
+        if conn is self._pool:
+            self.commits += 1
 
     def _alone(self, sql: str) -> bool:
         """Whether one change outside a transaction may run as it is: a single statement is a transaction

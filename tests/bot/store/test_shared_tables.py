@@ -214,9 +214,12 @@ async def test_the_change_stamp_moves_with_every_commit_here_and_elsewhere(datab
             await store.set_club_channel(club.id, "c1")
             await store.queue_announcement(club.id, None, "other", "Hallo", NOW)
         assert store.commits == commits + 3
+        async with store.transaction(key="console:x"):  # a club's command: on PostgreSQL a lane's group COMMIT
+            await store.queue_announcement(club.id, None, "third", "Hallo", NOW)
+        assert store.commits == commits + 4
         version = await store.data_version()
         await other.set_club_website(club.id, "on")  # another process's change
-        assert store.commits == commits + 3 and await store.data_version() != version
+        assert store.commits == commits + 4 and await store.data_version() != version
     finally:
         await other.close()
         await store.close()
