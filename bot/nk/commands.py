@@ -285,8 +285,9 @@ async def _ronde(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
     present = [p for p in field if p.withdrawn_from is None or p.withdrawn_from > stat.next_round]
     if len(present) < 2:
         raise UserError("nk_error_too_few_left", count=len(present), withdrawn=len(field) - len(present))
+    forbidden = await nk.forbidden(tour)  # /indeling verbied: kept apart in the NK as in the Keizer pairing
     try:
-        pairing = await asyncio.to_thread(mcmahon.pair_next, data)  # a 500-player round: off the event loop
+        pairing = await asyncio.to_thread(mcmahon.pair_next, data, forbidden)  # a 500-player round: off the event loop
     except Exception:  # an engine error is a bug: logged, and said as what it is, not "Er ging iets mis"
         _log.exception("pairing NK tournament %s round %s", tour.id, stat.next_round)
         raise UserError("nk_error_cannot_pair", round=stat.next_round)
