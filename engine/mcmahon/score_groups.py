@@ -318,15 +318,32 @@ class _Exact:
         edges.update(start)
         while True:
             result = min_cost_perfect_matching(n, ((u, v, self.weight(u, v)) for u, v in edges), start)
-            others = (
-                (u, v) for u in range(n) for v in range(u + 1, n)
-                if (u, v) not in edges and self.allowed(*sorted((self.level[u], self.level[v])))
-            )  # fmt: skip
-            broken = violations(result, others, self.weight)
+            broken = violations(result, self.unchecked(by_level, edges, result.eff), self.weight)
             if not broken:
                 return [(self.players[u], self.players[v]) for u, v in result.pairs()]
             edges.update(broken)
             start = result.pairs()
+
+    def unchecked(self, by_level: list[list[int]], edges: set[tuple[int, int]], eff: Sequence[float]) -> Iterator[tuple[int, int]]:
+        """The games outside ``edges`` whose slack may be negative: a game between levels i and j weighs at
+        least its contender crossings and score difference, and the blossoms' part of a slack is never
+        negative, so a pair of levels (or a player) whose largest duals stay below that needs no check."""
+        count = len(self.levels)
+        top = [max((eff[u] for u in members), default=0) for members in by_level]
+        for i in range(count):
+            for j in range(i, count):
+                if not self.allowed(i, j):
+                    continue
+                least = self.contender * self.crossing[i][j] + self.twice[i] - self.twice[j]
+                if least >= top[i] + top[j]:
+                    continue
+                for u in by_level[i]:
+                    if least >= eff[u] + top[j]:
+                        continue
+                    for v in by_level[j]:
+                        pair = (min(u, v), max(u, v))
+                        if u != v and pair not in edges and (i != j or u < v):
+                            yield pair
 
     def cost(self, pairs: Sequence[Pair]) -> int:
         """The contender crossings, repeats and score difference of a pairing, as one weight."""
