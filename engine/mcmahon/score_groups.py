@@ -7,9 +7,11 @@ from above (on top) and the group itself; some players of the pool float down, t
 the seed's fold (``fold_match``). So the choice that matters is who floats where, and ``pair_score_groups``
 searches it best first: the cost of a float is the score gap it crosses, and since at least one game
 must cross every boundary with an odd number of players above it, the sum of those forced crossings
-is a lower bound that lets the fold's natural choice through without detour. The search is exact
-when it completes; it starts from the bottom groups (where pairings get stuck) and widens upward,
-within a budget of pools tried, keeping the best pairing found.
+is a lower bound that lets the fold's natural choice through without detour. The search starts from
+the bottom groups (where pairings get stuck) and widens upward, within a budget of pools tried, keeping
+the best pairing found. A pairing without repeats at that bound is proven best; any other is checked
+against the exact optimum, a minimum-cost perfect matching (``_Exact``, issue 31): the search's pairing
+when it is as cheap, else the optimum's floats with every pool paired by the fold.
 """
 
 from __future__ import annotations
