@@ -264,7 +264,7 @@ class Database(ReadPath):
         self._savepoint = False
         if self._conn.in_transaction and self._group_commands == 0:  # nothing else to keep: end it now
             self._execute("ROLLBACK")
-            _settle(self._group, None)
+            settle(self._group, None)
             self._group = None
         if self._conn.in_transaction:
             self._queue_flush()
@@ -302,7 +302,7 @@ class Database(ReadPath):
         if error is not None or self._cache_touched:
             self._cache_touched = False
             self._forget()
-        _settle(group, error)
+        settle(group, error)
         return error
 
     async def _flushed(self) -> None:
@@ -398,7 +398,7 @@ class Database(ReadPath):
         return run()
 
 
-def _settle(waiters: list[asyncio.Future[None]] | None, error: BaseException | None) -> None:
+def settle(waiters: list[asyncio.Future[None]] | None, error: BaseException | None) -> None:
     """Tell the commands waiting for a COMMIT how it went (a cancelled one is no longer waiting)."""
     for waiter in waiters or ():
         if waiter.done():

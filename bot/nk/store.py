@@ -132,13 +132,15 @@ class NkStore:
 
     async def players(self, tournament_id: int) -> list[NkPlayer]:
         rows = await self.store.fetch_all(
-            "SELECT p.*, m.name FROM nk_players p JOIN members m ON m.id = p.member_id WHERE p.tournament_id = ?"
+            # the member's EGD PIN (/speler Naam egd=..., migration 0061) where the NK has none of its own
+            "SELECT p.*, m.name, COALESCE(p.egf_pin, m.egd_pin) AS pin FROM nk_players p JOIN members m ON m.id = p.member_id"
+            " WHERE p.tournament_id = ?"
             " ORDER BY m.name COLLATE NOCASE",
             (tournament_id,),
         )
         return [
             NkPlayer(r["member_id"], r["name"], r["rating"], r["strength"], r["earned"], bool(r["confirmed"]), r["withdrawn_from"],
-                     r["club"], r["country"], r["egf_pin"])  # fmt: skip
+                     r["club"], r["country"], r["pin"])  # fmt: skip
             for r in rows
         ]
 
