@@ -256,6 +256,14 @@ class NkStore:
         if not await self.announced(club_id, kind):
             await self.store.queue_announcement(club_id, None, kind, body, now, picture=picture)
 
+    async def forbidden(self, t: NkTournament) -> list[tuple[str, str]]:
+        """The club's forbidden pairs (``/indeling verbied``, table forbidden_pairings, which the Keizer
+        system keeps) as pairs of the engine's player ids: the NK pairing keeps them apart too."""
+        rows = await self.store.fetch_all(
+            "SELECT member_a, member_b FROM forbidden_pairings WHERE club_id = ? ORDER BY member_a, member_b", (t.club_id,)
+        )
+        return [(str(r["member_a"]), str(r["member_b"])) for r in rows]
+
     async def load(self, t: NkTournament) -> mcmahon.Tournament:
         """The engine's view: confirmed registrations are the eligible players."""
         players = tuple(
