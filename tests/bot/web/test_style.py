@@ -13,6 +13,7 @@ from multidict import CIMultiDict
 from hypothesis import strategies as st
 from PIL import Image
 
+from bot.adapters.console import ConsoleAdapter
 from bot.core.dispatch import Core
 from bot.web.style import (
     DARK_BACKGROUNDS,
@@ -145,3 +146,15 @@ async def test_every_page_shows_the_look_and_the_cached_page_follows_it(commands
     assert body == plain  # the standard look exactly as before
     status, _, _ = await get(f"{site}{logo_url}")
     assert status == 404
+
+
+async def test_the_console_attaches_the_logo_by_its_path(commands: Core, config, tmp_path) -> None:
+    logo = tmp_path / "logo.webp"
+    logo.write_bytes(image("WEBP", (300, 600)))
+    out = io.StringIO()
+    console = ConsoleAdapter(commands, commands.clock, "Leider", "Test club", out=out, files_dir=tmp_path)  # type: ignore[arg-type]
+    await console.start()
+    assert await console.handle_line(f"/website stijl logo {logo} kleur=#1a5fb4")
+    assert rows(config, "SELECT colour FROM clubs") == [("#1a5fb4",)], out.getvalue()
+    (stored,) = rows(config, "SELECT image FROM club_logos")
+    assert Image.open(io.BytesIO(stored[0])).size == (128, 256)
