@@ -104,16 +104,13 @@ def a_logo() -> bytes:
 
 
 async def test_any_club_colour_and_logo_keep_axe_quiet_in_light_and_dark(
-    commands: Core, chrome: webdriver.Chrome, tmp_path: Path
+    commands: Core, site: str, chrome: webdriver.Chrome, tmp_path: Path
 ) -> None:
     """The club's own look (issue 35 §4): whatever colour the director picks (these four are the worst:
     yellow and white on a light page, black on a dark one, the grey at AA's edge), with a logo, the pages
     have no axe violation in light and dark mode; a screenshot of each at 390 and 1280 px."""
     if not AXE.is_file():
         pytest.fail(f"axe-core is missing ({AXE}): scripts/install.sh --test installs it")
-    runner = await start_web(commands, "127.0.0.1:0")
-    base = f"http://127.0.0.1:{runner.addresses[0][1]}"
-    commands.config = dataclasses.replace(commands.config, web_base_url=base)
     club, personal, pages = await a_club_with_everything(commands)
     pages = {**pages, "afmelden": "afmelden"}
     await ok(commands, DIRECTOR, "/website stijl logo", a_logo())
@@ -129,22 +126,19 @@ async def test_any_club_colour_and_logo_keep_axe_quiet_in_light_and_dark(
             chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
             for name in STYLED_PAGES if width_name == "phone" else ("home", "stand"):
                 shot = shots / f"stijl-{colour[1:]}-{mode}-{name}-{width}.png"
-                found.extend(f"{colour} {mode} {name} at {width}: {line}" for line in check(chrome, f"{base}/c/{club}/{pages[name]}", shot))
+                found.extend(f"{colour} {mode} {name} at {width}: {line}" for line in check(chrome, f"{site}/c/{club}/{pages[name]}", shot))
                 bands.append(chrome.execute_script(
                     "const b = document.querySelector('header .brand.coloured'), i = b && b.querySelector('img');"
                     "return b ? getComputedStyle(b).backgroundColor + (i && i.complete && i.naturalWidth ? ' logo' : ' no logo') : 'no band'"))  # fmt: skip
         return bands
 
-    try:
-        await asyncio.to_thread(chrome.get, personal)  # the form's cookie
-        for colour in HOSTILE_COLOURS:
-            await ok(commands, DIRECTOR, f"/website stijl kleur={colour}")
-            rgb = "rgb({}, {}, {})".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
-            for mode in ("light", "dark"):
-                bands = await asyncio.to_thread(run, colour, mode)
-                assert set(bands) == {f"{rgb} logo"}, (colour, mode, bands)  # the colour and the logo are shown
-        print("screenshots:", sorted(p.name for p in shots.iterdir()))
-    finally:
-        await runner.cleanup()
+    await asyncio.to_thread(chrome.get, personal)  # the form's cookie
+    for colour in HOSTILE_COLOURS:
+        await ok(commands, DIRECTOR, f"/website stijl kleur={colour}")
+        rgb = "rgb({}, {}, {})".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
+        for mode in ("light", "dark"):
+            bands = await asyncio.to_thread(run, colour, mode)
+            assert set(bands) == {f"{rgb} logo"}, (colour, mode, bands)  # the colour and the logo are shown
+    print("screenshots:", sorted(p.name for p in shots.iterdir()))
     assert not found, "axe-core found:\n" + "\n".join(found)
     assert len(list(shots.iterdir())) == len(HOSTILE_COLOURS) * 2 * (len(STYLED_PAGES) + 2)
