@@ -11,6 +11,7 @@ cached page of the club changes with it. How the pages use both: ``bot/web/style
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import warnings
@@ -92,7 +93,8 @@ async def cmd_style(core: Core, ctx: Context) -> Reply:
         else:
             raise UserError("error_usage", usage=ctx.t("usage_website_style"))
     if ctx.attachment is not None and not drop_logo:
-        logo = logo_png(ctx.attachment)  # an image sent without the word "logo" (a Discord option) is one too
+        # an image sent without the word "logo" (a Discord option) is one too; decoded beside the event loop
+        logo = await asyncio.to_thread(logo_png, ctx.attachment)
     elif wants_logo:
         raise UserError("style_logo_missing")
     if not changed_colour and logo is None and not drop_logo:
