@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.database import Database, from_iso, iso
+from bot.core.calendar_feeds import CalendarFeeds
 from bot.core.director_accounts import DirectorAccounts
+from bot.core.member_notices import MemberNotices
 from bot.core.installation import Installation
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.name_key import name_key
@@ -58,7 +60,7 @@ class Announcement:
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
-class SharedTables(Installation, DirectorAccounts, ClubStyles):
+class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds, ClubStyles):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
@@ -199,6 +201,9 @@ class SharedTables(Installation, DirectorAccounts, ClubStyles):
             groups.setdefault((r["club"], name_key(r["name"])), []).append(r["name"])
         return [(club, names) for (club, _), names in groups.items()]
 
+    def _member_row(self, row: Any) -> Member:
+        return _member(row)
+
     async def member(self, member_id: int) -> Member | None:
         row = await self.fetch_one("SELECT * FROM members WHERE id = ?", (member_id,))
         return _member(row) if row else None
@@ -243,25 +248,6 @@ class SharedTables(Installation, DirectorAccounts, ClubStyles):
         await self.write("DELETE FROM link_codes WHERE member_id = ?", (member_id,))
         await self.link_identity(club_id, user_id, member_id)
 
-    async def set_member_notify(self, member_id: int, notify: bool) -> None:
-        await self.write("UPDATE members SET notify = ? WHERE id = ?", (int(notify), member_id))
-
-    async def member_notify(self, member_id: int) -> bool:
-        row = await self.fetch_one("SELECT notify FROM members WHERE id = ?", (member_id,))
-        return bool(row and row[0])
-
-    async def accounts_to_notify(self, club_id: int, member_ids: list[int]) -> dict[int, str]:
-        """Member id -> the chat account to send a private notice to, for those who allow it."""
-        if not member_ids:
-            return {}
-        marks = ",".join("?" * len(member_ids))
-        rows = await self.fetch_all(
-            f"SELECT m.id, MIN(i.user_id) AS user_id FROM members m JOIN identities i ON i.member_id = m.id"
-            f" WHERE m.club_id = ? AND m.notify = 1 AND m.id IN ({marks}) GROUP BY m.id",
-            (club_id, *member_ids),
-        )
-        return {int(r["id"]): str(r["user_id"]) for r in rows}
-
     async def rename_member(self, member_id: int, name: str) -> None:
         await self.write("UPDATE members SET name = ?, name_key = ? WHERE id = ?", (name, name_key(name), member_id))
 
@@ -284,7 +270,8 @@ class SharedTables(Installation, DirectorAccounts, ClubStyles):
 
     # What a member who never played may have: their chat accounts, a link code, sign-offs and the places
     # they registered for. A row anywhere else (a game, a bye, a grade, a go game) keeps them.
-    REMOVABLE_WITH = frozenset({"identities", "link_codes", "web_links", "signoffs", "season_players", "nk_players"})
+    REMOVABLE_WITH = frozenset({"identities", "link_codes", "web_links", "signoffs", "signons", "attendance_modes",
+                                "calendar_feeds", "season_players", "nk_players"})
 
     async def has_history(self, member_id: int) -> bool:
         """Does any row outside ``REMOVABLE_WITH`` refer to the member (every foreign key to members)?"""
@@ -303,7 +290,7 @@ class SharedTables(Installation, DirectorAccounts, ClubStyles):
         played: dict[str, dict[int, set[int]]] = {}
         signed: dict[str, dict[int, set[int]]] = {}
         for table, column, rounds in await self.member_references():
-            if rounds is None or (table == "signoffs" and column != "member_id"):  # who typed it: no matter
+            if rounds is None or table == "signons" or (table == "signoffs" and column != "member_id"):  # no clash
                 continue
             for who in (a, b):
                 rows = await self.fetch_all(f'SELECT round_id FROM "{table}" WHERE "{column}" = ?', (who,))

@@ -16,14 +16,18 @@ from bot.core.dispatch import Core
 from bot.core.i18n import t
 from bot.core.registry import FLAG, KEYED, Command, Param, Registry
 from bot.core.store import Club
+from bot.keizer.attendance import (
+    ATTENDANCE_ABSENT, ATTENDANCE_PRESENT, ATTENDANCE_WORDS, cmd_attendance, cmd_attendance_absent, cmd_attendance_present,
+)  # fmt: skip
 from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WORDS, cmd_bye, cmd_colour, cmd_pair, cmd_swap
+from bot.keizer.feeds import calendar_key, cmd_kalender, cmd_my_calendar, cmd_my_calendar_new
 from bot.keizer.forbidden import FORBID_WORDS, LIST_WORDS, cmd_forbid, cmd_forbidden
 from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
 from bot.keizer.open_results import cmd_uitslagen
 from bot.keizer.publication import KeizerSchedule, cmd_publiceer
 from bot.keizer.reports import (
-    NOTICE_WORDS, NOTICES_OFF, NOTICES_ON, cmd_kaart, cmd_kalender, cmd_kruistabel, cmd_mijn, cmd_notices, cmd_notices_off, cmd_notices_on,
+    NOTICE_WORDS, NOTICES_OFF, NOTICES_ON, cmd_kaart, cmd_kruistabel, cmd_mijn, cmd_notices, cmd_notices_off, cmd_notices_on,
     cmd_verloop,
 )  # fmt: skip
 from bot.keizer.results import cmd_bevestig, cmd_invaller, cmd_nietverschenen, cmd_uitslag
@@ -31,6 +35,7 @@ from bot.keizer.seasons import cmd_exporteer, cmd_importeer, cmd_seizoen, cmd_sp
 from bot.keizer.signoffs import cmd_aanmelden, cmd_afmelden
 from bot.keizer.source import KeizerSource
 from bot.keizer.versions import prizes_key, season_key
+from bot.keizer.venue import cmd_speelavond
 from bot.keizer.views import cmd_indeling, cmd_prijzen, cmd_stand
 from bot.keizer.why import cmd_waarom
 
@@ -83,6 +88,8 @@ FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_cho
            ("discord_choice_trf", "trf"))  # fmt: skip
 MISSING = (("discord_choice_missing_pair", "indelen"), ("discord_choice_missing_wait", "wachten"))
 ON_OFF = (("discord_choice_on", "aan"), ("discord_choice_off", "uit"))
+ATTENDANCE = (("discord_choice_attendance_default", "standaard"), ("discord_choice_attendance_absent", "afgemeld"))
+CALENDAR_FEED = (("discord_choice_calendar_link", "link"), ("discord_choice_calendar_new", "nieuw"))
 WHY = (("discord_choice_why_points", "punten"), ("discord_choice_why_pairing", "indeling"))
 PLAYER_ACTIONS = (("discord_choice_withdraw", "terugtrekken"), ("discord_choice_back", "terug"))
 
@@ -141,8 +148,19 @@ def register(registry: Registry) -> None:
                 params=(Param("formaat", "choice", choices=FORMATS), RAPID), reads_only=True))  # fmt: skip
     add(Command("kruistabel", cmd_kruistabel, english="crosstable", params=(RAPID,), reads_only=True, cache_key=season_key))
     add(Command("verloop", cmd_verloop, english="history", params=(RAPID,), reads_only=True, cache_key=season_key))
-    add(Command("kalender", cmd_kalender, english="calendar", params=(RAPID,), reads_only=True, cache_key=season_key))
-    add(Command("mijn", cmd_mijn, english="me", params=(_keyed("meldingen", "choice", choices=ON_OFF), RAPID), reads_only=True))
+    add(Command("kalender", cmd_kalender, english="calendar", params=(RAPID, Param("mijn", "bool", style=FLAG)), reads_only=True,
+                cache_key=calendar_key))  # fmt: skip
+    add(Command("speelavond", cmd_speelavond, director=True, english="clubnight",
+                params=(_keyed("locatie"), _keyed("tijd"))))  # fmt: skip
+    add(Command("mijn", cmd_mijn, english="me",
+                params=(_keyed("meldingen", "choice", choices=ON_OFF), _keyed("aanwezig", "choice", choices=ATTENDANCE),
+                        _keyed("kalender", "choice", choices=CALENDAR_FEED), RAPID),
+                reads_only=True))  # fmt: skip
+    registry.route("mijn", ATTENDANCE_WORDS, cmd_attendance, writes=True)  # /mijn aanwezig standaard|afgemeld
+    registry.route("mijn", ATTENDANCE_PRESENT, cmd_attendance_present, writes=True)
+    registry.route("mijn", ATTENDANCE_ABSENT, cmd_attendance_absent, writes=True)
+    registry.route("mijn", ("kalender", "calendar", "kalender=link", "calendar=link"), cmd_my_calendar, writes=True)
+    registry.route("mijn", ("kalender=nieuw", "calendar=new"), cmd_my_calendar_new, writes=True)  # a new address
     registry.route("mijn", NOTICE_WORDS, cmd_notices, writes=True)  # /mijn meldingen aan|uit
     registry.route("mijn", NOTICES_ON, cmd_notices_on, writes=True)  # meldingen=aan: Discord's option
     registry.route("mijn", NOTICES_OFF, cmd_notices_off, writes=True)

@@ -17,6 +17,7 @@ from engine.keizer import pairing
 from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round
 
 from bot.core.store import Store
+from bot.keizer.week_store import WeekStore
 from bot.keizer.forbidden import forbidden_pairs
 from bot.keizer.readable import check_readable, unreadable_players
 from bot.keizer.store import KeizerStore, RoundRow, Season, SeasonPlayer
@@ -110,6 +111,19 @@ def present_players(data: SeasonData, round_number: int, signed_off: set[int]) -
     ]
 
 
+async def absent_unless_signed_on(store: Store, season_id: int, round_id: int) -> set[int]:
+    """The members in the mode "absent unless I sign on" (``/mijn aanwezig afgemeld``) who did not sign
+    on for this round: absent from it as if signed off in time (issue 34 §2)."""
+    attendance = WeekStore(store)
+    return await attendance.absent_by_default(season_id) - await attendance.signons(round_id)
+
+
+async def signed_off_for(store: Store, season_id: int, round_id: int) -> set[int]:
+    """Who is not paired in this round by their own word: a sign-off, or absent by default without a sign-on."""
+    signed_off = {so.member_id for so in await KeizerStore(store).signoffs(round_id)}
+    return signed_off | await absent_unless_signed_on(store, season_id, round_id)
+
+
 def withdrawn(sp: SeasonPlayer, round_number: int) -> bool:
     """Out of the season in this round: withdrawn by then and not back yet."""
     gone = sp.withdrawn_from is not None and sp.withdrawn_from <= round_number
@@ -139,18 +153,24 @@ async def pair(
 
     The announcement ``render`` makes (text and picture) is queued in the same transaction, so a paired round always has
     exactly one pairing announcement. Players signed off automatically (seed 004 rule j) get a sign-off
-    for this round, so the round's record says why they were not paired.
+    for this round, so the round's record says why they were not paired; so do the absent-by-default who did
+    not sign on (an ordinary sign-off: ``/mijn aanwezig afgemeld``).
     """
     data = await load(store, season)
     signed_off = {so.member_id for so in await KeizerStore(store).signoffs(round_row.id)}
+    by_default = await absent_unless_signed_on(store, season.id, round_row.id)
     async with store.transaction():
         fresh = await KeizerStore(store).round(round_row.id)
         if fresh is None or fresh.status == "paired":
             return None
         for sp in data.season_players:
-            if sp.auto_signed_off and sp.joined_round <= round_row.number and sp.member_id not in signed_off \
-                    and not withdrawn(sp, round_row.number):
+            if sp.joined_round > round_row.number or sp.member_id in signed_off or withdrawn(sp, round_row.number):
+                continue
+            if sp.auto_signed_off:
                 await KeizerStore(store).set_signoff(round_row.id, sp.member_id, "auto", None, now)
+            elif sp.member_id in by_default:  # an ordinary sign-off in time (seed 004 Keizer rule e)
+                await KeizerStore(store).set_signoff(round_row.id, sp.member_id, "notice", None, now)
+        signed_off |= by_default
         present = present_players(data, round_row.number, signed_off)
         apart = [(player_id(a), player_id(b)) for a, b in await forbidden_pairs(store, season.club_id)]
         result = pairing.pair_round(data.players, data.rounds, present, data.settings, round_row.number, forbidden=apart)

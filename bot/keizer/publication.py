@@ -19,8 +19,10 @@ from bot.keizer import competition
 from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import ANYWAY_WORDS, active_season, competition_of, keizer_store
 from bot.keizer.open_results import held_for_results, queue_deadline_notice
+from bot.keizer.reminders import RESULTS_AFTER, queue_answer_reminders, queue_result_reminders
 from bot.keizer.source import KeizerSource
 from bot.keizer.store import RoundRow, Season
+from bot.keizer.week_store import WeekStore
 from bot.core.store import Club, club_key
 
 log = logging.getLogger(__name__)
@@ -92,7 +94,9 @@ async def _undo(core: Core, ctx: Context, season: Season) -> Reply:
         raise UserError("error_undo_chat_game", round=row.number)
     status = "closed" if ctx.now >= row.deadline_at else "open"
     body = for_competition(ctx.lang, season.kind, ctx.t("pairing_withdrawn", round=row.number, date=row.play_date))
-    posted = await store.withdraw_pairing(row.id, status, ctx.club.id, body, ctx.now)
+    async with core.store.transaction():
+        posted = await store.withdraw_pairing(row.id, status, ctx.club.id, body, ctx.now)
+        await WeekStore(core.store).drop_default_signoffs(row.id)  # absent by default: decided at the pairing
     key = "pairing_withdrawn_posted" if posted else "pairing_withdrawn_unposted"
     return Reply(lines=(for_competition(ctx.lang, season.kind, ctx.t(key, round=row.number)),))
 
@@ -167,12 +171,14 @@ async def queue_reminder(core: Core, row: RoundRow, now: datetime) -> None:
         deadline=local_text(row.deadline_at, season.timezone)[-5:], rapid=rapid_word(season.kind),
     ))  # fmt: skip
     await core.store.queue_announcement(club.id, row.id, "reminder", body, now)
+    await queue_answer_reminders(core, club, season, row, now)  # privately, to who has not answered
 
 
 class KeizerSchedule:
     """The Keizer competition's timed work for every club, on the scheduler's alarm: the reminder
-    ``reminder_hours`` before a round's deadline (once per round), closing sign-offs at the deadline, and
-    pairing and announcing at the publication time. A round is paired once: its status moves to 'paired'
+    ``reminder_hours`` before a round's deadline (once per round; with it the private reminders to who has not
+    answered, ``bot/keizer/reminders.py``), closing sign-offs at the deadline, pairing and announcing at the
+    publication time, and the day after, the private reminders of missing results. A round is paired once: its status moves to 'paired'
     in the same transaction that stores the games and queues the announcement."""
 
     def _remind_before(self, core: Core) -> timedelta | None:
@@ -181,7 +187,7 @@ class KeizerSchedule:
 
     async def next_due_moment(self, core: Core) -> datetime | None:
         store = keizer_store(core)
-        moments = [await store.next_due_moment()]
+        moments = [await store.next_due_moment(), await WeekStore(core.store).next_results_reminder(RESULTS_AFTER)]
         before = self._remind_before(core)
         if before is not None:
             deadline = await store.next_reminder_deadline()
@@ -202,6 +208,7 @@ class KeizerSchedule:
                     for row in await store.rounds_to_close(now):
                         if await store.set_round_status(row.id, "closed", ("open",)):
                             await queue_deadline_notice(core, row, now)
+                    await queue_result_reminders(core, now)  # the day after a round: results still missing
         for row in await store.rounds_to_pair(now):
             season = await store.season(row.season_id)
             club = await core.store.club(season.club_id) if season is not None else None

@@ -1,4 +1,4 @@
-"""What a club prints and sends on: ``/kruistabel`` (who played whom, each round, with results),
+"""What a club prints and sends on (the calendar: ``bot/keizer/feeds.py``): ``/kruistabel`` (who played whom, each round, with results),
 ``/verloop`` (the standings after every round), ``/kaart [Naam]`` (a member's season and performance
 rating), and the exports ``/exporteer csv|html|trf`` (TRF-16 for the rating office).
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import html
 import re
-from datetime import timezone
 
 from engine.keizer import reports
 
@@ -150,17 +149,31 @@ async def cmd_notices_off(core: Core, ctx: Context) -> Reply:
     return await cmd_notices(core, ctx.with_args(["uit", *ctx.args]))
 
 
+_NOTICE_KINDS = {"indeling": "pairing", "pairing": "pairing", "herinneringen": "reminders", "reminders": "reminders"}
+
+
 async def cmd_notices(core: Core, ctx: Context) -> Reply:
-    """``/mijn meldingen aan|uit``: a private message with the opponent when a round is paired (or not)."""
+    """``/mijn meldingen aan|uit``: every private message of the bot (or none): the opponent when a round is
+    paired, and the reminders (``bot/keizer/reminders.py``); one kind: ``/mijn meldingen indeling|herinneringen
+    aan|uit``; ``/mijn meldingen`` alone says what is on."""
     if ctx.member is None:
         raise UserError("error_not_a_member")
     words = [a.lower() for a in ctx.args]
-    if words not in (["aan"], ["on"], ["uit"], ["off"]):
+    if not words:  # what is on now, and how to change it
+        pairing, reminders = await core.store.member_notices(ctx.member.id)
+        state = {True: ctx.t("notices_state_on"), False: ctx.t("notices_state_off")}
+        return Reply(lines=(ctx.t("notices_now", pairing=state[pairing], reminders=state[reminders]),), private=True)
+    kind = _NOTICE_KINDS.get(words[0]) if len(words) == 2 else "all"
+    if kind is None or not words or words[-1] not in ("aan", "on", "uit", "off"):
         raise UserError("error_usage", usage=ctx.t("usage_mijn"))
-    on = words[0] in ("aan", "on")
+    on = words[-1] in ("aan", "on")
     async with core.store.transaction():
-        await core.store.set_member_notify(ctx.member.id, on)
-    return Reply(lines=(ctx.t("notices_on" if on else "notices_off"),), private=True)
+        if kind in ("all", "pairing"):
+            await core.store.set_member_notify(ctx.member.id, on)
+        if kind in ("all", "reminders"):
+            await core.store.set_member_reminders(ctx.member.id, on)
+    key = {"all": "notices", "pairing": "notices_pairing", "reminders": "notices_reminders"}[kind]
+    return Reply(lines=(ctx.t(f"{key}_on" if on else f"{key}_off"),), private=True)
 
 
 async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) -> str:
@@ -178,51 +191,9 @@ async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) ->
     coming = competition.coming_round(data)
     if coming is None:
         return ctx.t("me_season_over")
-    if await store.signoff(coming.id, ctx.member.id) is not None:
+    if ctx.member.id in await competition.signed_off_for(core.store, coming.season_id, coming.id):
         return ctx.t("me_signed_off", round=coming.number, date=coming.play_date)
     return ctx.t("me_coming", round=coming.number, date=coming.play_date, deadline=ctx.local(coming.deadline_at))
-
-
-async def cmd_kalender(core: Core, ctx: Context) -> Reply:
-    """``/kalender [rapid]``: the season's rounds as an iCalendar file (RFC 5545) members import or, from
-    the website, subscribe to: one all-day event per playing day with the sign-off deadline and the
-    publication time in the club's time zone. Each event's UID names the installation (migration 0050), so
-    two bots' calendars never share one."""
-    ctx, data = await _addressed(core, ctx, "usage_kalender")
-    season = data.season
-    stamp = ctx.now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    installation = await core.store.installation_id()  # UIDs unique across installations (issue 33 §6)
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//clubbot//Keizer//NL", "CALSCALE:GREGORIAN",
-             f"X-WR-CALNAME:{_ics_text(ctx.club.name + ' ' + season.name)}"]  # fmt: skip
-    for row in data.round_rows:
-        day = row.play_date.replace("-", "")
-        summary = for_competition(ctx.lang, season.kind, ctx.t("calendar_round", club=ctx.club.name, round=row.number))
-        about = ctx.t("calendar_about", deadline=ctx.local(row.deadline_at)[-5:], publish=ctx.local(row.publish_at)[-5:])
-        lines += ["BEGIN:VEVENT", f"UID:clubbot-{season.id}-{row.number}@{installation}.clubbot", f"DTSTAMP:{stamp}",
-                  f"DTSTART;VALUE=DATE:{day}", f"SUMMARY:{_ics_text(summary)}", f"DESCRIPTION:{_ics_text(about)}",
-                  "END:VEVENT"]  # fmt: skip
-    lines.append("END:VCALENDAR")
-    content = "".join(_ics_fold(line) + "\r\n" for line in lines).encode("utf-8")
-    base = re.sub(r"[^A-Za-z0-9._-]+", "_", season.name).strip("_") or "seizoen"
-    ready = for_competition(ctx.lang, season.kind, ctx.t("calendar_ready", name=season.name, rounds=len(data.round_rows)))
-    return Reply(lines=(ready,), attachment=(f"{base}.ics", content))
-
-
-def _ics_text(text: str) -> str:
-    """RFC 5545 TEXT: backslash, semicolon, comma and line breaks escaped."""
-    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n").replace("\r", "")
-
-
-def _ics_fold(line: str) -> str:
-    """Lines of at most 75 octets, continued with a space (RFC 5545 3.1)."""
-    out, current = [], ""
-    for char in line:
-        if len((current + char).encode("utf-8")) > 75:
-            out.append(current)
-            current = " "
-        current += char
-    out.append(current)
-    return "\r\n".join(out)
 
 
 _SLICE_WORDS = {"van": "from", "from": "from", "tot": "to", "to": "to"}

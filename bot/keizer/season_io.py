@@ -40,7 +40,7 @@ async def export_text(store: Store, season: Season) -> str:
     present: tuple[str, ...] | None = None
     coming = competition.coming_round(data)
     if coming is not None:
-        signed_off = {so.member_id for so in await KeizerStore(store).signoffs(coming.id)}
+        signed_off = await competition.signed_off_for(store, season.id, coming.id)
         present = tuple(name_of[pid] for pid in competition.present_players(data, coming.number, signed_off))
     file = season_file.Season(settings=data.settings, players=players, rounds=rounds, present=present, name=season.name)
     return await asyncio.to_thread(season_file.export_season, file)  # a big season: off the event loop

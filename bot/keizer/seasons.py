@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, time
 from fractions import Fraction
@@ -24,6 +25,7 @@ from bot.keizer.calendar import season_rounds
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.open_results import MISSING_VALUES, open_store, with_missing_setting
+from bot.keizer.reminders import REMINDER_KEYS, REMINDER_VALUES, with_reminder_setting
 from bot.keizer.reports import EXPORT_FORMATS, export
 
 
@@ -42,13 +44,15 @@ class SeasonOptions:
     start_order: str = "rating"  # "list": last season's final ranking (seed 004 Keizer rule a)
     club_rules: dict[str, object] = field(default_factory=dict)  # KeizerSettings given: riser_from, auto_signoff_fraction
     missing: str = "pair"  # ontbrekend=: pair anyway while earlier results are open, or "wait" (bot/keizer/open_results.py)
+    reminder: str = "off"  # herinnering=: the private reminders before the deadline (bot/keizer/reminders.py)
 
 
 async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
     """Create a season: ``/seizoen naam=2026-27 start=2026-12-03 rondes=28 deadline=17:00
     publicatie=18:00 tijdzone=Europe/Amsterdam soort=rapid``. One round a week from the start date."""
-    if _only_missing_setting(ctx):
-        return await _set_missing(core, ctx)
+    for keys, known, stored, reply in _SETTINGS:
+        if _only_setting(ctx, keys):
+            return await _set_setting(core, ctx, keys, known, stored, reply)
     opts = await season_options(core, ctx, "usage_seizoen", need_name=True)
     calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone)
     if calendar[0][2] <= ctx.now:
@@ -70,7 +74,7 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         if opts.kind == "rapid":  # its own roster: members join with /aanmelden rapid, or /speler ... rapid
             carried = []
     settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order, **opts.club_rules))  # type: ignore[arg-type]
-    settings = with_missing_setting(settings, opts.missing)
+    settings = with_reminder_setting(with_missing_setting(settings, opts.missing), opts.reminder)
     async with core.store.transaction():
         season = await keizer_store(core).create_season(
             ctx.club.id, opts.name, opts.kind, calendar, opts.deadline.strftime("%H:%M"),
@@ -99,7 +103,7 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
         "deadline": "deadline", "publicatie": "publish", "publish": "publish", "tijdzone": "timezone",
         "timezone": "timezone", "soort": "kind", "kind": "kind", "startvolgorde": "start_order",
         "start_order": "start_order", "stijgprijs": "riser", "riser": "riser", "noshow": "noshow",
-        "ontbrekend": "missing", "missing": "missing",
+        "ontbrekend": "missing", "missing": "missing", "herinnering": "reminder", "reminder": "reminder",
     }  # fmt: skip
     values: dict[str, str] = {}
     for arg in ctx.args:
@@ -150,36 +154,44 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
             raise UserError("error_usage", usage=ctx.t(usage))
         club_rules["auto_signoff_fraction"] = earns
     missing = MISSING_VALUES.get(values.get("missing", "pair").lower())
-    if missing is None:
+    reminder = REMINDER_VALUES.get(values.get("reminder", "off").lower())
+    if missing is None or reminder is None:
         raise UserError("error_usage", usage=ctx.t(usage))
     if name and await keizer_store(core).season_by_name(ctx.club.id, name) is not None:
         raise UserError("error_season_exists", name=name)
     return SeasonOptions(
         name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values, start_order, club_rules,
-        missing,
+        missing, reminder,
     )
 
 
 _MISSING_KEYS = {"ontbrekend", "missing"}
 _KIND_KEYS = {"soort", "kind"}
+# The running season's club settings that are no Keizer rules: (its keys, its values, how it is stored, the
+# reply's key): ``ontbrekend`` (bot/keizer/open_results.py) and ``herinnering`` (bot/keizer/reminders.py).
+_SETTINGS = (
+    (_MISSING_KEYS, MISSING_VALUES, with_missing_setting, "season_missing"),
+    (REMINDER_KEYS, REMINDER_VALUES, with_reminder_setting, "season_reminder"),
+)
 
 
-def _only_missing_setting(ctx: Context) -> bool:
+def _only_setting(ctx: Context, keys: set[str]) -> bool:
     """``/seizoen ontbrekend=wachten [soort=rapid]``: a running season's setting, no new season."""
-    keys = {a.partition("=")[0].lower() for a in ctx.args}
-    return bool(keys & _MISSING_KEYS) and keys <= _MISSING_KEYS | _KIND_KEYS
+    typed = {a.partition("=")[0].lower() for a in ctx.args}
+    return bool(typed & keys) and typed <= keys | _KIND_KEYS
 
 
-async def _set_missing(core: Core, ctx: Context) -> Reply:
+async def _set_setting(core: Core, ctx: Context, keys: set[str], known: dict[str, str],
+                       stored: Callable[[str, str], str], reply: str) -> Reply:  # fmt: skip
     values = {k.lower(): v.lower() for k, _, v in (a.partition("=") for a in ctx.args)}
-    mode = MISSING_VALUES.get(values.get("ontbrekend", values.get("missing", "")))
+    mode = known.get(next((values[k] for k in keys if k in values), ""))
     kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("soort", values.get("kind", "main")))
     if mode is None or kind is None or len(ctx.args) != len(values):
         raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
     season = await active_season(core, ctx, kind)
     async with core.store.transaction():
-        await open_store(core).set_settings_json(season.id, with_missing_setting(season.settings_json, mode))
-    return Reply(lines=(ctx.t(f"season_missing_{mode}", season=season.name),))
+        await open_store(core).set_settings_json(season.id, stored(season.settings_json, mode))
+    return Reply(lines=(ctx.t(f"{reply}_{mode}", season=season.name),))
 
 
 async def cmd_exporteer(core: Core, ctx: Context) -> Reply:
@@ -240,8 +252,9 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
         core.store, ctx.club.id, file, name, opts.kind, opts.first_day, rounds, opts.deadline, opts.publish,
         opts.zone_name, ctx.now,
     )  # fmt: skip
-    if opts.missing == "wait":  # ontbrekend=wachten: the club's setting, not the file's
-        await open_store(core).set_settings_json(season.id, with_missing_setting(season.settings_json, opts.missing))
+    if opts.missing == "wait" or opts.reminder != "off":  # ontbrekend=, herinnering=: the club's, not the file's
+        settings = with_reminder_setting(with_missing_setting(season.settings_json, opts.missing), opts.reminder)
+        await open_store(core).set_settings_json(season.id, settings)
     return Reply(lines=(ctx.t("imported", name=season.name, players=len(file.players), played=played, rounds=rounds),))
 
 

@@ -10,6 +10,7 @@ from bot.core.dispatch import Core
 from bot.core.linking import looks_like_code, member_of_code, redeem
 from bot.core.membership import NEW_WORDS, check_joining, join_name
 from bot.core.replies import Reply
+from bot.keizer.week_store import ABSENT, WeekStore
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import competition_of, keizer_store, round_by_number
 from bot.keizer.store import RoundRow
@@ -19,8 +20,9 @@ _TEAM_WORDS = {"teamwedstrijd", "team", "teammatch", "knsb", "fsb"}
 
 async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     """Join the club (the chat identity becomes a member), rejoin after an automatic sign-off
-    (seed 004 rule j), or take back a sign-off before the deadline (seed 004 rule k); with ``rapid``
-    in the rapid competition.
+    (seed 004 rule j), take back a sign-off before the deadline (seed 004 rule k), or, absent by default
+    (``/mijn aanwezig afgemeld``), sign on for the round before its deadline; with ``rapid`` in the rapid
+    competition.
 
     A player new to the season joins from the coming round, or from the round after it once the
     coming round's deadline has passed. Every check comes before the first write."""
@@ -52,7 +54,13 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
         raise UserError("error_season_over", season=season.name)
     signoff = await keizer_store(core).signoff(target.id, member.id) if target and member else None
     late = target is not None and ctx.now >= target.deadline_at and not ctx.is_director
-    if signoff is not None and late:
+    attendance = WeekStore(core.store)
+    # /aanmelden answers "yes" for the round (a sign-on, before its deadline): what makes a member who is absent
+    # unless signed on (/mijn aanwezig afgemeld) play, and the answer a club that asks for one (herinnering=iedereen)
+    # waits for; for the absent-by-default it is refused after the deadline, as a sign-off is
+    on_already = target is not None and member is not None and member.id in await attendance.signons(target.id)
+    absent_by_default = member is not None and await attendance.mode(member.id) == ABSENT
+    if (signoff is not None or (absent_by_default and not on_already and sp is not None)) and late:
         assert target is not None
         raise UserError("error_deadline_passed", round=target.number, deadline=ctx.local(target.deadline_at))
     lines: list[str] = []
@@ -83,6 +91,8 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
             lines.append(ctx.t("auto_signoff_lifted"))
         if signoff is not None:
             await keizer_store(core).delete_signoff(target.id, member.id)
+        if not on_already and not late and first_round == target.number:
+            await attendance.sign_on(target.id, member.id, ctx.now)
     first = target if first_round == target.number else await keizer_store(core).round_by_number(season.id, first_round)
     if first is None:
         lines.append(ctx.t("error_season_over", season=season.name))
@@ -133,6 +143,7 @@ async def cmd_afmelden(core: Core, ctx: Context) -> Reply:
         raise UserError("error_signoff_before_joining", name=member.name, round=target.number, joined=sp.joined_round)
     async with core.store.transaction():
         await keizer_store(core).set_signoff(target.id, member.id, kind, ctx.member.id if ctx.member else None, ctx.now)
+        await WeekStore(core.store).drop_signon(target.id, member.id)  # /afmelden takes back /aanmelden
     key = "signed_off_team" if kind == "team" else "signed_off"
     said = ctx.t(key, name=member.name, round=target.number, date=target.play_date)
     return Reply(lines=(for_competition(ctx.lang, season.kind, said),), private=True)

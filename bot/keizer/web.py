@@ -14,6 +14,7 @@ from bot.core.registry import FormRound, Registry, WebContent, WebPage
 from bot.core.replies import Reply
 from bot.core.web_links import club_path
 from bot.core.store import Club, Member
+from bot.keizer.week_store import WeekStore
 from bot.keizer.lookups import keizer_store
 from bot.keizer.rows import SeasonPlayer, Signoff
 
@@ -85,11 +86,16 @@ async def coming_rounds(core: Core, club: Club, member: Member | None, now: date
         if not rounds:
             continue
         signoffs = await store.signoffs_of_season(season.id)
+        by_default = await WeekStore(core.store).absent_by_default(season.id)  # /mijn aanwezig afgemeld
+        signed_on = await WeekStore(core.store).signons_of_season(season.id)
         place = await store.season_player(season.id, member.id) if member is not None else None
         word = " rapid" if kind == "rapid" else ""
         for row in rounds:
             of_round = [s for _, s in signoffs if s.round_id == row.id]
             own = next((s for s in of_round if member is not None and s.member_id == member.id), None)
+            off_by_default = {m for m in by_default if (row.id, m) not in signed_on} - {s.member_id for s in of_round}
+            if own is None and member is not None and member.id in off_by_default:
+                own = Signoff(row.id, member.id, "notice")  # absent unless signed on: as signed off
             is_open = now < row.deadline_at
             day = date.fromisoformat(row.play_date)
             title = t(lang, "web_form_round", round=row.number, date=day_text(lang, day))
@@ -97,7 +103,7 @@ async def coming_rounds(core: Core, club: Club, member: Member | None, now: date
                      publish=moment_text(lang, row.publish_at, club.timezone))  # fmt: skip
             state, actions = _members_part(lang, row.number, word, is_open, place, own) if member is not None else ("", ())
             competition = t(lang, "web_form_rapid") if kind == "rapid" else ""
-            found.append(FormRound(title, competition, is_open, state, len(of_round), actions, when, day))
+            found.append(FormRound(title, competition, is_open, state, len(of_round) + len(off_by_default), actions, when, day))
     return found
 
 

@@ -2,8 +2,8 @@
 
 ``/c/<club id>/`` (the club's home: its coming rounds and its pages), one page per ``Registry.web_pages``
 entry (``/c/<id>/stand``, ``/c/<id>/indeling[/<round>]``, ``/c/<id>/nk``, ``/c/<id>/go/<game>``, ...),
-``/c/<id>/kalender.ics``, ``/c/<id>/lid/<member id>`` (a member's page: ``/kaart``), and a member's own
-``/c/<id>/m/<secret>`` and ``/c/<id>/afmelden`` (``bot/web/signoff.py``). A page is the reply of a read-only
+``/c/<id>/kalender.ics``, ``/c/<id>/kalender/<token>.ics`` (a member's own feed, ``/mijn kalender``),
+``/c/<id>/lid/<member id>`` (a member's page: ``/kaart``), and a member's own ``/c/<id>/m/<secret>`` and ``/c/<id>/afmelden`` (``bot/web/signoff.py``). A page is the reply of a read-only
 command asked as the website (no member) in the club's language, through ``Core.handle``: the same read
 path, the same reply cache and the same rules as the chat (a pairing shows from its publication, exactly
 when the chat announcement goes out); or a system's own view. A club's pages exist only when its director
@@ -192,6 +192,20 @@ def make_app(core: Core) -> web.Application:
             raise _not_found()
         return web.Response(body=feed.attachment[1], content_type="text/calendar", charset="utf-8")
 
+    async def own_calendar(request: web.Request) -> web.StreamResponse:
+        """A member's own calendar feed (``/mijn kalender``): the secret in the address is the key, so a
+        calendar app without the member's cookie reads it, of a members-only club too."""
+        club = await club_of(request, personal=True)
+        member = await core.store.member_of_calendar_feed(club.id, request.match_info["token"])
+        if member is None:
+            raise _not_found()
+        actor = Actor(club.platform, club.external_id, club.name, f"web:{member.id}", member.name, member_id=member.id)
+        feed = await core.handle(actor, "/kalender mijn", limited=False)
+        if not feed.ok or feed.attachment is None:
+            raise _not_found()
+        return web.Response(body=feed.attachment[1], content_type="text/calendar", charset="utf-8",
+                            headers={"Cache-Control": "no-store"})  # fmt: skip
+
     async def page(request: web.Request) -> web.StreamResponse:
         club = await club_of(request)
         wanted = pages.get(request.match_info["page"])
@@ -307,6 +321,7 @@ def make_app(core: Core) -> web.Application:
     app[GUARD] = guard_of_connections
     app.router.add_get("/c/{club}/", home)
     app.router.add_get("/c/{club}/kalender.ics", calendar)
+    app.router.add_get("/c/{club}/kalender/{token}.ics", own_calendar)
     app.router.add_get("/c/{club}/lid/{member}", member_page)
     app.router.add_get("/c/{club}/logo.png", logo)
     app.router.add_get(f"/c/{{club}}/{LINK_PREFIX}/{{secret}}", personal_link)

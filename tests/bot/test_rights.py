@@ -116,7 +116,7 @@ GRADES_CSV = REPO / "examples" / "grades.csv"
 # W accepted and changed something, R accepted and changed nothing, X refused and changed nothing.
 TABLE: list[tuple[str, bytes | None, str]] = [
     # Keizer: members for themselves; naming another player is the director's
-    ("/aanmelden", None, "RRWW"),  # already in: nothing to do; the director and a stranger join the club by it
+    ("/aanmelden", None, "WWWW"),  # already in: the yes for the coming round (a sign-on); the director and a stranger join
     ("/afmelden", None, "WWXX"),
     ("/afmelden Anna 3 teamwedstrijd", None, "XXWX"),
     ("/stand", None, "RRRR"),
@@ -135,6 +135,7 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/speler Eva samenvoegen Daan", None, "XXXX"),  # both in round 1 (Eva's bye, Daan's game): two people
     ("/uitslagen", None, "XXRX"),  # the open and disputed results: the director's list
     ("/seizoen ontbrekend=wachten", None, "XXWX"),  # the running season's setting
+    ("/seizoen herinnering=iedereen", None, "XXWX"),  # who is reminded privately (issue 34 §2)
     ("/nietverschenen Daan", None, "XXWX"),
     ("/invaller Daan", None, "XXWX"),
     ("/publiceer", None, "XXXX"),  # round 1's results are not all in: the director is asked first
@@ -154,6 +155,11 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/verloop", None, "RRRR"),
     ("/kaart", None, "RRXX"),
     ("/mijn", None, "RRXX"),  # a member's own season, privately
+    ("/mijn meldingen herinneringen uit", None, "WWXX"),  # issue 34 §2: one kind of private message
+    ("/mijn aanwezig afgemeld", None, "WWXX"),  # absent unless signed on: the member's own
+    ("/mijn kalender", None, "XXXX"),  # the club has no website here: no feed address
+    ("/kalender mijn", None, "RRXX"),  # a member's own calendar file
+    ("/speelavond tijd=19:30-23:30", None, "XXWX"),  # the club's playing evening: the director's
     ("/mijn meldingen aan", None, "WWXX"),  # a member's own choice  # a member's own card; the director and a stranger play in no season
     ("/kaart Anna", None, "RRRR"),
     ("/waarom punten", None, "RRXX"),  # the asker's own score explained; the director and a stranger play in no season

@@ -85,8 +85,8 @@ async def test_a_flood_from_one_address_gets_429(commands: Core, site: str) -> N
 
 async def test_the_season_calendar_to_subscribe_to(commands: Core, site: str) -> None:
     """/kalender in the chat and /c/<id>/kalender.ics on the website: an iCalendar file (RFC 5545) with one
-    all-day event per playing day, the deadline and publication in the club's time, lines folded at 75
-    octets and CRLF-terminated, text escaped."""
+    timed event per playing day (the club's evening, 20:00 local without /speelavond), the deadline and
+    publication in the club's time, lines folded at 75 octets and CRLF-terminated, text escaped."""
     club = await club_with_a_season(commands)
     reply = await commands.handle(DIRECTOR, "/kalender")
     assert reply.ok and reply.attachment is not None and reply.attachment[0] == "2026-27.ics"
@@ -100,7 +100,7 @@ async def test_the_season_calendar_to_subscribe_to(commands: Core, site: str) ->
     assert lines[0] == "BEGIN:VCALENDAR" and lines[-2] == "END:VCALENDAR" and lines[-1] == ""
     assert all(len(line.encode("utf-8")) <= 75 for line in lines)
     assert text.count("BEGIN:VEVENT") == 5
-    assert "DTSTART;VALUE=DATE:20261203" in text and "DTSTART;VALUE=DATE:20261231" in text
+    assert "DTSTART:20261203T190000Z" in text and "DTSTART:20261231T190000Z" in text
     unfolded = text.replace("\r\n ", "")
     assert "DESCRIPTION:Afmelden tot 17:00\\, indeling om 18:00." in unfolded
 
