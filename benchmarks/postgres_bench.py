@@ -12,6 +12,10 @@ script with ``--worker``), which set up, say they are ready, and start together 
 - ``/afmelden``: ``--burst`` sign-offs of different members offered at once (throughput), then sign-offs
   offered at ``--rate`` per second for ``--seconds`` (open loop: p50/p99 from each command's arrival).
   With two processes each serves half of the clubs, as two shard ranges would, and gets half the load.
+- the baseline, ``bare``: ``--burst`` one-row INSERT transactions offered at once through a bare asyncpg
+  pool of the bot's size on a table of their own in the same database (with two processes, half each):
+  what the server and the driver give without the bot. ``/afmelden`` saturated is printed as a ratio
+  against it, measured in the same run with the same processes (issue 36).
 - ``publication minute``: every club's round falls due at once; the scheduler's run (pair, queue and
   hand every announcement to a sender that does nothing), from the signal until the last process is done.
 
@@ -42,6 +46,7 @@ from bot.config import Config, load_config  # noqa: E402
 from bot.core.clock import ShiftedClock  # noqa: E402
 from bot.core.context import Actor  # noqa: E402
 from bot.core.migrate_db import copy_database  # noqa: E402
+from bot.core.postgres import POOL_SIZE  # noqa: E402
 from bot.core.scheduler import Alarm  # noqa: E402
 from bot.core.store import open_store  # noqa: E402
 from bot.core.user_limits import UserLimits  # noqa: E402
@@ -57,7 +62,31 @@ def p(ms: list[float], q: float) -> float:
 
 
 # ------------------------------------------------------------------ the worker (one bot process)
+async def bare_worker(args: argparse.Namespace) -> None:
+    """The baseline: one-row INSERT transactions through a bare asyncpg pool, as many at once as the bot
+    gets sign-offs (each its own BEGIN, INSERT, COMMIT)."""
+    import asyncpg
+
+    pool = await asyncpg.create_pool(args.worker, min_size=1, max_size=POOL_SIZE)
+    table = f"bare_{args.first}"
+    await pool.execute(f"CREATE TABLE IF NOT EXISTS {table} (id serial PRIMARY KEY, club int, member text)")
+
+    async def one(n: int) -> None:
+        async with pool.acquire() as conn, conn.transaction():
+            await conn.execute(f"INSERT INTO {table} (club, member) VALUES ($1, $2)", n, f"m-{n}")
+
+    print("ready", flush=True)
+    sys.stdin.readline()
+    t0 = time.perf_counter()
+    await asyncio.gather(*(one(n) for n in range(args.burst)))
+    out = {"burst_wall": time.perf_counter() - t0, "finished_at": time.time()}
+    await pool.close()
+    print(json.dumps(out), flush=True)
+
+
 async def worker(args: argparse.Namespace) -> None:
+    if args.part == "bare":
+        return await bare_worker(args)
     base = load_config(REPO / "config.example.toml", env={})
     config = Config(**{**base.__dict__, "db_path": Path(tempfile.gettempdir()) / "unused.sqlite3"})
     store = await open_store(args.worker)
@@ -180,16 +209,25 @@ def main() -> None:
                               ("PostgreSQL, two processes", "pg", 2)]  # fmt: skip
             baseline: dict[str, float] = {}
             print(f"\n/afmelden: {args.burst} at once, then {args.rate:.0f}/s offered for {args.seconds:.0f} s")
+            bare_lines = []
             for n, (label, kind, processes) in enumerate(configurations):
                 target = fresh_copy(kind, master, tmp, server, f"afmelden_{n}")
+                if kind == "pg":  # the bare asyncpg loop on the same server, same processes, same burst
+                    bare, _ = run_workers(target, "bare", args, processes)
+                    bare_rate = args.burst / max(float(r["burst_wall"]) for r in bare)
                 reports, _ = run_workers(target, "afmelden", args, processes)
                 burst_rate = args.burst / max(float(r["burst_wall"]) for r in reports)
+                if kind == "pg":
+                    bare_lines.append(f"  {label:27s} /afmelden {burst_rate:7.0f}/s against a bare asyncpg loop of"
+                                      f" one-row INSERT transactions {bare_rate:7.0f}/s: {burst_rate / bare_rate:.2f}x")
                 latencies = [x for r in reports for x in r["latencies"]]
                 achieved = len(latencies) / max(float(r["wall"]) for r in reports)
                 baseline.setdefault("burst", burst_rate)
                 print(f"  {label:27s} burst {burst_rate:7.0f}/s ({burst_rate / baseline['burst']:.2f}x SQLite)"
                       f"  | offered {args.rate:.0f}/s: achieved {achieved:.0f}/s, p50 {statistics.median(latencies):6.1f} ms,"
                       f" p99 {p(latencies, 0.99):6.1f} ms; refused {sum(int(r['burst_refused']) for r in reports)}")  # fmt: skip
+            print(f"\n/afmelden saturated ({args.burst} at once) against the bare baseline on the same server:")
+            print("\n".join(bare_lines))
             print(f"\npublication minute: {args.clubs} clubs' rounds due at once (pair, queue, hand to the sender)")
             for n, (label, kind, processes) in enumerate(configurations):
                 target = fresh_copy(kind, master, tmp, server, f"publish_{n}")

@@ -15,7 +15,7 @@ from bot.core.dispatch import Core
 from bot.core.registry import Registry
 from bot.core.store import Store
 
-INSTALLED = ("bot.keizer", "bot.nk", "bot.grades", "bot.go", "bot.backup")
+INSTALLED = ("bot.keizer", "bot.nk", "bot.grades", "bot.go", "bot.ratings", "bot.backup")
 
 
 def build_registry(systems: tuple[str, ...] = INSTALLED) -> Registry:

@@ -112,8 +112,8 @@ class ConsoleAdapter:
             self._clock(club, rest.strip())
         elif word in ("/importeer", "/import"):
             await self._import(club, rest)
-        elif word in ("/leden", "/members") and rest.split()[:1] and rest.split()[0].lower() in ("importeer", "import"):
-            sub, _, path = rest.strip().partition(" ")  # /leden importeer pad/naar/leden.csv
+        elif word in ("/leden", "/members", "/ratings") and rest.split()[:1] and rest.split()[0].lower() in ("importeer", "import"):
+            sub, _, path = rest.strip().partition(" ")  # /leden importeer pad/naar/leden.csv, /ratings importeer ...
             await self._import(club, path, command=f"{word} {sub}")
         elif word == "/website" and [w.lower() for w in rest.split()[:2]] in (["stijl", "logo"], ["style", "logo"]) and len(rest.split()) > 2:
             sub, logo, path = rest.strip().split(maxsplit=2)  # /website stijl logo pad/naar/logo.png [kleur=...]

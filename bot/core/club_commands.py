@@ -1,9 +1,9 @@
-"""The commands every club has whatever systems it runs: ``/help`` (``bot/core/help.py``), ``/taal``, ``/kanaal`` and ``/koppel``
-(``bot/core/linking.py``)."""
+"""The commands every club has whatever systems it runs: ``/help`` (``bot/core/help.py``), ``/taal``, ``/kanaal``, ``/koppel``
+(``bot/core/linking.py``) and ``/club`` (``bot/core/club_details.py``)."""
 
 from __future__ import annotations
 
-from bot.core import club_style, linking, member_import, web_links
+from bot.core import club_details, club_style, linking, member_import, web_links
 from bot.core.completers import member_names
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
@@ -28,6 +28,7 @@ def register(registry: Registry) -> None:
     registry.add(Command("kanaal", cmd_kanaal, director=True, english="channel", params=(Param("kanaal", "channel"),)))
     linking.register(registry)
     member_import.register(registry)
+    club_details.register(registry)
 
 
 async def cmd_taal(core: Core, ctx: Context) -> Reply:

@@ -52,3 +52,23 @@ def quote_word(word: str) -> str:
     if word and not any(c.isspace() or c in OPENING or c == "\\" for c in word):
         return word
     return '"' + word.replace("\\", "\\\\").translate({ord(c): "\\" + c for c in OPENING}) + '"'
+
+
+def keyed_values(words: list[str], keys: dict[str, str], spoken: frozenset[str] = frozenset()) -> dict[str, str] | None:
+    """``key=value`` words as {field: value} (``keys`` maps each typed key, any case, to its field); the
+    value of a field in ``spoken`` (an address, a person's name) runs on over the unquoted words that follow
+    up to the next ``key=``, as people type ``arbiter=Jan de Vries``. None (the usage): a word that is no
+    known key and follows no such field, or a field given twice."""
+    found: dict[str, str] = {}
+    current = ""
+    for word in words:
+        key, eq, value = word.partition("=")
+        field = keys.get(key.lower()) if eq else None
+        if field is not None and field not in found:
+            current = field
+            found[field] = value.strip()
+        elif field is None and current in spoken:
+            found[current] = f"{found[current]} {word}".strip()
+        else:
+            return None
+    return found

@@ -68,6 +68,10 @@ class ReadPath:
     task, that the database's queries look at."""
 
     _reading: contextvars.ContextVar[bool]
+    # COMMITs this process has made (a count that only grows): what a cache of this process keeps may be
+    # kept while it has not moved (the website's pages: ``bot/web/freshness.py``); it moves once a commit
+    # is done, before the commands that wrote are told, so what they changed is seen from the new count on.
+    commits = 0
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[None]:
@@ -206,6 +210,15 @@ class Database(ReadPath):
         """Due work that only one process may do (``bot/core/postgres.py``): one process has the file."""
         yield True
 
+    async def data_version(self) -> int:
+        """A number that moves when another connection commits to the file (another process, or this
+        process's writer as seen by the read path): SQLite's ``PRAGMA data_version`` on the read-only
+        connection. A database in memory has no other connection: 0."""
+        if self._reader is None:
+            return 0
+        rows = await self._reader.execute_fetchall("PRAGMA data_version")
+        return int(next(iter(rows))[0])
+
     async def foreign_keys(self) -> list[tuple[str, str, str]]:
         """Every foreign key as (table, column, the table it refers to)."""
         found = []
@@ -264,7 +277,7 @@ class Database(ReadPath):
         self._savepoint = False
         if self._conn.in_transaction and self._group_commands == 0:  # nothing else to keep: end it now
             self._execute("ROLLBACK")
-            _settle(self._group, None)
+            settle(self._group, None)
             self._group = None
         if self._conn.in_transaction:
             self._queue_flush()
@@ -297,12 +310,13 @@ class Database(ReadPath):
             except BaseException as exc:
                 error = exc
             self._committing = False
+            self.commits += 1
             if error is not None and self._conn.in_transaction:
                 self._execute("ROLLBACK")
         if error is not None or self._cache_touched:
             self._cache_touched = False
             self._forget()
-        _settle(group, error)
+        settle(group, error)
         return error
 
     async def _flushed(self) -> None:
@@ -398,7 +412,7 @@ class Database(ReadPath):
         return run()
 
 
-def _settle(waiters: list[asyncio.Future[None]] | None, error: BaseException | None) -> None:
+def settle(waiters: list[asyncio.Future[None]] | None, error: BaseException | None) -> None:
     """Tell the commands waiting for a COMMIT how it went (a cancelled one is no longer waiting)."""
     for waiter in waiters or ():
         if waiter.done():

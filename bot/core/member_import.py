@@ -4,7 +4,8 @@ account), instead of a ``/speler`` and a ``/koppel`` per member.
 
 The columns are separated by ``;`` (Dutch Excel), ``,`` or a tab, or, in a pasted list, the rating is the
 last word of the name (``Anna de Vries 1800``); a first line of column names is skipped. An account is a
-mention (``<@123>``) or the platform's user id. A member already in the club (case and accents aside)
+mention (``<@123>``) or the platform's user id. Columns 4-6, each optional, are the member's KNSB
+relatienummer, FIDE ID and EGD PIN (``bot/core/federation.py``; ``-`` removes one, empty leaves it). A member already in the club (case and accents aside)
 gets the new rating. All or nothing: one bad line and nothing is read, and the reply names every bad
 line and what is wrong with it. The file is read with the limits of ``bot/core/limits.py`` before it is
 parsed; a name must be printable (no control characters) and at most ``MAX_NAME_LENGTH`` long.
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 from bot.core.context import MAX_NAME_LENGTH, Context, UserError, printable
 from bot.core.dispatch import Core
+from bot.core.federation import identity_value
 from bot.core.limits import MAX_FILE_BYTES
 from bot.core.linking import account_of
 from bot.core.name_key import name_key
@@ -30,6 +32,7 @@ SHOWN_BAD_LINES = 20
 IMPORT_WORDS = frozenset({"importeer", "import"})
 _RATING = re.compile(r"[0-9]{1,4}")
 _ACCOUNT_ID = re.compile(r"[^<>@\s]{1,80}")
+ID_COLUMNS = ("knsb_id", "fide_id", "egd_pin")  # columns 4-6: the federation identities (empty: unchanged)
 _HEADER = frozenset({"naam", "name", "speler", "player", "lid", "member"})
 
 
@@ -45,6 +48,7 @@ class Row:
     name: str
     rating: int
     account: str | None
+    ids: tuple[tuple[str, str | None], ...] = ()  # (column, value) of the KNSB, FIDE and EGD columns given
 
 
 async def cmd_leden(core: Core, ctx: Context) -> Reply:
@@ -62,6 +66,13 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
         holder = await core.store.member_by_identity(ctx.club.id, row.account)
         if holder is not None and holder.id != getattr(existing.get(name_key(row.name)), "id", None):
             bad.append((row.line, ctx.t("members_import_account_taken", name=holder.name)))
+    for row in parsed:
+        own = getattr(existing.get(name_key(row.name)), "id", None)
+        for column, value in row.ids:
+            other = await core.store.member_by_federation_id(ctx.club.id, column, value) if value else None
+            if other is not None and other != own:
+                taken = await core.store.member(other)
+                bad.append((row.line, ctx.t("members_import_identity_taken", value=value, name=taken.name if taken else "?")))
     if bad:
         bad.sort()
         lines = [ctx.t("members_import_bad_line", line=n, problem=p) for n, p in bad[:SHOWN_BAD_LINES]]
@@ -81,6 +92,8 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
             if row.account is not None:
                 await core.store.move_member_to(ctx.club.id, row.account, member.id)
                 linked += 1
+            for column, value in row.ids:
+                await core.store.set_identity(member.id, column, value)
     return Reply(lines=(ctx.t("members_imported", count=len(parsed), added=added, updated=updated, linked=linked),))
 
 
@@ -164,6 +177,7 @@ def _row(number: int, cells: list[str]) -> Row:
     account = (account_of(account_text) or account_text) if account_text else None
     if account is not None and not _ACCOUNT_ID.fullmatch(account):
         raise UserError("members_import_account", value=account_text[:40])
-    if len(cells) > 3 and any(c.strip() for c in cells[3:]):
+    if len(cells) > len(ID_COLUMNS) + 3 and any(c.strip() for c in cells[len(ID_COLUMNS) + 3 :]):
         raise UserError("members_import_columns")
-    return Row(number, name, int(rating_text), account)
+    ids = tuple((column, identity_value(column, cell)) for column, cell in zip(ID_COLUMNS, cells[3:]) if cell.strip())
+    return Row(number, name, int(rating_text), account, ids)

@@ -3,13 +3,21 @@ processes (asyncpg; ``[database] url = "postgresql://..."``).
 
 What differs from the SQLite file, and why:
 
-- **Connections.** A pool: each command's transaction has a connection of its own, so commands of
-  different clubs run side by side (SQLite has one writer and shares its COMMIT instead). A command that
-  only reads (``reading()``) takes a connection for each query, outside any transaction.
-- **Turns per club.** ``transaction(key=...)`` (the dispatcher passes the club) runs the commands of one
-  club one at a time, as one process with SQLite does: inside the process an asyncio lock per key (so a
-  waiting command holds no connection), and across processes a transaction-scoped advisory lock on the
-  key (``pg_advisory_xact_lock``), let go at COMMIT or when a killed process's connection drops.
+- **Connections and group commit.** A command (a transaction with a ``key``: the dispatcher passes the
+  club) joins a group transaction on one of a few lanes (``Lane``: a connection each), in a savepoint of
+  its own, and returns once the group's COMMIT is done, as the SQLite writer shares its COMMIT: a WAL
+  flush and a round trip for many commands, not for each. While one lane commits, the others take
+  commands. A transaction without a key (the scheduler's bookkeeping, ``clubbot migrate-db``) has a
+  connection of the pool to itself; a single change outside any transaction is one statement, which
+  PostgreSQL commits on its own. A command that only reads (``reading()``) takes a pool connection for
+  each query, outside any transaction.
+- **Turns per club.** The commands of one club run one at a time, as one process with SQLite does:
+  inside the process an asyncio lock per key (held until the command's COMMIT, so a waiting command
+  holds no lane), and across processes a transaction-scoped advisory lock on the key, let go at COMMIT or
+  when a killed process's connection drops. On a lane it is taken without waiting
+  (``pg_try_advisory_xact_lock``); when another process holds the club, the command runs as a
+  transaction of its own that waits for the lock (``pg_advisory_xact_lock``), so a busy club never holds
+  a lane, nor the other clubs' commands on it.
 - **Due work once.** ``claim(name)`` is a session advisory lock taken without waiting: the process that
   gets it does the work, the others skip it (``bot/core/scheduler.py``); the Keizer rounds due are
   claimed one by one (``bot/keizer/publication.py``), so each is paired by one process.
@@ -34,12 +42,14 @@ import asyncpg
 
 from bot.core.club_slots import ClubSlots
 from bot.core.database import ReadPath, check_write
+from bot.core.pg_lanes import CACHE_CHANNEL, Lane
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.pg_migrations import applied_migrations, migrate
 from bot.core.sql_dialect import postgres_sql
 
-CACHE_CHANNEL = "clubbot_cache"
 POOL_SIZE = 10
+LANES = 3  # connections that carry the commands' group transactions (``Lane``)
+CLAIM_CONNECTIONS = 3  # connections the claims of due work are held on (``claim``)
 
 
 def lock_number(key: str) -> int:
@@ -53,22 +63,28 @@ class PostgresDatabase(ReadPath):
     dialect = "postgresql"
     CACHED_TABLES: tuple[str, ...] = ()  # a write naming one of these empties the caches everywhere
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, lanes: list[Lane] | None = None) -> None:
         self._pool = pool
+        self._lanes = lanes or []
+        self._url = ""  # to connect a lane again after its connection broke
         self._tx: contextvars.ContextVar[_Tx | None] = contextvars.ContextVar(f"pg_tx_{id(self)}", default=None)
         self._reading: contextvars.ContextVar[bool] = contextvars.ContextVar(f"pg_read_{id(self)}", default=False)
         self._turns = ClubSlots(1)  # one transaction per key at a time in this process
         self._id_tables: frozenset[str] = frozenset()
         self._listener: asyncpg.Connection | None = None  # hears the other processes' cache changes
-        self._claims: Any = None  # the connection the claims are held on (``claim``)
-        self._claiming = asyncio.Lock()  # one claim or release at a time on it
+        # The connections the claims are held on (``claim``), each with a lock: one claim or release at a
+        # time on a connection, several side by side on the others.
+        self._claims: list[tuple[asyncpg.Connection, asyncio.Lock]] = []
         self._held: set[str] = set()
         self._forgotten = 0  # as in Database: a cache fill that raced an emptying is not kept
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
     async def open(cls, url: str, migrations: Path = MIGRATIONS_DIR, pool_size: int = POOL_SIZE, **_: Any) -> Any:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        # A connection given back is not reset (asyncpg's default costs a round trip each time): it holds
+        # no session state (no LISTEN, no session lock, no SET), and an open transaction is rolled back.
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
+        lanes: list[Lane] = []
         try:
             async with pool.acquire() as conn:
                 await migrate(conn, migrations)
@@ -76,12 +92,18 @@ class PostgresDatabase(ReadPath):
                     "SELECT table_name FROM information_schema.columns"
                     " WHERE table_schema = current_schema() AND column_name = 'id'"
                 )
-            db = cls(pool)
+            for _ in range(LANES):
+                lanes.append(Lane(await asyncpg.connect(url)))
+            db = cls(pool, lanes)
+            db._url = url
             db._id_tables = frozenset(r[0] for r in rows)
             db._listener = await asyncpg.connect(url)
             await db._listener.add_listener(CACHE_CHANNEL, db._heard)
-            db._claims = await asyncpg.connect(url)
+            for _ in range(CLAIM_CONNECTIONS):
+                db._claims.append((await asyncpg.connect(url), asyncio.Lock()))
         except BaseException:
+            for lane in lanes:
+                await lane.conn.close()
             await pool.close()
             raise
         return db
@@ -91,7 +113,11 @@ class PostgresDatabase(ReadPath):
         self._forget()
 
     async def close(self) -> None:
-        for conn in (self._listener, self._claims):
+        for lane in self._lanes:
+            async with lane.lock:  # what is waiting for a COMMIT gets it first
+                await lane.commit(self)
+            await lane.conn.close()
+        for conn in (self._listener, *(c for c, _ in self._claims)):
             if conn is not None:
                 await conn.close()
         await self._pool.close()
@@ -111,6 +137,13 @@ class PostgresDatabase(ReadPath):
         """PostgreSQL enforces every constraint as it writes; what it has not validated is named."""
         rows = await self._pool.fetch("SELECT conname FROM pg_constraint WHERE NOT convalidated")
         return "ok" if not rows else "not validated: " + ", ".join(r[0] for r in rows)
+
+    async def data_version(self) -> str:
+        """What moves when any transaction that writes begins or ends on the server, this process's or
+        another's: the current snapshot (``xmin:xmax:in-progress ids``). A transaction that committed
+        has left its list by the time a later snapshot is taken, so a change is visible to every read
+        made after the value moved."""
+        return str(await self._pool.fetchval("SELECT pg_current_snapshot()::text"))
 
     # ------------------------------------------------------------------ schema questions
     async def foreign_keys(self) -> list[tuple[str, str, str]]:
@@ -147,30 +180,43 @@ class PostgresDatabase(ReadPath):
         already (a unique key): then it stays and the caller deletes it."""
         conn = self._conn()
         for row in await conn.fetch(f'SELECT ctid FROM "{table}" WHERE "{column}" = $1', source):
+            await conn.execute("SAVEPOINT row_moved")  # a clash undoes only this row
             try:
-                async with conn.transaction():  # a savepoint: a clash undoes only this row
-                    await conn.execute(f'UPDATE "{table}" SET "{column}" = $1 WHERE ctid = $2', target, row[0])
+                await conn.execute(f'UPDATE "{table}" SET "{column}" = $1 WHERE ctid = $2', target, row[0])
             except asyncpg.UniqueViolationError:
-                pass
+                await conn.execute("ROLLBACK TO SAVEPOINT row_moved")
+            await conn.execute("RELEASE SAVEPOINT row_moved")
 
     # ------------------------------------------------------------------ transactions
     def transaction(self, key: str | None = None) -> _Transaction:
         """``async with db.transaction(key=...):`` one command's changes, all or nothing; nested use joins
-        the outer one. Transactions with the same ``key`` (a club) run one at a time, in every process."""
+        the outer one. Transactions with the same ``key`` (a club) run one at a time, in every process.
+        One with a key joins a group transaction on a lane (``Lane``) and returns once that is committed;
+        one without (or whose club another process holds) is a transaction of its own."""
         return _Transaction(self, key)
+
+    def _lane(self) -> Lane | None:
+        """The lane a command joins: a free one, else the one with the fewest commands waiting."""
+        if not self._lanes:
+            return None
+        for lane in self._lanes:
+            if not lane.lock.locked():
+                return lane
+        return min(self._lanes, key=lambda lane: lane.waiting)
 
     @asynccontextmanager
     async def claim(self, name: str) -> AsyncIterator[bool]:
         """``async with db.claim("due:keizer") as mine:`` True for the one process that holds ``name`` now
         (taken without waiting; let go at the end, or when the process's connection drops). The claims
-        are session locks on a connection of their own, so a claim held while its work runs takes no
+        are session locks on connections of their own, so a claim held while its work runs takes no
         connection from the pool that work needs."""
         if name in self._held:  # session locks nest in one session: within the process, say no here
             yield False
             return
         number = lock_number(name)
-        async with self._claiming:
-            mine = bool(await self._claims.fetchval("SELECT pg_try_advisory_lock($1)", number))
+        conn, lock = next(((c, k) for c, k in self._claims if not k.locked()), self._claims[number % len(self._claims)])
+        async with lock:
+            mine = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", number))
         if not mine:
             yield False
             return
@@ -179,8 +225,8 @@ class PostgresDatabase(ReadPath):
             yield True
         finally:
             self._held.discard(name)
-            async with self._claiming:
-                await self._claims.execute("SELECT pg_advisory_unlock($1)", number)
+            async with lock:
+                await conn.execute("SELECT pg_advisory_unlock($1)", number)
 
     def _forget(self, sql: str | None = None) -> None:
         self._forgotten += 1
@@ -212,28 +258,35 @@ class PostgresDatabase(ReadPath):
         INSERT into a table with one), else 0."""
         conn = await self._change(sql)
         if conn is None:
-            async with self.transaction():
-                return await self.write(sql, params)
+            if not self._alone(sql):
+                async with self.transaction():
+                    return await self.write(sql, params)
+            conn = self._pool
         translated = self._sql(sql)
         if translated.endswith(" RETURNING id"):
             value = await conn.fetchval(translated, *params)
+            self._committed_alone(conn)
             return int(value or 0)
         await conn.execute(translated, *params)
+        self._committed_alone(conn)
         return 0
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one change and return how many rows it changed."""
         conn = await self._change(sql)
         if conn is None:
-            async with self.transaction():
-                return await self.execute(sql, params)
+            if not self._alone(sql):
+                async with self.transaction():
+                    return await self.execute(sql, params)
+            conn = self._pool
         translated = self._sql(sql).removesuffix(" RETURNING id")
         status = await conn.execute(translated, *params)
+        self._committed_alone(conn)
         return int(status.rsplit(" ", 1)[-1]) if status and status[-1].isdigit() else 0
 
     async def execute_alone(self, sql: str, params: Iterable[Any] = ()) -> int:
         """As ``execute``: outside a command it is a transaction of its own, committed before it returns
-        (PostgreSQL has no group commit)."""
+        (it joins no lane's group)."""
         return await self.execute(sql, params)
 
     async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
@@ -246,9 +299,28 @@ class PostgresDatabase(ReadPath):
     async def returning(self, sql: str, params: Iterable[Any] = ()) -> list[asyncpg.Record]:
         conn = await self._change(sql)
         if conn is None:
-            async with self.transaction():
-                return await self.returning(sql, params)
-        return list(await conn.fetch(self._sql(sql), *params))
+            if not self._alone(sql):
+                async with self.transaction():
+                    return await self.returning(sql, params)
+            conn = self._pool
+        found = list(await conn.fetch(self._sql(sql), *params))
+        self._committed_alone(conn)
+        return found
+
+    def _committed_alone(self, conn: Any) -> None:
+        """A change run on the pool, outside a transaction, is committed when it returns: count it with the
+        COMMITs (``commits``: how the website knows its kept pages may be stale, ``bot/web/freshness.py``)."""
+        if conn is self._pool:
+            self.commits += 1
+
+    def _alone(self, sql: str) -> bool:
+        """Whether one change outside a transaction may run as it is: a single statement is a transaction
+        of its own in PostgreSQL (committed when it returns: one round trip, not BEGIN, it and COMMIT).
+        One that names a cached table gets a transaction, to send the NOTIFY with its COMMIT."""
+        if any(table in sql for table in self.CACHED_TABLES):
+            return False
+        self._forget(sql)
+        return True
 
     async def _change(self, sql: str) -> asyncpg.Connection | None:
         check_write(sql)
@@ -272,7 +344,7 @@ class _Tx:
 
 
 class _Transaction:
-    __slots__ = ("db", "key", "held", "token", "conn", "inner")
+    __slots__ = ("db", "key", "held", "token", "conn", "inner", "lane", "waiter")
 
     def __init__(self, db: PostgresDatabase, key: str | None) -> None:
         self.db = db
@@ -281,6 +353,7 @@ class _Transaction:
         self.token: contextvars.Token[_Tx | None] | None = None
         self.conn: Any = None
         self.inner: Any = None
+        self.lane: Lane | None = None  # the lane whose group this command joined
 
     async def __aenter__(self) -> None:
         db = self.db
@@ -290,6 +363,11 @@ class _Transaction:
             await db._turns.enter(self.key)
             self.held = self.key
         try:
+            lane = db._lane() if self.key is not None else None
+            if lane is not None and await lane.join(db, lock_number(self.key)):  # type: ignore[arg-type]
+                self.lane = lane
+                self.token = db._tx.set(_Tx(lane.conn))
+                return
             self.conn = await db._pool.acquire()
             self.inner = self.conn.transaction()
             await self.inner.start()
@@ -306,11 +384,19 @@ class _Transaction:
         db = self.db
         tx = db._tx.get()
         db._tx.reset(self.token)
+        if self.lane is not None:
+            try:
+                await self.lane.leave(db, failed=kind is not None, touched=tx is not None and tx.touched)
+            finally:
+                self.lane = None
+                await self._release()
+            return
         try:
             if kind is None:
                 if tx is not None and tx.touched:
                     await self.conn.execute(f"NOTIFY {CACHE_CHANNEL}")  # delivered with the COMMIT
                 await self.inner.commit()
+                db.commits += 1
             else:
                 await self.inner.rollback()
         except BaseException:  # a failed COMMIT keeps nothing (the pool rolls the connection back)
@@ -328,3 +414,7 @@ class _Transaction:
         if self.held is not None:
             self.db._turns.leave(self.held)
             self.held = None
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset: nothing beyond the rollback of an open transaction asyncpg does itself."""

@@ -13,6 +13,7 @@ from typing import Any
 from bot.core.database import Database, from_iso, iso
 from bot.core.calendar_feeds import CalendarFeeds
 from bot.core.director_accounts import DirectorAccounts
+from bot.core.federation_tables import FederationTables
 from bot.core.member_notices import MemberNotices
 from bot.core.installation import Installation
 from bot.core.migrations import MIGRATIONS_DIR
@@ -60,7 +61,7 @@ class Announcement:
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
-class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds, ClubStyles):
+class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds, FederationTables, ClubStyles):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
@@ -266,6 +267,7 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
         for table, column, _ in await self.member_references():
             await self.move_references(table, column, source, target)
             await self.write(f'DELETE FROM "{table}" WHERE "{column}" = ?', (source,))
+        await self.carry_identities(source, target)  # a federation identity only the source had
         await self.write("DELETE FROM members WHERE id = ?", (source,))
 
     # What a member who never played may have: their chat accounts, a link code, sign-offs and the places

@@ -135,7 +135,8 @@ def register(registry: Registry) -> None:
                 params=(Param("naam", required=True, complete=member_names),
                         Param("rating", "int", low=0, high=4000),
                         Param("actie", "choice", choices=PLAYER_ACTIONS),
-                        Param("groep", "choice", style=KEYED, choices=GROUP.choices), RAPID)))  # fmt: skip
+                        Param("groep", "choice", style=KEYED, choices=GROUP.choices), RAPID,
+                        _keyed("knsb"), _keyed("fide"), _keyed("egd"))))  # fmt: skip
     add(Command("nietverschenen", cmd_nietverschenen, director=True, english="noshow",
                 params=(Param("speler", required=True, complete=member_names), ROUND_PAIRED, RAPID)))  # fmt: skip
     add(Command("invaller", cmd_invaller, director=True, english="standby",

@@ -1,7 +1,7 @@
 """Pairs the director keeps apart in the Keizer pairing (a parent and child, family members), for every
 season of the club: ``/indeling verbied A B`` (``/pairings forbid A B``), ``... uit`` lifts it,
 ``/indeling verboden`` (``/pairings forbidden``) lists them. The pairing counts such a pair as a repeat
-(``engine.keizer.pairing.pair_round``'s ``forbidden``)."""
+(``engine.keizer.pairing.pair_round``'s ``forbidden``); the NK pairing keeps them apart too (``NkStore.forbidden``)."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ pairing and announcing each round at its publication time (seed 004 rules k, l).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import datetime, timedelta
 
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 
 
 UNDO_WORDS = {"ongedaan", "undo"}
+PAIRED_AT_ONCE = 8  # due rounds paired side by side by the scheduler (``run_due``)
 
 
 async def cmd_publiceer(core: Core, ctx: Context) -> Reply:
@@ -209,22 +211,36 @@ class KeizerSchedule:
                         if await store.set_round_status(row.id, "closed", ("open",)):
                             await queue_deadline_notice(core, row, now)
                     await queue_result_reminders(core, now)  # the day after a round: results still missing
-        for row in await store.rounds_to_pair(now):
+        turns = asyncio.Semaphore(PAIRED_AT_ONCE)
+
+        async def pair(row: RoundRow) -> None:
             season = await store.season(row.season_id)
             club = await core.store.club(season.club_id) if season is not None else None
             if season is None or club is None:
-                continue
+                return
             try:  # each round in a transaction of its own: one club's trouble does not stop the others
                 async with core.store.claim(f"keizer-round:{row.id}") as mine:
                     if not mine:  # another process is pairing it
-                        continue
+                        return
                     if await held_for_results(core, club, season, row, now):
-                        continue
+                        return
                     async with core.store.transaction(key=club_key(club.platform, club.external_id)):
                         await pair_and_queue(core, season, row, now)
             except Exception as err:
                 log.exception("pairing round %s of season %s failed", row.number, season.id)
                 await _report_failure(core, club, season.kind, row, err, now)
+
+        async def pair_season(rows: list[RoundRow]) -> None:
+            async with turns:
+                for row in rows:  # a season's rounds one after another, in their order
+                    await pair(row)
+
+        # A few seasons at a time, so that their COMMITs are shared (group commit) and one round's wait
+        # for its COMMIT is another's turn to be paired.
+        seasons: dict[int, list[RoundRow]] = {}
+        for row in await store.rounds_to_pair(now):
+            seasons.setdefault(row.season_id, []).append(row)
+        await asyncio.gather(*(pair_season(rows) for rows in seasons.values()))
 
 
 async def _report_failure(core: Core, club: Club, kind: str, row: RoundRow, err: Exception, now: datetime) -> None:

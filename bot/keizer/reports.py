@@ -237,9 +237,13 @@ async def export(core: Core, ctx: Context, fmt: str) -> Reply:
             rows = [r for r in data.round_rows if first <= r.number <= last]
             base += f"_{first}-{last}"
         dates = [r.play_date.replace("-", "/") for r in rows]
+        club = await core.store.club_federation(ctx.club.id)  # /club plaats=... federatie=... arbiter=...
+        known = await core.store.trf_identities(ctx.club.id)  # /speler Naam fide=..., the FIDE list's federation
+        identities = {competition.player_id(m): ids for m, ids in known.items()}
         text = await asyncio.to_thread(
             reports.trf, season.name, players, rounds, data.settings, dates[0] if dates else "",
-            dates[-1] if dates else "", ctx.club.name, {r.number: r.play_date.replace("-", "/") for r in rows},
+            dates[-1] if dates else "", club.city or ctx.club.name, {r.number: r.play_date.replace("-", "/") for r in rows},
+            club.federation, club.arbiter, club.deputy_arbiter, identities,
         )  # fmt: skip
         content = text.encode("utf-8")
     else:

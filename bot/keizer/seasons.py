@@ -17,9 +17,11 @@ from engine.keizer import KeizerSettings, season_file
 from bot.core.calendar import FIRST_YEAR, LAST_YEAR, local_text, parse_day, parse_hhmm, parse_zone
 from bot.core.context import MAX_NAME_LENGTH, Context, UserError, parse_int
 from bot.core.dispatch import Core
+from bot.core.federation import holder_of, identity_args
 from bot.core.limits import MAX_FILE_BYTES, MAX_IMPORT_PLAYERS, MAX_ROUNDS
 from bot.core.member_admin import admin_words, run_admin
 from bot.core.replies import Reply
+from bot.core.store import Member
 from bot.keizer import competition, season_io
 from bot.keizer.calendar import season_rounds
 from bot.keizer.formatting import for_competition
@@ -303,7 +305,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
     kind, ctx = competition_of(ctx)
     group: str | None = None
     rest: list[str] = []
-    for arg in ctx.args:
+    ids, args = identity_args(ctx.args)  # knsb=... fide=... egd=...: the member's federation identities
+    for arg in args:
         key, sep, value = arg.partition("=")
         if sep and key.lower() in ("groep", "group"):
             if value.upper() not in ("A", "B", "C", "D"):
@@ -311,7 +314,14 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             group = value.upper()
         else:
             rest.append(arg)
-    admin = admin_words(" ".join(rest).split()) if group is None else None  # a Discord name field holds them all
+    if rest and group is None and parse_int(rest[-1]) is None:  # /speler Naam [knsb=...]: shown or set
+        whole = " ".join(" ".join(rest).split())
+        named = await core.store.member_by_name(ctx.club.id, whole)
+        if named is not None:
+            return await _identities(core, ctx, named, ids)
+        if ids:
+            raise UserError("error_unknown_player", name=whole[:MAX_NAME_LENGTH])
+    admin = admin_words(" ".join(rest).split()) if group is None and not ids else None  # a Discord name field holds them all
     if admin is not None:  # rename, merge, remove: the core's, for every system
         reply = await run_admin(core, ctx, *admin)
         if admin[0] == "merge":  # the merged record's rounds may come before the kept record's first
@@ -346,5 +356,22 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             # a player who already appears in an earlier round (a season the engine could not read) has
             # joined from there: /speler is the director's way to set such a season right
             await keizer_store(core).join_where_they_appear(ctx.club.id)
+        await holder_of(core.store, ctx.club.id, member.id, ids)
+        for column, value in ids.items():
+            await core.store.set_identity(member.id, column, value)
     # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
     return Reply(lines=(for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating)),))
+
+
+async def _identities(core: Core, ctx: Context, member: Member, ids: dict[str, str | None]) -> Reply:
+    """``/speler Naam``: the member's rating and federation identities; with ``knsb=``, ``fide=`` or
+    ``egd=`` (``-`` removes one) they are set first."""
+    if ids:
+        await holder_of(core.store, ctx.club.id, member.id, ids)
+        async with core.store.transaction():
+            for column, value in ids.items():
+                await core.store.set_identity(member.id, column, value)
+    have = await core.store.identities(member.id)
+    none = ctx.t("identity_none")
+    return Reply(lines=(ctx.t("player_identities", name=member.name, rating=member.rating, knsb=have.knsb_id or none,
+                              fide=have.fide_id or none, egd=have.egd_pin or none),))  # fmt: skip

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from bot.core.calendar import local_to_utc, parse_hhmm, parse_zone
+from bot.core.command_line import keyed_values
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.replies import Reply
@@ -61,17 +62,9 @@ async def cmd_speelavond(core: Core, ctx: Context) -> Reply:
     """``/speelavond [locatie=...] [tijd=HH:MM-HH:MM]``: the club's playing evening (the director)."""
     store = VenueStore(core.store)
     venue = await store.venue(ctx.club.id)
-    given: dict[str, str] = {}
-    current = ""
-    for arg in ctx.args:
-        key, eq, value = arg.partition("=")
-        if eq and key.lower() in _KEYS and _KEYS[key.lower()] not in given:
-            current = _KEYS[key.lower()]
-            given[current] = value.strip()
-        elif current == "location":  # an address as a director types it, unquoted: the words that follow
-            given[current] = f"{given[current]} {arg}".strip()
-        else:
-            raise UserError("error_usage", usage=ctx.t("usage_speelavond"))
+    given = keyed_values(ctx.args, _KEYS, frozenset({"location"}))  # an address typed as it is, unquoted
+    if given is None:
+        raise UserError("error_usage", usage=ctx.t("usage_speelavond"))
     location, starts, ends = venue.location, venue.starts, venue.ends
     if "location" in given:
         location = " ".join(given["location"].split())  # one line: a calendar's LOCATION

@@ -27,6 +27,7 @@ from engine import mcmahon
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.membership import check_joining, join_name
+from bot.core.name_key import name_key
 from bot.core.registry import Command, Registry
 from bot.core.i18n import t
 from bot.core.pictures import picture_spec
@@ -254,7 +255,7 @@ async def _goedkeuren(core: Core, nk: NkStore, ctx: Context, args: list[str]) ->
         todo = [p for p in players if not p.confirmed]
     else:
         name = " ".join(args)
-        todo = [p for p in players if p.name.lower() == name.lower()]
+        todo = [p for p in players if name_key(p.name) == name_key(name)]
         if not todo:
             raise UserError("nk_error_not_registered", name=name[:MAX_NAME])
     async with core.store.transaction():
@@ -285,8 +286,9 @@ async def _ronde(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
     present = [p for p in field if p.withdrawn_from is None or p.withdrawn_from > stat.next_round]
     if len(present) < 2:
         raise UserError("nk_error_too_few_left", count=len(present), withdrawn=len(field) - len(present))
+    forbidden = await nk.forbidden(tour)  # /indeling verbied: kept apart in the NK as in the Keizer pairing
     try:
-        pairing = await asyncio.to_thread(mcmahon.pair_next, data)  # a 500-player round: off the event loop
+        pairing = await asyncio.to_thread(mcmahon.pair_next, data, forbidden)  # a 500-player round: off the event loop
     except Exception:  # an engine error is a bug: logged, and said as what it is, not "Er ging iets mis"
         _log.exception("pairing NK tournament %s round %s", tour.id, stat.next_round)
         raise UserError("nk_error_cannot_pair", round=stat.next_round)
@@ -361,6 +363,14 @@ def _result_text(ctx: Context, g: mcmahon.Game, names: dict[str, str]) -> str:
     return names[g.winner] + (" (F)" if g.forfeit else "")
 
 
+def _whole(komi: str) -> bool:
+    """Is the komi a whole number (``7``: a jigo can happen), not ``6.5`` or ``6,5``?"""
+    try:
+        return float(komi.replace(",", ".")).is_integer()
+    except ValueError:
+        return True  # a komi the bot cannot read does not stop a result
+
+
 async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     tour = await _current(nk, ctx)
     won: bool | None = None
@@ -385,6 +395,8 @@ async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Re
             words.append(arg)
     if won is None or ((words or forfeit) and not ctx.is_director) or (double and not words) or (jigo and forfeit):
         raise UserError("error_usage", usage=ctx.t("nk_usage_uitslag"))
+    if jigo and not _whole(tour.komi):
+        raise UserError("nk_error_jigo_komi", komi=tour.komi)  # 6.5: the score on the board is never equal
     store = core.store
     if words:
         member = await store.member_by_name(ctx.club.id, " ".join(words))

@@ -132,13 +132,15 @@ class NkStore:
 
     async def players(self, tournament_id: int) -> list[NkPlayer]:
         rows = await self.store.fetch_all(
-            "SELECT p.*, m.name FROM nk_players p JOIN members m ON m.id = p.member_id WHERE p.tournament_id = ?"
+            # the member's EGD PIN (/speler Naam egd=..., migration 0061) where the NK has none of its own
+            "SELECT p.*, m.name, COALESCE(p.egf_pin, m.egd_pin) AS pin FROM nk_players p JOIN members m ON m.id = p.member_id"
+            " WHERE p.tournament_id = ?"
             " ORDER BY m.name COLLATE NOCASE",
             (tournament_id,),
         )
         return [
             NkPlayer(r["member_id"], r["name"], r["rating"], r["strength"], r["earned"], bool(r["confirmed"]), r["withdrawn_from"],
-                     r["club"], r["country"], r["egf_pin"])  # fmt: skip
+                     r["club"], r["country"], r["pin"])  # fmt: skip
             for r in rows
         ]
 
@@ -253,6 +255,14 @@ class NkStore:
         drawn when it is sent, never inside the command's transaction."""
         if not await self.announced(club_id, kind):
             await self.store.queue_announcement(club_id, None, kind, body, now, picture=picture)
+
+    async def forbidden(self, t: NkTournament) -> list[tuple[str, str]]:
+        """The club's forbidden pairs (``/indeling verbied``, table forbidden_pairings, which the Keizer
+        system keeps) as pairs of the engine's player ids: the NK pairing keeps them apart too."""
+        rows = await self.store.fetch_all(
+            "SELECT member_a, member_b FROM forbidden_pairings WHERE club_id = ? ORDER BY member_a, member_b", (t.club_id,)
+        )
+        return [(str(r["member_a"]), str(r["member_b"])) for r in rows]
 
     async def load(self, t: NkTournament) -> mcmahon.Tournament:
         """The engine's view: confirmed registrations are the eligible players."""

@@ -14,7 +14,9 @@ asking too fast gets 429.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -34,6 +36,8 @@ from bot.core.store import Club
 from bot.core.web_links import LINK_PREFIX, club_path
 from bot.web import render, signoff, style
 from bot.web.connections import HEADER_TIMEOUT, Guard, install
+from bot.web.freshness import Freshness
+from bot.web.kept import Kept
 from bot.web.health_routes import add_health_routes
 
 log = logging.getLogger(__name__)
@@ -91,12 +95,12 @@ def make_app(core: Core) -> web.Application:
     flood = Flood()
     guard_of_connections = Guard(HEADERS, core.config.web_trusted_proxies)
     pages = {p.path: p for p in core.registry.web_pages}
-    # A page's HTML by (club, page, rest), kept beside the reply it was made of: while the reply cache
-    # hands out that same reply (the season unchanged) and the club and its menu are the same, the page is
-    # the same bytes, sent without rendering the template again.
-    rendered: OrderedDict[tuple[int, str, str], tuple[Reply, tuple[Club, render.Links, render.Rounds | None], bytes]] = (
-        OrderedDict()
-    )
+    # A command page by its address (club, page, rest), kept beside what it was made of: while the reply
+    # cache hands out that same reply (the season unchanged) and the club, its menu and round links are the
+    # same, the page is the same bytes, sent without rendering the template again; and while the store's
+    # change stamp is the one it was last found current under, sent without asking anything at all.
+    rendered: OrderedDict[tuple[str, str, str], Kept] = OrderedDict()
+    fresh = Freshness(core.store)
 
     @web.middleware
     async def guard(
@@ -112,7 +116,8 @@ def make_app(core: Core) -> web.Application:
             except Exception:  # a bug: no trace to the visitor
                 log.exception("web page %s failed", request.path)
                 response = web.Response(status=500, text="Something went wrong\n")
-        response.headers.update(HEADERS)
+        if "X-Frame-Options" not in response.headers:  # a kept page has them already
+            response.headers.update(HEADERS)
         return response
 
     async def club_of(request: web.Request, personal: bool = False) -> Club:
@@ -207,9 +212,15 @@ def make_app(core: Core) -> web.Application:
                             headers={"Cache-Control": "no-store"})  # fmt: skip
 
     async def page(request: web.Request) -> web.StreamResponse:
+        stamp = await fresh.stamp()  # taken first: what is read below is at least as new
+        rest = request.match_info.get("rest", "")
+        key = (request.match_info["club"], request.match_info["page"], rest)
+        made = rendered.get(key)
+        if made is not None and made.stamp == stamp and (not made.members_only or await club_of(request)):
+            rendered.move_to_end(key)  # nothing written since it was found current: the same page
+            return made.response(request)
         club = await club_of(request)
         wanted = pages.get(request.match_info["page"])
-        rest = request.match_info.get("rest", "")
         if wanted is None or len(rest) > 20:
             raise _not_found()
         if wanted.view is not None:
@@ -227,13 +238,10 @@ def make_app(core: Core) -> web.Application:
         if not reply.ok:  # no season, a round not paired (published) yet: said in words, as in the chat
             return render.page(club.language, club.name, t(club.language, wanted.label), menu, reply, status=404,
                                current=here, rounds=rounds, more=more, look=style.look(club))  # fmt: skip
-        key = (club.id, wanted.path, rest)
-        made = rendered.get(key)
-        if (
-            made is not None and made[0] is reply and made[1] == (club, menu, rounds)
-        ):  # the chat's cached reply, unchanged
+        if made is not None and made.reply is reply and made.made_of == (club, menu, rounds):
+            made = rendered[key] = dataclasses.replace(made, stamp=stamp)  # the chat's cached reply, unchanged
             rendered.move_to_end(key)
-            return render.html(made[2])
+            return made.response(request)
         title = reply.lines[0] if reply.lines else t(club.language, wanted.label)
         members = {m.name: f"{club_path(club.id)}lid/{m.id}" for m in await core.store.members(club.id)}
         shown = Reply(lines=reply.lines[1:], table=reply.table)
@@ -241,10 +249,11 @@ def make_app(core: Core) -> web.Application:
         response = render.page(club.language, club.name, title, menu, shown, cell_links=members, legend=legend,
                                current=here, rounds=rounds, more=more, look=style.look(club))  # fmt: skip
         assert isinstance(response.body, bytes)
-        rendered[key] = (reply, (club, menu, rounds), response.body)
+        made = rendered[key] = Kept.of(reply, (club, menu, rounds), response.body, club.website == "members", HEADERS)
+        rendered.move_to_end(key)
         if len(rendered) > RENDERED_PAGES:
             rendered.popitem(last=False)
-        return response
+        return made.response(request)
 
     async def _view(club: Club, wanted: WebPage, rest: str, query: Mapping[str, str]) -> web.StreamResponse:
         assert wanted.view is not None
@@ -319,6 +328,12 @@ def make_app(core: Core) -> web.Application:
 
     app = web.Application(middlewares=[guard], client_max_size=16 * 1024)
     app[GUARD] = guard_of_connections
+    # The systems' pages of one word first (a name of theirs, never that of a route below: checked at the
+    # end): a request is matched against the routes in order, and these are most of what is asked. A
+    # page's numbered form (``indeling/3``) comes after the others: a route such as ``kalender/<token>.ics``
+    # shares its first word with a page.
+    if pages:
+        app.router.add_get(f"/c/{{club}}/{{page:{'|'.join(re.escape(path) for path in pages)}}}", page)
     app.router.add_get("/c/{club}/", home)
     app.router.add_get("/c/{club}/kalender.ics", calendar)
     app.router.add_get("/c/{club}/kalender/{token}.ics", own_calendar)
@@ -327,9 +342,12 @@ def make_app(core: Core) -> web.Application:
     app.router.add_get(f"/c/{{club}}/{LINK_PREFIX}/{{secret}}", personal_link)
     app.router.add_route("GET", "/c/{club}/afmelden", form)
     app.router.add_route("POST", "/c/{club}/afmelden", form)
-    app.router.add_get("/c/{club}/{page}", page)
+    app.router.add_get("/c/{club}/{page}", page)  # an unknown page: its 404
     app.router.add_get("/c/{club}/{page}/{rest}", page)
     add_health_routes(app, core)
+    for resource in app.router.resources():
+        words = resource.canonical.split("/")  # "", "c", "{club}", "afmelden"
+        assert len(words) != 4 or words[3] not in pages, f"the page {words[3]} hides a route"
     return app
 
 

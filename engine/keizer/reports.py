@@ -159,17 +159,23 @@ def performance(games: Sequence[tuple[int, Fraction]]) -> int | None:
 
 def trf(
     name: str, players: Sequence[Player], rounds: Sequence[Round], settings: KeizerSettings = KeizerSettings(),
-    start: str = "", end: str = "", city: str = "", round_dates: Mapping[int, str] = {},
+    start: str = "", end: str = "", city: str = "", round_dates: Mapping[int, str] = {}, federation: str = "",
+    arbiter: str = "", deputy: str = "", identities: Mapping[PlayerId, tuple[str, str]] = {},
 ) -> str:
     """The season as TRF-16 text (start numbers by rating, as a rating office expects). ``round_dates``
     (round number -> ``YYYY/MM/DD``) gives the ``132`` line: each round's date as ``YY/MM/DD`` in the
-    columns of that round's block in the ``001`` lines (round 1 at positions 92-99, round 2 at 102-109)."""
+    columns of that round's block in the ``001`` lines (round 1 at positions 92-99, round 2 at 102-109).
+    The header's ``032`` (federation), ``102`` (chief arbiter) and ``112`` (deputy arbiter) are written
+    when given. ``identities`` (player -> FIDE ID, federation) fill the ``001`` line's positions 54-56
+    (federation; else the club's ``federation``) and 58-68 (the FIDE ID, right-aligned)."""
     rank = {p.id: place for place, p in final_places(players, rounds, settings)}
     order = sorted(players, key=lambda p: (-p.rating, p.name))
     number = {p.id: i for i, p in enumerate(order, start=1)}
     numbers = sorted(r.number for r in rounds)
-    lines = [f"012 {name}"[:100], f"022 {city}"[:100], f"042 {start}", f"052 {end}", f"062 {len(players)}",
-             f"072 {sum(1 for p in players if p.rating)}", "092 Keizer (club competition)"]  # fmt: skip
+    lines = [f"012 {name}"[:100], f"022 {city}"[:100], *([f"032 {federation[:3]}"] if federation else []),
+             f"042 {start}", f"052 {end}", f"062 {len(players)}", f"072 {sum(1 for p in players if p.rating)}",
+             "092 Keizer (club competition)", *([f"102 {arbiter}"[:100]] if arbiter else []),
+             *([f"112 {deputy}"[:100]] if deputy else [])]  # fmt: skip
     if round_dates:
         lines.append("132" + " " * 86 + "".join(f"  {round_dates.get(n, '')[2:]:8}" for n in numbers).rstrip())
     for p in order:
@@ -188,8 +194,10 @@ def trf(
             else:
                 blocks.append(f"{number[m.opponent]:4d} {m.colour} {'=' if m.result == '=' else m.result}")
                 points += _POINTS[m.result]
+        fide_id, fed = identities.get(p.id, ("", ""))
+        fed = (fed or federation)[:3]
         line = (
-            f"001 {number[p.id]:4d}      {_byte_field(p.name, 33)} {p.rating or 0:4d}     {'':11} {'':10} "
+            f"001 {number[p.id]:4d}      {_byte_field(p.name, 33)} {p.rating or 0:4d} {fed:3} {fide_id[:11]:>11} {'':10} "
             f"{_points(points):>4} {rank.get(p.id, 0):4d}"
         )
         lines.append(line + "".join(f"  {b}" for b in blocks))

@@ -5,7 +5,7 @@ contenders (the title game after round 7).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from engine.mcmahon.model import Game, Pairing, PlayerId, Points, Round, Tournament
 from engine.mcmahon.score_groups import Level, fold_match, pair_score_groups
@@ -36,11 +36,12 @@ def _colours(a: PlayerId, b: PlayerId, st: State, strength: dict[PlayerId, int])
     return (a, b) if ka < kb else (b, a)
 
 
-def pair_next(t: Tournament) -> Pairing:
+def pair_next(t: Tournament, forbidden: Collection[tuple[PlayerId, PlayerId]] = ()) -> Pairing:
     """Pair the next round. Every game of the earlier rounds needs its result (``ValueError`` else).
 
     Round 1 (seed 000, "Indeling"): slide pairing inside every start group by strength
-    (1-9, 2-10, ..., 8-16 in a group of 16; 1-(n/2+1), ... in a group of n).
+    (1-9, 2-10, ..., 8-16 in a group of 16; 1-(n/2+1), ... in a group of n); a forbidden pair swaps
+    opponents with the nearest pair (``_slide``).
 
     Rounds 2-7: fold pairing inside every score group (the players with one score), ordered by SOS,
     then strength, then id (1-16, 2-15, ..., 8-9), top group first, each without repeat opponents.
@@ -61,6 +62,10 @@ def pair_next(t: Tournament) -> Pairing:
     After the regular rounds, while two or more contenders are left (``status``), a title round pairs
     only them (fold, repeats allowed; with an odd number, the first in the order waits).
 
+    Forbidden pairings (``forbidden``: pairs the director keeps apart, a parent and child; ``/indeling
+    verbied``) count as a repeat, before anything else, in every rule above: such a pair meets only when
+    every pairing with the fewest repeats needs it (the title game included), and ``repeats`` counts it.
+
     Bye (odd field): see ``_choose_bye``; boards are numbered from the top score group down."""
     for rnd in t.rounds:
         if not is_complete(rnd):
@@ -71,6 +76,7 @@ def pair_next(t: Tournament) -> Pairing:
         raise ValueError("the tournament is over: the champion is known and every round is played")
     st = state_after(t)
     sos, _ = sos_tables(st)
+    met = _with_forbidden(st.met, forbidden)
     gone = withdrawn_by(t, number)
     players = [p for p in field_of(t.players) if p.id not in gone]  # a withdrawn player: no game, never the bye
     if len(players) < 2:
@@ -87,8 +93,8 @@ def pair_next(t: Tournament) -> Pairing:
         title = sorted(stat.contenders, key=order_key)
         if len(title) % 2:
             title = title[1:]
-        pairs = fold_match(title, st.met, repeats=True) or []
-        return _finish(number, pairs, None, st, strength, title_round=True, last=t.rounds[-1] if t.rounds else None)
+        pairs = fold_match(title, met, repeats=True) or []
+        return _finish(number, pairs, None, st, met, strength, title_round=True, last=t.rounds[-1] if t.rounds else None)
 
     bye: PlayerId | None = None
     if len(ids) % 2:
@@ -99,7 +105,7 @@ def pair_next(t: Tournament) -> Pairing:
         # Nobody is left in the top group or group 1: the contenders kept (``status``) play each other
         together = sorted((p for p in stat.contenders if p in ids), key=order_key)
         together = together[: len(together) - len(together) % 2]
-        first = fold_match(together, st.met, repeats=True) or []
+        first = fold_match(together, met, repeats=True) or []
         ids = [p for p in ids if p not in together]
         alive = alive | set(together)
 
@@ -113,9 +119,8 @@ def pair_next(t: Tournament) -> Pairing:
         for g in sorted(by_group):
             pool = carry + by_group[g]
             carry = [pool.pop()] if len(pool) % 2 else []
-            half = len(pool) // 2
-            pairs.extend((pool[i], pool[i + half]) for i in range(half))
-        return _finish(number, pairs, bye, st, strength)
+            pairs.extend(_slide(pool, met))
+        return _finish(number, pairs, bye, st, met, strength)
 
     played = number - 1
     scores = sorted({st.score[p] for p in ids}, reverse=True)
@@ -135,7 +140,7 @@ def pair_next(t: Tournament) -> Pairing:
         # Seed 000 scenario 2: the lone top player meets a group-2 player whenever one is present: the one
         # the fold gives (the lowest) among those not met yet, else the lowest (a repeat)
         lone = pools[0][0]
-        fresh = [p for p in group_two if p not in st.met[lone]]
+        fresh = [p for p in group_two if p not in met[lone]]
         opponent = (fresh or group_two)[-1]
         first.append((lone, opponent))
         ids = [p for p in ids if p not in (lone, opponent)]
@@ -154,7 +159,7 @@ def pair_next(t: Tournament) -> Pairing:
         )  # fmt: skip
         for index, (score, pool) in enumerate(zip(scores, pools))
     ]
-    return _finish(number, first + pair_score_groups(levels, st.met), bye, st, strength)
+    return _finish(number, first + pair_score_groups(levels, met), bye, st, met, strength)
 
 
 def _finish(
@@ -162,12 +167,14 @@ def _finish(
     pairs: Sequence[tuple[PlayerId, PlayerId]],
     bye: PlayerId | None,
     st: State,
+    met: dict[PlayerId, set[PlayerId]],
     strength: dict[PlayerId, int],
     title_round: bool = False,
     last: Round | None = None,
 ) -> Pairing:
     """The games with colours and boards. A title game replayed after a game without a winner (jigo,
-    double forfeit) in ``last`` is played with the colours reversed."""
+    double forfeit) in ``last`` is played with the colours reversed. ``repeats`` counts the pairs in ``met``
+    (the opponents met and the forbidden pairs)."""
     games = []
     repeats = 0
     replayed = {(g.black, g.white) for g in last.games if g.winner is None} if last is not None else set()
@@ -175,9 +182,39 @@ def _finish(
         black, white = _colours(a, b, st, strength)
         if (black, white) in replayed:
             black, white = white, black
-        repeats += b in st.met[a]
+        repeats += b in met[a]
         games.append(Game(black, white, board=board))
     return Pairing(number, tuple(games), bye, repeats, title_round)
+
+
+def _slide(pool: Sequence[PlayerId], met: dict[PlayerId, set[PlayerId]]) -> list[tuple[PlayerId, PlayerId]]:
+    """Slide pairing of an even start group (1-(n/2+1), 2-(n/2+2), ...). A pair in ``met`` (a forbidden
+    pair: nobody has met yet in round 1) swaps its lower player with the nearest other pair's (the next
+    pair first) when that leaves both games allowed; when no swap does, it stays (a repeat)."""
+    half = len(pool) // 2
+    upper, lower = list(pool[:half]), list(pool[half:])
+    for i in range(half):
+        if lower[i] not in met[upper[i]]:
+            continue
+        for j in sorted((j for j in range(half) if j != i), key=lambda j: (abs(j - i), j < i)):
+            if lower[j] not in met[upper[i]] and lower[i] not in met[upper[j]]:
+                lower[i], lower[j] = lower[j], lower[i]
+                break
+    return list(zip(upper, lower))
+
+
+def _with_forbidden(
+    met: dict[PlayerId, set[PlayerId]], forbidden: Collection[tuple[PlayerId, PlayerId]]
+) -> dict[PlayerId, set[PlayerId]]:
+    """The opponents met, with every forbidden pair of two players of the field counted as met."""
+    if not forbidden:
+        return met
+    out = {p: set(opponents) for p, opponents in met.items()}
+    for one, other in forbidden:
+        if one in out and other in out and one != other:
+            out[one].add(other)
+            out[other].add(one)
+    return out
 
 
 def pairing_order(t: Tournament) -> list[list[PlayerId]]:

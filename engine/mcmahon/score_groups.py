@@ -7,9 +7,11 @@ from above (on top) and the group itself; some players of the pool float down, t
 the seed's fold (``fold_match``). So the choice that matters is who floats where, and ``pair_score_groups``
 searches it best first: the cost of a float is the score gap it crosses, and since at least one game
 must cross every boundary with an odd number of players above it, the sum of those forced crossings
-is a lower bound that lets the fold's natural choice through without detour. The search is exact
-when it completes; it starts from the bottom groups (where pairings get stuck) and widens upward,
-within a budget of pools tried, keeping the best pairing found.
+is a lower bound that lets the fold's natural choice through without detour. The search starts from
+the bottom groups (where pairings get stuck) and widens upward, within a budget of pools tried, keeping
+the best pairing found. A pairing without repeats at that bound is proven best; any other is checked
+against the exact optimum, a minimum-cost perfect matching (``_Exact``, issue 31): the search's pairing
+when it is as cheap, else the optimum's floats with every pool paired by the fold.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from engine.mcmahon.matching import min_cost_perfect_matching, violations
 from engine.mcmahon.model import PlayerId, Points
 
 Pair = tuple[PlayerId, PlayerId]
@@ -242,7 +245,10 @@ class _Search:
 def pair_score_groups(levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]]) -> list[Pair]:
     """Pair every level (score group, top first); see the module's docstring. The greedy pairing first,
     then the best-first search from each level up with the greedy choices above it fixed, widening
-    until the search over all levels completes or the budget (``_POOLS`` pools, ``_STEPS`` steps) is spent."""
+    until the search over all levels completes or the budget (``_POOLS`` pools, ``_STEPS`` steps) is spent.
+    Unless that pairing has no repeat and only the forced score difference (the parity bound), the exact
+    optimum (``_Exact``) decides: the search's pairing when it has the optimum's repeats and score
+    difference, else the optimum's floats, each pool paired by the fold."""
     search = _Search(levels, met)
     path = search.greedy()
     best = path[-1]
@@ -250,4 +256,117 @@ def pair_score_groups(levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]
         if search.exhausted or best.cost[1] == search.bound[0] and best.cost[0] == 0:
             break
         best = search.best_first(path[start], best)
-    return list(best.pairs)
+    if best.cost[0] == 0 and best.cost[1] == search.bound[0]:
+        return list(best.pairs)  # proven: nothing has fewer repeats or a smaller difference
+    exact = _Exact(levels, met)
+    optimum = exact.solve(best.pairs)
+    if exact.cost(best.pairs) <= exact.cost(optimum):
+        return list(best.pairs)
+    return exact.refold(optimum)
+
+
+class _Exact:
+    """The best pairing there is under the order of costs, as a minimum-cost perfect matching of the
+    players (``engine.mcmahon.matching``). A game between levels i < j is the player of level i floating
+    down to level j; it costs, in this order (each weight more than all the smaller ones together can
+    add up to): the contender boundaries it crosses (a level of contenders floats only what parity needs:
+    every crossing above that is a breach, and the fewest crossings possible are exactly the parity's),
+    a repeat, and the score difference. A game is impossible between a level and one its floaters skip
+    (``target``). Edges: the games inside a level and to the next two levels, and the search's pairing;
+    the dual of the optimum over them is then checked against every other game (all slacks >= 0: optimal
+    over every pairing), and a game that breaks it is added, until none does."""
+
+    def __init__(self, levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]]) -> None:
+        self.levels = levels
+        self.met = met
+        self.players = [p for level in levels for p in level.players]
+        self.index = {p: k for k, p in enumerate(self.players)}
+        self.level = [i for i, level in enumerate(levels) for _ in level.players]
+        self.twice = [int(2 * level.score) for level in levels]  # scores in half points: integers
+        last = len(levels) - 1
+        # crossing[i][j]: contender boundaries between levels i < j (the boundary below level k, k < last)
+        self.crossing = [[sum(1 for k in range(i, j) if levels[k].contenders and k < last) for j in range(len(levels))]
+                         for i in range(len(levels))]  # fmt: skip
+        spread = self.twice[0] - self.twice[-1] if levels else 0
+        n = len(self.players)
+        self.repeat = spread * (n // 2) + 1  # more than any total score difference
+        self.contender = self.repeat * (n // 2 + 1)  # more than any total of repeats and differences
+
+    def allowed(self, i: int, j: int) -> bool:
+        """Can a player of level i meet one of level j (i <= j)?"""
+        return i == j or j >= self.levels[i].target
+
+    def weight(self, u: int, v: int) -> int:
+        i, j = sorted((self.level[u], self.level[v]))
+        a, b = self.players[u], self.players[v]
+        return (self.contender * self.crossing[i][j] + self.repeat * (b in self.met[a])
+                + self.twice[i] - self.twice[j])  # fmt: skip
+
+    def solve(self, guess: Sequence[Pair]) -> list[Pair]:
+        n = len(self.players)
+        by_level: list[list[int]] = [[] for _ in self.levels]
+        for k, i in enumerate(self.level):
+            by_level[i].append(k)
+        edges: set[tuple[int, int]] = set()
+        for i, members in enumerate(by_level):
+            for j in range(i, min(i + 3, len(self.levels))):
+                if not self.allowed(i, j):
+                    continue
+                for u in members:
+                    for v in by_level[j]:
+                        if u < v:
+                            edges.add((u, v))
+        start = [(min(self.index[a], self.index[b]), max(self.index[a], self.index[b])) for a, b in guess]
+        edges.update(start)
+        while True:
+            result = min_cost_perfect_matching(n, ((u, v, self.weight(u, v)) for u, v in edges), start)
+            broken = violations(result, self.unchecked(by_level, edges, result.eff), self.weight)
+            if not broken:
+                return [(self.players[u], self.players[v]) for u, v in result.pairs()]
+            edges.update(broken)
+            start = result.pairs()
+
+    def unchecked(self, by_level: list[list[int]], edges: set[tuple[int, int]], eff: Sequence[float]) -> Iterator[tuple[int, int]]:
+        """The games outside ``edges`` whose slack may be negative: a game between levels i and j weighs at
+        least its contender crossings and score difference, and the blossoms' part of a slack is never
+        negative, so a pair of levels (or a player) whose largest duals stay below that needs no check."""
+        count = len(self.levels)
+        top = [max((eff[u] for u in members), default=0) for members in by_level]
+        for i in range(count):
+            for j in range(i, count):
+                if not self.allowed(i, j):
+                    continue
+                least = self.contender * self.crossing[i][j] + self.twice[i] - self.twice[j]
+                if least >= top[i] + top[j]:
+                    continue
+                for u in by_level[i]:
+                    if least >= eff[u] + top[j]:
+                        continue
+                    for v in by_level[j]:
+                        pair = (min(u, v), max(u, v))
+                        if u != v and pair not in edges and (i != j or u < v):
+                            yield pair
+
+    def cost(self, pairs: Sequence[Pair]) -> int:
+        """The contender crossings, repeats and score difference of a pairing, as one weight."""
+        return sum(self.weight(self.index[a], self.index[b]) for a, b in pairs)
+
+    def refold(self, pairs: Sequence[Pair]) -> list[Pair]:
+        """The optimum's floats (the higher player of a game between two levels floats to the lower's
+        level, on top of its pool), each pool paired by the fold with the fewest repeats; a pool the fold
+        cannot pair as well within its budget keeps the optimum's games."""
+        index, level = self.index, self.level
+        lower = {}
+        for a, b in pairs:
+            lower[a] = lower[b] = max(level[index[a]], level[index[b]])
+        out: list[Pair] = []
+        for j, members in enumerate(self.levels):
+            pool = sorted((p for p in self.players if lower[p] == j and level[index[p]] < j), key=lambda p: index[p])
+            pool += [p for p in members.players if lower[p] == j]
+            own = [(a, b) for a, b in pairs if lower[a] == j]
+            folded = fold_match(pool, self.met, repeats=True)
+            if folded is not None and self.cost(folded) <= self.cost(own):
+                out.extend(folded)
+            else:
+                out.extend(own)
+        return out

@@ -177,6 +177,14 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/koppel Eva <@user:anna>", None, "XXXX"),  # that account is Anna already
     ("/leden importeer", b"Gijs;1500\nEva;1650\n", "XXWX"),  # a member list in one step
     ("/leden importeer\nGijs 1500", None, "XXWX"),  # pasted under the command
+    ("/speler Anna knsb=8400001 fide=1000330", None, "XXWX"),  # federation identities: the director's
+    ("/speler Anna", None, "XXRX"),  # shown to the director only
+    ("/speler Anna egd=123", None, "XXXX"),  # an EGD PIN has 8 digits
+    ("/ratings importeer datum=2026-11-01", b"Relatienummer;Naam;Rating\n8400001;Anna;2250\n", "XXWX"),  # a proposal for Anna
+    ("/ratings importeer", b"\x00\x01", "XXXX"),  # no text
+    ("/ratings bevestig", None, "XXXX"),  # nothing proposed
+    ("/club federatie=NED arbiter=\"Jan Scheids\"", None, "XXWX"),  # the TRF file's header
+    ("/club", None, "XXRX"),
     ("/aanmelden ABCD-EFGH", None, "XXXX"),  # a code nobody handed out
     # go: a member's own games; the settings are the director's
     ("/go uitdagen Carla 9", None, "WWXX"),

@@ -162,7 +162,7 @@ BAD_INPUT = [
     (ANNA, "/afmelden " + "x" * 600),
     (actor("Vreemde"), "/afmelden"),  # not a member
     (actor("Vreemde"), "/uitslag 1-0"),
-    (DIRECTOR, "/speler Anna"),
+    (DIRECTOR, "/speler Niemand"),  # "/speler Anna" shows her rating and identities (issue 34)
     (DIRECTOR, "/speler Anna veel"),
     (DIRECTOR, "/speler Zed 99999"),
     (DIRECTOR, "/speler Zed 1500 groep=Q"),

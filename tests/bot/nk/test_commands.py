@@ -127,11 +127,36 @@ async def test_stand_shows_the_nk_table(commands: Core, config) -> None:
     assert await ok(commands, ANNA, "/stand nk") == table
 
 
+async def test_a_jigo_is_refused_when_the_komi_has_a_half(commands: Core, config) -> None:
+    """Issue 31: with komi 6.5 (a new NK's) the score on the board is never equal: a jigo reported by a
+    player or entered by the director is refused, in the club's language, and nothing is written."""
+    await anna_and_bert_paired(commands)
+    said = await refused(commands, ANNA, "/nk uitslag jigo", config)
+    assert "Een jigo kan niet bij komi 6.5" in said
+    said = await refused(commands, DIRECTOR, "/nk uitslag Bert jigo 1", config)
+    assert "komi 6.5" in said
+    assert rows(config, "SELECT winner_id, jigo, reported_jigo FROM nk_games") == [(None, 0, 0)]
+    await ok(commands, DIRECTOR, "/taal en")
+    assert "A jigo cannot happen with komi 6.5" in await refused(commands, ANNA, "/nk uitslag jigo", config)
+    await ok(commands, ANNA, "/nk uitslag gewonnen")  # a result that can happen is still taken
+
+
+async def test_the_director_approves_a_registration_whatever_the_accents_and_spacing(commands: Core, config) -> None:
+    """/nk goedkeuren compares names as the store does (``name_key``: case, accents and spacing aside), not
+    with ``lower()``: "emile  dupre" approves Émile Dupré."""
+    await ok(commands, DIRECTOR, "/nk nieuw NK")
+    await ok(commands, actor("Émile Dupré"), "/nk inschrijven 2100")
+    await ok(commands, DIRECTOR, "/nk goedkeuren emile  dupre")
+    assert rows(config, "SELECT confirmed FROM nk_players") == [(1,)]
+
+
 async def test_a_jigo_reported_and_confirmed_or_entered_by_the_director(commands: Core, config) -> None:
     """Issue 20: jigo as a result. A player reports it, the other confirms it (a win reported against a
     jigo is a conflict that changes nothing); half a point each in the table, 'jigo' in the pairing, '='
-    in the EGF file; the director can enter one; a jigo by forfeit makes no sense and is refused."""
+    in the EGF file; the director can enter one; a jigo by forfeit makes no sense and is refused. The
+    tournament plays komi 7 (as those from before migration 0052): a jigo needs a whole komi."""
     await anna_and_bert_paired(commands)
+    await commands.store.write("UPDATE nk_tournaments SET komi = '7'")
     await ok(commands, ANNA, "/nk uitslag jigo")
     await refused(commands, BERT, "/nk uitslag gewonnen", config)  # conflicts with the jigo reported
     assert rows(config, "SELECT winner_id, jigo, reported_jigo FROM nk_games") == [(None, 0, 1)]

@@ -271,3 +271,14 @@ async def test_a_withdrawal_is_undone_before_the_next_round_is_paired(commands: 
     assert "ronde 2" in said
     member = actor("Speler 03")
     await refused(commands, member, f'/nk terugtrekken "{names[1]}" ongedaan', config)
+
+
+async def test_a_pair_the_director_keeps_apart_does_not_meet_in_the_nk(commands: Core, config) -> None:
+    """Issue 34 section 3: ``/indeling verbied A B`` keeps A and B apart in the NK pairing too (a parent and
+    child): round 1's slide would pair Speler 01 with Speler 05; kept apart, each meets someone else."""
+    await tournament(commands, 8)
+    await ok(commands, DIRECTOR, '/indeling verbied "Speler 01" "Speler 05"')
+    await ok(commands, DIRECTOR, "/nk ronde")
+    games = {frozenset((b, w)) for b, w, _ in games_of(config, 1)}
+    assert frozenset(("Speler 01", "Speler 05")) not in games and len(games) == 4
+    assert frozenset(("Speler 01", "Speler 06")) in games and frozenset(("Speler 02", "Speler 05")) in games

@@ -74,3 +74,15 @@ async def test_who_can_still_win_is_named_in_the_tables_order(commands: Core) ->
     line = next(x for x in reply.lines if x.startswith("Kunnen nog kampioen worden"))
     assert reply.table is not None
     assert line.split(": ", 1)[1].split(", ") == [row[1] for row in reply.table.rows] == names
+
+
+async def test_an_nk_player_without_a_pin_of_the_nk_gets_the_members_egd_pin(commands: Core, config) -> None:
+    """Issue 34 §1: the member's EGD PIN (``/speler Naam egd=...``) is the NK player's where the NK has
+    none of its own; a PIN set for the NK wins."""
+    await ok(commands, DIRECTOR, "/nk nieuw NK 2027")
+    await ok(commands, DIRECTOR, '/nk inschrijven "Jan de Vries" 2200')
+    await ok(commands, DIRECTOR, '/nk inschrijven Piet 2000 pin=10000037')
+    await ok(commands, DIRECTOR, '/speler Jan de Vries egd=12345678')
+    await ok(commands, DIRECTOR, '/speler Piet egd=87654321')
+    assert "EGF-pin 12345678" in await ok(commands, DIRECTOR, '/nk speler "Jan de Vries" club=Haag')
+    assert "EGF-pin 10000037" in await ok(commands, DIRECTOR, '/nk speler Piet club=Haag')

@@ -193,3 +193,33 @@ async def test_commands_of_one_club_take_turns_and_other_clubs_do_not_wait(any_s
     await asyncio.gather(*(command(f"club-{name[0]}", name) for name in ("a-1", "a-2", "a-3", "b-1", "b-2")))
     assert overlaps == []
     assert len(await any_store.fetch_all("SELECT id FROM clubs")) == 5
+
+
+async def test_the_change_stamp_moves_with_every_commit_here_and_elsewhere(database: str) -> None:
+    """What the website keeps pages by (``bot/web/freshness.py``): this process's COMMITs counted at once,
+    another connection's (another process's) seen in ``data_version``; a read moves neither."""
+    store, other = await open_store(database), await open_store(database)
+    try:
+        club = await store.get_or_create_club("console", "x", "Club", "nl", ZONE, NOW)
+        commits, version = store.commits, await store.data_version()
+        await store.club_by_external("console", "y")  # a read
+        async with store.reading():
+            await store.fetch_all("SELECT * FROM clubs")
+        assert (store.commits, await store.data_version()) == (commits, version)
+        await store.set_club_language(club.id, "en")  # a cached table's row
+        assert store.commits == commits + 1
+        await store.queue_announcement(club.id, None, "notice", "Hallo", NOW)  # one statement of another table
+        assert store.commits == commits + 2
+        async with store.transaction():  # a command's two changes: one COMMIT
+            await store.set_club_channel(club.id, "c1")
+            await store.queue_announcement(club.id, None, "other", "Hallo", NOW)
+        assert store.commits == commits + 3
+        async with store.transaction(key="console:x"):  # a club's command: on PostgreSQL a lane's group COMMIT
+            await store.queue_announcement(club.id, None, "third", "Hallo", NOW)
+        assert store.commits == commits + 4
+        version = await store.data_version()
+        await other.set_club_website(club.id, "on")  # another process's change
+        assert store.commits == commits + 4 and await store.data_version() != version
+    finally:
+        await other.close()
+        await store.close()

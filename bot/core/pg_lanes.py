@@ -1,0 +1,136 @@
+"""The lanes of the PostgreSQL store (``bot/core/postgres.py``): group commit on PostgreSQL.
+
+A lane is a connection with one open transaction that the commands of several clubs share, one after
+another, each in a savepoint of its own; one COMMIT (one WAL flush, one round trip) makes all of them
+durable, and each command's reply waits for it, as the SQLite writer's group commit does
+(``bot/core/database.py``). The store keeps a few lanes, so that while one commits the others take
+commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import asyncpg
+
+from bot.core.database import settle
+
+CACHE_CHANNEL = "clubbot_cache"
+
+
+class Lane:
+    """A connection whose one open transaction the commands of several clubs share: group commit, as the
+    SQLite writer does (``bot/core/database.py``).
+
+    Commands take turns on the lane (an asyncio lock, first come first served). A command opens the
+    transaction if none is open and a savepoint of its own, and takes its club's advisory lock without
+    waiting, in one round trip. If another process holds the club, the command leaves the lane and runs
+    as a transaction of its own that waits for the lock (so a lane never waits for another process's
+    club while holding others' commands). A command that fails rolls back to its savepoint: only its own
+    writes are undone. One that succeeds queues a COMMIT behind the commands waiting for the lane, and
+    returns once that COMMIT is done: no reply announces a change that is not durable. If the COMMIT
+    fails, every command of the group gets the error. While one lane commits, the others take commands."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+        self.lock = asyncio.Lock()
+        self.waiting = 0  # commands waiting for the lock (to choose a lane)
+        self.open = False  # a transaction is open on the lane
+        self.release = False  # the last command's savepoint is still to be released
+        self.group: list[asyncio.Future[None]] = []  # the commands waiting for the open transaction's COMMIT
+        self.commands = 0  # commands whose changes the open transaction holds
+        self.touched = False  # one of them wrote a cached table: NOTIFY with the COMMIT
+        self.flush: asyncio.Task[None] | None = None
+
+    async def join(self, db: Any, number: int) -> bool:
+        """Take the lane and open this command's savepoint with its club's lock; False (and the lane let
+        go) if another process holds the club."""
+        self.waiting += 1
+        try:
+            await self.lock.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            prefix = ("" if self.open else "BEGIN; ") + ("RELEASE SAVEPOINT command; " if self.release else "")
+            self.open, self.release = True, True
+            status = await self.conn.execute(f"{prefix}SAVEPOINT command; SELECT 1 WHERE pg_try_advisory_xact_lock({number})")
+        except BaseException as exc:
+            await self._broken(db, exc)
+            self.lock.release()
+            raise
+        if status == "SELECT 1":
+            return True
+        self._queue_flush(db)
+        self.lock.release()
+        return False
+
+    async def leave(self, db: Any, failed: bool, touched: bool) -> None:
+        waiter = None
+        try:
+            if failed:
+                db._forget()
+                try:
+                    await self.conn.execute("ROLLBACK TO SAVEPOINT command; RELEASE SAVEPOINT command")
+                    self.release = False
+                except BaseException as exc:
+                    await self._broken(db, exc)
+                    return
+            else:
+                self.commands += 1
+                self.touched |= touched
+                waiter = asyncio.get_running_loop().create_future()
+                self.group.append(waiter)
+            self._queue_flush(db)
+        finally:
+            self.lock.release()
+        if waiter is not None:
+            await waiter
+
+    def _queue_flush(self, db: Any) -> None:
+        if self.open and (self.flush is None or self.flush.done()):
+            self.flush = asyncio.get_running_loop().create_task(self._commit_group(db))
+
+    async def _commit_group(self, db: Any) -> None:
+        """Behind the commands waiting for the lane: COMMIT what they and the ones before did."""
+        async with self.lock:
+            await self.commit(db)
+
+    async def commit(self, db: Any) -> None:
+        """COMMIT the open transaction (the lane is held); tell its commands how it went."""
+        if not self.open:
+            return
+        group, touched = self.group, self.touched
+        self.group, self.commands, self.touched, self.release, self.open = [], 0, False, False, False
+        sql = (f"NOTIFY {CACHE_CHANNEL}; " if touched else "") + "COMMIT"  # the NOTIFY goes with the COMMIT
+        job = asyncio.ensure_future(self.conn.execute(sql))
+        try:
+            await asyncio.shield(job)
+        except asyncio.CancelledError:  # the COMMIT runs on all the same: see it through
+            await asyncio.wait([job])
+        if job.cancelled() or job.exception() is not None:
+            await self._broken(db, RuntimeError("the commit was cancelled") if job.cancelled() else job.exception(), group)  # type: ignore[arg-type]
+            return
+        db.commits += 1  # the website's kept pages see it (bot/web/freshness.py)
+        if touched:
+            db._forget()
+        settle(group, None)
+
+    async def _broken(self, db: Any, error: BaseException, group: list[asyncio.Future[None]] | None = None) -> None:
+        """The open transaction failed as a whole: none of its changes remain and its commands get the
+        error; the lane starts again with a clean connection."""
+        group = self.group if group is None else group
+        self.group, self.commands, self.touched, self.release, self.open = [], 0, False, False, False
+        db._forget()
+        try:
+            if not self.conn.is_closed() and self.conn.is_in_transaction():
+                await self.conn.execute("ROLLBACK")
+        except BaseException:
+            self.conn.terminate()
+        if self.conn.is_closed():
+            try:
+                self.conn = await asyncpg.connect(db._url)
+            except BaseException:  # the server is gone: the next command's join says so
+                pass
+        settle(group, error)
+
