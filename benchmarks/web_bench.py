@@ -1,7 +1,7 @@
 """The club website under load (issue 17): pages per second and latency of the standings and pairing pages
 of a 150-player club, asked by 200 clients at once, beside a baseline measured in the same run.
 
-    .venv/bin/python benchmarks/web_bench.py [--players 150] [--played 20] [--clients 200] [--seconds 3] [--rounds 3] [--rate 1000]
+    .venv/bin/python benchmarks/web_bench.py [--players 150] [--played 20] [--clients 200] [--seconds 3] [--rounds 3] [--rate 1000] [--styled]
 
 - The bot: a club with a ``--players`` season, ``--played`` rounds played (a season file the engine
   paired, imported with /importeer), website on; its web server (``bot/web/server.py``) runs in a process
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import os
 import statistics
 import subprocess
@@ -41,6 +42,7 @@ import dataclasses
 from pathlib import Path
 
 import aiohttp
+from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -50,7 +52,7 @@ from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
 PAGES = ("stand", "indeling")
 
 
-async def build(path: Path, players: int, played: int) -> int:
+async def build(path: Path, players: int, played: int, styled: bool = False) -> int:
     store, core, _ = await world(path)
     try:
         boss = actor("groot", "leider", director=True)
@@ -58,6 +60,10 @@ async def build(path: Path, players: int, played: int) -> int:
         await must(core, boss, "/importeer start=2027-01-07 naam=Groot rondes=28", content)
         core.config = dataclasses.replace(core.config, web_base_url="http://127.0.0.1")  # a bot with a website
         await must(core, boss, "/website aan")
+        if styled:  # the club's own look: a colour and a logo on every page (issue 35 §4)
+            logo = io.BytesIO()
+            Image.new("RGB", (640, 480), (26, 95, 180)).save(logo, "PNG")
+            await must(core, boss, "/website stijl kleur=#1a5fb4 logo", logo.getvalue())
         club = await store.club_by_external("bench", "groot")
         assert club is not None
         return club.id
@@ -187,7 +193,7 @@ async def measure(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "web.sqlite3"
         t0 = time.perf_counter()
-        club = await build(path, args.players, args.played)
+        club = await build(path, args.players, args.played, args.styled)
         print(
             f"set-up: a club of {args.players} players, {args.played} rounds played, in {time.perf_counter() - t0:.1f} s"
         )
@@ -252,6 +258,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rate", type=float, default=1000.0)
+    parser.add_argument("--styled", action="store_true", help="the club has a colour and a logo (/website stijl)")
     asyncio.run(measure(parser.parse_args()))
 
 

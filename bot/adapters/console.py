@@ -115,6 +115,9 @@ class ConsoleAdapter:
         elif word in ("/leden", "/members", "/ratings") and rest.split()[:1] and rest.split()[0].lower() in ("importeer", "import"):
             sub, _, path = rest.strip().partition(" ")  # /leden importeer pad/naar/leden.csv, /ratings importeer ...
             await self._import(club, path, command=f"{word} {sub}")
+        elif word == "/website" and [w.lower() for w in rest.split()[:2]] in (["stijl", "logo"], ["style", "logo"]) and len(rest.split()) > 2:
+            sub, logo, path = rest.strip().split(maxsplit=2)  # /website stijl logo pad/naar/logo.png [kleur=...]
+            await self._import(club, path, command=f"{word} {sub} {logo}")
         else:
             if word in ("/koppel", "/link"):
                 text = self._mention(text)
@@ -143,7 +146,7 @@ class ConsoleAdapter:
 
     async def _import(self, club: Club, rest: str, command: str = "/importeer") -> None:
         """The console's way to attach a file: ``/importeer pad/naar/seizoen.json start=...``,
-        ``/leden importeer pad/naar/leden.csv``."""
+        ``/leden importeer pad/naar/leden.csv``, ``/website stijl logo pad/naar/logo.png``."""
         path, _, options = rest.strip().partition(" ")
         content: bytes | None = None
         if path and "=" not in path:

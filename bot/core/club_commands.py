@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from bot.core import club_details, linking, member_import, web_links
+from bot.core import club_details, club_style, linking, member_import, web_links
 from bot.core.completers import member_names
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.help import cmd_help
 from bot.core.i18n import LANGUAGES, t
-from bot.core.registry import Command, Handler, Param, Registry
+from bot.core.registry import FLAG, KEYED, Command, Handler, Param, Registry
 from bot.core.replies import Button, Reply
 
 
@@ -17,12 +17,14 @@ def register(registry: Registry) -> None:
     registry.add(Command("help", cmd_help, english="hulp", params=(Param("opdracht"),), reads_only=True))
     registry.add(Command("taal", cmd_taal, director=True, english="language",
                          params=(Param("taal", "choice", required=True, choices=(("nl", "nl"), ("en", "en"))),)))  # fmt: skip
-    registry.add(Command("website", cmd_website, english="website", params=(Param("stand", "choice", choices=WEBSITE_CHOICES), Param("speler", complete=member_names)),
+    registry.add(Command("website", cmd_website, english="website", params=(Param("stand", "choice", choices=WEBSITE_CHOICES), Param("speler", complete=member_names),
+                                                                   Param("kleur", style=KEYED), Param("logo", "file"), Param("geenlogo", "bool", style=FLAG, word="logo=uit")),
                          reads_only=True))  # fmt: skip
     for mode in sorted(set(WEBSITE_MODES.values())):  # /website aan|uit|besloten: the director's switch, a write
         registry.route("website", [w for w, m in WEBSITE_MODES.items() if m == mode], _switch(mode), writes=True)
     registry.route("website", ("link", "mijn", "mine"), web_links.cmd_link, writes=True)  # a member's personal link
     registry.route("website", ("nieuw", "new", "renew"), web_links.cmd_renew, writes=True)
+    registry.route("website", club_style.STYLE_WORDS, club_style.cmd_style, writes=True)  # the club's look (director)
     registry.add(Command("kanaal", cmd_kanaal, director=True, english="channel", params=(Param("kanaal", "channel"),)))
     linking.register(registry)
     member_import.register(registry)
@@ -41,7 +43,7 @@ async def cmd_taal(core: Core, ctx: Context) -> Reply:
 WEBSITE_MODES = {"aan": "on", "on": "on", "uit": "off", "off": "off", "besloten": "members", "members": "members"}
 WEBSITE_CHOICES = (("discord_choice_website_on", "aan"), ("discord_choice_website_off", "uit"),
                    ("discord_choice_website_members", "besloten"), ("discord_choice_website_link", "link"),
-                   ("discord_choice_website_new", "nieuw"))  # fmt: skip
+                   ("discord_choice_website_new", "nieuw"), ("discord_choice_website_style", "stijl"))  # fmt: skip
 
 
 async def cmd_website(core: Core, ctx: Context) -> Reply:

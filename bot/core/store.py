@@ -19,6 +19,7 @@ from bot.core.installation import Installation
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.name_key import name_key
 from bot.core.postgres import PostgresDatabase
+from bot.core.style_store import ClubStyles
 
 __all__ = ["Announcement", "Club", "Member", "Store", "PostgresStore", "club_key", "open_store", "from_iso", "iso"]
 
@@ -33,6 +34,8 @@ class Club:
     timezone: str
     channel_id: str | None
     website: str = "off"  # the club's website: "on" (public), "off", "members" (only with a member's link)
+    colour: str | None = None  # the website's colour, #rrggbb (bot/core/club_style.py); None: standard
+    logo: str | None = None  # the stamp of the website's logo (its image: club_logos); None: no logo
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ class Announcement:
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
-class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds, FederationTables):
+class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds, FederationTables, ClubStyles):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
@@ -473,6 +476,7 @@ def _club(row: Any) -> Club:
     return Club(
         row["id"], row["platform"], row["external_id"], row["name"], row["language"], row["timezone"], row["channel_id"],
         row["website"] if "website" in row.keys() else "off",  # a database not yet migrated to 0029
+        *((row["colour"], row["logo"]) if "logo" in row.keys() else ()),  # nor to 0070
     )
 
 

@@ -14,6 +14,7 @@ from aiohttp import web
 from bot.core.i18n import t
 from bot.core.registry import FormRound
 from bot.core.replies import Reply
+from bot.web.style import PLAIN, Look
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
@@ -48,11 +49,12 @@ def page(
     legend: str = "",
     current: str = "",
     rounds: Rounds | None = None,
+    look: Look = PLAIN,
 ) -> web.Response:
     """A page of lines and a table. ``cell_links``: a cell's text -> where it links (a member's page);
     ``svg``: a picture a system drew from numbers only (``rank_plot``, the go board), put in as it is;
     ``more``: links under the page (a download); ``legend``: what the table's abbreviations mean;
-    ``current``: the menu's link to the page shown (marked); ``rounds``: the links between rounds."""
+    ``current``: the menu's link to the page shown (marked); ``rounds``: the links between rounds; ``look``: the club's colour and logo (``bot/web/style.py``)."""
     cell_links = cell_links or {}
     rows = [
         [(cell, _NUMBER.match(cell) is not None, cell_links.get(cell)) for cell in row]
@@ -62,7 +64,7 @@ def page(
         lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table, rows=rows,
         plot=jinja2.utils.markupsafe.Markup(svg), more=more or [], legend=legend, rounds=rounds,
         rounds_label=t(lang, "web_rounds"), previous_label=t(lang, "web_round_previous"),
-        next_label=t(lang, "web_round_next"), **_menu(lang, links, current),
+        next_label=t(lang, "web_round_next"), look=look, **_menu(lang, links, current),
     )  # fmt: skip
     return _response(body, status)
 
@@ -79,13 +81,14 @@ def form(
     message: tuple[str, ...] = (),
     message_ok: bool = True,
     status: int = 200,
+    look: Look = PLAIN,
 ) -> web.Response:
     """A member's sign-off form: each coming round with their state and a button per thing they may do;
     the first ``FORM_FIRST`` (the next by date) open, the others folded."""
     body = TEMPLATES.get_template("form.html").render(
         lang=lang, club=club, title=title, links=links, rounds=rounds[:FORM_FIRST], later=rounds[FORM_FIRST:],
         later_label=t(lang, "web_form_more", count=len(rounds) - FORM_FIRST), action=action, key=key,
-        message=message, message_ok=message_ok, **_menu(lang, links, action), **texts,
+        message=message, message_ok=message_ok, look=look, **_menu(lang, links, action), **texts,
     )  # fmt: skip
     response = _response(body, status)
     response.headers["Cache-Control"] = "no-store"  # a member's own page: no cache keeps it

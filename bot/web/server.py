@@ -34,7 +34,7 @@ from bot.core.registry import WebPage
 from bot.core.replies import Reply
 from bot.core.store import Club
 from bot.core.web_links import LINK_PREFIX, club_path
-from bot.web import render, signoff
+from bot.web import render, signoff, style
 from bot.web.connections import HEADER_TIMEOUT, Guard, install
 from bot.web.freshness import Freshness
 from bot.web.kept import Kept
@@ -186,7 +186,7 @@ def make_app(core: Core) -> web.Application:
             menu,
             Reply(lines=tuple(lines)),
             current=club_path(club.id),
-            more=calendar_link(club, menu),
+            more=calendar_link(club, menu), look=style.look(club),
         )
 
     async def calendar(request: web.Request) -> web.StreamResponse:
@@ -237,7 +237,7 @@ def make_app(core: Core) -> web.Application:
         more = calendar_link(club, menu) if wanted.rounds is not None else []
         if not reply.ok:  # no season, a round not paired (published) yet: said in words, as in the chat
             return render.page(club.language, club.name, t(club.language, wanted.label), menu, reply, status=404,
-                               current=here, rounds=rounds, more=more)  # fmt: skip
+                               current=here, rounds=rounds, more=more, look=style.look(club))  # fmt: skip
         if made is not None and made.reply is reply and made.made_of == (club, menu, rounds):
             made = rendered[key] = dataclasses.replace(made, stamp=stamp)  # the chat's cached reply, unchanged
             rendered.move_to_end(key)
@@ -247,7 +247,7 @@ def make_app(core: Core) -> web.Application:
         shown = Reply(lines=reply.lines[1:], table=reply.table)
         legend = t(club.language, wanted.legend) if wanted.legend else ""
         response = render.page(club.language, club.name, title, menu, shown, cell_links=members, legend=legend,
-                               current=here, rounds=rounds, more=more)  # fmt: skip
+                               current=here, rounds=rounds, more=more, look=style.look(club))  # fmt: skip
         assert isinstance(response.body, bytes)
         made = rendered[key] = Kept.of(reply, (club, menu, rounds), response.body, club.website == "members", HEADERS)
         rendered.move_to_end(key)
@@ -271,7 +271,7 @@ def make_app(core: Core) -> web.Application:
         in_table = {c for row in (content.reply.table.rows if content.reply.table else ()) for c in row}
         more = [(href, text) for text, href in cells.items() if text not in in_table]
         return render.page(club.language, club.name, content.title, await links(club), content.reply,
-                           cell_links=cells, svg=content.svg, more=more, current=f"{club_path(club.id)}{wanted.path}")  # fmt: skip
+                           cell_links=cells, svg=content.svg, more=more, current=f"{club_path(club.id)}{wanted.path}", look=style.look(club))  # fmt: skip
 
     async def member_page(request: web.Request) -> web.StreamResponse:
         """A member's page: their games, colours and score per round, and performance (``/kaart Naam``)."""
@@ -284,7 +284,7 @@ def make_app(core: Core) -> web.Application:
         menu = await links(club)
         reply = await ask(club, f"/kaart {quote_word(member.name)}")  # any name, quotes and all, as one word
         if not reply.ok:
-            return render.page(club.language, club.name, member.name, menu, reply, status=404)
+            return render.page(club.language, club.name, member.name, menu, reply, status=404, look=style.look(club))
         history = await ask(club, "/verloop")
         places = next(
             (
@@ -303,8 +303,20 @@ def make_app(core: Core) -> web.Application:
             reply.lines[0],
             menu,
             Reply(lines=reply.lines[1:], table=reply.table),
-            svg=plot,
+            svg=plot, look=style.look(club),
         )
+
+    async def logo(request: web.Request) -> web.StreamResponse:
+        """The club's logo: the PNG the bot made of it (``/website stijl logo``), kept by the browser for a
+        year (its address changes with the logo: ``bot/web/style.py``)."""
+        club = await club_of(request)
+        image = await core.store.club_logo(club.id) if club.logo is not None else None
+        if image is None:
+            raise _not_found()
+        headers = {"ETag": f'"{club.logo}"', "Cache-Control": style.logo_caching(club)}
+        if request.headers.get("If-None-Match") == headers["ETag"]:
+            return web.Response(status=304, headers=headers)
+        return web.Response(body=image, content_type="image/png", headers=headers)
 
     async def personal_link(request: web.Request) -> web.StreamResponse:
         club = await club_of(request, personal=True)
@@ -326,6 +338,7 @@ def make_app(core: Core) -> web.Application:
     app.router.add_get("/c/{club}/kalender.ics", calendar)
     app.router.add_get("/c/{club}/kalender/{token}.ics", own_calendar)
     app.router.add_get("/c/{club}/lid/{member}", member_page)
+    app.router.add_get("/c/{club}/logo.png", logo)
     app.router.add_get(f"/c/{{club}}/{LINK_PREFIX}/{{secret}}", personal_link)
     app.router.add_route("GET", "/c/{club}/afmelden", form)
     app.router.add_route("POST", "/c/{club}/afmelden", form)

@@ -25,7 +25,7 @@ from bot.core.registry import FormRound
 from bot.core.replies import Reply
 from bot.core.store import Club, Member
 from bot.core.web_links import club_path, form_key, token_hash
-from bot.web import render
+from bot.web import render, style
 
 COOKIE = "clubbot_lid"
 COOKIE_AGE = timedelta(days=365)
@@ -52,7 +52,7 @@ async def open_link(core: Core, club: Club, request: web.Request, links: render.
     secret = request.match_info["secret"]
     if await member_of_secret(core, club, secret) is None:
         return render.page(
-            club.language, club.name, t(club.language, "web_link_unknown"), links, Reply(), status=404
+            club.language, club.name, t(club.language, "web_link_unknown"), links, Reply(), status=404, look=style.look(club),
         )
     response = web.Response(status=303, headers={"Location": f"{club_path(club.id)}afmelden"})
     secure = (core.config.web_base_url or "").startswith("https://")
@@ -68,7 +68,7 @@ async def show_form(core: Core, club: Club, request: web.Request, links: render.
     lang = club.language
     if who is None:
         return render.page(lang, club.name, t(lang, "web_link_needed"), links, Reply(), status=403,
-                           current=f"{club_path(club.id)}afmelden")  # fmt: skip
+                           current=f"{club_path(club.id)}afmelden", look=style.look(club))  # fmt: skip
     member, hashed = who
     message: tuple[str, ...] = ()
     ok = True
@@ -79,9 +79,9 @@ async def show_form(core: Core, club: Club, request: web.Request, links: render.
         if not hmac.compare_digest(str(fields.get("sleutel", "")), form_key(hashed)) or (
             origin is not None and origin.partition("://")[2] != request.host
         ):
-            return render.page(lang, club.name, t(lang, "web_form_forged"), links, Reply(), status=403)
+            return render.page(lang, club.name, t(lang, "web_form_forged"), links, Reply(), status=403, look=style.look(club))
         if not _ALLOWED.match(command):
-            return render.page(lang, club.name, t(lang, "web_form_forged"), links, Reply(), status=400)
+            return render.page(lang, club.name, t(lang, "web_form_forged"), links, Reply(), status=400, look=style.look(club))
         actor = Actor(
             club.platform, club.external_id, club.name, f"web:{member.id}", member.name, member_id=member.id
         )
@@ -93,4 +93,4 @@ async def show_form(core: Core, club: Club, request: web.Request, links: render.
     rounds.sort(key=lambda r: r.day or date.max)  # every competition's rounds by date (a stable sort)
     texts = {key: t(lang, f"web_form_{key}") for key in ("intro", "closed", "none")}
     return render.form(lang, club.name, t(lang, "web_form_title", name=member.name), links, texts, rounds,
-                       f"{club_path(club.id)}afmelden", form_key(hashed), message, ok, status=200 if ok else 409)  # fmt: skip
+                       f"{club_path(club.id)}afmelden", form_key(hashed), message, ok, status=200 if ok else 409, look=style.look(club))  # fmt: skip

@@ -158,7 +158,7 @@ class TelegramAdapter(Outgoing):
         if self.director_command:
             self.app.add_handler(CommandHandler(self.director_command, self.on_director_command, filters=only_new))
         self.app.add_handler(
-            MessageHandler(filters.Document.ALL & filters.CaptionRegex(r"^/") & only_new, self.on_document)
+            MessageHandler((filters.Document.ALL | filters.PHOTO) & filters.CaptionRegex(r"^/") & only_new, self.on_document)
         )
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
         self.app.add_handler(CallbackQueryHandler(self.on_callback))
@@ -309,15 +309,16 @@ class TelegramAdapter(Outgoing):
         await self._counted(self._run_message(message, message.text, None))
 
     async def on_document(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A command with a file, typed as the file's caption (``/importeer start=...``)."""
+        """A command with a file, typed as the file's caption (``/importeer start=...``), or with a photo
+        (``/website stijl logo``: its largest size)."""
         message = update.effective_message
-        if message is None or message.document is None or not message.caption:
+        if message is None or (message.document is None and not message.photo) or not message.caption:
             return
         await self._counted(self._run_document(message))
 
     async def _run_document(self, message: Message) -> None:
-        document = message.document
-        assert document is not None and message.caption is not None
+        document = message.document or message.photo[-1]
+        assert message.caption is not None
         lang = await self._chat_language(message.chat, message.from_user)
         if (document.file_size or 0) > MAX_IMPORT_BYTES:
             await self._refuse(message, lang, "telegram_file_too_large", limit=MAX_IMPORT_BYTES // (1024 * 1024))

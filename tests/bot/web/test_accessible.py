@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import io
 from pathlib import Path
 
 import aiohttp
 import pytest
+from PIL import Image, ImageDraw
 from selenium import webdriver
 
 from bot.core.dispatch import Core
 from bot.web.server import start_web
+from tests.bot.conftest import DIRECTOR, ok
 from tests.bot.web.conftest import a_club_with_everything
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
@@ -83,3 +86,59 @@ async def test_the_members_chart_and_the_cross_tables_legend_say_what_they_show(
     # the places in words: Anna (2100) lost to Bert (2000) in round 1 and the others have no result yet: 2nd
     assert "De plaats in de stand na elke ronde: ronde 1: 2, ronde 2: " in chart, chart[:600]
     assert '<p class="legend">Per ronde: de plaats van de tegenstander' in table
+
+
+HOSTILE_COLOURS = ("#ffff00", "#000000", "#777777", "#ffffff")  # too light, too dark, AA's edge grey, none at all
+STYLED_PAGES = ("home", "stand", "indeling", "kruistabel", "lid", "go-partij", "afmelden")
+
+
+def a_logo() -> bytes:
+    """A club's logo as a director would send it: a JPEG larger than the website keeps."""
+    picture = Image.new("RGB", (640, 480), (255, 255, 255))
+    draw = ImageDraw.Draw(picture)
+    draw.ellipse((120, 40, 520, 440), fill=(26, 95, 180))
+    draw.rectangle((280, 120, 360, 360), fill=(255, 200, 0))
+    out = io.BytesIO()
+    picture.save(out, "JPEG")
+    return out.getvalue()
+
+
+async def test_any_club_colour_and_logo_keep_axe_quiet_in_light_and_dark(
+    commands: Core, site: str, chrome: webdriver.Chrome, tmp_path: Path
+) -> None:
+    """The club's own look (issue 35 §4): whatever colour the director picks (these four are the worst:
+    yellow and white on a light page, black on a dark one, the grey at AA's edge), with a logo, the pages
+    have no axe violation in light and dark mode; a screenshot of each at 390 and 1280 px."""
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing ({AXE}): scripts/install.sh --test installs it")
+    club, personal, pages = await a_club_with_everything(commands)
+    pages = {**pages, "afmelden": "afmelden"}
+    await ok(commands, DIRECTOR, "/website stijl logo", a_logo())
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    found: list[str] = []
+
+    def run(colour: str, mode: str) -> list[str]:
+        """Every styled page at a phone's width, home and standings at a computer's too; the band's colour."""
+        chrome.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": mode}]})
+        bands = []
+        for width_name, (width, height, mobile) in WIDTHS.items():
+            chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+            for name in STYLED_PAGES if width_name == "phone" else ("home", "stand"):
+                shot = shots / f"stijl-{colour[1:]}-{mode}-{name}-{width}.png"
+                found.extend(f"{colour} {mode} {name} at {width}: {line}" for line in check(chrome, f"{site}/c/{club}/{pages[name]}", shot))
+                bands.append(chrome.execute_script(
+                    "const b = document.querySelector('header .brand.coloured'), i = b && b.querySelector('img');"
+                    "return b ? getComputedStyle(b).backgroundColor + (i && i.complete && i.naturalWidth ? ' logo' : ' no logo') : 'no band'"))  # fmt: skip
+        return bands
+
+    await asyncio.to_thread(chrome.get, personal)  # the form's cookie
+    for colour in HOSTILE_COLOURS:
+        await ok(commands, DIRECTOR, f"/website stijl kleur={colour}")
+        rgb = "rgb({}, {}, {})".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
+        for mode in ("light", "dark"):
+            bands = await asyncio.to_thread(run, colour, mode)
+            assert set(bands) == {f"{rgb} logo"}, (colour, mode, bands)  # the colour and the logo are shown
+    print("screenshots:", sorted(p.name for p in shots.iterdir()))
+    assert not found, "axe-core found:\n" + "\n".join(found)
+    assert len(list(shots.iterdir())) == len(HOSTILE_COLOURS) * 2 * (len(STYLED_PAGES) + 2)
