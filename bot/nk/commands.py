@@ -37,7 +37,7 @@ from bot.nk.lookups import current as _current
 from bot.nk.lookups import running as _running
 from bot.nk.players import egf_details, split_egf, store_egf
 from bot.nk.source import NkSource
-from bot.nk.store import NkGame, NkStore, NkTournament
+from bot.nk.store import NK_KOMI, NkGame, NkStore, NkTournament
 from bot.nk.tables import _drawn, _egf, _stand, _standings_reply, round_announcement
 
 _log = logging.getLogger(__name__)
@@ -124,9 +124,12 @@ def _options(args: list[str], keys: dict[str, str]) -> tuple[list[str], dict[str
 # --------------------------------------------------------------------------- director: create, register, approve
 
 
+_KOMI = re.compile(r"1?[0-9](\.[05])?|20(\.0)?")  # 0 to 20 points, whole or half: komi=6.5, komi=7
+
+
 async def _nieuw(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     try:
-        rest, values = _options(args, {"rondes": "rounds", "rounds": "rounds", "groep": "size", "group": "size"})
+        rest, values = _options(args, {"rondes": "rounds", "rounds": "rounds", "groep": "size", "group": "size", "komi": "komi"})
     except UserError:
         raise UserError("error_usage", usage=ctx.t("nk_usage_nieuw"))
     name = " ".join(" ".join(rest).split())
@@ -138,14 +141,20 @@ async def _nieuw(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
         raise UserError("error_bad_number", value=values.get("rounds", "")[:20], low=1, high=20)
     if size is None or not 2 <= size <= 1000:
         raise UserError("error_bad_number", value=values.get("size", "")[:20], low=2, high=1000)
+    komi = values.get("komi", NK_KOMI).replace(",", ".")
+    if not _KOMI.fullmatch(komi):  # a whole or half number of points: 6.5 (the default, no jigo), 7, 0.5
+        raise UserError("nk_error_komi", given=values.get("komi", "")[:10])
+    komi = komi.removesuffix(".0")
     running = await nk.active(ctx.club.id)
     if running is not None:
         raise UserError("nk_error_running", name=running.name)
     if await nk.by_name(ctx.club.id, name) is not None:
         raise UserError("nk_error_exists", name=name)
-    await nk.create(ctx.club.id, name, rounds, size, ctx.now)
+    await nk.create(ctx.club.id, name, rounds, size, ctx.now, komi)
     rights = await _last_years_rights(nk, ctx.club.id)
     lines = [ctx.t("nk_created", name=name, rounds=rounds, size=size)]
+    if komi != NK_KOMI:
+        lines.append(ctx.t("nk_created_komi", komi=komi))
     if rights:
         lines.append(ctx.t("nk_rights_carried", count=len(rights)))
     return Reply(lines=tuple(lines))

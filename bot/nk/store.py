@@ -121,10 +121,10 @@ class NkStore:
         row = await self.store.fetch_one("SELECT * FROM nk_tournaments WHERE club_id = ? AND name = ?", (club_id, name))
         return _tournament(row) if row else None
 
-    async def create(self, club_id: int, name: str, rounds: int, group_size: int, now: datetime) -> int:
+    async def create(self, club_id: int, name: str, rounds: int, group_size: int, now: datetime, komi: str = NK_KOMI) -> int:
         return await self.store.write(
             "INSERT INTO nk_tournaments (club_id, name, rounds, group_size, created_at, komi) VALUES (?, ?, ?, ?, ?, ?)",
-            (club_id, name, rounds, group_size, iso(now), NK_KOMI),
+            (club_id, name, rounds, group_size, iso(now), komi),
         )
 
     async def set_status(self, tournament_id: int, status: str) -> None:

@@ -14,9 +14,9 @@ from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 ANNA, BERT = actor("Anna"), actor("Bert")
 
 
-async def anna_and_bert_paired(commands: Core) -> None:
+async def anna_and_bert_paired(commands: Core, options: str = "") -> None:
     """An NK of two members who registered themselves, approved, round 1 paired."""
-    await ok(commands, DIRECTOR, "/nk nieuw NK")
+    await ok(commands, DIRECTOR, f"/nk nieuw NK {options}".strip())
     await ok(commands, ANNA, "/nk inschrijven 2100")
     await ok(commands, BERT, "/nk inschrijven 2000")
     await ok(commands, DIRECTOR, "/nk goedkeuren alle")
@@ -141,6 +141,17 @@ async def test_a_jigo_is_refused_when_the_komi_has_a_half(commands: Core, config
     await ok(commands, ANNA, "/nk uitslag gewonnen")  # a result that can happen is still taken
 
 
+async def test_the_director_chooses_the_komi_when_the_tournament_is_made(commands: Core, config) -> None:
+    """``/nk nieuw Naam komi=7`` for a tournament played with a whole komi (a jigo can happen: the reply says
+    so); a komi that is no whole or half number of points up to 20 is refused and makes no tournament."""
+    for bad in ("komi=6.25", "komi=21", "komi=-1", "komi=zeven", "komi=٧"):
+        assert "geen komi" in await refused(commands, DIRECTOR, f"/nk nieuw NK {bad}", config)
+    assert rows(config, "SELECT COUNT(*) FROM nk_tournaments") == [(0,)]
+    said = await ok(commands, DIRECTOR, "/nk nieuw NK 2027 komi=7,0")
+    assert "komi 7: een jigo kan" in said
+    assert rows(config, "SELECT name, komi FROM nk_tournaments") == [("NK 2027", "7")]
+
+
 async def test_the_director_approves_a_registration_whatever_the_accents_and_spacing(commands: Core, config) -> None:
     """/nk goedkeuren compares names as the store does (``name_key``: case, accents and spacing aside), not
     with ``lower()``: "emile  dupre" approves Émile Dupré."""
@@ -154,9 +165,8 @@ async def test_a_jigo_reported_and_confirmed_or_entered_by_the_director(commands
     """Issue 20: jigo as a result. A player reports it, the other confirms it (a win reported against a
     jigo is a conflict that changes nothing); half a point each in the table, 'jigo' in the pairing, '='
     in the EGF file; the director can enter one; a jigo by forfeit makes no sense and is refused. The
-    tournament plays komi 7 (as those from before migration 0052): a jigo needs a whole komi."""
-    await anna_and_bert_paired(commands)
-    await commands.store.write("UPDATE nk_tournaments SET komi = '7'")
+    tournament plays komi 7 (``/nk nieuw ... komi=7``): a jigo needs a whole komi."""
+    await anna_and_bert_paired(commands, "komi=7")
     await ok(commands, ANNA, "/nk uitslag jigo")
     await refused(commands, BERT, "/nk uitslag gewonnen", config)  # conflicts with the jigo reported
     assert rows(config, "SELECT winner_id, jigo, reported_jigo FROM nk_games") == [(None, 0, 1)]
