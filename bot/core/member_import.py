@@ -25,6 +25,7 @@ from bot.core.linking import account_of
 from bot.core.name_key import name_key
 from bot.core.registry import Command, Param, Registry
 from bot.core.replies import Reply
+from bot.core.spreadsheet import file_text
 
 MAX_MEMBER_LINES = 5000
 MAX_RATING = 4000  # as /speler
@@ -98,18 +99,12 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
 
 
 def _text(content: bytes) -> str:
-    """The file as text: UTF-8 (with or without Excel's byte order mark), else Windows-1252 (what a Dutch
-    Excel saves as "CSV"); anything else, or a file with NUL bytes, is no text."""
-    if b"\x00" in content:
+    """The file as text (``spreadsheet.file_text``: UTF-8 with or without Excel's byte order mark, else
+    Windows-1252, what a Dutch Excel saves as "CSV"); anything else, or a file with NUL bytes, is no text."""
+    text = file_text(content)
+    if text is None:
         raise UserError("members_import_not_text")
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return content.decode("cp1252")
-    except UnicodeDecodeError:
-        raise UserError("members_import_not_text") from None
+    return text
 
 
 def _rows(ctx: Context, text: str) -> tuple[list[Row], list[tuple[int, str]]]:

@@ -39,3 +39,18 @@ def csv_file(sections: list[tuple[str, Table]], separator: str = ";") -> bytes:
         writer.writerow([safe_cell(h) for h in table.headers])
         writer.writerows([safe_cell(c) for c in row] for row in table.rows)
     return "\ufeff".encode() + out.getvalue().encode("utf-8")
+
+
+def file_text(content: bytes) -> str | None:
+    """A file people send as text: UTF-8 (with or without Excel's byte order mark), else Windows-1252 (what a
+    Dutch Excel saves as "CSV", and FIDE's lists are); None for a file with NUL bytes or that is neither."""
+    if b"\x00" in content:
+        return None
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return content.decode("cp1252")
+    except UnicodeDecodeError:
+        return None

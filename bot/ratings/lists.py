@@ -15,6 +15,7 @@ from datetime import date
 from bot.core.calendar import FIRST_YEAR, LAST_YEAR
 from bot.core.context import UserError
 from bot.core.name_key import name_key
+from bot.core.spreadsheet import file_text
 
 MAX_LISTED = 2_000_000  # more players than any published list holds: a file of junk lines
 MAX_NAME = 120
@@ -39,18 +40,12 @@ class RatingList:
 
 
 def text_of(content: bytes) -> str:
-    """The file as text: UTF-8 (with or without a byte order mark), else Windows-1252 (what FIDE's and
-    Dutch Excel's files are); a file with NUL bytes is no text."""
-    if b"\x00" in content[:1_000_000] or b"\x00" in content:
+    """The file as text (``spreadsheet.file_text``: UTF-8, else Windows-1252, what FIDE's and Dutch Excel's
+    files are); a file with NUL bytes is no text."""
+    text = file_text(content)
+    if text is None:
         raise UserError("ratings_not_text")
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return content.decode("cp1252")
-    except UnicodeDecodeError:
-        raise UserError("ratings_not_text") from None
+    return text
 
 
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
