@@ -16,6 +16,8 @@ script with ``--worker``), which set up, say they are ready, and start together 
   pool of the bot's size on a table of their own in the same database (with two processes, half each):
   what the server and the driver give without the bot. ``/afmelden`` saturated is printed as a ratio
   against it, measured in the same run with the same processes (issue 36).
+- the same burst ``warm``: each process first sends every member's ``/aanmelden`` (unmeasured), as a bot
+  that has run a while knows its clubs and members; then the ``/afmelden`` burst, against the bare loop.
 - ``publication minute``: every club's round falls due at once; the scheduler's run (pair, queue and
   hand every announcement to a sender that does nothing), from the signal until the last process is done.
 
@@ -90,12 +92,16 @@ async def worker(args: argparse.Namespace) -> None:
     base = load_config(REPO / "config.example.toml", env={})
     config = Config(**{**base.__dict__, "db_path": Path(tempfile.gettempdir()) / "unused.sqlite3"})
     store = await open_store(args.worker)
-    clock = ShiftedClock(PUBLISH - timedelta(days=1) if args.part == "afmelden" else PUBLISH + timedelta(seconds=30))
+    clock = ShiftedClock(PUBLISH - timedelta(days=1) if args.part.startswith("afmelden") else PUBLISH + timedelta(seconds=30))
     core = make_core(store, config, clock)
     core.user_limits = UserLimits(burst=10**9)  # a synthetic member sends far more than a person can
     clubs = range(args.first, args.last)
     people = [Actor("bench", f"klein-{c}", f"klein-{c}", f"m-{c}-{i}", f"Lid {i:02d}") for i in range(args.members) for c in clubs]
     out: dict[str, object] = {}
+    if args.part == "afmelden-warm":  # a bot that has run a while: every member and club seen before
+        for start in range(0, args.burst, 200):
+            await asyncio.gather(*(core.handle(who, "/aanmelden") for who in people[start : min(start + 200, args.burst)]))
+        args.part = "afmelden"
     print("ready", flush=True)
     sys.stdin.readline()  # the signal: every process starts now
     try:
@@ -228,6 +234,19 @@ def main() -> None:
                       f" p99 {p(latencies, 0.99):6.1f} ms; refused {sum(int(r['burst_refused']) for r in reports)}")  # fmt: skip
             print(f"\n/afmelden saturated ({args.burst} at once) against the bare baseline on the same server:")
             print("\n".join(bare_lines))
+            print(f"\n/afmelden saturated ({args.burst} at once), warm: each member's /aanmelden first (the caches of a bot"
+                  " that has run a while), against the bare baseline:")
+            for n, (label, kind, processes) in enumerate(configurations):
+                target = fresh_copy(kind, master, tmp, server, f"warm_{n}")
+                bare_rate = float("nan")
+                if kind == "pg":
+                    bare, _ = run_workers(target, "bare", args, processes)
+                    bare_rate = args.burst / max(float(r["burst_wall"]) for r in bare)
+                reports, _ = run_workers(target, "afmelden-warm", args, processes)
+                rate = args.burst / max(float(r["burst_wall"]) for r in reports)
+                baseline.setdefault("warm", rate)
+                against = f"; bare asyncpg loop {bare_rate:7.0f}/s: {rate / bare_rate:.2f}x" if kind == "pg" else ""
+                print(f"  {label:27s} /afmelden {rate:7.0f}/s ({rate / baseline['warm']:.2f}x SQLite){against}")
             print(f"\npublication minute: {args.clubs} clubs' rounds due at once (pair, queue, hand to the sender)")
             for n, (label, kind, processes) in enumerate(configurations):
                 target = fresh_copy(kind, master, tmp, server, f"publish_{n}")

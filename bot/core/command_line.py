@@ -58,7 +58,8 @@ def keyed_values(words: list[str], keys: dict[str, str], spoken: frozenset[str] 
     """``key=value`` words as {field: value} (``keys`` maps each typed key, any case, to its field); the
     value of a field in ``spoken`` (an address, a person's name) runs on over the unquoted words that follow
     up to the next ``key=``, as people type ``arbiter=Jan de Vries``. None (the usage): a word that is no
-    known key and follows no such field, or a field given twice."""
+    known key and follows no such field, a field given twice, or one left empty (``plaats=``: clearing is
+    ``plaats=-``, said on purpose)."""
     found: dict[str, str] = {}
     current = ""
     for word in words:
@@ -71,4 +72,6 @@ def keyed_values(words: list[str], keys: dict[str, str], spoken: frozenset[str] 
             found[current] = f"{found[current]} {word}".strip()
         else:
             return None
+    if any(not value for value in found.values()):
+        return None
     return found

@@ -371,6 +371,11 @@ class Database(ReadPath):
         cursor = await self._change(sql, lambda: self._execute(sql, params))
         return int(cursor.rowcount)
 
+    async def write_later(self, sql: str, params: Iterable[Any] = ()) -> None:
+        """A change whose outcome the caller does not need (no id, no count). On PostgreSQL it goes with
+        the command's next round trip (``bot/core/postgres.py``); here it runs now."""
+        await self.write(sql, params)
+
     async def execute_alone(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one change and COMMIT it before returning, without waiting for other commands to gather into
         a group commit (the outbox's "sent": a kill between a post and its record posts it again). Changes

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 from bot.core.fonts import text_mask
 
 from bot.core.replies import Table
+from bot.core.replies import numeric as is_number  # (``numeric`` is a column list below)
 
 FONT_SIZE = 18
 PAD = 14
@@ -58,7 +59,7 @@ def table_png(title: str, table: Table, notes: tuple[str, ...] = ()) -> bytes:
     headers = tuple(_clip(h) for h in table.headers)
     all_rows = [tuple(_clip(c) for c in row) for row in table.rows]
     widths = [max(_width(row[i]) for row in (headers, *all_rows)) for i in range(len(headers))]
-    numeric = [all(_is_number(row[i]) for row in all_rows if row[i]) and any(row[i] for row in all_rows) for i in range(len(widths))]
+    numeric = [all(is_number(row[i]) for row in all_rows if row[i]) and any(row[i] for row in all_rows) for i in range(len(widths))]
     blocks = _column_blocks(widths)
     fixed = 2 * PAD + LINE + 6 + LINE * (len(notes) + 1) + len(blocks) * (LINE + LINE // 2)
     fit = max(1, (MAX_SIDE - fixed) // (LINE * len(blocks)))
@@ -126,14 +127,6 @@ def _column_blocks(widths: list[int]) -> list[list[int]]:
         current.append(i)
     blocks.append(key + current)
     return blocks
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text.replace(",", "."))
-    except ValueError:
-        return False
-    return True
 
 
 def picture_spec(title: str, table: Table, notes: tuple[str, ...] = ()) -> str:

@@ -34,6 +34,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import hashlib
+import math
+import re
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
@@ -244,12 +246,16 @@ class PostgresDatabase(ReadPath):
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> asyncpg.Record | None:
         tx = self._tx.get()
         if tx is not None:
+            if tx.later:
+                await tx.flush()
             return await tx.conn.fetchrow(self._sql(sql), *params)
         return await self._pool.fetchrow(self._sql(sql), *params)
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[asyncpg.Record]:
         tx = self._tx.get()
         if tx is not None:
+            if tx.later:
+                await tx.flush()
             return list(await tx.conn.fetch(self._sql(sql), *params))
         return list(await self._pool.fetch(self._sql(sql), *params))
 
@@ -289,6 +295,20 @@ class PostgresDatabase(ReadPath):
         (it joins no lane's group)."""
         return await self.execute(sql, params)
 
+    async def write_later(self, sql: str, params: Iterable[Any] = ()) -> None:
+        """A change whose outcome the caller does not need (no id, no count), in a command: sent with the
+        command's next statement's round trip, or at its end, with the others waiting so (one round trip
+        for them all: a simple query of several statements, the values written into it as literals). An
+        error in it fails the command then, as it would have now. Outside a transaction: ``write``."""
+        tx = self._tx.get()
+        params = tuple(params)
+        statement = literal_sql(self._sql(sql).removesuffix(" RETURNING id"), params)
+        if tx is None or statement is None:  # a value a literal cannot say exactly: sent as it is
+            await self.write(sql, params)
+            return
+        await self._change(sql, flush=False)  # its checks and the caches' bookkeeping
+        tx.later.append(statement)
+
     async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         conn = await self._change(sql)
         if conn is None:
@@ -322,7 +342,7 @@ class PostgresDatabase(ReadPath):
         self._forget(sql)
         return True
 
-    async def _change(self, sql: str) -> asyncpg.Connection | None:
+    async def _change(self, sql: str, flush: bool = True) -> asyncpg.Connection | None:
         check_write(sql)
         if self._reading.get() and self._tx.get() is None:
             raise RuntimeError("a write on the read path (a command marked reads_only wrote)")
@@ -332,15 +352,48 @@ class PostgresDatabase(ReadPath):
         self._forget(sql)
         if any(table in sql for table in self.CACHED_TABLES):
             tx.touched = True
+        if flush and tx.later:
+            await tx.flush()
         return tx.conn
 
 
 class _Tx:
-    __slots__ = ("conn", "touched")
+    __slots__ = ("conn", "touched", "later")
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.conn = conn
         self.touched = False
+        self.later: list[str] = []  # the changes ``write_later`` keeps for the next round trip
+
+    async def flush(self) -> None:
+        statements, self.later = self.later, []
+        await self.conn.execute("; ".join(statements))
+
+
+_PLACEHOLDER = re.compile(r"\$(\d+)")
+
+
+def literal_sql(sql: str, params: tuple[Any, ...]) -> str | None:
+    """``sql`` (with ``$1``...) with its values written in as literals, for a simple query; None when a
+    value has no literal that says it exactly (bytes, a bool, a NUL character, an infinite number): that
+    statement goes with its parameters. Text is an escape string (``E'...'``, its backslashes and quotes
+    doubled), whatever ``standard_conforming_strings`` says."""
+    literals: list[str] = []
+    for value in params:
+        if value is None:
+            literals.append("NULL")
+        elif type(value) is int:
+            literals.append(str(value))
+        elif type(value) is float and math.isfinite(value):
+            literals.append(repr(value))
+        elif type(value) is str and "\x00" not in value:
+            literals.append("E'" + value.replace("\\", "\\\\").replace("'", "''") + "'")
+        else:
+            return None
+    numbers = [int(n) for n in _PLACEHOLDER.findall(sql)]
+    if sorted(set(numbers)) != list(range(1, len(params) + 1)):
+        return None
+    return _PLACEHOLDER.sub(lambda m: literals[int(m.group(1)) - 1], sql)
 
 
 class _Transaction:
@@ -381,18 +434,29 @@ class _Transaction:
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
         if self.token is None:
             return
+        tx = self.db._tx.get()
+        late: BaseException | None = None  # the changes kept for a round trip failed: the command fails
+        if kind is None and tx is not None and tx.later:
+            try:
+                await tx.flush()
+            except BaseException as error:
+                late = error
+        await self._end(tx, failed=kind is not None or late is not None)
+        if late is not None:
+            raise late
+
+    async def _end(self, tx: _Tx | None, failed: bool) -> None:
         db = self.db
-        tx = db._tx.get()
-        db._tx.reset(self.token)
+        db._tx.reset(self.token)  # type: ignore[arg-type]
         if self.lane is not None:
             try:
-                await self.lane.leave(db, failed=kind is not None, touched=tx is not None and tx.touched)
+                await self.lane.leave(db, failed=failed, touched=tx is not None and tx.touched)
             finally:
                 self.lane = None
                 await self._release()
             return
         try:
-            if kind is None:
+            if not failed:
                 if tx is not None and tx.touched:
                     await self.conn.execute(f"NOTIFY {CACHE_CHANNEL}")  # delivered with the COMMIT
                 await self.inner.commit()
@@ -403,7 +467,7 @@ class _Transaction:
             db._forget()
             raise
         finally:
-            if kind is not None or (tx is not None and tx.touched):
+            if failed or (tx is not None and tx.touched):
                 db._forget()
             await self._release()
 

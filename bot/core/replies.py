@@ -16,14 +16,20 @@ class Table:
         widths = [max(len(row[i]) for row in cells) for i in range(len(self.headers))]
 
         def line(row: tuple[str, ...]) -> str:
-            return "  ".join(cell.rjust(w) if _numeric(cell) else cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+            return "  ".join(cell.rjust(w) if numeric(cell) else cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
 
         rule = "  ".join("-" * w for w in widths)
         return "\n".join([line(self.headers), rule, *(line(r) for r in self.rows)])
 
 
-def _numeric(cell: str) -> bool:
-    return bool(cell) and cell.replace(".", "", 1).replace(",", "", 1).lstrip("-").isdigit()
+def numeric(cell: str) -> bool:
+    """A number as a table shows it, right-aligned: 12, -3, 24.5, 3,5, and a go score with a half: ½, 3½,
+    -1½ (``engine/mcmahon/model.py``'s ``points_text``)."""
+    unsigned = cell[1:] if cell[:1] in ("-", "+") else cell
+    if unsigned == "½":
+        return True
+    digits = unsigned.removesuffix("½").replace(".", "", 1).replace(",", "", 1)
+    return digits.isascii() and digits.isdigit()
 
 
 @dataclass(frozen=True)

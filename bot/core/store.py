@@ -36,6 +36,9 @@ class Club:
     website: str = "off"  # the club's website: "on" (public), "off", "members" (only with a member's link)
     colour: str | None = None  # the website's colour, #rrggbb (bot/core/club_style.py); None: standard
     logo: str | None = None  # the stamp of the website's logo (its image: club_logos); None: no logo
+    # The chat accounts with a row in director_accounts (``bot/core/director_accounts.py``), read with the
+    # club: a command of anyone else need not delete theirs (a round trip saved on PostgreSQL).
+    director_users: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
-    CACHED_TABLES = ("clubs", "members", "identities")  # what the caches below hold
+    CACHED_TABLES = ("clubs", "members", "identities", "director_accounts")  # what the caches below hold
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)  # type: ignore[call-arg]
@@ -81,6 +84,7 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
         """Open (and migrate) the database, and key the names from before the key."""
         store = await super().open(*args, **kwargs)  # type: ignore[misc]
         try:
+            await store._see_tables()
             await store.fill_name_keys()
         except BaseException:
             await store.close()
@@ -88,7 +92,7 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
         return store
 
     def _forget(self, sql: str | None = None) -> None:
-        if sql is None or "clubs" in sql:
+        if sql is None or "clubs" in sql or "director_accounts" in sql:  # a club is read with its director accounts
             self._clubs.clear()
             self._clubs_by_id.clear()
             self._forgotten += 1
@@ -119,10 +123,11 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
         club = self._clubs.get(key)
         if club is None:
             forgotten = self._forgotten
-            row = await self.fetch_one("SELECT * FROM clubs WHERE platform = ? AND external_id = ?", key)
+            row = await self.fetch_one(self._club_sql("platform = ? AND external_id = ?"), key)
             club = _club(row) if row else None
             if club is not None and forgotten == self._forgotten:
                 self._clubs[key] = club
+                self._clubs_by_id[club.id] = club
         return club
 
     async def clubs_of_identity(self, platform: str, user_id: str) -> list[Club]:
@@ -138,7 +143,7 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
         club = self._clubs_by_id.get(club_id)
         if club is None:
             forgotten = self._forgotten
-            row = await self.fetch_one("SELECT * FROM clubs WHERE id = ?", (club_id,))
+            row = await self.fetch_one(self._club_sql("id = ?"), (club_id,))
             club = _club(row) if row else None
             if club is not None and forgotten == self._forgotten:
                 self._clubs_by_id[club_id] = club
@@ -476,7 +481,8 @@ def _club(row: Any) -> Club:
     return Club(
         row["id"], row["platform"], row["external_id"], row["name"], row["language"], row["timezone"], row["channel_id"],
         row["website"] if "website" in row.keys() else "off",  # a database not yet migrated to 0029
-        *((row["colour"], row["logo"]) if "logo" in row.keys() else ()),  # nor to 0070
+        *((row["colour"], row["logo"]) if "logo" in row.keys() else (None, None)),  # nor to 0070
+        frozenset((row["director_users"] or "").split("\n")) - {""} if "director_users" in row.keys() else frozenset(),
     )
 
 

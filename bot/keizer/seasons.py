@@ -186,8 +186,13 @@ def _only_setting(ctx: Context, keys: set[str]) -> bool:
 async def _set_setting(core: Core, ctx: Context, keys: set[str], known: dict[str, str],
                        stored: Callable[[str, str], str], reply: str) -> Reply:  # fmt: skip
     values = {k.lower(): v.lower() for k, _, v in (a.partition("=") for a in ctx.args)}
-    mode = known.get(next((values[k] for k in keys if k in values), ""))
+    typed = next((k for k in keys if k in values), "")
+    mode = known.get(values.get(typed, ""))
     kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("soort", values.get("kind", "main")))
+    if mode is None and typed and len(ctx.args) == len(values):  # herinnering=soms: say what it takes
+        dutch = typed in {"herinnering", "ontbrekend"}  # the values come as Dutch, English pairs
+        words = list(known)[0 if dutch else 1 :: 2]
+        raise UserError("error_setting_choice", setting=typed, choices="|".join(words))
     if mode is None or kind is None or len(ctx.args) != len(values):
         raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
     season = await active_season(core, ctx, kind)

@@ -429,7 +429,7 @@ class KeizerStore:
         return Signoff(row["round_id"], row["member_id"], row["kind"]) if row else None
 
     async def set_signoff(self, round_id: int, member_id: int, kind: str, by: int | None, now: datetime) -> None:
-        await self.db.write(
+        await self.db.write_later(
             "INSERT INTO signoffs (round_id, member_id, kind, created_at, created_by) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (round_id, member_id) DO UPDATE SET kind = excluded.kind,"
             " created_at = excluded.created_at, created_by = excluded.created_by",

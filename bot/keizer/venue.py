@@ -68,6 +68,7 @@ async def cmd_speelavond(core: Core, ctx: Context) -> Reply:
     location, starts, ends = venue.location, venue.starts, venue.ends
     if "location" in given:
         location = " ".join(given["location"].split())  # one line: a calendar's LOCATION
+        location = "" if location == "-" else location  # locatie=-: no location (locatie= alone is the usage)
         if len(location) > MAX_LOCATION:
             raise UserError("error_venue_location_long", most=MAX_LOCATION)
     if "time" in given:

@@ -56,7 +56,7 @@ class WeekStore:
         )
 
     async def drop_signon(self, round_id: int, member_id: int) -> None:
-        await self.db.write("DELETE FROM signons WHERE round_id = ? AND member_id = ?", (round_id, member_id))
+        await self.db.write_later("DELETE FROM signons WHERE round_id = ? AND member_id = ?", (round_id, member_id))
 
     async def next_results_reminder(self, after: timedelta) -> datetime | None:
         """When the earliest paired round not yet looked at for missing results is due (``after`` its

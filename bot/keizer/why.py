@@ -28,8 +28,9 @@ async def cmd_waarom(core: Core, ctx: Context) -> Reply:
         raise UserError("error_usage", usage=ctx.t("usage_waarom"))
     words = ctx.args[1:]
     data = await competition.load(core.store, await active_season(core, ctx, kind))
-    player = player_named(ctx, data, words, "error_why_whose")
-    if ctx.args[0].lower() in PAIRING_WORDS:
+    pairing = ctx.args[0].lower() in PAIRING_WORDS
+    player = player_named(ctx, data, words, "error_why_whose_pairing" if pairing else "error_why_whose")
+    if pairing:
         return await _why_pairing(ctx, data, player)
     rows = competition.standings(data)
     row = next((s for s in rows if s.player.id == player.id), None)

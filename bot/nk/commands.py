@@ -221,12 +221,15 @@ async def _inschrijven(core: Core, nk: NkStore, ctx: Context, args: list[str]) -
         member = await store.member_by_name(ctx.club.id, name)
         if earned is None and member is not None:  # last year's right, unless the director enters another
             earned = (await _last_years_rights(nk, ctx.club.id, tour.id)).get(member.id)
+        new = member is None
         async with store.transaction():
             if member is None:
                 member = await store.add_member(ctx.club.id, name, rating, ctx.now)
             await nk.upsert_player(tour.id, member.id, rating, strength, earned, True, ctx.now)
             await store_egf(nk, tour.id, member.id, egf)
-        return Reply(lines=(ctx.t("nk_registered_by_director", name=member.name, tournament=tour.name, rating=rating),))
+        said = ctx.t("nk_registered_by_director", name=member.name, tournament=tour.name, rating=rating)
+        # a name nobody in the club has is a new player: said, so that a typo does not go unseen
+        return Reply(lines=(said, ctx.t("nk_registered_new_player", name=member.name)) if new else (said,))
     if strength is not None and not ctx.is_director:
         raise UserError("error_director_only", command="nk inschrijven sterkte=")
     if earned is not None and not ctx.is_director:  # an earned right is the director's to enter

@@ -99,7 +99,12 @@ async def _import(core: Core, ctx: Context, args: list[str]) -> Reply:
     column = COLUMN[listing.source]
     by_identity = {p.identity: p for p in listing.players}
     members = await core.store.members(ctx.club.id)
-    held = {getattr(i, column): m for m, i in (await core.store.club_identities(ctx.club.id)).items() if getattr(i, column)}
+    identities = await core.store.club_identities(ctx.club.id)
+    held = {getattr(i, column): m for m, i in identities.items() if getattr(i, column)}
+    # A member with a KNSB or FIDE number plays chess: the EGD's list (go) gives them no rating (the club's
+    # rating is the chess one; docs/federations.md). A member with an EGD PIN only takes the go rating.
+    chess_players = {m for m, i in identities.items() if i.knsb_id or i.fide_id}
+    kept: list[str] = []
     updated: list[tuple[int, int]] = []
     federations: list[tuple[int, str]] = []  # a chess list's federation of each member found, for the TRF file
     same = 0
@@ -113,7 +118,12 @@ async def _import(core: Core, ctx: Context, args: list[str]) -> Reply:
             continue
         if listing.source != "egd" and _FEDERATION.fullmatch(listed.federation):
             federations.append((member_id, listed.federation))
-        if listed.rating is None or listed.rating == member.rating:
+        if listing.source == "egd" and member_id in chess_players:
+            if listed.rating is not None and listed.rating != member.rating:
+                kept.append(member.name)
+            else:
+                same += 1
+        elif listed.rating is None or listed.rating == member.rating:
             same += 1
         else:
             updated.append((member_id, listed.rating))
@@ -126,6 +136,9 @@ async def _import(core: Core, ctx: Context, args: list[str]) -> Reply:
         await RatingsStore(core.store).replace_proposals(ctx.club.id, listing.source, day, proposals)
     lines = [ctx.t("ratings_imported", source=listing.source.upper(), day=day.isoformat(), listed=len(listing.players),
                    updated=len(updated), same=same)]  # fmt: skip
+    if kept:
+        kept.sort(key=name_key)
+        lines.append(ctx.t("ratings_kept_chess", count=len(kept), names=", ".join(kept[:SHOWN])))
     if missing:
         missing.sort(key=name_key)
         lines.append(ctx.t("ratings_not_listed", count=len(missing), names=", ".join(missing[:SHOWN])))
@@ -173,13 +186,16 @@ async def _confirm(core: Core, ctx: Context, name: str) -> Reply:
     if not proposals:
         raise UserError("ratings_no_proposals")
     done: list[str] = []
+    identities = await core.store.club_identities(ctx.club.id)
     async with core.store.transaction():
         for p in proposals:
             column = COLUMN[p.source]
             holder = await core.store.member_by_federation_id(ctx.club.id, column, p.identity)
             if holder is None:  # taken meanwhile by /speler: that one stands
                 await core.store.set_identity(p.member_id, column, p.identity)
-                if p.rating is not None:
+                own = identities.get(p.member_id)
+                chess_player = own is not None and bool(own.knsb_id or own.fide_id)
+                if p.rating is not None and not (p.source == "egd" and chess_player):
                     await core.store.update_member_rating(p.member_id, p.rating)
                 if p.federation:
                     await core.store.set_member_federation(p.member_id, p.federation)

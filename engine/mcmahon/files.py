@@ -290,11 +290,11 @@ def _sosos(t: Tournament, pid: str, sos_of: dict[str, Points]) -> Points:
 
 def _egf_name(name: str) -> tuple[str, str]:
     """EGF lists the surname first: 'Jan de Vries' -> ('de Vries', 'Jan') (the last word, with Dutch
-    particles before it, is the surname)."""
+    particles before it, is the surname: 'Pieter van 't Hof' -> ('van 't Hof', 'Pieter'))."""
     words = name.split()
     if len(words) < 2:
         return name, ""
-    particles = {"van", "de", "der", "den", "het", "ter", "ten", "te", "la", "le", "du", "von", "di", "da"}
+    particles = {"van", "de", "der", "den", "het", "'t", "’t", "in", "op", "ter", "ten", "te", "la", "le", "du", "von", "di", "da"}
     cut = len(words) - 1
     while cut > 1 and words[cut - 1].lower() in particles:
         cut -= 1

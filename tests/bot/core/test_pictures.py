@@ -64,3 +64,16 @@ def test_a_wide_table_stays_readable_at_a_phones_width() -> None:
     assert image.size[0] <= PHONE_WIDTH and image.size[1] <= MAX_SIDE, image.size
     # drawn, not scaled: the header row's text is as tall as on a narrow table
     assert image.size[0] >= PHONE_WIDTH // 2
+
+
+def test_half_points_are_numbers_right_aligned_like_whole_ones() -> None:
+    """A go score after a jigo (``3½``, ``½``) lines up under the whole numbers in the chat's text table
+    (found in a month run through the console: ``Jan de Vries  ½  ½  ½  2190`` sat left, under the wrong
+    columns); the picture's columns follow the same rule."""
+    from bot.core.replies import numeric
+
+    assert all(numeric(c) for c in ("3", "-1", "+2", "24.5", "3,5", "½", "3½", "-1½", "-½"))
+    assert not any(numeric(c) for c in ("", "-", "½½", "²", "1-0", "Jan", "1.2.3"))
+    text = Table(headers=("Naam", "Pnt", "SOS"), rows=(("Anna", "12", "30"), ("Jan", "½", "3½"))).as_text()
+    anna, jan = text.splitlines()[2:]
+    assert anna.index("12") + 2 == jan.index("½") + 1 and anna.endswith("30") and jan.endswith("3½")

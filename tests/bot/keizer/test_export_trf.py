@@ -71,6 +71,12 @@ async def test_club_details_are_the_directors_and_checked(commands: Core, config
     assert "drie letters" in await unchanged(commands, DIRECTOR, "/club federatie=N3D", config)
     assert "60 tekens" in await unchanged(commands, DIRECTOR, "/club arbiter=" + "x" * 61, config)
     assert "Gebruik" in await unchanged(commands, DIRECTOR, "/club stad=Utrecht", config)
+    await ok(commands, DIRECTOR, "/club plaats=Utrecht")
+    # a value left empty clears nothing by accident (it did, silently: found in a console month); - clears
+    for empty in ("/club plaats=", "/club arbiter=", "/club plaats= federatie=NED"):
+        assert "- maakt er een leeg" in await unchanged(commands, DIRECTOR, empty, config)
+    assert "plaats Utrecht" in await ok(commands, DIRECTOR, "/club")
+    await ok(commands, DIRECTOR, "/club plaats=-")
     assert await ok(commands, DIRECTOR, "/club") == "Clubgegevens voor het TRF-bestand: plaats —, federatie —, arbiter —, hulparbiter —."
 
 

@@ -93,7 +93,7 @@ async def test_uitslagen_lists_open_and_disputed_results_for_the_director_only(c
 async def test_ontbrekend_wachten_holds_the_pairing_until_the_results_are_in(commands: Core, clock: ShiftedClock, config) -> None:
     await make_season(commands)
     account = await director_member(commands)
-    assert "/seizoen" in await refused_unchanged(commands, DIRECTOR, "/seizoen ontbrekend=misschien", config)
+    assert "ontbrekend= kent alleen indelen|wachten." == await refused_unchanged(commands, DIRECTOR, "/seizoen ontbrekend=misschien", config)
     await refused_unchanged(commands, ANNA, "/seizoen ontbrekend=wachten", config)  # the director's setting
     assert "wacht de indeling" in await ok(commands, DIRECTOR, "/seizoen ontbrekend=wachten")
     await pair_round_one(commands, clock)

@@ -37,8 +37,8 @@ async def test_why_points_tells_each_result_at_todays_values(commands: Core, clo
     # the win of round 1 against Bert (then 49) is worth Bert's value now: 47
     text = await ok(commands, ANNA, "/waarom punten")
     assert text.splitlines()[1:] == [
-        "ronde 1: winst tegen Bert, waarde nu 47 → 47",
-        "ronde 2: remise tegen Daan, de helft van waarde nu 49 → 24.5",
+        "ronde 1: winst tegen Bert, waarde 47 → 47",
+        "ronde 2: remise tegen Daan, de helft van waarde 49 → 24.5",
         "totaal: 71.5",
     ]
     assert "71.5" in text.splitlines()[0] and "plaats 1" in text.splitlines()[0]
@@ -63,7 +63,7 @@ async def test_why_points_in_english(commands: Core, clock: ShiftedClock) -> Non
     await two_rounds(commands, clock)
     await ok(commands, DIRECTOR, "/language en")
     assert (await ok(commands, BERT, "/why points")).splitlines()[1:] == [
-        "round 1: loss against Anna → 0", "round 2: win against Eva, value now 48 → 48", "total: 48",
+        "round 1: loss against Anna → 0", "round 2: win against Eva, value 48 → 48", "total: 48",
     ]
 
 

@@ -35,7 +35,8 @@ async def test_registration_needs_the_directors_approval(commands: Core, config)
     await refused(commands, ANNA, "/nk inschrijven 2100 sterkte=2500", config)  # override: director only
     await ok(commands, BERT, "/championship register 1900")
     await ok(commands, BERT, "/championship register 1910")  # not approved yet: her own rating may change
-    await ok(commands, DIRECTOR, "/nk inschrijven Anna 2100 recht=top sterkte=2150")  # entered and approved
+    said = await ok(commands, DIRECTOR, "/nk inschrijven Anna 2100 recht=top sterkte=2150")  # entered and approved
+    assert "nieuwe speler" not in said  # Anna is a member already
     # registering again does not undo the director's approval, strength or right (it used to)
     assert "toegelaten" in await refused(commands, ANNA, "/nk inschrijven 2110", config)
     assert rows(config, "SELECT confirmed, earned, strength, rating FROM nk_players ORDER BY rating DESC") == [
@@ -184,3 +185,12 @@ async def test_a_jigo_reported_and_confirmed_or_entered_by_the_director(commands
     assert rows(config, "SELECT jigo FROM nk_games") == [(0,)]
     said = await ok(commands, DIRECTOR, "/nk uitslag Bert jigo 1")
     assert "jigo" in said and rows(config, "SELECT winner_id, jigo FROM nk_games") == [(None, 1)]
+
+
+async def test_a_name_nobody_has_is_said_to_be_a_new_player(commands: Core, config) -> None:
+    """``/nk inschrijven Onbekend 1500`` with a name no member has enters a new player: said, so that a typo
+    does not go unseen (found in a console month: it was silent)."""
+    await ok(commands, DIRECTOR, "/nk nieuw NK 2027")
+    said = await ok(commands, DIRECTOR, "/nk inschrijven Onbekend 1500")
+    assert "Onbekend was nog niet bekend en staat nu als nieuwe speler in de club" in said
+    assert "nieuwe speler" not in await ok(commands, DIRECTOR, "/nk inschrijven Onbekend 1510")

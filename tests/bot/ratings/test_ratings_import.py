@@ -78,6 +78,22 @@ async def test_egd_list_for_go(commands: Core, config) -> None:
     assert members(config)["Bert Jansen"] == (1610, None, None, "10396133")
 
 
+async def test_the_egd_list_keeps_a_chess_players_rating(commands: Core, config) -> None:
+    """A member with a KNSB or FIDE number plays chess: the EGD's go rating is no rating of theirs (found
+    in a month run through the console: Jan's 2261 became his GoR 2190); their PIN is still kept."""
+    await ok(commands, DIRECTOR, "/speler Jan de Vries 2261 knsb=8400001 egd=12345678")
+    await ok(commands, DIRECTOR, "/speler Jürgen Öztürk 1700 fide=24612345")
+    said = await ok(commands, DIRECTOR, "/ratings importeer", data("all.hst"))
+    assert said.splitlines()[:2] == [
+        "Ratings van 2026-11-01 (EGD, 4 spelers): 0 ratings bijgewerkt, 0 ongewijzigd.",
+        "Schaakrating gehouden (een KNSB- of FIDE-nummer; de EGD-lijst is go): 1 lid: Jan de Vries.",
+    ]
+    assert members(config)["Jan de Vries"] == (2261, "8400001", None, "12345678")
+    assert "Jürgen Öztürk = Öztürk Jürgen (EGD 11122233, rating 1998)" in said
+    await ok(commands, DIRECTOR, "/ratings bevestig Jürgen Öztürk")
+    assert members(config)["Jürgen Öztürk"] == (1700, None, "24612345", "11122233")  # the PIN, not the GoR
+
+
 async def test_only_the_director_and_hostile_files_change_nothing(commands: Core, config) -> None:
     await club(commands)
     assert "wedstrijdleider" in await refused(commands, actor("Bert"), "/ratings importeer", config, data("all.hst"))

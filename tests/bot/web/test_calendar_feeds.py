@@ -71,12 +71,21 @@ async def test_without_a_club_night_the_default_evening(commands: Core) -> None:
     assert "20:00-23:30, (geen locatie)" in await ok(commands, DIRECTOR, "/speelavond")
 
 
+async def ok_or_refused(commands: Core, who, text: str) -> str:
+    reply = await commands.handle(who, text)
+    assert not reply.ok
+    return reply.text
+
+
 async def test_an_address_typed_without_quotes(commands: Core) -> None:
     """A director types the address as it is written: the words up to the next ``tijd=`` are the location
     (it was refused with the usage)."""
     said = await ok(commands, DIRECTOR, "/speelavond locatie=Buurthuis De Pion, Kerkstraat 1 tijd=19:45-23:30")
     assert "Buurthuis De Pion, Kerkstraat 1" in said and "19:45-23:30" in said
     assert "Zaal 2" in await ok(commands, DIRECTOR, "/speelavond tijd=19:30-23:00 locatie=Zaal 2")
+    assert "locatie=- maakt hem leeg" in await ok_or_refused(commands, DIRECTOR, "/speelavond locatie=")  # not cleared by accident
+    assert "Zaal 2" in await ok(commands, DIRECTOR, "/speelavond")
+    assert "(geen locatie)" in await ok(commands, DIRECTOR, "/speelavond locatie=-")
 
 
 async def test_a_members_own_feed_at_a_secret_address(commands: Core, clock: ShiftedClock, config, site: str) -> None:

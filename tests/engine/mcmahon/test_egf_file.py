@@ -98,3 +98,14 @@ def test_the_dates_are_required() -> None:
     for dates in ("", "1 mei", "2027-05-01,"):
         with pytest.raises(ValueError):
             egf_results(tournament(), dates=dates)
+
+
+def test_dutch_surnames_keep_their_particles_with_t_and_in() -> None:
+    """'Pieter van 't Hof' is Hof with "van 't" before it (found in a month run through the console: the
+    file said ``Hof Pieter_van_'t``), as 'Jan de Vries' is Vries with "de"."""
+    from engine.mcmahon.files import _egf_name
+
+    assert _egf_name("Pieter van 't Hof") == ("van 't Hof", "Pieter")
+    assert _egf_name("Jan de Vries") == ("de Vries", "Jan")
+    assert _egf_name("Kees in 't Veld") == ("in 't Veld", "Kees")
+    assert _egf_name("Anna") == ("Anna", "")
