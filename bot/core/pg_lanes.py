@@ -42,6 +42,31 @@ class Lane:
         self.commands = 0  # commands whose changes the open transaction holds
         self.touched = False  # one of them wrote a cached table: NOTIFY with the COMMIT
         self.flush: asyncio.Task[None] | None = None
+        # The last command's kept writes (``write_later``) and its waiter: sent at the head of the lane's
+        # next round trip (the next command's join, or the COMMIT), before its savepoint is released.
+        self.carried: tuple[str, asyncio.Future[None]] | None = None
+
+    async def _send_carried(self, db: Any, sql: str) -> str:
+        """Run ``sql`` on the lane with the last command's kept writes before it. If those fail, that
+        command alone fails (rolled back to its savepoint, told through its waiter) and ``sql`` runs
+        after all."""
+        if self.carried is None:
+            return str(await self.conn.execute(sql))
+        writes, waiter = self.carried
+        self.carried = None
+        try:
+            return str(await self.conn.execute(f"{writes}; {sql}"))
+        except asyncpg.PostgresError as error:  # the server refused a write: that command's own trouble
+            await self.conn.execute("ROLLBACK TO SAVEPOINT command; RELEASE SAVEPOINT command")
+            db._forget()
+            self.commands -= 1
+            if waiter in self.group:
+                self.group.remove(waiter)
+            if not waiter.done():
+                waiter.set_exception(error)
+            self.release = False
+            rest = sql.removeprefix("RELEASE SAVEPOINT command").removeprefix("; ")  # released just now
+            return str(await self.conn.execute(rest)) if rest else ""
 
     async def join(self, db: Any, number: int) -> bool:
         """Take the lane and open this command's savepoint with its club's lock; False (and the lane let
@@ -54,7 +79,7 @@ class Lane:
         try:
             prefix = ("" if self.open else "BEGIN; ") + ("RELEASE SAVEPOINT command; " if self.release else "")
             self.open, self.release = True, True
-            status = await self.conn.execute(f"{prefix}SAVEPOINT command; SELECT 1 WHERE pg_try_advisory_xact_lock({number})")
+            status = await self._send_carried(db, f"{prefix}SAVEPOINT command; SELECT 1 WHERE pg_try_advisory_xact_lock({number})")
         except BaseException as exc:
             await self._broken(db, exc)
             self.lock.release()
@@ -65,7 +90,9 @@ class Lane:
         self.lock.release()
         return False
 
-    async def leave(self, db: Any, failed: bool, touched: bool) -> None:
+    async def leave(self, db: Any, failed: bool, touched: bool, later: list[str] | None = None) -> None:
+        """The command is done: rolled back to its savepoint if it ``failed``; else it waits for the
+        group's COMMIT, its kept writes (``later``) sent at the head of the lane's next round trip."""
         waiter = None
         try:
             if failed:
@@ -81,6 +108,8 @@ class Lane:
                 self.touched |= touched
                 waiter = asyncio.get_running_loop().create_future()
                 self.group.append(waiter)
+                if later:
+                    self.carried = ("; ".join(later), waiter)
             self._queue_flush(db)
         finally:
             self.lock.release()
@@ -100,6 +129,13 @@ class Lane:
         """COMMIT the open transaction (the lane is held); tell its commands how it went."""
         if not self.open:
             return
+        if self.carried is not None:  # the last command's kept writes, then its savepoint released
+            try:
+                await self._send_carried(db, "RELEASE SAVEPOINT command")
+            except BaseException as exc:
+                await self._broken(db, exc)
+                return
+            self.release = False
         group, touched = self.group, self.touched
         self.group, self.commands, self.touched, self.release, self.open = [], 0, False, False, False
         sql = (f"NOTIFY {CACHE_CHANNEL}; " if touched else "") + "COMMIT"  # the NOTIFY goes with the COMMIT
@@ -121,6 +157,7 @@ class Lane:
         error; the lane starts again with a clean connection."""
         group = self.group if group is None else group
         self.group, self.commands, self.touched, self.release, self.open = [], 0, False, False, False
+        self.carried = None  # its waiter is in the group
         db._forget()
         try:
             if not self.conn.is_closed() and self.conn.is_in_transaction():

@@ -436,6 +436,10 @@ class _Transaction:
             return
         tx = self.db._tx.get()
         late: BaseException | None = None  # the changes kept for a round trip failed: the command fails
+        if kind is None and tx is not None and tx.later and self.lane is not None:  # the lane carries them
+            later, tx.later = tx.later, []
+            await self._end(tx, failed=False, later=later)
+            return
         if kind is None and tx is not None and tx.later:
             try:
                 await tx.flush()
@@ -445,12 +449,12 @@ class _Transaction:
         if late is not None:
             raise late
 
-    async def _end(self, tx: _Tx | None, failed: bool) -> None:
+    async def _end(self, tx: _Tx | None, failed: bool, later: list[str] | None = None) -> None:
         db = self.db
         db._tx.reset(self.token)  # type: ignore[arg-type]
         if self.lane is not None:
             try:
-                await self.lane.leave(db, failed=failed, touched=tx is not None and tx.touched)
+                await self.lane.leave(db, failed=failed, touched=tx is not None and tx.touched, later=later)
             finally:
                 self.lane = None
                 await self._release()

@@ -368,7 +368,7 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
     ) -> None:
         """Queue an announcement (once per round and kind); ``picture`` is drawn when it is sent;
         ``recipient`` (a chat account) makes it a private message."""
-        await self.write(
+        await self.write_later(
             "INSERT OR IGNORE INTO announcements (club_id, round_id, kind, body, created_at, image, picture, recipient)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (club_id, round_id, kind, body, iso(now), image, picture, recipient),

@@ -334,12 +334,12 @@ class KeizerStore:
             )
             if changed != 1:
                 return False
-            await self.db.execute_many(
-                "INSERT INTO games (round_id, board, white_id, black_id) VALUES (?, ?, ?, ?)",
-                [(round_id, board, white, black) for board, white, black in games],
-            )
+            for board, white, black in games:  # with the bye and the announcement: one round trip on PostgreSQL
+                await self.db.write_later(
+                    "INSERT INTO games (round_id, board, white_id, black_id) VALUES (?, ?, ?, ?)", (round_id, board, white, black)
+                )
             if bye is not None:
-                await self.db.write("INSERT INTO byes (round_id, member_id) VALUES (?, ?)", (round_id, bye))
+                await self.db.write_later("INSERT INTO byes (round_id, member_id) VALUES (?, ?)", (round_id, bye))
             if announcement is not None:
                 club_id, kind, body, picture = announcement
                 await self.db.queue_announcement(club_id, round_id, kind, body, now, picture=picture)

@@ -96,6 +96,29 @@ async def test_a_late_write_the_server_refuses_fails_its_own_command_only(pg_url
         await store.close()
 
 
+async def test_the_last_commands_refused_late_write_fails_it_at_the_commit_and_the_lane_goes_on(pg_url: str) -> None:
+    """The kept writes of a lane's last command go with the COMMIT: refused there, that command fails,
+    the others of the group are committed, and the lane takes the next command."""
+    store = await open_store(pg_url)
+    try:
+        clubs = [await store.get_or_create_club("console", f"c{i}", "Club", "nl", "Europe/Amsterdam", NOW) for i in range(3)]
+
+        async def command(i: int, club_id: int) -> None:
+            async with store.transaction(key=f"console:c{i}"):
+                await store.add_member(clubs[i].id, f"M{i}", 1500, NOW)
+                await store.write_later("INSERT INTO director_accounts (club_id, user_id, seen_at) VALUES (?, ?, ?)", (club_id, f"u{i}", "x"))
+
+        first = await asyncio.gather(command(0, clubs[0].id), command(1, 999_999), return_exceptions=True)
+        assert first[0] is None and type(first[1]).__name__ == "ForeignKeyViolationError"
+        alone = await asyncio.gather(command(2, 999_999), return_exceptions=True)
+        assert type(alone[0]).__name__ == "ForeignKeyViolationError"
+        await command(1, clubs[1].id)
+        assert await accounts(pg_url) == [("u0", "x"), ("u1", "x")]
+        assert [r[0] for r in await store.fetch_all("SELECT name FROM members ORDER BY name")] == ["M0", "M1"]
+    finally:
+        await store.close()
+
+
 async def test_a_late_write_is_seen_by_the_commands_next_read(pg_url: str) -> None:
     store = await open_store(pg_url)
     try:
