@@ -55,6 +55,8 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
             name_parts.append(arg)
     if result is None:
         raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
+    if name_parts and not ctx.is_director and result not in ("won", "lost") and await core.store.member_by_name(ctx.club.id, " ".join(name_parts)) is not None:
+        raise UserError("error_director_only", command=ctx.t("command_uitslag_other"))  # /uitslag Gijs 1-0
     if name_parts and (not ctx.is_director or result in ("won", "lost")):
         raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
     row = await result_round(core, ctx, season, data, round_text)

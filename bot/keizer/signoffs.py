@@ -122,6 +122,8 @@ async def cmd_afmelden(core: Core, ctx: Context) -> Reply:
         else:
             name_parts.append(arg)
     if name_parts:
+        if not ctx.is_director and await core.store.member_by_name(ctx.club.id, " ".join(name_parts)) is not None:
+            raise UserError("error_director_only", command=ctx.t("command_afmelden_other"))  # /afmelden Bert
         if not ctx.is_director:
             raise UserError("error_usage", usage=ctx.t("usage_afmelden"))
         member = await ctx.find_member(" ".join(name_parts))

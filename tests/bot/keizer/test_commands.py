@@ -73,6 +73,22 @@ async def test_signoff_for_a_named_round_and_team_match(commands: Core, config) 
     assert sqlite3.connect(config.db_path).execute("SELECT COUNT(*) FROM signoffs").fetchone()[0] == 0
 
 
+async def test_a_member_typing_the_directors_form_is_told_it_is_the_directors(commands: Core, clock: ShiftedClock, config) -> None:
+    """``/afmelden Bert`` or ``/uitslag Bert 1-0`` from a member named the director's form: the usage was the
+    answer (found in a console month); now it says whose form it is, and changes nothing. A word that
+    names nobody still gets the usage."""
+    await make_season(commands)
+    before = dump(config.db_path)
+    assert await refused(commands, ANNA, "/afmelden Bert") == "/afmelden Naam is alleen voor de wedstrijdleider."
+    assert (await refused(commands, ANNA, "/afmelden volgende")).startswith("Gebruik: /afmelden")
+    assert dump(config.db_path) == before
+    await pair_round_one(commands, clock)
+    before = dump(config.db_path)
+    assert await refused(commands, ANNA, "/uitslag Bert 1-0") == "/uitslag Naam 1-0 is alleen voor de wedstrijdleider."
+    assert (await refused(commands, ANNA, "/uitslag Niemand 1-0")).startswith("Gebruik: /uitslag")
+    assert dump(config.db_path) == before
+
+
 async def test_director_overrides_the_deadline(commands: Core, clock: ShiftedClock) -> None:
     await make_season(commands)
     clock.set(datetime(2026, 12, 3, 16, 30, tzinfo=timezone.utc))  # 17:30 local: past the deadline
