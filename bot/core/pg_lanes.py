@@ -30,7 +30,10 @@ class Lane:
     club while holding others' commands). A command that fails rolls back to its savepoint: only its own
     writes are undone. One that succeeds queues a COMMIT behind the commands waiting for the lane, and
     returns once that COMMIT is done: no reply announces a change that is not durable. If the COMMIT
-    fails, every command of the group gets the error. While one lane commits, the others take commands."""
+    fails, every command of the group gets the error. While one lane commits, the others take commands.
+    A command's kept writes (``write_later``) are carried to the head of the lane's next round trip (the
+    next command's join, or the COMMIT); if the server refuses one, that command alone is rolled back to
+    its savepoint and told through its waiter."""
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.conn = conn

@@ -24,6 +24,9 @@ What differs from the SQLite file, and why:
 - **Caches.** The shared tables' caches (clubs, members: ``bot/core/store.py``) are emptied when this
   process writes them, and also when another process does: a transaction that wrote them sends a
   ``NOTIFY clubbot_cache`` with its COMMIT, and every process listens.
+- **Kept writes.** A change whose outcome nobody reads (``write_later``: a sign-off, a pairing's games) is
+  kept and sent with the command's next statement, or carried by the lane to the head of its next round
+  trip, as one simple query with the values written in as literals (``literal_sql``).
 - **SQL.** The stores' SQL is SQLite's; ``bot/core/sql_dialect.py`` rewrites it (placeholders, INSERT OR
   IGNORE, COLLATE NOCASE, ...). The schema has its own migrations, ``migrations/postgresql/``, one for
   each file of ``migrations/`` with the same name (``bot/core/pg_migrations.py``).
