@@ -83,6 +83,7 @@ async def test_a_late_write_the_server_refuses_fails_its_own_command_only(pg_url
                 await store.write_later(
                     "INSERT INTO director_accounts (club_id, user_id, seen_at) VALUES (?, ?, ?)", (club_id, f"u{i:02d}", "x")
                 )
+            assert (f"u{i:02d}", "x") in await accounts(pg_url)  # committed, carried writes too, once it returns
 
         results = await asyncio.gather(*(command(i) for i in range(12)), return_exceptions=True)
         refused = [i for i in range(12) if i % 3 == 0]
