@@ -29,6 +29,7 @@ from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.open_results import MISSING_VALUES, open_store, with_missing_setting
 from bot.keizer.reminders import REMINDER_KEYS, REMINDER_VALUES, with_reminder_setting
 from bot.keizer.reports import EXPORT_FORMATS, export
+from bot.keizer.rows import Season
 
 
 
@@ -55,11 +56,13 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
     for keys, known, stored, reply in _SETTINGS:
         if _only_setting(ctx, keys):
             return await _set_setting(core, ctx, keys, known, stored, reply)
+    anyway, ctx = _anyway(ctx)
     opts = await season_options(core, ctx, "usage_seizoen", need_name=True)
     calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone)
     if calendar[0][2] <= ctx.now:
         raise UserError("error_start_in_past", date=opts.first_day.isoformat())
     previous = await keizer_store(core).active_season(ctx.club.id, opts.kind)
+    await _not_while_running(core, previous, anyway)
     # Everyone who played last season (or, for a first season, every member) is in the new one;
     # with startvolgorde=eindstand in the order of last season's final ranking.
     positions: dict[int, int] = {}
@@ -88,6 +91,25 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
     if opts.kind == "rapid" and previous is None:
         lines.append(ctx.t("rapid_roster_empty"))
     return Reply(lines=tuple(lines))
+
+
+_ANYWAY = {"toch", "anyway"}
+
+
+def _anyway(ctx: Context) -> tuple[bool, Context]:
+    """``toch`` (``anyway``) among the words: the director knows a running season ends."""
+    rest = [a for a in ctx.args if a.lower() not in _ANYWAY]
+    return len(rest) != len(ctx.args), dataclasses.replace(ctx, args=rest)
+
+
+async def _not_while_running(core: Core, previous: Season | None, anyway: bool) -> None:
+    """A new season (``/seizoen naam=...``, ``/importeer``) ends the running one of its kind: refused, with
+    how to go on, while that one still has rounds to play, unless the director said ``toch``."""
+    if previous is None or anyway:
+        return
+    left = sum(1 for r in await keizer_store(core).rounds(previous.id) if r.status != "paired")
+    if left:
+        raise UserError("error_season_running", name=previous.name, left=left)
 
 
 def season_created(ctx: Context, opts: SeasonOptions, calendar: list, players: int) -> str:
@@ -240,7 +262,9 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
         raise UserError("error_season_file", detail=f"{len(file.players)} players; at most {MAX_IMPORT_PLAYERS}")
     if len(file.rounds) >= MAX_ROUNDS:
         raise UserError("error_season_file", detail=f"{len(file.rounds)} rounds played; at most {MAX_ROUNDS - 1}")
+    anyway, ctx = _anyway(ctx)
     opts = await season_options(core, ctx, "usage_importeer", need_name=False)
+    await _not_while_running(core, await keizer_store(core).active_season(ctx.club.id, opts.kind), anyway)
     if opts.club_rules:  # given with the command: they win over the file's settings
         file = dataclasses.replace(file, settings=dataclasses.replace(file.settings, **opts.club_rules))  # type: ignore[arg-type]
     name = opts.name or (file.name or "")[:MAX_NAME_LENGTH]

@@ -126,7 +126,7 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/uitslag gewonnen", None, "WXXX"),  # Anna confirms Bert's report; Eva has no game
     ("/uitslag Anna 1-0", None, "XXWX"),
     ("/bevestig", None, "WXXX"),
-    ("/seizoen naam=Nieuw start=2027-09-02", None, "XXWX"),
+    ("/seizoen naam=Nieuw start=2027-09-02 toch", None, "XXWX"),
     ("/speler Anna 2200", None, "XXWX"),
     ("/speler Anna terugtrekken", None, "XXWX"),  # out of the pairing and the ranking from the next round
     ("/speler Anna terug", None, "XXXX"),  # Anna has not withdrawn
@@ -166,7 +166,7 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/waarom punten Anna", None, "RRRR"),
     ("/waarom indeling", None, "RRXX"),  # why the asker got this opponent, colour and board
     ("/waarom indeling Anna", None, "RRRR"),
-    ("/importeer start=2027-09-02 naam=Import", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
+    ("/importeer start=2027-09-02 naam=Import toch", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
     ("/taal en", None, "XXWX"),
     ("/kanaal elders", None, "XXWX"),
     ("/website", None, "RRRR"),  # the club's address (or that it has none)

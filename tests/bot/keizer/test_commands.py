@@ -274,12 +274,34 @@ async def test_new_season_can_start_from_last_seasons_final_ranking(commands: Co
     by_result = [row.split()[1] for row in final[3:6]]
     assert by_result[0] == "Bert"
     await refused(commands, DIRECTOR, "/seizoen naam=X start=2027-09-02 startvolgorde=leeftijd")
-    await ok(commands, DIRECTOR, "/seizoen naam=2027-28 start=2027-09-02 rondes=28 startvolgorde=eindstand")
+    await ok(commands, DIRECTOR, "/seizoen naam=2027-28 start=2027-09-02 rondes=28 startvolgorde=eindstand toch")
     start = (await ok(commands, ANNA, "/stand")).splitlines()
     assert [row.split()[1] for row in start[3:6]] == by_result
-    await ok(commands, DIRECTOR, "/seizoen naam=2028-29 start=2028-09-07 rondes=28")
+    await ok(commands, DIRECTOR, "/seizoen naam=2028-29 start=2028-09-07 rondes=28 toch")
     by_rating = (await ok(commands, ANNA, "/stand")).splitlines()
     assert [row.split()[1] for row in by_rating[3:6]] == ["Anna", "Bert", "Carla"]
+
+
+async def test_a_new_season_does_not_end_a_running_one_without_toch(commands: Core, clock: ShiftedClock, config) -> None:
+    """``/seizoen naam=...`` or ``/importeer`` while a season of its kind has rounds to play ended that season
+    without a word (found in a console month): refused with how to go on, nothing changed; ``toch`` does it."""
+    from pathlib import Path
+
+    from tests.bot.conftest import dump
+
+    await make_season(commands, players=("Anna 2100", "Bert 1950", "Carla 1800"))
+    await pair_round_one(commands, clock)
+    before = dump(config.db_path)
+    said = await refused(commands, DIRECTOR, "/seizoen naam=Nieuw start=2027-01-07")
+    assert said == ("Seizoen 2026-27 loopt nog (27 rondes te spelen); een nieuw seizoen beëindigt het. Is dat de"
+                    " bedoeling, typ dan dezelfde opdracht met toch erachter.")  # fmt: skip
+    season_file = (Path(__file__).resolve().parents[3] / "examples" / "season.json").read_bytes()
+    reply = await commands.handle(DIRECTOR, "/importeer start=2027-01-07 naam=Import", attachment=season_file)
+    assert not reply.ok and "loopt nog" in reply.text
+    assert dump(config.db_path) == before
+    assert "Nieuw" in await ok(commands, DIRECTOR, "/seizoen naam=Nieuw start=2027-01-07 toch")
+    assert "Nieuw" in await ok(commands, ANNA, "/stand")
+    await ok(commands, DIRECTOR, "/seizoen naam=Rapid start=2027-01-06 rondes=2 soort=rapid")  # another kind: no question
 
 
 async def test_a_first_season_cannot_start_from_a_previous_ranking(commands: Core) -> None:

@@ -207,7 +207,7 @@ async def test_the_rapid_competition_has_its_own_roster(commands: Core, config: 
     assert rows(config, "SELECT COUNT(*) FROM games g JOIN rounds r ON r.id = g.round_id JOIN seasons s ON s.id = r.season_id"
                         " WHERE s.name = 'R1'") == [(1,)]  # fmt: skip
     # the next rapid season carries the rapid roster, not the club's members
-    await ok(commands, DIRECTOR, "/seizoen naam=R2 start=2027-01-06 rondes=2 soort=rapid deadline=12:00 publicatie=13:00")
+    await ok(commands, DIRECTOR, "/seizoen naam=R2 start=2027-01-06 rondes=2 soort=rapid deadline=12:00 publicatie=13:00 toch")
     assert rapid_players(config, "R2") == ["Anna", "Bert", "Zed"]
 
 
