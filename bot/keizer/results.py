@@ -197,6 +197,8 @@ async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
     if signoff is not None and signoff.kind == "unexcused":
         raise UserError("error_already_no_show", name=member.name, round=row.number)
     game = await game_of(core, row, member)
+    if game.result is not None and not game.result.endswith("F"):  # played: a no-show would overwrite it
+        raise UserError("error_no_show_played", name=member.name, round=row.number, board=game.board, result=game.result)
     result = _no_show_result(game, member.id)
     async with core.store.transaction():
         await keizer_store(core).set_result(game.id, result, ctx.now)

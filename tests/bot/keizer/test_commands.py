@@ -118,6 +118,22 @@ async def test_result_needs_the_opponents_confirmation(commands: Core, clock: Sh
     assert sqlite3.connect(config.db_path).execute("SELECT result FROM games").fetchone()[0] == "1/2-1/2"
 
 
+async def test_a_no_show_does_not_overwrite_a_played_result(commands: Core, clock: ShiftedClock, config) -> None:
+    """``/nietverschenen Anna`` after her game's result is in turned her win into a forfeit loss without a
+    word (found in a console month): refused, naming the result and how to change it; nothing changes."""
+    from tests.bot.conftest import dump
+
+    await make_season(commands, players=("Anna 2100", "Bert 1950", "Carla 1800", "Daan 1700"))
+    await pair_round_one(commands, clock)
+    await ok(commands, DIRECTOR, "/uitslag Anna 1-0")
+    before = dump(config.db_path)
+    said = await refused(commands, DIRECTOR, "/nietverschenen Anna")
+    assert said.startswith("Anna heeft ronde 1 gespeeld: bord ") and "/uitslag Anna 1-0F" in said
+    assert dump(config.db_path) == before
+    await ok(commands, DIRECTOR, "/nietverschenen Carla")  # no result yet: marked
+    await ok(commands, DIRECTOR, "/nietverschenen Daan")  # his opponent's forfeit in: both did not come, 0-0F
+
+
 async def test_two_no_shows_sign_a_player_off_until_they_sign_on(commands: Core, clock: ShiftedClock) -> None:
     await make_season(commands, players=("Anna 2100", "Bert 1950", "Carla 1800", "Daan 1700"))
     await pair_round_one(commands, clock)
