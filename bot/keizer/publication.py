@@ -38,7 +38,8 @@ async def cmd_publiceer(core: Core, ctx: Context) -> Reply:
     ``/publiceer [rapid] [toch]``; ``/publiceer ongedaan`` takes the latest pairing back.
 
     A round is never paired while an earlier round's playing day is still ahead (two /publiceer in a
-    row would pair next week's round from standings without this week's results). When an earlier
+    row would pair next week's round from standings without this week's results), nor on that day while
+    its results are not all in (``toch`` neither: it would close next week's sign-offs a week early). When an earlier
     round's results are missing, the director is told which and pairs only with ``toch``."""
     kind, ctx = competition_of(ctx)
     words = {a.lower() for a in ctx.args}
@@ -56,6 +57,9 @@ async def cmd_publiceer(core: Core, ctx: Context) -> Reply:
     if ahead:
         raise UserError("error_earlier_round_ahead", round=row.number, earlier=ahead[0].number, date=ahead[0].play_date)
     missing = missing_results(data, row.number)
+    tonight = [r for r in data.round_rows if r.number < row.number and r.play_date == today]
+    if tonight and missing:  # being played tonight: not even toch closes next week's sign-offs now
+        raise UserError("error_earlier_round_tonight", round=row.number, earlier=tonight[0].number, count=len(missing))
     if missing and not words & ANYWAY_WORDS:
         shown = "; ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
         raise UserError("error_results_missing", round=row.number, count=len(missing), games=shown)

@@ -119,12 +119,15 @@ async def test_a_second_publiceer_does_not_pair_next_weeks_round(commands: Core,
     # the day before round 1 is played, round 2 cannot be paired at all, not even with toch
     assert "pas op 2026-12-03" in await refused(commands, DIRECTOR, "/publiceer", config)
     assert "pas op 2026-12-03" in await refused(commands, DIRECTOR, "/publiceer toch", config)
-    # on round 1's evening its results are missing: the director is told which, and asked
+    # on round 1's evening its results are missing: not tonight, not even with toch (it paired round 2
+    # a week early, closing its sign-offs: found in a console month)
     clock.set(PAIRED)
+    for text in ("/publiceer", "/publiceer toch"):
+        assert "ronde 1 wordt vandaag gespeeld en er ontbreken nog 2 uitslagen" in await refused(commands, DIRECTOR, text, config)
+    # the next day: the director is told which results are missing, and asked
+    clock.set(PAIRED + timedelta(days=1))
     text = await refused(commands, DIRECTOR, "/publiceer", config)
     assert "ontbreken nog 2 uitslagen" in text and "Anna" in text and "/publiceer toch" in text
-    clock.set(PAIRED + timedelta(days=1))
-    await refused(commands, DIRECTOR, "/publiceer", config)
     await ok(commands, DIRECTOR, "/publiceer toch")  # knowingly
     assert rows(config, "SELECT number FROM rounds WHERE status = 'paired' ORDER BY number") == [(1,), (2,)]
 
@@ -134,6 +137,15 @@ async def test_with_all_results_in_the_next_round_is_paired_without_asking(comma
     for name in ("Anna", "Carla"):
         await ok(commands, DIRECTOR, f"/uitslag {name} 1-0 1")
     clock.set(PAIRED + timedelta(days=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+
+
+async def test_on_the_evening_itself_with_all_results_in_the_next_round_may_be_paired(commands: Core, clock: ShiftedClock) -> None:
+    """Some clubs pair next week's round at the end of the evening, once every result is in."""
+    await _paired_round_one(commands, clock)
+    for name in ("Anna", "Carla"):
+        await ok(commands, DIRECTOR, f"/uitslag {name} 1-0 1")
+    clock.set(PAIRED + timedelta(hours=4))
     await ok(commands, DIRECTOR, "/publiceer")
 
 
