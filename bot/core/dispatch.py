@@ -183,8 +183,9 @@ class Core:
             if name != "koppel":  # /koppel links an account; anywhere else a mention stands for the member's name
                 args = [await self._mentioned(club, arg) for arg in args]
             ctx = Context(actor, club, member, self.clock.now(), args, attachment, self)
-            if command.director and not ctx.is_director:
-                raise UserError("error_director_only", command=name)
+            if command.director and not ctx.is_director:  # named as typed: /grades in English, /graden in Dutch
+                typed = text.strip()[1:].partition(" ")[0].split("@", 1)[0].lower()
+                raise UserError("error_director_only", command=typed if self.registry.aliases.get(typed) == name else name)
             if command.reads_only and not self._writing_route(command.name, args):
                 return await self.read(command, ctx)
             # One transaction per command: commands run one at a time, see no one else's half-done

@@ -317,3 +317,20 @@ async def test_another_clubs_director_never_sees_or_changes_this_club(
             if club_id < other_id:
                 for table in set(owned) & set(other):
                     assert not (owned[table] & other[table]), f"{text!r}: a row of {table} belongs to both clubs"
+
+
+async def test_a_refusal_names_the_command_as_it_was_typed(tmp_path: Path) -> None:
+    """A member of an English club typing ``/grades`` was told "/graden is for the tournament director
+    only" (found in a console month): the refusal names the command as typed, in either language."""
+    base = load_config(Path(__file__).resolve().parents[2] / "config.example.toml", env={})
+    config = Config(**{**base.__dict__, "db_path": tmp_path / "club.sqlite3"})
+    store = await Store.open(config.db_path)
+    try:
+        core = make_core(store, config, ShiftedClock(START))
+        director, anna = actor("Leider", director=True), actor("Anna")
+        assert (await core.handle(director, "/taal en")).ok
+        for typed in ("grades", "graden", "publish", "publiceer", "player", "speler"):
+            reply = await core.handle(anna, f"/{typed} alle")
+            assert not reply.ok and reply.text == f"/{typed} is for the tournament director only.", reply.text
+    finally:
+        await store.close()
