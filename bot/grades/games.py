@@ -21,7 +21,7 @@ from bot.grades.store import GradeStore, ManualGame
 
 from bot.grades.cards import games_table, reason
 from bot.grades.club_grades import load, record_promotions
-from bot.grades.parsing import MAX_CSV_BYTES, MAX_CSV_ROWS, REQUIRED, _FIELDS, _SUBS, game_values, member_named, parse_number, parse_yes_no, split_options, with_opponent_words
+from bot.grades.parsing import MAX_CSV_BYTES, MAX_CSV_ROWS, REQUIRED, _FIELDS, field_words, _SUBS, game_values, member_named, parse_number, parse_yes_no, split_options, with_opponent_words
 
 # --------------------------------------------------------------------------- /partij
 
@@ -135,7 +135,8 @@ async def cmd_partijenimport(core: Core, ctx: Context) -> Reply:
     try:
         rows = [r for r in reader if any(cell.strip() for cell in r)]
     except csv.Error as err:  # a field over the csv module's limit, a NUL byte: the line it is on
-        raise UserError("grade_error_csv", detail=ctx.t("grade_csv_unreadable", line=reader.line_num, reason=str(err)[:100]))
+        reason = ctx.t("grade_csv_field_too_long") if "field larger" in str(err) else ctx.t("grade_csv_bad_line")
+        raise UserError("grade_error_csv", detail=ctx.t("grade_csv_unreadable", line=reader.line_num, reason=reason))
     if not rows:
         raise UserError("grade_error_csv", detail=ctx.t("grade_csv_empty"))
     header = [_FIELDS.get(h.strip().lower(), "") for h in rows[0]]
@@ -144,7 +145,7 @@ async def cmd_partijenimport(core: Core, ctx: Context) -> Reply:
         raise UserError("grade_error_csv", detail=ctx.t("grade_csv_columns", columns=", ".join(unknown)[:200]))
     missing = [f for f in ("player", *REQUIRED) if f not in header]
     if missing:
-        raise UserError("grade_error_csv", detail=ctx.t("grade_error_missing", fields=", ".join(missing)))
+        raise UserError("grade_error_csv", detail=ctx.t("grade_error_missing", fields=field_words(ctx, missing)))
     if len(rows) - 1 > MAX_CSV_ROWS:
         raise UserError("grade_error_csv", detail=ctx.t("grade_csv_too_many", limit=MAX_CSV_ROWS))
     gs = GradeStore(core.store)

@@ -53,6 +53,17 @@ _SUBS = {"wijzig": "wijzig", "correct": "wijzig", "verwijder": "verwijder", "del
 REQUIRED = ("played_on", "opponent", "result", "minutes", "byoyomi")
 
 
+def field_words(ctx: Context, fields: list[str]) -> str:
+    """The fields as the director types them (``datum, tegen`` in Dutch, ``date, opponent`` in English):
+    the first word of that language that names each."""
+    english = ctx.lang == "en"
+    words = []
+    for field in fields:
+        named = [k for k, f in _FIELDS.items() if f == field]
+        words.append(named[1] if english and len(named) > 1 else named[0])
+    return ", ".join(words)
+
+
 # --------------------------------------------------------------------------- parsing
 
 
@@ -139,7 +150,7 @@ async def game_values(core: Core, ctx: Context, fields: dict[str, str], complete
     if complete:
         missing = [f for f in REQUIRED if not fields.get(f)]
         if missing:
-            raise UserError("grade_error_missing", fields=", ".join(missing))
+            raise UserError("grade_error_missing", fields=field_words(ctx, missing))
     values: dict[str, object] = {}
     if fields.get("played_on"):
         values["played_on"] = parse_date(ctx, fields["played_on"]).isoformat()

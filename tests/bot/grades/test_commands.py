@@ -152,6 +152,11 @@ async def test_a_bad_csv_line_refuses_the_whole_file(commands: Core, clock: Shif
     text = await refused(commands, DIRECTOR, "/partijenimport", config, (header + "Anna;2027-02-01;Piet;;won;90;30\n").encode())
     assert "Regel 2" in text and "graad" in text
     await refused(commands, DIRECTOR, "/partijenimport", config, b"speler,datum,kleur\nAnna,2027-02-01,zwart\n")
+    # the reasons in the club's language, not the csv module's English (found in a console month)
+    huge = (header + good + "Anna;2027-02-01;" + "x" * 200_000 + ";1d;won;90;30\n").encode()
+    assert "een veld is te lang" in await refused(commands, DIRECTOR, "/partijenimport", config, huge)
+    lacking = await refused(commands, DIRECTOR, "/partijenimport", config, b"speler;datum;tegen;graad;uitslag\nAnna;2027-02-01;Piet;1d;won\n")
+    assert "Dit ontbreekt nog: minuten, byoyomi." in lacking
     await refused(commands, DIRECTOR, "/partijenimport", config, b"\xff\xfe")
     await refused(commands, DIRECTOR, "/partijenimport", config)
     await refused(commands, ANNA, "/partijenimport", config, (header + good).encode())
@@ -202,6 +207,8 @@ async def test_english_replies(commands: Core, clock: ShiftedClock, config) -> N
     card = await ok(commands, ANNA, "/grade")
     assert "Current series: 45 points from 1 game" in card and "80 more points needed for 2d" in card
     assert "not a date" in await refused(commands, DIRECTOR, "/setgrade Anna 2d from=yesterday", config)
+    said = await refused(commands, DIRECTOR, "/game Anna date=2027-02-01 opponent=Piet grade=2d result=won", config)
+    assert said.endswith("minutes, byo-yomi.")  # the fields as typed in English (it said them so in Dutch too)
 
 
 async def season_with_two_1_dans(commands: Core) -> None:
