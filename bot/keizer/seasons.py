@@ -242,7 +242,7 @@ def _parse_season_file(content: bytes) -> season_file.Season:
     try:
         text = content.decode("utf-8")
     except UnicodeDecodeError:
-        raise UserError("error_season_file", detail="not UTF-8 text")
+        raise UserError("error_season_file_text")
     try:
         return season_file.parse_season(text)
     except season_file.SeasonFileError as err:
@@ -255,13 +255,13 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
     if ctx.attachment is None:
         raise UserError("error_no_attachment")
     if len(ctx.attachment) > MAX_FILE_BYTES:
-        raise UserError("error_season_file", detail=f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+        raise UserError("error_season_file_size", mb=MAX_FILE_BYTES // (1024 * 1024))
     # parsed and checked off the event loop: a big file never holds up the other clubs' commands
     file = await asyncio.to_thread(_parse_season_file, ctx.attachment)
     if len(file.players) > MAX_IMPORT_PLAYERS:
-        raise UserError("error_season_file", detail=f"{len(file.players)} players; at most {MAX_IMPORT_PLAYERS}")
+        raise UserError("error_season_file_players", count=len(file.players), most=MAX_IMPORT_PLAYERS)
     if len(file.rounds) >= MAX_ROUNDS:
-        raise UserError("error_season_file", detail=f"{len(file.rounds)} rounds played; at most {MAX_ROUNDS - 1}")
+        raise UserError("error_season_file_rounds", count=len(file.rounds), most=MAX_ROUNDS - 1)
     anyway, ctx = _anyway(ctx)
     opts = await season_options(core, ctx, "usage_importeer", need_name=False)
     await _not_while_running(core, await keizer_store(core).active_season(ctx.club.id, opts.kind), anyway)

@@ -393,3 +393,10 @@ async def test_results_reported_and_confirmed_at_the_same_moment_all_land(comman
     assert all(r.ok for r in replies), [r.text for r in replies if not r.ok]
     assert db.execute("SELECT result, COUNT(*) FROM games GROUP BY result").fetchall() == [("1-0", 20)]
     assert db.execute("SELECT COUNT(*) FROM announcements WHERE kind = 'standings'").fetchone()[0] == 1
+
+
+async def test_a_season_file_that_is_no_text_is_said_in_the_clubs_language(commands: Core) -> None:
+    """It said "Dat seizoensbestand klopt niet: not UTF-8 text" (found in a console month)."""
+    reply = await commands.handle(DIRECTOR, "/importeer start=2027-01-07 naam=I", attachment=b"\xff\xfe\x00binary")
+    assert not reply.ok and reply.text == ("Dat seizoensbestand klopt niet: het is geen tekst (UTF-8), zoals /exporteer"
+                                           " het maakt.")  # fmt: skip
