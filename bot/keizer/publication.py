@@ -103,8 +103,12 @@ async def _undo(core: Core, ctx: Context, season: Season) -> Reply:
     async with core.store.transaction():
         posted = await store.withdraw_pairing(row.id, status, ctx.club.id, body, ctx.now)
         await WeekStore(core.store).drop_default_signoffs(row.id)  # absent by default: decided at the pairing
+        late = ctx.now >= row.publish_at
+        if late:  # past its publication time the scheduler would pair it again at once: held until a change
+            await store.record_pairing_failure(row.id, ctx.now)
     key = "pairing_withdrawn_posted" if posted else "pairing_withdrawn_unposted"
-    return Reply(lines=(for_competition(ctx.lang, season.kind, ctx.t(key, round=row.number)),))
+    lines = [ctx.t(key, round=row.number), ctx.t("pairing_withdrawn_held" if late else "pairing_withdrawn_again", round=row.number)]
+    return Reply(lines=tuple(for_competition(ctx.lang, season.kind, line) for line in lines))
 
 
 async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetime) -> pairing.Pairing | None:

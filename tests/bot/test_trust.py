@@ -173,6 +173,27 @@ async def test_publiceer_ongedaan_takes_back_a_pairing_without_results(commands:
     assert rows(config, "SELECT COUNT(*) FROM announcements WHERE kind = 'pairing' AND sent_at IS NULL") == [(1,)]
 
 
+async def test_a_pairing_taken_back_after_its_publication_time_is_not_paired_again_at_once(
+    commands: Core, config: Config, clock: ShiftedClock
+) -> None:
+    """Past the publication time the scheduler paired the round again at once, although the reply said "at
+    its publication time" (found in a console month): it waits for /publiceer or a change, and says so."""
+    from bot.core.scheduler import Alarm
+
+    async def send(club, announcement) -> str:  # type: ignore[no-untyped-def]
+        return f"m{announcement.id}"
+
+    await _paired_round_one(commands, clock)
+    clock.set(PAIRED + timedelta(minutes=30))
+    text = await ok(commands, DIRECTOR, "/publiceer ongedaan")
+    assert "Het publicatietijdstip is voorbij: ronde 1 wordt opnieuw ingedeeld met /publiceer" in text
+    await Alarm(commands, send).run_due()
+    assert rows(config, "SELECT status FROM rounds WHERE number = 1") == [("closed",)]  # not paired behind their back
+    await ok(commands, DIRECTOR, "/afmelden Daan 1")  # a change: the scheduler may pair it again
+    await Alarm(commands, send).run_due()
+    assert rows(config, "SELECT status FROM rounds WHERE number = 1") == [("paired",)]
+
+
 async def test_publiceer_ongedaan_refuses_once_a_result_is_in(commands: Core, config: Config, clock: ShiftedClock) -> None:
     await refused(commands, DIRECTOR, "/publiceer ongedaan", config)  # no season
     await _paired_round_one(commands, clock)
