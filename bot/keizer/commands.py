@@ -130,7 +130,7 @@ def register(registry: Registry) -> None:
     add(Command("groepen", cmd_groepen, english="groups"))
     add(Command("seizoen", cmd_seizoen, director=True, english="season",
                 params=(_keyed("naam", required=True), _keyed("start", required=True), *_calendar(),
-                        _keyed("startvolgorde", "choice", choices=ORDERS))))  # fmt: skip
+                        _keyed("startvolgorde", "choice", choices=ORDERS), Param("toch", "bool", style=FLAG))))  # fmt: skip
     add(Command("speler", cmd_speler, director=True, english="player",
                 params=(Param("naam", required=True, complete=member_names),
                         Param("rating", "int", low=0, high=4000),
@@ -172,7 +172,7 @@ def register(registry: Registry) -> None:
                 reads_only=True))  # fmt: skip
     add(Command("importeer", cmd_importeer, director=True, english="import",
                 params=(Param("bestand", "file", required=True), _keyed("start", required=True), _keyed("naam"),
-                        *_calendar())))  # fmt: skip
+                        *_calendar(), Param("toch", "bool", style=FLAG))))  # fmt: skip
     for words, handler in ((SWAP_WORDS, cmd_swap), (COLOUR_WORDS, cmd_colour), (PAIR_WORDS, cmd_pair), (BYE_WORDS, cmd_bye)):
         registry.route("indeling", words, handler, writes=True)  # the director's hands on the pairing
     registry.route("indeling", FORBID_WORDS, cmd_forbid, writes=True)  # pairs kept apart

@@ -63,7 +63,7 @@ async def test_an_import_over_the_player_limit_is_refused(commands: Core, config
     season["players"] = [{"id": f"p{i}", "name": f"Speler {i}", "rating": 1500} for i in range(MAX_IMPORT_PLAYERS + 1)]
     season["rounds"] = []
     text = await refused(commands, DIRECTOR, "/importeer start=2027-01-07 naam=Groot", config, json.dumps(season).encode())
-    assert f"at most {MAX_IMPORT_PLAYERS}" in text
+    assert f"hoogstens {MAX_IMPORT_PLAYERS}" in text
 
 
 async def test_a_csv_field_over_the_csv_modules_limit_is_refused(commands: Core, config: Config) -> None:

@@ -215,7 +215,7 @@ async def test_export_hands_over_a_file_and_import_takes_one(bot: Harness, fake:
     ((name, data, _),) = exported.files.values()
     assert name == "S.json" and json.loads(data)["players"]
     url = fake.add_file("S.json", data)
-    payload = bot.slash("importeer", "Leider", {"start": "2027-01-07", "naam": "S2"}, director=True)
+    payload = bot.slash("importeer", "Leider", {"start": "2027-01-07", "naam": "S2", "toch": True}, director=True)  # S runs
     payload["data"]["options"].append({"name": "bestand", "type": 11, "value": "990"})
     payload["data"]["resolved"] = {"attachments": {"990": {
         "id": "990", "filename": "S.json", "size": len(data), "url": url, "proxy_url": url,

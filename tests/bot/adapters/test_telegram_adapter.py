@@ -322,7 +322,7 @@ async def test_export_is_a_document_and_import_takes_one(tg: Harness, fake: Fake
     update = message(LEIDER, "", message_id=50)
     del update["message"]["text"]
     update["message"].update(
-        caption="/importeer naam=2027-28 start=2027-01-07",
+        caption="/importeer naam=2027-28 start=2027-01-07 toch",  # 2026-27 still runs
         document={"file_id": "file-1", "file_unique_id": "u1", "file_name": name, "file_size": len(content)},
     )
     calls = await tg.send(update)
