@@ -56,7 +56,7 @@ def storable(text: str) -> bool:
 class UserError(Exception):
     """A refused command: the message key and its values. Raised before anything is changed."""
 
-    def __init__(self, key: str, **values: object) -> None:
+    def __init__(self, key: str, /, **values: object) -> None:  # a value may be called key too
         super().__init__(key)
         self.key = key
         self.values = values

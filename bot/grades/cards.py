@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from engine import promotion as rules
@@ -155,6 +156,8 @@ async def cmd_graadzetten(core: Core, ctx: Context) -> Reply:
     if len(words) >= 2 and grade is None and rules.parse_grade(" ".join(words[-2:])) is not None:
         grade = rules.parse_grade(" ".join(words[-2:]))  # "2 kyu" in two words
         words = words[:-2]
+    if grade is None and words and re.fullmatch(r"[0-9]{1,3}\s*(k|d|p|kyu|dan)", words[-1].lower()):
+        raise UserError("grade_error_grade", value=words[-1][:20])  # 10d, 0k: a grade that is none (30k to 9d)
     if not words or (grade is None and estimated is None and unreliable is None):
         raise UserError("error_usage", usage=ctx.t("grade_usage_graadzetten"))
     if since is not None and grade is None:

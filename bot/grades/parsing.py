@@ -136,6 +136,8 @@ def split_options(args: list[str], usage: str, ctx: Context) -> tuple[list[str],
             field = _FIELDS.get(key.strip().lower())
             if field is None or field == "player":
                 raise UserError("error_usage", usage=ctx.t(usage))
+            if not value.strip():  # graad= with nothing after it: said, not taken as "no change" or "none"
+                raise UserError("grade_error_empty", setting=key.strip().lower()[:20])
             values[field] = value.strip()
         elif arg.lower() in _FLAG_WORDS:
             values[_FLAG_WORDS[arg.lower()]] = "ja"

@@ -158,6 +158,11 @@ async def test_a_bad_csv_line_refuses_the_whole_file(commands: Core, clock: Shif
     lacking = await refused(commands, DIRECTOR, "/partijenimport", config, b"speler;datum;tegen;graad;uitslag\nAnna;2027-02-01;Piet;1d;won\n")
     assert "Dit ontbreekt nog: minuten, byoyomi." in lacking
     await refused(commands, DIRECTOR, "/partijenimport", config, b"\xff\xfe")
+    # a grade that is none is said to be none, not answered with the usage; an empty value is refused
+    # (both found in a console month: /graadzetten Anna 10d, /partij wijzig 12 graad=)
+    assert "\"10d\" is geen graad" in await refused(commands, DIRECTOR, "/graadzetten Anna 10d", config)
+    assert "\"0k\" is geen graad" in await refused(commands, DIRECTOR, "/graadzetten Anna 0k", config)
+    assert "graad= zonder waarde" in await refused(commands, DIRECTOR, "/partij Anna datum=2027-02-01 tegen=Piet graad= uitslag=gewonnen minuten=90 byoyomi=30", config)
     await refused(commands, DIRECTOR, "/partijenimport", config)
     await refused(commands, ANNA, "/partijenimport", config, (header + good).encode())
 
