@@ -26,7 +26,7 @@ from bot.go.play import cmd_afwijzen, cmd_akkoord, cmd_bord, cmd_dood, cmd_opgev
 from bot.go.view import chat_source, only_one, board_reply, colour_name, colour_of, fmt_komi, load_game, names_of, narrow, sgf_file, split_args
 
 SIZES = ("19", "13", "9")
-_DURATION = re.compile(r"^([0-9]{1,5})(m|min|u|h|d|w)?$")
+_DURATION = re.compile(r"^([0-9]{1,9})(m|min|u|h|d|w)?$")
 _UNIT_MINUTES = {"m": 1, "min": 1, "u": 60, "h": 60, "d": 1440, "w": 10080, None: 60}
 _OFF = {"uit", "off", "geen", "none", "0"}
 _SUB = {
@@ -120,7 +120,12 @@ async def _challenge(core: Core, ctx: Context, args: list[str]) -> Reply:
     name = " ".join(" ".join(rest).lstrip("@").split())
     if not name:
         raise UserError("error_usage", usage=ctx.t("usage_go"))
-    opponent = await ctx.find_member(name)
+    try:
+        opponent = await ctx.find_member(name)
+    except UserError:
+        if any(re.fullmatch(r"[0-9]{1,3}(x[0-9]{1,3})?", w.lower()) for w in rest):  # @Eva 7: no board of 7x7
+            raise UserError("go_error_bad_size") from None
+        raise
     if opponent.id == member.id:
         raise UserError("go_error_self")
     gs = GoStore(core.store)
@@ -249,8 +254,8 @@ def _parse_duration(text: str) -> timedelta | None:
     if not match:
         raise UserError("go_error_bad_duration", value=text[:20])
     minutes = int(match.group(1)) * _UNIT_MINUTES[match.group(2)]
-    if not 1 <= minutes <= 60 * 24 * 365:
-        raise UserError("go_error_bad_duration", value=text[:20])
+    if not 1 <= minutes <= 60 * 24 * 365:  # a duration, but none a game waits for: at most a year
+        raise UserError("go_error_duration_range", value=text[:20])
     return timedelta(minutes=minutes)
 
 

@@ -97,6 +97,8 @@ async def test_refusals_are_clear_and_change_nothing(commands: Core, config) -> 
     await refused(commands, BERT, "/akkoord", config)
     await refused(commands, BERT, "/go uitdagen @Bert", config)  # oneself
     await refused(commands, BERT, "/go uitdagen @Niemand", config)
+    # a board size no one plays on is said so, not read as part of the name (found in a console month)
+    assert "19x19, 13x13 of 9x9" in await refused(commands, BERT, "/go uitdagen @Anna 7 vrij", config)
     await refused(commands, BERT, "/go uitdagen @Anna voorgift 12", config)
     await refused(commands, ANNA, "/go bedenktijd 3d", config)  # a director's setting
 
@@ -236,6 +238,8 @@ async def test_director_settings(commands: Core, config) -> None:
     assert "herinnering na 12 uur" in reply.text and "bedenktijd per zet 3 dagen" in reply.text
     assert "komi bij voorgift 0" in reply.text
     await refused(commands, DIRECTOR, "/go bedenktijd soms", config)
+    # a duration beyond a year is said to be too long, not "no duration" (found in a console month)
+    assert "te lang (of te kort)" in await refused(commands, DIRECTOR, "/go herinnering 9999999u", config)
     await refused(commands, DIRECTOR, "/go voorgiftkomi 0.3", config)
     await ok(commands, DIRECTOR, "/go bedenktijd uit")
     assert "bedenktijd per zet uit" in (await ok(commands, DIRECTOR, "/go instellingen")).text
