@@ -359,6 +359,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
         return reply
     if len(rest) >= 2 and rest[-1].lower() in WITHDRAW_WORDS | BACK_WORDS and group is None:
         return await _withdraw(core, ctx, kind, " ".join(" ".join(rest[:-1]).split()), rest[-1].lower() in WITHDRAW_WORDS)
+    if rest and group is None and not ids and parse_int(rest[-1]) is None:  # /speler Eva, and no Eva (any more)
+        raise UserError("error_unknown_player_add", name=" ".join(" ".join(rest).split())[:MAX_NAME_LENGTH])
     if len(rest) < 2 or parse_int(rest[-1]) is None:
         raise UserError("error_usage", usage=ctx.t("usage_speler"))
     rating = parse_int(rest[-1])

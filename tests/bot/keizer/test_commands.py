@@ -400,3 +400,12 @@ async def test_a_season_file_that_is_no_text_is_said_in_the_clubs_language(comma
     reply = await commands.handle(DIRECTOR, "/importeer start=2027-01-07 naam=I", attachment=b"\xff\xfe\x00binary")
     assert not reply.ok and reply.text == ("Dat seizoensbestand klopt niet: het is geen tekst (UTF-8), zoals /exporteer"
                                            " het maakt.")  # fmt: skip
+
+
+async def test_a_name_nobody_has_is_said_so_with_how_to_add_one(commands: Core) -> None:
+    """``/speler Eva`` after Eva was removed answered with the whole usage (found in a console month)."""
+    await make_season(commands)
+    await ok(commands, DIRECTOR, "/speler Eva verwijder")
+    assert await refused(commands, DIRECTOR, "/speler Eva") == ('Speler "Eva" ken ik niet. Een nieuw lid? Typ de naam met de'
+                                                              " rating: /speler Eva 1500.")  # fmt: skip
+    assert "rating 2100" in await ok(commands, DIRECTOR, "/speler Anna")
