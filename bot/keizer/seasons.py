@@ -8,7 +8,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, time
+from datetime import date, time, timedelta
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
@@ -279,6 +279,9 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
     first = season_rounds(opts.first_day, 1, opts.deadline, opts.publish, opts.zone)
     if first[0][2] <= ctx.now:
         raise UserError("error_start_in_past", date=opts.first_day.isoformat())
+    last_played = opts.first_day - timedelta(weeks=1)  # the played rounds are dated weekly before start
+    if played and last_played.isoformat() > local_text(ctx.now, opts.zone_name)[:10]:
+        raise UserError("error_import_start_far", start=opts.first_day.isoformat(), last=last_played.isoformat())
     season = await season_io.import_file(
         core.store, ctx.club.id, file, name, opts.kind, opts.first_day, rounds, opts.deadline, opts.publish,
         opts.zone_name, ctx.now,

@@ -166,7 +166,7 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/waarom punten Anna", None, "RRRR"),
     ("/waarom indeling", None, "RRXX"),  # why the asker got this opponent, colour and board
     ("/waarom indeling Anna", None, "RRRR"),
-    ("/importeer start=2027-09-02 naam=Import toch", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
+    ("/importeer start=2026-12-10 naam=Import toch", (REPO / "examples" / "season.json").read_bytes(), "XXWX"),
     ("/taal en", None, "XXWX"),
     ("/kanaal elders", None, "XXWX"),
     ("/website", None, "RRRR"),  # the club's address (or that it has none)

@@ -69,3 +69,13 @@ async def test_a_bad_file_is_refused_naming_the_line_and_changes_nothing(command
     assert not (await commands.handle(DIRECTOR, "/importeer start=2026-12-03 naam=X")).ok
     assert not (await commands.handle(DIRECTOR, "/importeer start=2020-01-02 naam=X", attachment=EXAMPLE.read_bytes())).ok
     assert dump(config.db_path) == before
+
+
+async def test_a_start_far_ahead_would_date_the_played_rounds_after_today(commands: Core, config) -> None:
+    """start= is the first round still to play; the played rounds are dated weekly before it. With a start
+    months ahead they stood after today, and /publiceer refused "round 3 is only played on ..." for rounds
+    long played (found in a console month): refused, nothing changed."""
+    before = dump(config.db_path)
+    reply = await commands.handle(DIRECTOR, "/importeer start=2027-09-02 naam=Import", attachment=EXAMPLE.read_bytes())
+    assert not reply.ok and reply.text.startswith("start=2027-09-02 is de datum van de eerste ronde die nog gespeeld wordt")
+    assert dump(config.db_path) == before
