@@ -123,6 +123,24 @@ async def with_opponent_words(ctx: Context, args: list[str]) -> list[str]:
             taken = len(tail) if any("=" not in a for a in out) else 0
         out.append(f"{key}={' '.join([value, *tail[:taken]])}")
         del rest[:taken]
+    return _event_words(out)
+
+
+def _event_words(args: list[str]) -> list[str]:
+    """``toernooi=Open Utrecht`` typed without quotes: when the player was named before it, the words
+    after it up to the next ``key=`` are the event's name (they were read as the player's name)."""
+    out: list[str] = []
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        key, sep, value = arg.partition("=")
+        out.append(arg)
+        if not sep or _FIELDS.get(key.strip().lower()) != "event" or not any("=" not in a for a in out[:-1]):
+            continue
+        tail: list[str] = []
+        while rest and "=" not in rest[0] and rest[0].lower() not in _FLAG_WORDS:
+            tail.append(rest.pop(0))
+        out[-1] = f"{key}={' '.join([value, *tail])}"
     return out
 
 

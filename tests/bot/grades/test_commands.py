@@ -302,3 +302,11 @@ async def test_a_two_game_match_in_a_file_is_two_games(commands: Core, clock: Sh
     assert rows(config, "SELECT COUNT(*) FROM grade_games") == [(4,)]
     assert "regels 2, 3 en 4 stonden er al in" in await ok(
         commands, DIRECTOR, "/partijenimport", (header + lost * 3).encode())
+
+
+async def test_an_event_of_several_words_typed_without_quotes(commands: Core, clock: ShiftedClock, config) -> None:
+    """``toernooi=Open Utrecht`` after the player's name: the words are the event's (they were read as the
+    player "Anna Utrecht": found in a console month)."""
+    await anna_at_1_dan(commands, clock)
+    await ok(commands, DIRECTOR, "/partij Anna datum=2027-02-01 tegen=Piet graad=1d uitslag=gewonnen minuten=90 byoyomi=30 toernooi=Open Utrecht 2027")
+    assert rows(config, "SELECT event FROM grade_games") == [("Open Utrecht 2027",)]
