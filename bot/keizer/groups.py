@@ -34,14 +34,21 @@ async def cmd_groepen(core: Core, ctx: Context) -> Reply:
         if not ctx.is_director:
             raise UserError("error_director_only", command="groepen toepassen")
     choices: dict[str, str] = {}
+    words: list[str] = []  # a name of several words typed without quotes: Anna de Vries=B
     for arg in args:
         name, sep, group = arg.rpartition("=")
-        if not sep or not name.strip():
+        if not sep:
+            words.append(arg)
+            continue
+        name, words = " ".join([*words, name]), []
+        if not name.strip():
             raise UserError("error_usage", usage=ctx.t("groups_usage"))
         group = group.strip().upper()
         if group not in group_rules.GROUPS:
             raise UserError("groups_bad_group", group=group[:10], groups=", ".join(group_rules.GROUPS))
-        choices[name.strip()] = group
+        choices[" ".join(name.split())] = group
+    if words:  # words after the last Name=Group
+        raise UserError("error_usage", usage=ctx.t("groups_usage"))
 
     current = await active_season(core, ctx)
     current_data = await competition.load(core.store, current)

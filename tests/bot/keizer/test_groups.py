@@ -67,6 +67,9 @@ async def test_groups_from_the_final_ranking_applied_to_the_new_season(commands:
     await refused(commands, DIRECTOR, "/groepen toepassen Zed=C", config)  # not a member
     await refused(commands, DIRECTOR, "/groepen toepassen Eva=E", config)  # no such group
     await refused(commands, DIRECTOR, "/groepen toepassen Eva", config)  # malformed
+    # a name of several words without quotes is one name (it was the usage: found in a console month)
+    assert '"Zed van Zorro"' in await refused(commands, DIRECTOR, "/groepen toepassen Zed van Zorro=C", config)
+    await refused(commands, DIRECTOR, "/groepen toepassen Carla=B Eva", config)  # words after the last Name=Group
     applied = await ok(commands, DIRECTOR, "/groepen toepassen Carla=B")  # rule 4: the director's choice wins
     assert "Carla: B → B" not in applied and "Toegepast" in applied
     assert groups(config, "S2") == {"Anna": "B", "Bert": "A", "Carla": "B", "Daan": "A", "Eva": "A"}
