@@ -121,6 +121,8 @@ class ConsoleAdapter:
         else:
             if word in ("/koppel", "/link"):
                 text = self._mention(text)
+            else:
+                text = await self._mentions(club, text)
             reply = await self.core.handle(self.actor, text)
             self.render(reply, club.language)
         if self.after_command is not None:
@@ -166,6 +168,18 @@ class ConsoleAdapter:
         acts as (a Discord mention, a Telegram answer to the member's message)."""
         head, sep, name = text.rpartition(" @")
         return f"{head} <@{self._actor(name, False).user_id}>" if sep and name.strip() else text
+
+    async def _mentions(self, club: Club, text: str) -> str:
+        """``@Bert`` in any other command: the account ``/als Bert`` acts as, when it is linked to a member
+        (``/go uitdagen @Bert`` after ``/koppel "Bert Jansen" @Bert``), as a chat's mention is; else the
+        word as typed (a member's name after an @)."""
+        words = text.split(" ")
+        for i, word in enumerate(words):
+            if i and len(word) > 1 and word.startswith("@"):
+                account = self._actor(word[1:], False).user_id
+                if await self.core.store.member_by_identity(club.id, account) is not None:
+                    words[i] = f"<@{account}>"
+        return " ".join(words)
 
     def _switch(self, club: Club, rest: str) -> None:
         words = rest.split()

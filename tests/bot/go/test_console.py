@@ -52,3 +52,13 @@ def test_a_go_game_in_the_console(config: Config) -> None:
     assert sgf.result == "B+5.5" and len([a for a in sgf.actions if a.kind == "play"]) == len(MOVES)
     db = sqlite3.connect(config.db_path)
     assert db.execute("SELECT status, result, handicap FROM go_games").fetchone() == ("finished", "B+5.5", 0)
+
+
+def test_a_mention_of_a_linked_account_names_its_member(config: Config) -> None:
+    """``@Bert`` after ``/koppel Bert Jansen @Bert`` is Bert Jansen, as a chat's mention is (the console
+    read "Bert" as a name: found in a console month); an @word that is no account stays a name."""
+    lines = ["/speler Bert Jansen 1800", "/koppel Bert Jansen @Bert", "/als Anna", "/aanmelden",
+             "/go uitdagen @Bert 9 vrij", "/go uitdagen @Niemand 9 vrij"]  # fmt: skip
+    output = run_script(config, "\n".join(lines) + "\n").splitlines()
+    assert any(line.startswith("bot> Anna daagt Bert Jansen uit voor een partij go") for line in output), output
+    assert 'bot! Speler "Niemand" ken ik niet.' in output
