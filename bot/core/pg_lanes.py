@@ -129,24 +129,24 @@ class Lane:
             await self.commit(db)
 
     async def commit(self, db: Any) -> None:
-        """COMMIT the open transaction (the lane is held); tell its commands how it went."""
+        """COMMIT the open transaction (the lane is held); tell its commands how it went. The last
+        command's kept writes go in the same round trip, before its savepoint is released."""
         if not self.open:
             return
-        if self.carried is not None:  # the last command's kept writes, then its savepoint released
-            try:
-                await self._send_carried(db, "RELEASE SAVEPOINT command")
-            except BaseException as exc:
-                await self._broken(db, exc)
-                return
-            self.release = False
+        carried, self.carried = self.carried, None
         group, touched = self.group, self.touched
         self.group, self.commands, self.touched, self.release, self.open = [], 0, False, False, False
-        sql = (f"NOTIFY {CACHE_CHANNEL}; " if touched else "") + "COMMIT"  # the NOTIFY goes with the COMMIT
-        job = asyncio.ensure_future(self.conn.execute(sql))
-        try:
-            await asyncio.shield(job)
-        except asyncio.CancelledError:  # the COMMIT runs on all the same: see it through
-            await asyncio.wait([job])
+        notify = f"NOTIFY {CACHE_CHANNEL}; " if touched else ""  # the NOTIFY goes with the COMMIT
+        head = f"{carried[0]}; RELEASE SAVEPOINT command; " if carried else ""
+        job = await _seen_through(self.conn.execute(head + notify + "COMMIT"))
+        refused = None if job.cancelled() else job.exception()
+        if carried and isinstance(refused, asyncpg.PostgresError) and self.conn.is_in_transaction():
+            # the server refused the last command's writes (the COMMIT never ran): that command alone fails
+            job = await _seen_through(self.conn.execute(f"ROLLBACK TO SAVEPOINT command; RELEASE SAVEPOINT command; {notify}COMMIT"))
+            group.remove(carried[1])
+            if not carried[1].done():
+                carried[1].set_exception(refused)
+            db._forget()
         if job.cancelled() or job.exception() is not None:
             await self._broken(db, RuntimeError("the commit was cancelled") if job.cancelled() else job.exception(), group)  # type: ignore[arg-type]
             return
@@ -174,3 +174,16 @@ class Lane:
                 pass
         settle(group, error)
 
+
+async def _seen_through(statement: Any) -> asyncio.Future[Any]:
+    """Run a COMMIT to its end even if the task waiting for it is cancelled, and hand back its outcome
+    (a result or an error) to look at, never raised here: a COMMIT that failed must still tell its
+    commands, or they would wait for ever."""
+    job = asyncio.ensure_future(statement)
+    try:
+        await asyncio.shield(job)
+    except asyncio.CancelledError:  # the COMMIT runs on all the same: see it through
+        await asyncio.wait([job])
+    except Exception:  # looked at by the caller
+        pass
+    return job

@@ -133,3 +133,32 @@ async def test_a_late_write_is_seen_by_the_commands_next_read(pg_url: str) -> No
         assert [r[0] for r in rows] == ["u"] and bytes(image[0]) == b"\x89PNG\x00'"
     finally:
         await store.close()
+
+
+async def test_a_commit_the_server_refuses_tells_every_command_of_the_group(pg_url: str) -> None:
+    """A COMMIT that fails (here a deferred foreign key, checked only then) must reach every command that
+    waits for it as its error: the commands of the group waited for ever (the error escaped the task
+    that commits; found while adding the kept writes to the COMMIT)."""
+    conn = await asyncpg.connect(pg_url)
+    await conn.execute("CREATE TABLE deferred_check (club_id INTEGER REFERENCES clubs(id) DEFERRABLE INITIALLY DEFERRED)")
+    await conn.close()
+    store = await open_store(pg_url)
+    try:
+        clubs = [await store.get_or_create_club("console", f"c{i}", "Club", "nl", "Europe/Amsterdam", NOW) for i in range(6)]
+
+        async def command(i: int) -> None:
+            async with store.transaction(key=f"console:c{i}"):
+                await store.add_member(clubs[i].id, f"M{i}", 1500, NOW)
+                await store.write("INSERT INTO deferred_check (club_id) VALUES (?)", (999_999 if i == 0 else clubs[i].id,))
+
+        results = await asyncio.wait_for(asyncio.gather(*(command(i) for i in range(6)), return_exceptions=True), 20)
+        assert type(results[0]).__name__ == "ForeignKeyViolationError"  # the group it committed in failed with it
+        assert all(r is None or type(r).__name__ == "ForeignKeyViolationError" for r in results)
+        failed = {i for i, r in enumerate(results) if r is not None}
+        names = {r[0] for r in await store.fetch_all("SELECT name FROM members")}
+        assert names == {f"M{i}" for i in range(6) if i not in failed}  # nothing of a failed group remains
+        async with store.transaction(key="console:c1"):  # the lane goes on
+            await store.add_member(clubs[1].id, "After", 1500, NOW)
+        assert "After" in {r[0] for r in await store.fetch_all("SELECT name FROM members")}
+    finally:
+        await store.close()
