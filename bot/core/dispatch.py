@@ -184,7 +184,7 @@ class Core:
                 args = [await self._mentioned(club, arg) for arg in args]
             ctx = Context(actor, club, member, self.clock.now(), args, attachment, self)
             if command.director and not ctx.is_director:  # named as typed: /grades in English, /graden in Dutch
-                typed = text.strip()[1:].partition(" ")[0].split("@", 1)[0].lower()
+                typed = parse_command(text)[0]  # without the aliases: the name as typed
                 raise UserError("error_director_only", command=typed if self.registry.aliases.get(typed) == name else name)
             if command.reads_only and not self._writing_route(command.name, args):
                 return await self.read(command, ctx)

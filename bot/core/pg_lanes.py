@@ -61,12 +61,8 @@ class Lane:
             return str(await self.conn.execute(f"{writes}; {sql}"))
         except asyncpg.PostgresError as error:  # the server refused a write: that command's own trouble
             await self.conn.execute("ROLLBACK TO SAVEPOINT command; RELEASE SAVEPOINT command")
-            db._forget()
             self.commands -= 1
-            if waiter in self.group:
-                self.group.remove(waiter)
-            if not waiter.done():
-                waiter.set_exception(error)
+            _fail_alone(db, self.group, waiter, error)
             self.release = False
             rest = sql.removeprefix("RELEASE SAVEPOINT command").removeprefix("; ")  # released just now
             return str(await self.conn.execute(rest)) if rest else ""
@@ -143,10 +139,7 @@ class Lane:
         if carried and isinstance(refused, asyncpg.PostgresError) and self.conn.is_in_transaction():
             # the server refused the last command's writes (the COMMIT never ran): that command alone fails
             job = await _seen_through(self.conn.execute(f"ROLLBACK TO SAVEPOINT command; RELEASE SAVEPOINT command; {notify}COMMIT"))
-            group.remove(carried[1])
-            if not carried[1].done():
-                carried[1].set_exception(refused)
-            db._forget()
+            _fail_alone(db, group, carried[1], refused)
         if job.cancelled() or job.exception() is not None:
             await self._broken(db, RuntimeError("the commit was cancelled") if job.cancelled() else job.exception(), group)  # type: ignore[arg-type]
             return
@@ -173,6 +166,16 @@ class Lane:
             except BaseException:  # the server is gone: the next command's join says so
                 pass
         settle(group, error)
+
+
+def _fail_alone(db: Any, group: list[asyncio.Future[None]], waiter: asyncio.Future[None], error: BaseException) -> None:
+    """A command whose kept writes the server refused (rolled back to its savepoint): out of the group it
+    was to be committed with, told the error; what the caches read may have changed."""
+    if waiter in group:
+        group.remove(waiter)
+    if not waiter.done():
+        waiter.set_exception(error)
+    db._forget()
 
 
 async def _seen_through(statement: Any) -> asyncio.Future[Any]:

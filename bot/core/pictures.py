@@ -12,8 +12,7 @@ from PIL import Image, ImageDraw
 
 from bot.core.fonts import text_mask
 
-from bot.core.replies import Table
-from bot.core.replies import numeric as is_number  # (``numeric`` is a column list below)
+from bot.core.replies import Table, numeric
 
 FONT_SIZE = 18
 PAD = 14
@@ -59,7 +58,7 @@ def table_png(title: str, table: Table, notes: tuple[str, ...] = ()) -> bytes:
     headers = tuple(_clip(h) for h in table.headers)
     all_rows = [tuple(_clip(c) for c in row) for row in table.rows]
     widths = [max(_width(row[i]) for row in (headers, *all_rows)) for i in range(len(headers))]
-    numeric = [all(is_number(row[i]) for row in all_rows if row[i]) and any(row[i] for row in all_rows) for i in range(len(widths))]
+    numbers = [all(numeric(row[i]) for row in all_rows if row[i]) and any(row[i] for row in all_rows) for i in range(len(widths))]
     blocks = _column_blocks(widths)
     fixed = 2 * PAD + LINE + 6 + LINE * (len(notes) + 1) + len(blocks) * (LINE + LINE // 2)
     fit = max(1, (MAX_SIDE - fixed) // (LINE * len(blocks)))
@@ -88,7 +87,7 @@ def table_png(title: str, table: Table, notes: tuple[str, ...] = ()) -> bytes:
                 draw.rectangle((0, y - 3, width, y + LINE - 5), fill=STRIPE)
             x = PAD
             for i in block:
-                offset = widths[i] - _width(row[i]) if numeric[i] and r > 0 else 0
+                offset = widths[i] - _width(row[i]) if numbers[i] and r > 0 else 0
                 _draw(image, (x + offset, y), row[i])
                 x += widths[i] + GAP
     for n, note in enumerate(notes):

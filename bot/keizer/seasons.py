@@ -22,7 +22,7 @@ from bot.core.limits import MAX_FILE_BYTES, MAX_IMPORT_PLAYERS, MAX_ROUNDS
 from bot.core.member_admin import admin_words, run_admin
 from bot.core.replies import Reply
 from bot.core.store import Member
-from bot.keizer import competition, season_io
+from bot.keizer import competition, director_games, season_io
 from bot.keizer.calendar import season_rounds
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
@@ -56,7 +56,7 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
     for keys, known, stored, reply in _SETTINGS:
         if _only_setting(ctx, keys):
             return await _set_setting(core, ctx, keys, known, stored, reply)
-    anyway, ctx = _anyway(ctx)
+    anyway, ctx = director_games.anyway(ctx)  # toch: the director knows a running season ends
     opts = await season_options(core, ctx, "usage_seizoen", need_name=True)
     calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone)
     if calendar[0][2] <= ctx.now:
@@ -91,15 +91,6 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
     if opts.kind == "rapid" and previous is None:
         lines.append(ctx.t("rapid_roster_empty"))
     return Reply(lines=tuple(lines))
-
-
-_ANYWAY = {"toch", "anyway"}
-
-
-def _anyway(ctx: Context) -> tuple[bool, Context]:
-    """``toch`` (``anyway``) among the words: the director knows a running season ends."""
-    rest = [a for a in ctx.args if a.lower() not in _ANYWAY]
-    return len(rest) != len(ctx.args), dataclasses.replace(ctx, args=rest)
 
 
 async def _not_while_running(core: Core, previous: Season | None, anyway: bool) -> None:
@@ -262,7 +253,7 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
         raise UserError("error_season_file_players", count=len(file.players), most=MAX_IMPORT_PLAYERS)
     if len(file.rounds) >= MAX_ROUNDS:
         raise UserError("error_season_file_rounds", count=len(file.rounds), most=MAX_ROUNDS - 1)
-    anyway, ctx = _anyway(ctx)
+    anyway, ctx = director_games.anyway(ctx)  # toch: the director knows a running season ends
     opts = await season_options(core, ctx, "usage_importeer", need_name=False)
     await _not_while_running(core, await keizer_store(core).active_season(ctx.club.id, opts.kind), anyway)
     if opts.club_rules:  # given with the command: they win over the file's settings

@@ -21,6 +21,9 @@ HOSTILE = ["O'Neill", "van 't Hof", "back\\slash", "\\'", "''", "$1 $2 ? :x", "E
            "Émile 🙂", "line\nbreak\ttab", "\\x41", "%s %(name)s", ""]  # fmt: skip
 
 
+ACCOUNT = "INSERT INTO director_accounts (club_id, user_id, seen_at) VALUES (?, ?, ?)"  # a table with text and a foreign key
+
+
 async def accounts(url: str) -> list[tuple[str, str]]:
     conn = await asyncpg.connect(url)
     try:
@@ -36,7 +39,7 @@ async def test_text_written_later_comes_back_exactly(pg_url: str) -> None:
         async with store.transaction(key="console:c"):
             for n, text in enumerate(HOSTILE):
                 await store.write_later(
-                    "INSERT INTO director_accounts (club_id, user_id, seen_at) VALUES (?, ?, ?)", (club.id, f"{n:02d}{text}", text)
+                    ACCOUNT, (club.id, f"{n:02d}{text}", text)
                 )
         assert await accounts(pg_url) == sorted((f"{n:02d}{t}", t) for n, t in enumerate(HOSTILE))
         assert len(await store.fetch_all("SELECT * FROM clubs")) == 1
@@ -81,7 +84,7 @@ async def test_a_late_write_the_server_refuses_fails_its_own_command_only(pg_url
                 await store.add_member(clubs[i].id, f"M{i:02d}", 1500, NOW)
                 club_id = clubs[i].id if i % 3 else 999_999  # no such club: the foreign key refuses it
                 await store.write_later(
-                    "INSERT INTO director_accounts (club_id, user_id, seen_at) VALUES (?, ?, ?)", (club_id, f"u{i:02d}", "x")
+                    ACCOUNT, (club_id, f"u{i:02d}", "x")
                 )
             assert (f"u{i:02d}", "x") in await accounts(pg_url)  # committed, carried writes too, once it returns
 
@@ -107,7 +110,7 @@ async def test_the_last_commands_refused_late_write_fails_it_at_the_commit_and_t
         async def command(i: int, club_id: int) -> None:
             async with store.transaction(key=f"console:c{i}"):
                 await store.add_member(clubs[i].id, f"M{i}", 1500, NOW)
-                await store.write_later("INSERT INTO director_accounts (club_id, user_id, seen_at) VALUES (?, ?, ?)", (club_id, f"u{i}", "x"))
+                await store.write_later(ACCOUNT, (club_id, f"u{i}", "x"))
 
         first = await asyncio.gather(command(0, clubs[0].id), command(1, 999_999), return_exceptions=True)
         assert first[0] is None and type(first[1]).__name__ == "ForeignKeyViolationError"
@@ -125,7 +128,7 @@ async def test_a_late_write_is_seen_by_the_commands_next_read(pg_url: str) -> No
     try:
         club = await store.get_or_create_club("console", "c", "Club", "nl", "Europe/Amsterdam", NOW)
         async with store.transaction(key="console:c"):
-            await store.write_later("INSERT INTO director_accounts (club_id, user_id, seen_at) VALUES (?, ?, ?)", (club.id, "u", "x"))
+            await store.write_later(ACCOUNT, (club.id, "u", "x"))
             await store.write_later("INSERT INTO club_logos (club_id, image, stamp, set_at) VALUES (?, ?, ?, ?)",
                                     (club.id, b"\x89PNG\x00'", "s", "t"))  # bytes: sent as a parameter, in order
             rows = await store.fetch_all("SELECT user_id FROM director_accounts ORDER BY user_id")
