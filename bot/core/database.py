@@ -210,6 +210,12 @@ class Database(ReadPath):
         """Due work that only one process may do (``bot/core/postgres.py``): one process has the file."""
         yield True
 
+    @asynccontextmanager
+    async def claim_many(self, names: Iterable[str]) -> AsyncIterator[set[str]]:
+        """As ``claim`` for several names at once: the ones this process holds (all: one process has the
+        file)."""
+        yield set(names)
+
     async def data_version(self) -> int:
         """A number that moves when another connection commits to the file (another process, or this
         process's writer as seen by the read path): SQLite's ``PRAGMA data_version`` on the read-only

@@ -121,7 +121,9 @@ class Alarm:
         the order they were queued; when one of a club's announcements cannot be posted, the club's later
         ones wait with it for the retry, so a club never sees them out of order. Every post waits for the
         platform's rate limits (``bot/core/rate_limit.py``). With several processes, one posts a club's
-        announcements at a time (``store.claim``); the club's queue is read again once claimed."""
+        announcements at a time: the clubs' outboxes are claimed together (``store.claim_many``, one round
+        trip) and held until this dispatch ends; the claimed clubs' queues are read again once claimed (one
+        query), as another process may have posted some meanwhile."""
         by_club: dict[int, list[Announcement]] = {}
         pending = await self.store.pending_announcements()
         ANNOUNCEMENTS_QUEUED.set(len(pending))
@@ -132,22 +134,25 @@ class Alarm:
 
         async def serve(club_id: int, queue: list[Announcement]) -> int:
             CLUB.set(club_id)  # the log's club= (each serve runs in a task of its own)
-            async with gate, self.store.claim(f"outbox:{club_id}") as mine:
-                if not mine:
-                    self._claimed_elsewhere = True
-                    return len(queue)
+            async with gate:
                 club = await self.store.club(club_id)
                 if club is None:
                     return 0
-                if self.store.dialect != "sqlite":  # another process may have posted some meanwhile
-                    queue = await self.store.pending_announcements(club_id)
                 for done, announcement in enumerate(queue):
                     if not await self._post(club, announcement):
                         return len(queue) - done
                 return 0
 
-        left = await asyncio.gather(*(serve(club_id, queue) for club_id, queue in by_club.items()))
-        return sum(left)
+        async with self.store.claim_many(f"outbox:{club_id}" for club_id in by_club) as mine:
+            claimed = [club_id for club_id in by_club if f"outbox:{club_id}" in mine]
+            left = sum(len(queue) for club_id, queue in by_club.items() if f"outbox:{club_id}" not in mine)
+            self._claimed_elsewhere = left > 0
+            if self.store.dialect != "sqlite" and claimed:  # another process may have posted some meanwhile
+                by_club = {club_id: [] for club_id in claimed}
+                for announcement in await self.store.pending_announcements(clubs=claimed):
+                    by_club[announcement.club_id].append(announcement)
+            left += sum(await asyncio.gather(*(serve(club_id, by_club[club_id]) for club_id in claimed)))
+        return left
 
     async def _post(self, club: Club, announcement: Announcement) -> bool:
         announcement = await self.store.mark_announcement_attempted(announcement, self.clock.now())

@@ -399,11 +399,21 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
         await self.queue_announcement(club_id, round_id, f"{corrections}{number}", body, now, picture=picture)
         return True
 
-    async def pending_announcements(self, club_id: int | None = None) -> list[Announcement]:
+    async def pending_announcements(self, club_id: int | None = None, clubs: list[int] | None = None) -> list[Announcement]:
+        """What is still to be sent, in the order it was queued: everything, one club's, or ``clubs``'."""
         if club_id is not None:
             rows = await self.fetch_all(
                 "SELECT * FROM announcements WHERE sent_at IS NULL AND club_id = ? ORDER BY id", (club_id,)
             )
+        elif clubs is not None:
+            rows = []
+            for start in range(0, len(clubs), 5000):  # well within both databases' limit on parameters
+                part = clubs[start : start + 5000]
+                rows += await self.fetch_all(
+                    f"SELECT * FROM announcements WHERE sent_at IS NULL AND club_id IN ({','.join('?' * len(part))})"
+                    " ORDER BY id", part,
+                )
+            rows.sort(key=lambda r: r["id"])
         else:
             rows = await self.fetch_all("SELECT * FROM announcements WHERE sent_at IS NULL ORDER BY id")
         return [_announcement(r) for r in rows]

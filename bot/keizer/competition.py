@@ -7,7 +7,7 @@ store, calls the engine, and writes what it decided in one transaction.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Awaitable, Callable
 from datetime import datetime
 from fractions import Fraction
@@ -20,7 +20,7 @@ from bot.core.store import Store
 from bot.keizer.week_store import WeekStore
 from bot.keizer.forbidden import forbidden_pairs
 from bot.keizer.readable import check_readable, unreadable_players
-from bot.keizer.store import KeizerStore, RoundRow, Season, SeasonPlayer
+from bot.keizer.store import KeizerStore, Notice, RoundRow, Season, SeasonPlayer
 
 _RESULTS = {r.value: r for r in Result}
 _ABSENCE = {"notice": Absence.NOTICE, "team": Absence.TEAM, "unexcused": Absence.UNEXCUSED, "auto": Absence.AUTO}
@@ -47,6 +47,7 @@ class SeasonData:
     season_players: list[SeasonPlayer]
     rounds: list[Round]  # the paired rounds, as the engine sees them
     round_rows: list[RoundRow]
+    signed_off: dict[int, frozenset[int]] = field(default_factory=dict)  # round number -> members with a sign-off
 
 
 def player_id(member_id: int) -> str:
@@ -76,8 +77,10 @@ async def load(store: Store, season: Season) -> SeasonData:
     for number, member_id in await KeizerStore(store).byes_of_season(season.id):
         byes.setdefault(number, []).append(player_id(member_id))
     absent: dict[int, dict[str, Absence]] = {}
+    signed_off: dict[int, set[int]] = {}
     for number, so in await KeizerStore(store).signoffs_of_season(season.id):
         absent.setdefault(number, {})[player_id(so.member_id)] = _ABSENCE[so.kind]
+        signed_off.setdefault(number, set()).add(so.member_id)
     rounds = [
         Round(
             number=r.number,
@@ -93,7 +96,10 @@ async def load(store: Store, season: Season) -> SeasonData:
         member = await store.member(int(pid))
         outsiders[pid] = member.name if member is not None else pid
     check_readable(players, rounds, season.name, outsiders)
-    return SeasonData(season, settings_from_json(season.settings_json), players, season_players, rounds, round_rows)
+    return SeasonData(
+        season, settings_from_json(season.settings_json), players, season_players, rounds, round_rows,
+        {number: frozenset(members) for number, members in signed_off.items()},
+    )
 
 
 def standings(data: SeasonData, after_round: int | None = None) -> list[keizer.Standing]:
@@ -114,8 +120,7 @@ def present_players(data: SeasonData, round_number: int, signed_off: set[int]) -
 async def absent_unless_signed_on(store: Store, season_id: int, round_id: int) -> set[int]:
     """The members in the mode "absent unless I sign on" (``/mijn aanwezig afgemeld``) who did not sign
     on for this round: absent from it as if signed off in time (issue 34 §2)."""
-    attendance = WeekStore(store)
-    return await attendance.absent_by_default(season_id) - await attendance.signons(round_id)
+    return await WeekStore(store).absent_without_signon(season_id, round_id)
 
 
 async def signed_off_for(store: Store, season_id: int, round_id: int) -> set[int]:
@@ -147,29 +152,29 @@ async def pair(
     round_row: RoundRow,
     now: datetime,
     render: Callable[[SeasonData, pairing.Pairing], tuple[str, str | None]],
-    notify: Callable[[SeasonData, pairing.Pairing], Awaitable[None]] | None = None,
+    notify: Callable[[SeasonData, pairing.Pairing], Awaitable[list[Notice]]] | None = None,
 ) -> pairing.Pairing | None:
     """Pair ``round_row`` with the Keizer engine and store it; None when it was already paired.
 
     The announcement ``render`` makes (text and picture) is queued in the same transaction, so a paired round always has
-    exactly one pairing announcement. Players signed off automatically (seed 004 rule j) get a sign-off
+    exactly one pairing announcement, and after it the members' private notices ``notify`` makes. Players signed off automatically (seed 004 rule j) get a sign-off
     for this round, so the round's record says why they were not paired; so do the absent-by-default who did
     not sign on (an ordinary sign-off: ``/mijn aanwezig afgemeld``).
     """
-    data = await load(store, season)
-    signed_off = {so.member_id for so in await KeizerStore(store).signoffs(round_row.id)}
-    by_default = await absent_unless_signed_on(store, season.id, round_row.id)
+    keizer_store = KeizerStore(store)
     async with store.transaction():
-        fresh = await KeizerStore(store).round(round_row.id)
-        if fresh is None or fresh.status == "paired":
+        data = await load(store, season)
+        signed_off = set(data.signed_off.get(round_row.number, ()))
+        by_default = await absent_unless_signed_on(store, season.id, round_row.id)
+        if not await keizer_store.mark_paired(round_row.id, now):  # paired already (the round is ours now)
             return None
         for sp in data.season_players:
             if sp.joined_round > round_row.number or sp.member_id in signed_off or withdrawn(sp, round_row.number):
                 continue
             if sp.auto_signed_off:
-                await KeizerStore(store).set_signoff(round_row.id, sp.member_id, "auto", None, now)
+                await keizer_store.set_signoff(round_row.id, sp.member_id, "auto", None, now)
             elif sp.member_id in by_default:  # an ordinary sign-off in time (seed 004 Keizer rule e)
-                await KeizerStore(store).set_signoff(round_row.id, sp.member_id, "notice", None, now)
+                await keizer_store.set_signoff(round_row.id, sp.member_id, "notice", None, now)
         signed_off |= by_default
         present = present_players(data, round_row.number, signed_off)
         apart = [(player_id(a), player_id(b)) for a, b in await forbidden_pairs(store, season.club_id)]
@@ -177,11 +182,8 @@ async def pair(
         games = [(board, int(g.white), int(g.black)) for board, g in enumerate(result.games, start=1)]
         bye = int(result.bye) if result.bye is not None else None
         body, picture = render(data, result)
-        saved = await KeizerStore(store).save_pairing(
-            round_row.id, games, bye, now, announcement=(season.club_id, "pairing", body, picture)
+        notices = await notify(data, result) if notify is not None else []  # read before the kept writes go
+        await keizer_store.save_pairing(
+            round_row.id, games, bye, now, announcement=(season.club_id, "pairing", body, picture), notices=notices
         )
-        if not saved:
-            return None
-        if notify is not None:  # the members' private notices, in the same transaction: queued exactly once
-            await notify(data, result)
     return result

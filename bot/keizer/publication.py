@@ -22,7 +22,7 @@ from bot.keizer.lookups import ANYWAY_WORDS, active_season, competition_of, keiz
 from bot.keizer.open_results import held_for_results, queue_deadline_notice
 from bot.keizer.reminders import RESULTS_AFTER, queue_answer_reminders, queue_result_reminders
 from bot.keizer.source import KeizerSource
-from bot.keizer.store import RoundRow, Season
+from bot.keizer.store import Notice, RoundRow, Season
 from bot.keizer.week_store import WeekStore
 from bot.core.store import Club, club_key
 
@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 
 UNDO_WORDS = {"ongedaan", "undo"}
 PAIRED_AT_ONCE = 8  # due rounds paired side by side by the scheduler (``run_due``)
+CLAIMED_AT_ONCE = 32  # seasons whose due rounds are claimed together (``run_due``)
 
 
 async def cmd_publiceer(core: Core, ctx: Context) -> Reply:
@@ -121,31 +122,32 @@ async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetim
         games = [(names[g.white], names[g.black]) for g in result.games]
         return pairing_announcement(club.language, row, games, names[result.bye] if result.bye is not None else None, season.kind)
 
-    async def notify(data: competition.SeasonData, result: pairing.Pairing) -> None:
-        await queue_private_notices(core, club, season.kind, row, data, result, now)
+    async def notify(data: competition.SeasonData, result: pairing.Pairing) -> list[Notice]:
+        return await private_notices(core, club, season.kind, row, data, result)
 
     return await competition.pair(core.store, season, row, now, render, notify)
 
 
-async def queue_private_notices(
-    core: Core, club: Club, kind: str, row: RoundRow, data: competition.SeasonData, result: pairing.Pairing,
-    now: datetime,
-) -> None:
+async def private_notices(
+    core: Core, club: Club, kind: str, row: RoundRow, data: competition.SeasonData, result: pairing.Pairing
+) -> list[Notice]:
     """Each paired member who allows it (``/mijn meldingen aan``) gets a private message with their
     opponent, colour and board, or their bye (queued in the pairing's transaction: exactly once)."""
     names = {p.id: p.name for p in data.players}
     ids = [int(x) for g in result.games for x in (g.white, g.black)] + ([int(result.bye)] if result.bye else [])
     accounts = await core.store.accounts_to_notify(club.id, ids)
     lang = club.language
+    notices: list[Notice] = []
     for board, game in enumerate(result.games, start=1):
         for me, other, colour in ((game.white, game.black, "colour_white"), (game.black, game.white, "colour_black")):
             if int(me) in accounts:
                 body = for_competition(lang, kind, t(lang, "notice_paired", round=row.number, date=row.play_date,
                                                      board=board, name=names[other], colour=t(lang, colour)))  # fmt: skip
-                await core.store.queue_announcement(club.id, row.id, f"notice:{me}", body, now, recipient=accounts[int(me)])
+                notices.append((f"notice:{me}", body, accounts[int(me)]))
     if result.bye is not None and int(result.bye) in accounts:
         body = for_competition(lang, kind, t(lang, "notice_bye", round=row.number, date=row.play_date))
-        await core.store.queue_announcement(club.id, row.id, f"notice:{result.bye}", body, now, recipient=accounts[int(result.bye)])
+        notices.append((f"notice:{result.bye}", body, accounts[int(result.bye)]))
+    return notices
 
 
 def pairing_announcement(
@@ -220,20 +222,18 @@ class KeizerSchedule:
                             await queue_deadline_notice(core, row, now)
                     await queue_result_reminders(core, now)  # the day after a round: results still missing
         turns = asyncio.Semaphore(PAIRED_AT_ONCE)
+        seasons = await store.seasons_to_pair(now)
 
         async def pair(row: RoundRow) -> None:
-            season = await store.season(row.season_id)
+            season = seasons.get(row.season_id)
             club = await core.store.club(season.club_id) if season is not None else None
             if season is None or club is None:
                 return
             try:  # each round in a transaction of its own: one club's trouble does not stop the others
-                async with core.store.claim(f"keizer-round:{row.id}") as mine:
-                    if not mine:  # another process is pairing it
-                        return
-                    if await held_for_results(core, club, season, row, now):
-                        return
-                    async with core.store.transaction(key=club_key(club.platform, club.external_id)):
-                        await pair_and_queue(core, season, row, now)
+                if await held_for_results(core, club, season, row, now):
+                    return
+                async with core.store.transaction(key=club_key(club.platform, club.external_id)):
+                    await pair_and_queue(core, season, row, now)
             except Exception as err:
                 log.exception("pairing round %s of season %s failed", row.number, season.id)
                 await _report_failure(core, club, season.kind, row, err, now)
@@ -244,11 +244,23 @@ class KeizerSchedule:
                     await pair(row)
 
         # A few seasons at a time, so that their COMMITs are shared (group commit) and one round's wait
-        # for its COMMIT is another's turn to be paired.
-        seasons: dict[int, list[RoundRow]] = {}
+        # for its COMMIT is another's turn to be paired. Their rounds are claimed a share at a time (one
+        # round trip for the share): each round is paired by one process, and two processes pairing the
+        # same minute take turns share by share.
+        by_season: dict[int, list[RoundRow]] = {}
         for row in await store.rounds_to_pair(now):
-            seasons.setdefault(row.season_id, []).append(row)
-        await asyncio.gather(*(pair_season(rows) for rows in seasons.values()))
+            by_season.setdefault(row.season_id, []).append(row)
+        shares = list(by_season.values())
+        for start in range(0, len(shares), CLAIMED_AT_ONCE):
+            share = shares[start : start + CLAIMED_AT_ONCE]
+            async with core.store.claim_many(f"keizer-round:{r.id}" for rows in share for r in rows) as mine:
+                if not mine:  # another process is pairing this share
+                    continue
+                ids = [r.id for rows in share for r in rows if f"keizer-round:{r.id}" in mine]
+                if core.store.dialect != "sqlite":  # another process may have paired some before we claimed them
+                    left = await store.unpaired(ids)
+                    ids = [i for i in ids if i in left]
+                await asyncio.gather(*(pair_season([r for r in rows if r.id in ids]) for rows in share))
 
 
 async def _report_failure(core: Core, club: Club, kind: str, row: RoundRow, err: Exception, now: datetime) -> None:

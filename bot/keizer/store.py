@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import datetime, timedelta
+from typing import Iterable
 
 from bot.core.store import Store, from_iso, iso
 from bot.keizer.rows import GameRow, RoundRow, Season, SeasonPlayer, Signoff
@@ -21,7 +22,9 @@ _NOT_FAILED = (
     "NOT EXISTS (SELECT 1 FROM pairing_failures f WHERE f.round_id = r.id AND f.season_version = s.version)"
 )
 
-__all__ = ["GameRow", "KeizerStore", "RoundRow", "Season", "SeasonPlayer", "Signoff"]
+__all__ = ["GameRow", "KeizerStore", "Notice", "RoundRow", "Season", "SeasonPlayer", "Signoff"]
+
+Notice = tuple[str, str, str]  # a private message queued with a pairing: (kind, body, the member's chat account)
 
 
 class KeizerStore:
@@ -295,6 +298,26 @@ class KeizerStore:
         )
         return [_round(r) for r in rows]
 
+    async def seasons_to_pair(self, now: datetime) -> dict[int, Season]:
+        """The seasons of ``rounds_to_pair``'s rounds, by id: read once for a publication minute."""
+        rows = await self.db.fetch_all(
+            "SELECT * FROM seasons WHERE id IN (SELECT r.season_id FROM rounds r JOIN seasons s ON s.id = r.season_id"
+            " WHERE r.status IN ('open', 'closed') AND s.status = 'active' AND r.publish_at <= ? AND " + _NOT_FAILED + ")",
+            (iso(now),),
+        )
+        return {int(r["id"]): _season(r) for r in rows}
+
+    async def unpaired(self, round_ids: list[int]) -> set[int]:
+        """Which of these rounds are not paired yet (another process may have paired some meanwhile)."""
+        found: set[int] = set()
+        for start in range(0, len(round_ids), 5000):  # well within both databases' limit on parameters
+            part = round_ids[start : start + 5000]
+            rows = await self.db.fetch_all(
+                f"SELECT id FROM rounds WHERE status != 'paired' AND id IN ({','.join('?' * len(part))})", part
+            )
+            found |= {int(r[0]) for r in rows}
+        return found
+
     async def record_pairing_failure(self, round_id: int, now: datetime) -> bool:
         """Remember that pairing the round failed at the season's present version (tried again once the
         season changes); True the first time for this round."""
@@ -315,6 +338,16 @@ class KeizerStore:
         )
         return changed == 1
 
+    async def mark_paired(self, round_id: int, now: datetime) -> bool:
+        """Mark a round paired, in the transaction that stores its pairing (``save_pairing``); False (and
+        nothing changed) when it was paired already. Taken first, it is the round's claim: whoever pairs
+        it at the same moment finds it taken."""
+        changed = await self.db.execute(
+            "UPDATE rounds SET status = 'paired', paired_at = ? WHERE id = ? AND status IN ('open', 'closed')",
+            (iso(now), round_id),
+        )
+        return changed == 1
+
     async def save_pairing(
         self,
         round_id: int,
@@ -322,19 +355,13 @@ class KeizerStore:
         bye: int | None,
         now: datetime,
         announcement: tuple[int, str, str, str | None] | None,
-    ) -> bool:
-        """Store a round's games (board, white, black) and bye, mark it paired, queue its announcement.
-
-        All in one transaction; returns False (and changes nothing) when the round was already paired.
-        """
+        notices: Iterable[Notice] = (),
+    ) -> None:
+        """Store a round's games (board, white, black) and bye, queue its announcement and after it the
+        private ``notices``, in the transaction that marked it paired (``mark_paired``). All kept for one
+        round trip on PostgreSQL (``write_later``)."""
         async with self.db.transaction():
-            changed = await self.db.execute(
-                "UPDATE rounds SET status = 'paired', paired_at = ? WHERE id = ? AND status IN ('open', 'closed')",
-                (iso(now), round_id),
-            )
-            if changed != 1:
-                return False
-            for board, white, black in games:  # with the bye and the announcement: one round trip on PostgreSQL
+            for board, white, black in games:
                 await self.db.write_later(
                     "INSERT INTO games (round_id, board, white_id, black_id) VALUES (?, ?, ?, ?)", (round_id, board, white, black)
                 )
@@ -343,7 +370,8 @@ class KeizerStore:
             if announcement is not None:
                 club_id, kind, body, picture = announcement
                 await self.db.queue_announcement(club_id, round_id, kind, body, now, picture=picture)
-        return True
+                for notice_kind, notice_body, recipient in notices:
+                    await self.db.queue_announcement(club_id, round_id, notice_kind, notice_body, now, recipient=recipient)
 
     async def withdraw_pairing(self, round_id: int, status: str, club_id: int, correction: str, now: datetime) -> bool:
         """Take a round's pairing back (games, bye, paired mark, and the absences written since it was

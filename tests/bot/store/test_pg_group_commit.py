@@ -108,3 +108,26 @@ async def test_a_lone_change_outside_a_command_is_committed_when_it_returns(pg_u
             await conn.close()
     finally:
         await store.close()
+
+
+async def test_claims_taken_together_are_each_one_process_s_and_let_go_together(pg_url: str) -> None:
+    """``claim_many``: of the names asked for, each is held by one process at a time (another process
+    gets only the rest), a name this process already holds is not given twice, and all are let go at
+    the end (another process gets them then)."""
+    one, other = await open_store(pg_url), await open_store(pg_url)
+    try:
+        async with one.claim("outbox:3") as mine:
+            assert mine
+            async with one.claim_many(["outbox:1", "outbox:2", "outbox:3"]) as first:
+                assert first == {"outbox:1", "outbox:2"}  # outbox:3 is held by this process already
+                async with other.claim_many(["outbox:2", "outbox:3", "outbox:4"]) as second:
+                    assert second == {"outbox:4"}
+                    async with other.claim("outbox:1") as theirs:
+                        assert not theirs
+        async with other.claim_many(["outbox:1", "outbox:2", "outbox:3", "outbox:4"]) as after:
+            assert after == {"outbox:1", "outbox:2", "outbox:3", "outbox:4"}
+        async with one.claim_many([]) as none:
+            assert none == set()
+    finally:
+        await one.close()
+        await other.close()
