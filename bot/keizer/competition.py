@@ -70,15 +70,16 @@ async def load(store: Store, season: Season) -> SeasonData:
         for sp in season_players
     ]
     round_rows = await KeizerStore(store).rounds(season.id)
+    game_rows, bye_rows, signoff_rows = await KeizerStore(store).records_of_season(season.id)
     games: dict[int, list[Game]] = {}
-    for number, white, black, result in await KeizerStore(store).games_of_season(season.id):
+    for number, white, black, result in game_rows:
         games.setdefault(number, []).append(Game(player_id(white), player_id(black), _RESULTS[result] if result else None))
     byes: dict[int, list[str]] = {}
-    for number, member_id in await KeizerStore(store).byes_of_season(season.id):
+    for number, member_id in bye_rows:
         byes.setdefault(number, []).append(player_id(member_id))
     absent: dict[int, dict[str, Absence]] = {}
     signed_off: dict[int, set[int]] = {}
-    for number, so in await KeizerStore(store).signoffs_of_season(season.id):
+    for number, so in signoff_rows:
         absent.setdefault(number, {})[player_id(so.member_id)] = _ABSENCE[so.kind]
         signed_off.setdefault(number, set()).add(so.member_id)
     rounds = [

@@ -485,6 +485,26 @@ class KeizerStore:
         )
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
+    async def records_of_season(
+        self, season_id: int
+    ) -> tuple[list[tuple[int, int, int, str | None]], list[tuple[int, int]], list[tuple[int, Signoff]]]:
+        """``games_of_season``, ``byes_of_season`` and ``signoffs_of_season`` in one query (one round trip
+        on PostgreSQL, where the pairing of a publication minute counts them)."""
+        rows = await self.db.fetch_all(
+            "SELECT 'g' AS what, r.number, g.white_id AS a, g.black_id AS b, g.result AS c, g.board, r.id AS round_id"
+            " FROM games g JOIN rounds r ON r.id = g.round_id WHERE r.season_id = ?"
+            " UNION ALL SELECT 'b', r.number, b.member_id, NULL, NULL, NULL, r.id"
+            " FROM byes b JOIN rounds r ON r.id = b.round_id WHERE r.season_id = ?"
+            " UNION ALL SELECT 's', r.number, so.member_id, NULL, so.kind, NULL, r.id"
+            " FROM signoffs so JOIN rounds r ON r.id = so.round_id WHERE r.season_id = ?"
+            " ORDER BY 1, 2, 6",
+            (season_id, season_id, season_id),
+        )
+        games = [(r[1], r[2], r[3], r[4]) for r in rows if r[0] == "g"]
+        byes = [(r[1], r[2]) for r in rows if r[0] == "b"]
+        signoffs = [(r[1], Signoff(r[6], r[2], r[4])) for r in rows if r[0] == "s"]
+        return games, byes, signoffs
+
     async def byes_of_season(self, season_id: int) -> list[tuple[int, int]]:
         rows = await self.db.fetch_all(
             "SELECT r.number, b.member_id FROM byes b JOIN rounds r ON r.id = b.round_id WHERE r.season_id = ?",

@@ -14,6 +14,7 @@ from bot.config import Config
 from bot.core.clock import ShiftedClock
 from bot.core.scheduler import Alarm
 from bot.core.store import open_store
+from bot.keizer.store import KeizerStore
 from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, START, actor, dump
 
@@ -98,9 +99,25 @@ async def _run(target: str, config: Config) -> tuple[list[str], list[str]]:
             reply = await core.handle(PEOPLE.get(who) or actor(who), command)
             replies.append(f"{who} {command} -> {reply.ok} {reply.text}")
             await alarm.run_due()
+        await _records_read_together_as_apart(store)
     finally:
         await store.close()
     return replies, posted
+
+
+async def _records_read_together_as_apart(store) -> None:
+    """The season's games, byes and sign-offs read in one query (``records_of_season``, the pairing's load)
+    are what the three queries of their own give."""
+    keizer = KeizerStore(store)
+    seasons = await keizer.seasons((await store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)).id)
+    assert seasons
+    for season in seasons:
+        games, byes, signoffs = await keizer.records_of_season(season.id)
+        assert games == await keizer.games_of_season(season.id)  # in the same order: by round, then board
+        assert sorted(byes) == sorted(await keizer.byes_of_season(season.id))
+        assert sorted(signoffs, key=repr) == sorted(await keizer.signoffs_of_season(season.id), key=repr)
+    assert any(games for games, _, _ in [await keizer.records_of_season(s.id) for s in seasons])
+    assert any(signoffs for _, _, signoffs in [await keizer.records_of_season(s.id) for s in seasons])
 
 
 async def _postgres_rows(url: str, tables: list[str]) -> dict[str, list[tuple]]:

@@ -1,0 +1,41 @@
+"""``KeizerStore.records_of_season``: a season's games, byes and sign-offs in one query (the pairing's
+``load`` reads them so: one round trip on PostgreSQL), the same as the three queries of their own, on
+both databases (the ``any_store`` fixture)."""
+
+from __future__ import annotations
+
+from bot.keizer.store import KeizerStore
+from tests.bot.keizer.test_season_at_hand import NOW, new_season
+
+
+async def test_games_byes_and_signoffs_read_together_are_the_ones_read_apart(any_store) -> None:
+    keizer = KeizerStore(any_store)
+    club = await any_store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
+    other = await any_store.get_or_create_club("console", "y", "Other", "nl", "Europe/Amsterdam", NOW)
+    people = [await any_store.add_member(club.id, name, 1800 - 10 * n, NOW) for n, name in enumerate("ABCDEFG")]
+    stranger = await any_store.add_member(other.id, "Z", 1500, NOW)
+    season = await new_season(any_store, club.id, "2026-27", weeks=3)
+    elsewhere = await new_season(any_store, other.id, "elders", weeks=3)
+    rounds = await keizer.rounds(season.id)
+    ids = [p.id for p in people]
+    async with any_store.transaction():
+        await keizer.mark_paired(rounds[0].id, NOW)
+        await keizer.save_pairing(rounds[0].id, [(2, ids[2], ids[3]), (1, ids[0], ids[1]), (3, ids[4], ids[5])], ids[6], NOW, None)
+        await keizer.set_signoff(rounds[1].id, ids[3], "notice", ids[3], NOW)
+        await keizer.set_signoff(rounds[0].id, ids[6], "team", None, NOW)
+        await keizer.mark_paired(rounds[1].id, NOW)
+        await keizer.save_pairing(rounds[1].id, [(1, ids[1], ids[0])], ids[2], NOW, None)
+        other_round = (await keizer.rounds(elsewhere.id))[0]
+        await keizer.set_signoff(other_round.id, stranger.id, "notice", None, NOW)  # another season's: not read
+
+    first_game = (await keizer.games_of_round(rounds[0].id))[0]
+    await keizer.set_result(first_game.id, "1-0", NOW)
+    games, byes, signoffs = await keizer.records_of_season(season.id)
+    assert games == await keizer.games_of_season(season.id)  # the same order: round, then board
+    assert games == [(1, ids[0], ids[1], "1-0"), (1, ids[2], ids[3], None), (1, ids[4], ids[5], None), (2, ids[1], ids[0], None)]
+    assert sorted(byes) == sorted(await keizer.byes_of_season(season.id)) == [(1, ids[6]), (2, ids[2])]
+    assert sorted(signoffs, key=repr) == sorted(await keizer.signoffs_of_season(season.id), key=repr)
+    assert sorted((n, so.round_id, so.member_id, so.kind) for n, so in signoffs) == [
+        (1, rounds[0].id, ids[6], "team"), (2, rounds[1].id, ids[3], "notice"),
+    ]  # fmt: skip
+    assert await keizer.records_of_season(elsewhere.id) == ([], [], [(1, (await keizer.signoffs_of_season(elsewhere.id))[0][1])])
