@@ -39,7 +39,7 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     at_hand = await keizer_store(core).season_at_hand(ctx.club.id, ctx.member.id if ctx.member else None, kind)
     if at_hand is None and kind == "rapid":
         raise UserError("error_no_rapid_season")
-    season, coming, sp = at_hand if at_hand is not None else (None, None, None)
+    season, coming, sp, week = at_hand if at_hand is not None else (None, None, None, None)
     target: RoundRow | None = None
     if season is not None:
         target = await round_by_number(core, season, round_arg[0]) if round_arg else coming
@@ -52,15 +52,18 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
         await check_joining(ctx, someone_new)
     elif season is not None and target is None:
         raise UserError("error_season_over", season=season.name)
-    signoff = await keizer_store(core).signoff(target.id, member.id) if target and member else None
     late = target is not None and ctx.now >= target.deadline_at and not ctx.is_director
     attendance = WeekStore(core.store)
     # /aanmelden answers "yes" for the round (a sign-on, before its deadline): what makes a member who is absent
     # unless signed on (/mijn aanwezig afgemeld) play, and the answer a club that asks for one (herinnering=iedereen)
     # waits for; for the absent-by-default it is refused after the deadline, as a sign-off is
-    on_already = target is not None and member is not None and member.id in await attendance.signons(target.id)
-    absent_by_default = member is not None and await attendance.mode(member.id) == ABSENT
-    if (signoff is not None or (absent_by_default and not on_already and sp is not None)) and late:
+    if week is not None and member is not None and target is not None and target == coming:  # read with the season
+        signed_off, on_already, absent_by_default = week.signoff is not None, week.signed_on, week.mode == ABSENT
+    else:
+        signed_off = target is not None and member is not None and await keizer_store(core).signoff(target.id, member.id) is not None
+        on_already = target is not None and member is not None and member.id in await attendance.signons(target.id)
+        absent_by_default = member is not None and await attendance.mode(member.id) == ABSENT
+    if (signed_off or (absent_by_default and not on_already and sp is not None)) and late:
         assert target is not None
         raise UserError("error_deadline_passed", round=target.number, deadline=ctx.local(target.deadline_at))
     lines: list[str] = []
@@ -89,7 +92,7 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
         if sp is not None and sp.auto_signed_off:
             await keizer_store(core).sign_on_again(season.id, member.id)
             lines.append(ctx.t("auto_signoff_lifted"))
-        if signoff is not None:
+        if signed_off:
             await keizer_store(core).delete_signoff(target.id, member.id)
         if not on_already and not late and first_round == target.number:
             await attendance.sign_on(target.id, member.id, ctx.now)
@@ -110,7 +113,7 @@ async def cmd_afmelden(core: Core, ctx: Context) -> Reply:
     at_hand = await keizer_store(core).season_at_hand(ctx.club.id, ctx.member.id if ctx.member else None, kind)
     if at_hand is None:
         raise UserError("error_no_rapid_season" if kind == "rapid" else "error_no_season")
-    season, coming, own_place = at_hand
+    season, coming, own_place, week = at_hand
     kind = "notice"
     round_text: str | None = None
     name_parts: list[str] = []
@@ -145,7 +148,8 @@ async def cmd_afmelden(core: Core, ctx: Context) -> Reply:
         raise UserError("error_signoff_before_joining", name=member.name, round=target.number, joined=sp.joined_round)
     async with core.store.transaction():
         await keizer_store(core).set_signoff(target.id, member.id, kind, ctx.member.id if ctx.member else None, ctx.now)
-        await WeekStore(core.store).drop_signon(target.id, member.id)  # /afmelden takes back /aanmelden
+        if member is not ctx.member or target != coming or week.signed_on:  # /afmelden takes back /aanmelden
+            await WeekStore(core.store).drop_signon(target.id, member.id)
     key = "signed_off_team" if kind == "team" else "signed_off"
     said = ctx.t(key, name=member.name, round=target.number, date=target.play_date)
     return Reply(lines=(for_competition(ctx.lang, season.kind, said),), private=True)

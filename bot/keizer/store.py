@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import datetime, timedelta
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from bot.core.store import Store, from_iso, iso
 from bot.keizer.rows import GameRow, RoundRow, Season, SeasonPlayer, Signoff
@@ -22,7 +22,16 @@ _NOT_FAILED = (
     "NOT EXISTS (SELECT 1 FROM pairing_failures f WHERE f.round_id = r.id AND f.season_version = s.version)"
 )
 
-__all__ = ["GameRow", "KeizerStore", "Notice", "RoundRow", "Season", "SeasonPlayer", "Signoff"]
+__all__ = ["GameRow", "KeizerStore", "MemberWeek", "Notice", "RoundRow", "Season", "SeasonPlayer", "Signoff"]
+
+class MemberWeek(NamedTuple):
+    """A member's word for the coming round (``season_at_hand``): the kind of their sign-off (None: none),
+    whether they signed on, and their attendance mode (``/mijn aanwezig``: 'present' or 'absent')."""
+
+    signoff: str | None
+    signed_on: bool
+    mode: str
+
 
 Notice = tuple[str, str, str]  # a private message queued with a pairing: (kind, body, the member's chat account)
 
@@ -115,10 +124,11 @@ class KeizerStore:
 
     async def season_at_hand(
         self, club_id: int, member_id: int | None, kind: str = "main"
-    ) -> tuple[Season, RoundRow | None, SeasonPlayer | None] | None:
+    ) -> tuple[Season, RoundRow | None, SeasonPlayer | None, MemberWeek] | None:
         """What a sign-off or sign-on needs, in one trip: the active season (as ``active_season``), its
-        coming round (as ``coming_round``, None when every round is paired) and the member's place in it
-        (as ``season_player``, None when the member is not in the season or not given)."""
+        coming round (as ``coming_round``, None when every round is paired), the member's place in it
+        (as ``season_player``, None when the member is not in the season or not given) and the member's
+        word for the coming round (``MemberWeek``: sign-off, sign-on, attendance mode)."""
         row = await self.db.fetch_one(
             "SELECT s.*,"
             " r.id AS r_id, r.season_id AS r_season_id, r.number AS r_number, r.play_date AS r_play_date,"
@@ -127,20 +137,24 @@ class KeizerStore:
             " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
             " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off,"
             " sp.withdrawn_from AS sp_withdrawn_from, sp.returned_from AS sp_returned_from,"
-            " sp.signed_on_after AS sp_signed_on_after"
+            " sp.signed_on_after AS sp_signed_on_after,"
+            " (SELECT so.kind FROM signoffs so WHERE so.round_id = r.id AND so.member_id = ?) AS w_signoff,"
+            " EXISTS (SELECT 1 FROM signons sn WHERE sn.round_id = r.id AND sn.member_id = ?) AS w_signed_on,"
+            " (SELECT a.mode FROM attendance_modes a WHERE a.member_id = ?) AS w_mode"
             " FROM seasons s"
             " LEFT JOIN rounds r ON r.id ="
             "  (SELECT id FROM rounds WHERE season_id = s.id AND status != 'paired' ORDER BY number LIMIT 1)"
             " LEFT JOIN season_players sp ON sp.season_id = s.id AND sp.member_id = ?"
             " LEFT JOIN members m ON m.id = sp.member_id"
             " WHERE s.club_id = ? AND s.kind = ? AND s.status = 'active' ORDER BY s.id DESC LIMIT 1",
-            (member_id, club_id, kind),
+            (member_id, member_id, member_id, member_id, club_id, kind),
         )
         if row is None:
             return None
         coming = _round(row, "r_") if row["r_id"] is not None else None
         player = _season_player(row, "sp_") if row["sp_member_id"] is not None else None
-        return _season(row), coming, player
+        week = MemberWeek(row["w_signoff"], bool(row["w_signed_on"]), row["w_mode"] or "present")
+        return _season(row), coming, player, week
 
     async def season_players(self, season_id: int) -> list[SeasonPlayer]:
         rows = await self.db.fetch_all(
