@@ -199,6 +199,7 @@ def main() -> None:
     parser.add_argument("--part", default="afmelden")
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--last", type=int, default=0)
+    parser.add_argument("--parts", default="cold,warm,publish", help="which measurements: cold, warm, publish")
     args = parser.parse_args()
     if args.worker:
         asyncio.run(worker(args))
@@ -214,48 +215,67 @@ def main() -> None:
             configurations = [("SQLite, one process", "sqlite", 1), ("PostgreSQL, one process", "pg", 1),
                               ("PostgreSQL, two processes", "pg", 2)]  # fmt: skip
             baseline: dict[str, float] = {}
-            print(f"\n/afmelden: {args.burst} at once, then {args.rate:.0f}/s offered for {args.seconds:.0f} s")
-            bare_lines = []
-            for n, (label, kind, processes) in enumerate(configurations):
-                target = fresh_copy(kind, master, tmp, server, f"afmelden_{n}")
-                if kind == "pg":  # the bare asyncpg loop on the same server, same processes, same burst
-                    bare, _ = run_workers(target, "bare", args, processes)
-                    bare_rate = args.burst / max(float(r["burst_wall"]) for r in bare)
-                reports, _ = run_workers(target, "afmelden", args, processes)
-                burst_rate = args.burst / max(float(r["burst_wall"]) for r in reports)
-                if kind == "pg":
-                    bare_lines.append(f"  {label:27s} /afmelden {burst_rate:7.0f}/s against a bare asyncpg loop of"
-                                      f" one-row INSERT transactions {bare_rate:7.0f}/s: {burst_rate / bare_rate:.2f}x")
-                latencies = [x for r in reports for x in r["latencies"]]
-                achieved = len(latencies) / max(float(r["wall"]) for r in reports)
-                baseline.setdefault("burst", burst_rate)
-                print(f"  {label:27s} burst {burst_rate:7.0f}/s ({burst_rate / baseline['burst']:.2f}x SQLite)"
-                      f"  | offered {args.rate:.0f}/s: achieved {achieved:.0f}/s, p50 {statistics.median(latencies):6.1f} ms,"
-                      f" p99 {p(latencies, 0.99):6.1f} ms; refused {sum(int(r['burst_refused']) for r in reports)}")  # fmt: skip
-            print(f"\n/afmelden saturated ({args.burst} at once) against the bare baseline on the same server:")
-            print("\n".join(bare_lines))
-            print(f"\n/afmelden saturated ({args.burst} at once), warm: each member's /aanmelden first (the caches of a bot"
-                  " that has run a while), against the bare baseline:")
-            for n, (label, kind, processes) in enumerate(configurations):
-                target = fresh_copy(kind, master, tmp, server, f"warm_{n}")
-                bare_rate = float("nan")
-                if kind == "pg":
-                    bare, _ = run_workers(target, "bare", args, processes)
-                    bare_rate = args.burst / max(float(r["burst_wall"]) for r in bare)
-                reports, _ = run_workers(target, "afmelden-warm", args, processes)
-                rate = args.burst / max(float(r["burst_wall"]) for r in reports)
-                baseline.setdefault("warm", rate)
-                against = f"; bare asyncpg loop {bare_rate:7.0f}/s: {rate / bare_rate:.2f}x" if kind == "pg" else ""
-                print(f"  {label:27s} /afmelden {rate:7.0f}/s ({rate / baseline['warm']:.2f}x SQLite){against}")
-            print(f"\npublication minute: {args.clubs} clubs' rounds due at once (pair, queue, hand to the sender)")
-            for n, (label, kind, processes) in enumerate(configurations):
-                target = fresh_copy(kind, master, tmp, server, f"publish_{n}")
-                reports, wall = run_workers(target, "publish", args, processes)
-                baseline.setdefault("publish", wall)
-                shares = " + ".join(str(r["sent"]) for r in reports)
-                print(f"  {label:27s} {wall:6.2f} s ({wall / baseline['publish']:.2f}x SQLite); announcements sent: {shares}")
+            parts = set(args.parts.split(","))
+            if "cold" in parts:
+                cold(args, configurations, master, tmp, server, baseline)
+            if "warm" in parts:
+                warm(args, configurations, master, tmp, server, baseline)
+            if "publish" in parts:
+                publish(args, configurations, master, tmp, server, baseline)
     finally:
         server.stop()
+
+
+def cold(args: argparse.Namespace, configurations: list, master: Path, tmp: Path, server: PostgresServer, baseline: dict) -> None:
+    """The burst of /afmelden from fresh processes, and the open loop."""
+    print(f"\n/afmelden: {args.burst} at once, then {args.rate:.0f}/s offered for {args.seconds:.0f} s")
+    bare_lines = []
+    for n, (label, kind, processes) in enumerate(configurations):
+        target = fresh_copy(kind, master, tmp, server, f"afmelden_{n}")
+        if kind == "pg":  # the bare asyncpg loop on the same server, same processes, same burst
+            bare, _ = run_workers(target, "bare", args, processes)
+            bare_rate = args.burst / max(float(r["burst_wall"]) for r in bare)
+        reports, _ = run_workers(target, "afmelden", args, processes)
+        burst_rate = args.burst / max(float(r["burst_wall"]) for r in reports)
+        if kind == "pg":
+            bare_lines.append(f"  {label:27s} /afmelden {burst_rate:7.0f}/s against a bare asyncpg loop of"
+                              f" one-row INSERT transactions {bare_rate:7.0f}/s: {burst_rate / bare_rate:.2f}x")
+        latencies = [x for r in reports for x in r["latencies"]]
+        achieved = len(latencies) / max(float(r["wall"]) for r in reports)
+        baseline.setdefault("burst", burst_rate)
+        print(f"  {label:27s} burst {burst_rate:7.0f}/s ({burst_rate / baseline['burst']:.2f}x SQLite)"
+              f"  | offered {args.rate:.0f}/s: achieved {achieved:.0f}/s, p50 {statistics.median(latencies):6.1f} ms,"
+              f" p99 {p(latencies, 0.99):6.1f} ms; refused {sum(int(r['burst_refused']) for r in reports)}")  # fmt: skip
+    print(f"\n/afmelden saturated ({args.burst} at once) against the bare baseline on the same server:")
+    print("\n".join(bare_lines))
+
+
+def warm(args: argparse.Namespace, configurations: list, master: Path, tmp: Path, server: PostgresServer, baseline: dict) -> None:
+    """The burst of /afmelden from processes that saw every member first."""
+    print(f"\n/afmelden saturated ({args.burst} at once), warm: each member's /aanmelden first (the caches of a bot"
+          " that has run a while), against the bare baseline:")
+    for n, (label, kind, processes) in enumerate(configurations):
+        target = fresh_copy(kind, master, tmp, server, f"warm_{n}")
+        bare_rate = float("nan")
+        if kind == "pg":
+            bare, _ = run_workers(target, "bare", args, processes)
+            bare_rate = args.burst / max(float(r["burst_wall"]) for r in bare)
+        reports, _ = run_workers(target, "afmelden-warm", args, processes)
+        rate = args.burst / max(float(r["burst_wall"]) for r in reports)
+        baseline.setdefault("warm", rate)
+        against = f"; bare asyncpg loop {bare_rate:7.0f}/s: {rate / bare_rate:.2f}x" if kind == "pg" else ""
+        print(f"  {label:27s} /afmelden {rate:7.0f}/s ({rate / baseline['warm']:.2f}x SQLite){against}")
+
+
+def publish(args: argparse.Namespace, configurations: list, master: Path, tmp: Path, server: PostgresServer, baseline: dict) -> None:
+    """Every club's round due at once."""
+    print(f"\npublication minute: {args.clubs} clubs' rounds due at once (pair, queue, hand to the sender)")
+    for n, (label, kind, processes) in enumerate(configurations):
+        target = fresh_copy(kind, master, tmp, server, f"publish_{n}")
+        reports, wall = run_workers(target, "publish", args, processes)
+        baseline.setdefault("publish", wall)
+        shares = " + ".join(str(r["sent"]) for r in reports)
+        print(f"  {label:27s} {wall:6.2f} s ({wall / baseline['publish']:.2f}x SQLite); announcements sent: {shares}")
 
 
 if __name__ == "__main__":

@@ -121,9 +121,10 @@ class Alarm:
         the order they were queued; when one of a club's announcements cannot be posted, the club's later
         ones wait with it for the retry, so a club never sees them out of order. Every post waits for the
         platform's rate limits (``bot/core/rate_limit.py``). With several processes, one posts a club's
-        announcements at a time: the clubs' outboxes are claimed together (``store.claim_many``, one round
-        trip) and held until this dispatch ends; the claimed clubs' queues are read again once claimed (one
-        query), as another process may have posted some meanwhile."""
+        announcements at a time: the clubs' outboxes are claimed a share at a time (``store.claim_many``,
+        one round trip for ``concurrency`` clubs) by two workers, so that one slow club holds up only its
+        own share and two processes take turns share by share; a share's queues are read again once claimed
+        (one query), as another process may have posted some meanwhile."""
         by_club: dict[int, list[Announcement]] = {}
         pending = await self.store.pending_announcements()
         ANNOUNCEMENTS_QUEUED.set(len(pending))
@@ -131,6 +132,9 @@ class Alarm:
             by_club.setdefault(announcement.club_id, []).append(announcement)
         gate = asyncio.Semaphore(self.concurrency)
         self._claimed_elsewhere = False
+        clubs = list(by_club)
+        shares = [clubs[start : start + self.concurrency] for start in range(0, len(clubs), self.concurrency)]
+        left = 0
 
         async def serve(club_id: int, queue: list[Announcement]) -> int:
             CLUB.set(club_id)  # the log's club= (each serve runs in a task of its own)
@@ -143,15 +147,24 @@ class Alarm:
                         return len(queue) - done
                 return 0
 
-        async with self.store.claim_many(f"outbox:{club_id}" for club_id in by_club) as mine:
-            claimed = [club_id for club_id in by_club if f"outbox:{club_id}" in mine]
-            left = sum(len(queue) for club_id, queue in by_club.items() if f"outbox:{club_id}" not in mine)
-            self._claimed_elsewhere = left > 0
-            if self.store.dialect != "sqlite" and claimed:  # another process may have posted some meanwhile
-                by_club = {club_id: [] for club_id in claimed}
-                for announcement in await self.store.pending_announcements(clubs=claimed):
-                    by_club[announcement.club_id].append(announcement)
-            left += sum(await asyncio.gather(*(serve(club_id, by_club[club_id]) for club_id in claimed)))
+        async def worker() -> None:
+            nonlocal left
+            while shares:
+                share = shares.pop(0)
+                async with self.store.claim_many(f"outbox:{club_id}" for club_id in share) as mine:
+                    claimed = [club_id for club_id in share if f"outbox:{club_id}" in mine]
+                    if len(claimed) < len(share):
+                        self._claimed_elsewhere = True
+                        left += sum(len(by_club[club_id]) for club_id in share if club_id not in claimed)
+                    queues = {club_id: by_club[club_id] for club_id in claimed}
+                    if self.store.dialect != "sqlite" and claimed:  # another process may have posted some meanwhile
+                        queues = {club_id: [] for club_id in claimed}
+                        for announcement in await self.store.pending_announcements(clubs=claimed):
+                            queues[announcement.club_id].append(announcement)
+                    unsent = await asyncio.gather(*(serve(club_id, queue) for club_id, queue in queues.items()))
+                    left += sum(unsent)  # added after the wait: the other worker adds its own meanwhile
+
+        await asyncio.gather(worker(), worker())
         return left
 
     async def _post(self, club: Club, announcement: Announcement) -> bool:
