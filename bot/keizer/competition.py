@@ -18,7 +18,6 @@ from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round
 
 from bot.core.store import Store
 from bot.keizer.week_store import WeekStore
-from bot.keizer.forbidden import forbidden_pairs
 from bot.keizer.readable import check_readable, unreadable_players
 from bot.keizer.store import KeizerStore, Notice, RoundRow, Season, SeasonPlayer
 
@@ -166,7 +165,7 @@ async def pair(
     async with store.transaction():
         data = await load(store, season)
         signed_off = set(data.signed_off.get(round_row.number, ()))
-        by_default = await absent_unless_signed_on(store, season.id, round_row.id)
+        forbidden, by_default = await keizer_store.pairing_constraints(season.club_id, season.id, round_row.id)
         if not await keizer_store.mark_paired(round_row.id, now):  # paired already (the round is ours now)
             return None
         for sp in data.season_players:
@@ -178,7 +177,7 @@ async def pair(
                 await keizer_store.set_signoff(round_row.id, sp.member_id, "notice", None, now)
         signed_off |= by_default
         present = present_players(data, round_row.number, signed_off)
-        apart = [(player_id(a), player_id(b)) for a, b in await forbidden_pairs(store, season.club_id)]
+        apart = [(player_id(a), player_id(b)) for a, b in forbidden]
         result = pairing.pair_round(data.players, data.rounds, present, data.settings, round_row.number, forbidden=apart)
         games = [(board, int(g.white), int(g.black)) for board, g in enumerate(result.games, start=1)]
         bye = int(result.bye) if result.bye is not None else None

@@ -519,6 +519,21 @@ class KeizerStore:
         signoffs = [(r[1], Signoff(r[6], r[2], r[4])) for r in rows if r[0] == "s"]
         return games, byes, signoffs
 
+    async def pairing_constraints(self, club_id: int, season_id: int, round_id: int) -> tuple[list[tuple[int, int]], set[int]]:
+        """What pairing a round must respect besides the standings, in one query: the club's forbidden
+        pairs (as ``forbidden_pairs``) and the season's players absent by default who did not sign on for
+        the round (as ``WeekStore.absent_without_signon``)."""
+        rows = await self.db.fetch_all(
+            "SELECT 'f' AS what, member_a AS a, member_b AS b FROM forbidden_pairings WHERE club_id = ?"
+            " UNION ALL SELECT 'a', sp.member_id, NULL FROM season_players sp"
+            " JOIN attendance_modes m ON m.member_id = sp.member_id WHERE sp.season_id = ? AND m.mode = 'absent'"
+            " AND NOT EXISTS (SELECT 1 FROM signons so WHERE so.round_id = ? AND so.member_id = sp.member_id)"
+            " ORDER BY 1, 2, 3",
+            (club_id, season_id, round_id),
+        )
+        forbidden = [(int(r[1]), int(r[2])) for r in rows if r[0] == "f"]
+        return forbidden, {int(r[1]) for r in rows if r[0] == "a"}
+
     async def byes_of_season(self, season_id: int) -> list[tuple[int, int]]:
         rows = await self.db.fetch_all(
             "SELECT r.number, b.member_id FROM byes b JOIN rounds r ON r.id = b.round_id WHERE r.season_id = ?",

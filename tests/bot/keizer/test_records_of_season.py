@@ -4,7 +4,10 @@ both databases (the ``any_store`` fixture)."""
 
 from __future__ import annotations
 
+from bot.core.store import iso
+from bot.keizer.forbidden import forbidden_pairs
 from bot.keizer.store import KeizerStore
+from bot.keizer.week_store import WeekStore
 from tests.bot.keizer.test_season_at_hand import NOW, new_season
 
 
@@ -39,3 +42,36 @@ async def test_games_byes_and_signoffs_read_together_are_the_ones_read_apart(any
         (1, rounds[0].id, ids[6], "team"), (2, rounds[1].id, ids[3], "notice"),
     ]  # fmt: skip
     assert await keizer.records_of_season(elsewhere.id) == ([], [], [(1, (await keizer.signoffs_of_season(elsewhere.id))[0][1])])
+
+
+async def test_the_pairing_constraints_read_together_are_the_ones_read_apart(any_store) -> None:
+    """``pairing_constraints``: the club's forbidden pairs and the absent-by-default without a sign-on, in
+    one query, as ``forbidden_pairs`` and ``WeekStore.absent_without_signon`` give them."""
+    keizer, week = KeizerStore(any_store), WeekStore(any_store)
+    club = await any_store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
+    other = await any_store.get_or_create_club("console", "y", "Other", "nl", "Europe/Amsterdam", NOW)
+    a, b, c, d = [await any_store.add_member(club.id, name, 1800, NOW) for name in "ABCD"]
+    y, z = [await any_store.add_member(other.id, name, 1500, NOW) for name in "YZ"]
+    season = await new_season(any_store, club.id, "2026-27")
+    first, second, _ = await keizer.rounds(season.id)
+    for member in (a, b, c):
+        await keizer.upsert_season_player(season.id, member.id, 1800, 1)
+    assert await keizer.pairing_constraints(club.id, season.id, first.id) == ([], set())
+    await add_forbidden(any_store, club.id, c.id, a.id)
+    await add_forbidden(any_store, club.id, a.id, b.id)
+    await add_forbidden(any_store, other.id, y.id, z.id)  # another club's: not read
+    for member in (b, c, d):  # d is not in the season
+        await week.set_mode(member.id, "absent")
+    await week.sign_on(first.id, c.id, NOW)
+    forbidden, absent = await keizer.pairing_constraints(club.id, season.id, first.id)
+    assert forbidden == await forbidden_pairs(any_store, club.id) and len(forbidden) == 2
+    assert absent == await week.absent_without_signon(season.id, first.id) == {b.id}
+    assert (await keizer.pairing_constraints(club.id, season.id, second.id))[1] == {b.id, c.id}
+
+
+async def add_forbidden(store, club_id: int, one: int, other: int) -> None:
+    """As /indeling verbied writes it (``bot/keizer/forbidden.py``)."""
+    await store.write(
+        "INSERT INTO forbidden_pairings (club_id, member_a, member_b, created_at) VALUES (?, ?, ?, ?)",
+        (club_id, min(one, other), max(one, other), iso(NOW)),
+    )
