@@ -20,7 +20,7 @@ What differs from the SQLite file, and why:
   a lane, nor the other clubs' commands on it.
 - **Due work once.** ``claim(name)`` is a session advisory lock taken without waiting: the process that
   gets it does the work, the others skip it (``bot/core/scheduler.py``); the Keizer rounds due are
-  claimed one by one (``bot/keizer/publication.py``), so each is paired by one process.
+  claimed a share at a time (``claim_many``, ``bot/keizer/publication.py``), so each is paired by one process.
 - **Caches.** The shared tables' caches (clubs, members: ``bot/core/store.py``) are emptied when this
   process writes them, and also when another process does: a transaction that wrote them sends a
   ``NOTIFY clubbot_cache`` with its COMMIT, and every process listens.
@@ -37,8 +37,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import hashlib
-import math
-import re
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
@@ -48,6 +46,7 @@ import asyncpg
 from bot.core.club_slots import ClubSlots
 from bot.core.database import ReadPath, check_write
 from bot.core.pg_lanes import CACHE_CHANNEL, Lane
+from bot.core.pg_literals import literal_sql
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.pg_migrations import applied_migrations, migrate
 from bot.core.sql_dialect import postgres_sql
@@ -394,32 +393,6 @@ class _Tx:
     async def flush(self) -> None:
         statements, self.later = self.later, []
         await self.conn.execute("; ".join(statements))
-
-
-_PLACEHOLDER = re.compile(r"\$(\d+)")
-
-
-def literal_sql(sql: str, params: tuple[Any, ...]) -> str | None:
-    """``sql`` (with ``$1``...) with its values written in as literals, for a simple query; None when a
-    value has no literal that says it exactly (bytes, a bool, a NUL character, an infinite number): that
-    statement goes with its parameters. Text is an escape string (``E'...'``, its backslashes and quotes
-    doubled), whatever ``standard_conforming_strings`` says."""
-    literals: list[str] = []
-    for value in params:
-        if value is None:
-            literals.append("NULL")
-        elif type(value) is int:
-            literals.append(str(value))
-        elif type(value) is float and math.isfinite(value):
-            literals.append(repr(value))
-        elif type(value) is str and "\x00" not in value:
-            literals.append("E'" + value.replace("\\", "\\\\").replace("'", "''") + "'")
-        else:
-            return None
-    numbers = [int(n) for n in _PLACEHOLDER.findall(sql)]
-    if sorted(set(numbers)) != list(range(1, len(params) + 1)):
-        return None
-    return _PLACEHOLDER.sub(lambda m: literals[int(m.group(1)) - 1], sql)
 
 
 class _Transaction:

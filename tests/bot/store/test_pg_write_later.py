@@ -13,7 +13,7 @@ import asyncpg
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.postgres import literal_sql
+from bot.core.pg_literals import literal_sql
 from bot.core.store import open_store
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
