@@ -63,6 +63,9 @@ def from_iso(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+IN_LIST_SIZE = 5000  # values in one IN (...) list (``fetch_all_in``)
+
+
 class ReadPath:
     """``reading()``, the same on both databases (this file's and ``bot/core/postgres.py``'s): a flag, per
     task, that the database's queries look at."""
@@ -83,6 +86,15 @@ class ReadPath:
             yield
         finally:
             self._reading.reset(token)
+
+    async def fetch_all_in(self, sql: str, values: list[Any]) -> list[Any]:
+        """The rows of ``sql`` whose ``IN ({marks})`` takes ``values`` (placeholders and nothing else), read in
+        parts of ``IN_LIST_SIZE`` values: well within both databases' limit on parameters."""
+        rows: list[Any] = []
+        for start in range(0, len(values), IN_LIST_SIZE):
+            part = values[start : start + IN_LIST_SIZE]
+            rows += await self.fetch_all(sql.format(marks=",".join("?" * len(part))), part)  # type: ignore[attr-defined]
+        return rows
 
 
 class Database(ReadPath):

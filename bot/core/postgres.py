@@ -218,7 +218,7 @@ class PostgresDatabase(ReadPath):
             yield False
             return
         number = lock_number(name)
-        conn, lock = next(((c, k) for c, k in self._claims if not k.locked()), self._claims[number % len(self._claims)])
+        conn, lock = self._claim_connection(number)
         async with lock:
             mine = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", number))
         if not mine:
@@ -232,6 +232,11 @@ class PostgresDatabase(ReadPath):
             async with lock:
                 await conn.execute("SELECT pg_advisory_unlock($1)", number)
 
+    def _claim_connection(self, number: int) -> tuple[asyncpg.Connection, asyncio.Lock]:
+        """A claim connection that is free, else the one ``number`` falls on (its claims and their release
+        go on the connection that took them)."""
+        return next(((c, k) for c, k in self._claims if not k.locked()), self._claims[number % len(self._claims)])
+
     @asynccontextmanager
     async def claim_many(self, names: Iterable[str]) -> AsyncIterator[set[str]]:
         """As ``claim`` for several names in one round trip each way: ``async with db.claim_many(names) as
@@ -241,7 +246,7 @@ class PostgresDatabase(ReadPath):
         if not numbers:
             yield set()
             return
-        conn, lock = next(((c, k) for c, k in self._claims if not k.locked()), self._claims[0])
+        conn, lock = self._claim_connection(next(iter(numbers)))
         async with lock:
             rows = await conn.fetch("SELECT k FROM unnest($1::bigint[]) AS k WHERE pg_try_advisory_lock(k)", list(numbers))
         got = [int(r[0]) for r in rows]

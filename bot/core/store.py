@@ -406,13 +406,7 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
                 "SELECT * FROM announcements WHERE sent_at IS NULL AND club_id = ? ORDER BY id", (club_id,)
             )
         elif clubs is not None:
-            rows = []
-            for start in range(0, len(clubs), 5000):  # well within both databases' limit on parameters
-                part = clubs[start : start + 5000]
-                rows += await self.fetch_all(
-                    f"SELECT * FROM announcements WHERE sent_at IS NULL AND club_id IN ({','.join('?' * len(part))})"
-                    " ORDER BY id", part,
-                )
+            rows = await self.fetch_all_in("SELECT * FROM announcements WHERE sent_at IS NULL AND club_id IN ({marks})", clubs)
             rows.sort(key=lambda r: r["id"])
         else:
             rows = await self.fetch_all("SELECT * FROM announcements WHERE sent_at IS NULL ORDER BY id")

@@ -9,6 +9,7 @@ from bot.keizer.rows import RoundRow, Season, SeasonPlayer, Signoff
 from bot.keizer.rows import round_row as _round
 from bot.keizer.rows import season_player_row as _season_player
 from bot.keizer.rows import season_row as _season
+from bot.keizer.week_store import PRESENT
 
 
 class MemberWeek(NamedTuple):
@@ -56,14 +57,15 @@ class SeasonReads:
             return None
         coming = _round(row, "r_") if row["r_id"] is not None else None
         player = _season_player(row, "sp_") if row["sp_member_id"] is not None else None
-        week = MemberWeek(row["w_signoff"], bool(row["w_signed_on"]), row["w_mode"] or "present")
+        week = MemberWeek(row["w_signoff"], bool(row["w_signed_on"]), row["w_mode"] or PRESENT)
         return _season(row), coming, player, week
 
     async def records_of_season(
         self, season_id: int
     ) -> tuple[list[tuple[int, int, int, str | None]], list[tuple[int, int]], list[tuple[int, Signoff]]]:
-        """``games_of_season``, ``byes_of_season`` and ``signoffs_of_season`` in one query (one round trip
-        on PostgreSQL, where the pairing of a publication minute counts them)."""
+        """(round number, white, black, result) of every game by round and board (what the standings need
+        and no more), ``byes_of_season`` and ``signoffs_of_season``, in one query (one round trip on
+        PostgreSQL, where the pairing of a publication minute counts them)."""
         rows = await self.db.fetch_all(
             "SELECT 'g' AS what, r.number, g.white_id AS a, g.black_id AS b, g.result AS c, g.board, r.id AS round_id"
             " FROM games g JOIN rounds r ON r.id = g.round_id WHERE r.season_id = ?"
@@ -82,7 +84,7 @@ class SeasonReads:
     async def pairing_constraints(self, club_id: int, season_id: int, round_id: int) -> tuple[list[tuple[int, int]], set[int]]:
         """What pairing a round must respect besides the standings, in one query: the club's forbidden
         pairs (as ``forbidden_pairs``) and the season's players absent by default who did not sign on for
-        the round (as ``WeekStore.absent_without_signon``)."""
+        the round (as ``competition.absent_unless_signed_on``)."""
         rows = await self.db.fetch_all(
             "SELECT 'f' AS what, member_a AS a, member_b AS b FROM forbidden_pairings WHERE club_id = ?"
             " UNION ALL SELECT 'a', sp.member_id, NULL FROM season_players sp"

@@ -281,14 +281,8 @@ class KeizerStore(SeasonReads):
 
     async def unpaired(self, round_ids: list[int]) -> set[int]:
         """Which of these rounds are not paired yet (another process may have paired some meanwhile)."""
-        found: set[int] = set()
-        for start in range(0, len(round_ids), 5000):  # well within both databases' limit on parameters
-            part = round_ids[start : start + 5000]
-            rows = await self.db.fetch_all(
-                f"SELECT id FROM rounds WHERE status != 'paired' AND id IN ({','.join('?' * len(part))})", part
-            )
-            found |= {int(r[0]) for r in rows}
-        return found
+        rows = await self.db.fetch_all_in("SELECT id FROM rounds WHERE status != 'paired' AND id IN ({marks})", round_ids)
+        return {int(r[0]) for r in rows}
 
     async def record_pairing_failure(self, round_id: int, now: datetime) -> bool:
         """Remember that pairing the round failed at the season's present version (tried again once the
@@ -446,16 +440,6 @@ class KeizerStore(SeasonReads):
     async def games_of_round(self, round_id: int) -> list[GameRow]:
         rows = await self.db.fetch_all("SELECT * FROM games WHERE round_id = ? ORDER BY board", (round_id,))
         return [_game(r) for r in rows]
-
-    async def games_of_season(self, season_id: int) -> list[tuple[int, int, int, str | None]]:
-        """(round number, white, black, result) of every game: what the standings need and no more (a
-        150-player season has some 1,500 games; whole rows cost three times as long to read)."""
-        rows = await self.db.fetch_all(
-            "SELECT r.number, g.white_id, g.black_id, g.result FROM games g JOIN rounds r ON r.id = g.round_id"
-            " WHERE r.season_id = ? ORDER BY r.number, g.board",
-            (season_id,),
-        )
-        return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     async def byes_of_season(self, season_id: int) -> list[tuple[int, int]]:
         rows = await self.db.fetch_all(

@@ -223,3 +223,18 @@ async def test_the_change_stamp_moves_with_every_commit_here_and_elsewhere(datab
     finally:
         await other.close()
         await store.close()
+
+
+async def test_a_long_in_list_is_read_in_parts(any_store) -> None:
+    """``fetch_all_in``: a list longer than one statement takes (``IN_LIST_SIZE``) is read in parts and
+    every row comes back once, the clubs' pending announcements among them."""
+    from bot.core.database import IN_LIST_SIZE
+
+    clubs = [await any_store.get_or_create_club("console", f"c{i}", "Club", "nl", ZONE, NOW) for i in range(3)]
+    for club in clubs:
+        await any_store.queue_announcement(club.id, None, "k", f"{club.id}", NOW)
+    ids = list(range(10**6, 10**6 + 2 * IN_LIST_SIZE + 7))  # no such clubs
+    ids[IN_LIST_SIZE - 1], ids[IN_LIST_SIZE], ids[-1] = clubs[0].id, clubs[2].id, clubs[1].id  # on the parts' edges
+    pending = await any_store.pending_announcements(clubs=ids)
+    assert [a.club_id for a in pending] == [c.id for c in clubs]  # in the order they were queued
+    assert await any_store.pending_announcements(clubs=[]) == []
