@@ -26,6 +26,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
+from bot.core.batched import Batched
 from bot.core.clock import Clock
 from bot.core.log_lines import CLUB
 from bot.core.health import ANNOUNCEMENTS, ANNOUNCEMENTS_QUEUED, SCHEDULER_LAG
@@ -82,6 +83,10 @@ class Alarm:
         self._in_flight = asyncio.Semaphore(posts_in_flight)  # a post and its record of "sent", together
         self._retry = False  # the last run left announcements pending
         self._wake_at: datetime | None = None  # the moment the wake is set for
+        # The clubs served side by side record "attempted" and "sent" together: one statement for many.
+        self._attempted: Batched[Announcement, Announcement] = Batched(
+            lambda batch: self.store.mark_announcements_attempted(batch, self.clock.now()))
+        self._sent: Batched[tuple[int, str | None], None] = Batched(self._mark_sent)
 
     async def start(self) -> None:
         """Start the scheduler and catch up on whatever fell due while the bot was down."""
@@ -168,7 +173,7 @@ class Alarm:
         return left
 
     async def _post(self, club: Club, announcement: Announcement) -> bool:
-        announcement = await self.store.mark_announcement_attempted(announcement, self.clock.now())
+        announcement = await self._attempted(announcement)
         if announcement.image is None and announcement.picture is not None:
             try:  # drawn now, off the event loop, not while the round was paired
                 image = await asyncio.to_thread(render_spec, announcement.picture)
@@ -183,9 +188,13 @@ class Alarm:
                 ANNOUNCEMENTS.labels("failed").inc()
                 log.exception("announcement %s to club %s not sent; it stays pending", announcement.id, club.id)
                 return False
-            await self.store.mark_announcement_sent(announcement.id, self.clock.now(), ref)  # at once, alone
+            await self._sent((announcement.id, ref))  # at once, alone (with the other clubs' that came meanwhile)
             ANNOUNCEMENTS.labels("sent").inc()
         return True
+
+    async def _mark_sent(self, posts: list[tuple[int, str | None]]) -> list[None]:
+        await self.store.mark_announcements_sent(posts, self.clock.now())
+        return [None] * len(posts)
 
     async def _recheck(self) -> None:
         """Set the wake again from the clock as it reads now (a stepped wall clock moves it)."""

@@ -14,6 +14,7 @@ from bot.core.database import Database, from_iso, iso
 from bot.core.calendar_feeds import CalendarFeeds
 from bot.core.director_accounts import DirectorAccounts
 from bot.core.federation_tables import FederationTables
+from bot.core.member_links import MemberLinks
 from bot.core.member_notices import MemberNotices
 from bot.core.installation import Installation
 from bot.core.migrations import MIGRATIONS_DIR
@@ -64,7 +65,7 @@ class Announcement:
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
-class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds, FederationTables, ClubStyles):
+class SharedTables(Installation, DirectorAccounts, MemberLinks, MemberNotices, CalendarFeeds, FederationTables, ClubStyles):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
@@ -148,6 +149,15 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
             if club is not None and forgotten == self._forgotten:
                 self._clubs_by_id[club_id] = club
         return club
+
+    async def read_clubs(self, club_ids: list[int]) -> None:
+        """Read into the cache, in one query, those of these clubs it does not hold (a publication
+        minute's share: one round trip instead of one a club on PostgreSQL)."""
+        missing = sorted({c for c in club_ids if c not in self._clubs_by_id})
+        forgotten = self._forgotten
+        rows = await self.fetch_all_in(self._club_sql("id IN ({marks})"), missing) if missing else []
+        if forgotten == self._forgotten:
+            self._clubs_by_id.update((club.id, club) for club in map(_club, rows))
 
     async def set_club_language(self, club_id: int, language: str) -> None:
         await self.write("UPDATE clubs SET language = ? WHERE id = ?", (language, club_id))
@@ -314,46 +324,6 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
         """Remove a member and what only they have (see ``has_history``, asked first)."""
         await self.write("DELETE FROM members WHERE id = ?", (member_id,))
 
-    async def set_link_code(self, club_id: int, member_id: int, code_hash: str, expires_at: datetime, by: str) -> None:
-        await self.write(
-            "INSERT INTO link_codes (member_id, club_id, code_hash, expires_at, created_by) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (member_id) DO UPDATE SET code_hash = excluded.code_hash,"
-            " expires_at = excluded.expires_at, created_by = excluded.created_by",
-            (member_id, club_id, code_hash, iso(expires_at), by),
-        )
-
-    async def member_of_link_code(self, club_id: int, code_hash: str, now: datetime) -> Member | None:
-        """The member a code is for, while it is good."""
-        row = await self.fetch_one(
-            "SELECT m.* FROM link_codes c JOIN members m ON m.id = c.member_id"
-            " WHERE c.club_id = ? AND c.code_hash = ? AND c.expires_at > ?",
-            (club_id, code_hash, iso(now)),
-        )
-        return _member(row) if row else None
-
-    async def add_web_link(self, club_id: int, member_id: int, token_hash: str, now: datetime, keep: int) -> None:
-        """A new personal link of the member's; their oldest beyond ``keep`` stop working."""
-        await self.write(
-            "INSERT INTO web_links (token_hash, member_id, club_id, created_at, seq)"
-            " VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM web_links))",
-            (token_hash, member_id, club_id, iso(now)),
-        )
-        await self.write(  # made in the order of seq (rowid, ctid are not, after a VACUUM)
-            "DELETE FROM web_links WHERE member_id = ? AND token_hash NOT IN"
-            " (SELECT token_hash FROM web_links WHERE member_id = ? ORDER BY created_at DESC, seq DESC LIMIT ?)",
-            (member_id, member_id, keep),
-        )
-
-    async def drop_web_links(self, member_id: int) -> None:
-        await self.write("DELETE FROM web_links WHERE member_id = ?", (member_id,))
-
-    async def member_of_web_link(self, club_id: int, token_hash: str) -> Member | None:
-        row = await self.fetch_one(
-            "SELECT m.* FROM web_links w JOIN members m ON m.id = w.member_id WHERE w.club_id = ? AND w.token_hash = ?",
-            (club_id, token_hash),
-        )
-        return _member(row) if row else None
-
     # ------------------------------------------------------------------ announcements
     async def queue_announcement(
         self,
@@ -415,25 +385,33 @@ class SharedTables(Installation, DirectorAccounts, MemberNotices, CalendarFeeds,
     async def mark_announcement_attempted(self, announcement: Announcement, now: datetime) -> Announcement:
         """Record, committed before the first post, that it is being posted and after which of the club's
         posts: a later attempt then knows to look whether it is already there (exactly once)."""
-        if announcement.attempted:
-            return announcement
-        rows = await self.returning(  # one trip: the club's latest post, read and written
-            "UPDATE announcements SET attempted_at = ?, after_ref = (SELECT message_ref FROM announcements"
-            " WHERE club_id = ? AND message_ref IS NOT NULL ORDER BY sent_at DESC, id DESC LIMIT 1)"
-            " WHERE id = ? AND attempted_at IS NULL RETURNING after_ref",
-            (iso(now), announcement.club_id, announcement.id),
-        )
-        after_ref = rows[0]["after_ref"] if rows else None
-        return replace(announcement, attempted=True, after_ref=after_ref)
+        return (await self.mark_announcements_attempted([announcement], now))[0]
+
+    async def mark_announcements_attempted(self, announcements: list[Announcement], now: datetime) -> list[Announcement]:
+        """``mark_announcement_attempted`` of several clubs' announcements (one each) in one statement."""
+        todo = [a.id for a in announcements if not a.attempted]
+        rows = await self.returning(  # one trip: each club's latest post, read and written
+            "UPDATE announcements SET attempted_at = ?, after_ref = (SELECT p.message_ref FROM announcements p"
+            " WHERE p.club_id = announcements.club_id AND p.message_ref IS NOT NULL ORDER BY p.sent_at DESC, p.id DESC LIMIT 1)"
+            f" WHERE id IN ({','.join('?' * len(todo))}) AND attempted_at IS NULL RETURNING id, after_ref",
+            (iso(now), *todo),
+        ) if todo else []  # fmt: skip
+        after = {int(r["id"]): r["after_ref"] for r in rows}
+        return [a if a.attempted else replace(a, attempted=True, after_ref=after.get(a.id)) for a in announcements]
 
     async def mark_announcement_sent(self, announcement_id: int, now: datetime, message_ref: str | None = None) -> bool:
         """Record the post, committed alone at once (a kill before it repeats the post); text and ref stay."""
-        changed = await self.execute_alone(
-            "UPDATE announcements SET sent_at = ?, message_ref = ?, image = NULL, picture = NULL"
-            " WHERE id = ? AND sent_at IS NULL",
-            (iso(now), message_ref, announcement_id),
+        return await self.mark_announcements_sent([(announcement_id, message_ref)], now) == 1
+
+    async def mark_announcements_sent(self, posts: list[tuple[int, str | None]], now: datetime) -> int:
+        """``mark_announcement_sent`` of several posts (announcement, reference) in one statement; how many
+        were still to be marked."""
+        refs = " ".join("WHEN ? THEN ?" for _ in posts)
+        return await self.execute_alone(
+            f"UPDATE announcements SET sent_at = ?, message_ref = CASE id {refs} END, image = NULL, picture = NULL"
+            f" WHERE id IN ({','.join('?' * len(posts))}) AND sent_at IS NULL",
+            (iso(now), *(v for post in posts for v in post), *(i for i, _ in posts)),
         )
-        return changed == 1
 
     async def announcements(self, club_id: int) -> list[tuple[Announcement, str | None]]:
         rows = await self.fetch_all("SELECT * FROM announcements WHERE club_id = ? ORDER BY id", (club_id,))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields
-from typing import Awaitable, Callable
+from typing import Callable
 from datetime import datetime
 from fractions import Fraction
 
@@ -153,12 +153,13 @@ async def pair(
     round_row: RoundRow,
     now: datetime,
     render: Callable[[SeasonData, pairing.Pairing], tuple[str, str | None]],
-    notify: Callable[[SeasonData, pairing.Pairing], Awaitable[list[Notice]]] | None = None,
+    notify: Callable[[SeasonData, pairing.Pairing, dict[int, str]], list[Notice]] | None = None,
 ) -> pairing.Pairing | None:
     """Pair ``round_row`` with the Keizer engine and store it; None when it was already paired.
 
     The announcement ``render`` makes (text and picture) is queued in the same transaction, so a paired round always has
-    exactly one pairing announcement, and after it the members' private notices ``notify`` makes. Players signed off automatically (seed 004 rule j) get a sign-off
+    exactly one pairing announcement, and after it the members' private notices ``notify`` makes (given the
+    chat accounts of who allows them). Players signed off automatically (seed 004 rule j) get a sign-off
     for this round, so the round's record says why they were not paired; so do the absent-by-default who did
     not sign on (an ordinary sign-off: ``/mijn aanwezig afgemeld``).
     """
@@ -166,7 +167,7 @@ async def pair(
     async with store.transaction():
         data = await load(store, season)
         signed_off = set(data.signed_off.get(round_row.number, ()))
-        forbidden, by_default = await keizer_store.pairing_constraints(season.club_id, season.id, round_row.id)
+        forbidden, by_default, accounts = await keizer_store.pairing_constraints(season.club_id, season.id, round_row.id)
         if not await keizer_store.mark_paired(round_row.id, now):  # paired already (the round is ours now)
             return None
         for sp in data.season_players:
@@ -183,7 +184,7 @@ async def pair(
         games = [(board, int(g.white), int(g.black)) for board, g in enumerate(result.games, start=1)]
         bye = int(result.bye) if result.bye is not None else None
         body, picture = render(data, result)
-        notices = await notify(data, result) if notify is not None else []  # read before the kept writes go
+        notices = notify(data, result, accounts) if notify is not None else []
         await keizer_store.save_pairing(
             round_row.id, games, bye, now, announcement=(season.club_id, "pairing", body, picture), notices=notices
         )

@@ -72,22 +72,26 @@ async def cmd_uitslagen(core: Core, ctx: Context) -> Reply:
     return Reply(lines=(title, *open_lines(ctx.lang, season, games)))
 
 
-async def queue_deadline_notice(core: Core, row: RoundRow, now: datetime) -> None:
-    """At a round's deadline, each director (``Store.director_accounts``) gets a private notice of the
-    results of earlier rounds still open, with the commands to settle them (once per round)."""
-    season = await keizer_store(core).season(row.season_id)
-    assert season is not None
-    games = await open_store(core).open_games(season.id, before=row.number)
-    if not games:
-        return
-    club = await core.store.club(season.club_id)
-    assert club is not None
-    lang = club.language
-    title = t(lang, "notice_open_results", round=row.number, season=season.name, count=len(games),
-              rapid=rapid_word(season.kind))  # fmt: skip
-    body = "\n".join([for_competition(lang, season.kind, title), *open_lines(lang, season, games)])
-    for account in await core.store.director_accounts(club.id):
-        await core.store.queue_announcement(club.id, row.id, f"open-results:{account}", body, now, recipient=account)
+async def queue_deadline_notices(core: Core, rows: list[RoundRow], now: datetime) -> None:
+    """At the deadline of each of ``rows`` (closed just now), each director (``Store.director_accounts``)
+    gets a private notice of the results of earlier rounds still open, with the commands to settle them
+    (once per round). The rounds' seasons and open games are read in one query each, however many clubs
+    share the deadline minute."""
+    seasons = await keizer_store(core).seasons_by_id(sorted({row.season_id for row in rows}))
+    open_games = await open_store(core).open_games_of(list(seasons))
+    for row in rows:
+        season = seasons[row.season_id]
+        games = [g for g in open_games.get(season.id, []) if g.round_number < row.number]
+        if not games:
+            continue
+        club = await core.store.club(season.club_id)
+        assert club is not None
+        lang = club.language
+        title = t(lang, "notice_open_results", round=row.number, season=season.name, count=len(games),
+                  rapid=rapid_word(season.kind))  # fmt: skip
+        body = "\n".join([for_competition(lang, season.kind, title), *open_lines(lang, season, games)])
+        for account in await core.store.director_accounts(club.id):
+            await core.store.queue_announcement(club.id, row.id, f"open-results:{account}", body, now, recipient=account)
 
 
 async def held_for_results(core: Core, club: Club, season: Season, row: RoundRow, now: datetime) -> bool:

@@ -5,6 +5,7 @@ that are not Keizer rules (``ontbrekend``: what the publication does while resul
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.core.store import Store
 
@@ -21,6 +22,22 @@ class OpenGame:
     disputed_by: str | None
 
 
+_OPEN_GAMES = (
+    "SELECT r.season_id, r.number, g.board, w.name AS white, b.name AS black, g.reported_result, rb.name AS reported_by,"
+    " g.disputed_result, db.name AS disputed_by FROM games g JOIN rounds r ON r.id = g.round_id"
+    " JOIN members w ON w.id = g.white_id JOIN members b ON b.id = g.black_id"
+    " LEFT JOIN members rb ON rb.id = g.reported_by LEFT JOIN members db ON db.id = g.disputed_by"
+    " WHERE {seasons} AND r.status = 'paired' AND g.result IS NULL ORDER BY r.season_id, r.number, g.board"
+)
+
+
+def _open_game(r: Any) -> OpenGame:
+    # a dispute lasts while the two reports disagree (a side may change its report)
+    disputed = r["reported_result"] is not None and r["disputed_result"] not in (None, r["reported_result"])
+    return OpenGame(r["number"], r["board"], r["white"], r["black"], r["reported_result"], r["reported_by"],
+                    r["disputed_result"] if disputed else None, r["disputed_by"] if disputed else None)  # fmt: skip
+
+
 class OpenResultsStore:
     def __init__(self, store: Store) -> None:
         self.db = store
@@ -34,20 +51,15 @@ class OpenResultsStore:
     async def open_games(self, season_id: int, before: int | None = None) -> list[OpenGame]:
         """The games of the season's paired rounds (those before round ``before``, if given) without a
         result, by round and board."""
-        rows = await self.db.fetch_all(
-            "SELECT r.number, g.board, w.name AS white, b.name AS black, g.reported_result, rb.name AS reported_by,"
-            " g.disputed_result, db.name AS disputed_by FROM games g JOIN rounds r ON r.id = g.round_id"
-            " JOIN members w ON w.id = g.white_id JOIN members b ON b.id = g.black_id"
-            " LEFT JOIN members rb ON rb.id = g.reported_by LEFT JOIN members db ON db.id = g.disputed_by"
-            " WHERE r.season_id = ? AND r.status = 'paired' AND g.result IS NULL AND r.number < ?"
-            " ORDER BY r.number, g.board",
-            (season_id, before if before is not None else 1_000_000),
-        )
-        found = []
-        for r in rows:  # a dispute lasts while the two reports disagree (a side may change its report)
-            disputed = r["reported_result"] is not None and r["disputed_result"] not in (None, r["reported_result"])
-            found.append(OpenGame(r["number"], r["board"], r["white"], r["black"], r["reported_result"], r["reported_by"],
-                                  r["disputed_result"] if disputed else None, r["disputed_by"] if disputed else None))  # fmt: skip
+        rows = await self.db.fetch_all(_OPEN_GAMES.format(seasons="r.season_id = ? AND r.number < ?"),
+                                       (season_id, before if before is not None else 1_000_000))  # fmt: skip
+        return [_open_game(r) for r in rows]
+
+    async def open_games_of(self, season_ids: list[int]) -> dict[int, list[OpenGame]]:
+        """``open_games`` of several seasons in one query (a deadline minute's), by season."""
+        found: dict[int, list[OpenGame]] = {}
+        for r in await self.db.fetch_all_in(_OPEN_GAMES.format(seasons="r.season_id IN ({marks})"), season_ids):
+            found.setdefault(int(r["season_id"]), []).append(_open_game(r))
         return found
 
     async def set_settings_json(self, season_id: int, settings_json: str) -> None:

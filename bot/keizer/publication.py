@@ -19,7 +19,7 @@ from bot.core.replies import Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import ANYWAY_WORDS, active_season, competition_of, keizer_store
-from bot.keizer.open_results import held_for_results, queue_deadline_notice
+from bot.keizer.open_results import held_for_results, queue_deadline_notices
 from bot.keizer.reminders import RESULTS_AFTER, queue_answer_reminders, queue_result_reminders
 from bot.keizer.source import KeizerSource
 from bot.keizer.store import Notice, RoundRow, Season
@@ -122,20 +122,19 @@ async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetim
         games = [(names[g.white], names[g.black]) for g in result.games]
         return pairing_announcement(club.language, row, games, names[result.bye] if result.bye is not None else None, season.kind)
 
-    async def notify(data: competition.SeasonData, result: pairing.Pairing) -> list[Notice]:
-        return await private_notices(core, club, season.kind, row, data, result)
+    def notify(data: competition.SeasonData, result: pairing.Pairing, accounts: dict[int, str]) -> list[Notice]:
+        return private_notices(club, season.kind, row, data, result, accounts)
 
     return await competition.pair(core.store, season, row, now, render, notify)
 
 
-async def private_notices(
-    core: Core, club: Club, kind: str, row: RoundRow, data: competition.SeasonData, result: pairing.Pairing
+def private_notices(
+    club: Club, kind: str, row: RoundRow, data: competition.SeasonData, result: pairing.Pairing, accounts: dict[int, str]
 ) -> list[Notice]:
-    """Each paired member who allows it (``/mijn meldingen aan``) gets a private message with their
-    opponent, colour and board, or their bye (queued in the pairing's transaction: exactly once)."""
+    """Each paired member who allows it (``/mijn meldingen aan``: their chat account in ``accounts``) gets a
+    private message with their opponent, colour and board, or their bye (queued in the pairing's
+    transaction: exactly once)."""
     names = {p.id: p.name for p in data.players}
-    ids = [int(x) for g in result.games for x in (g.white, g.black)] + ([int(result.bye)] if result.bye else [])
-    accounts = await core.store.accounts_to_notify(club.id, ids)
     lang = club.language
     notices: list[Notice] = []
     for board, game in enumerate(result.games, start=1):
@@ -217,9 +216,7 @@ class KeizerSchedule:
                     if before is not None:
                         for row in await store.rounds_to_remind(now, before):
                             await queue_reminder(core, row, now)
-                    for row in await store.rounds_to_close(now):
-                        if await store.set_round_status(row.id, "closed", ("open",)):
-                            await queue_deadline_notice(core, row, now)
+                    await queue_deadline_notices(core, await store.close_due_rounds(now), now)
                     await queue_result_reminders(core, now)  # the day after a round: results still missing
         turns = asyncio.Semaphore(PAIRED_AT_ONCE)
         seasons = await store.seasons_to_pair(now)
@@ -260,6 +257,7 @@ class KeizerSchedule:
                 if core.store.dialect != "sqlite":  # another process may have paired some before we claimed them
                     left = await store.unpaired(ids)
                     ids = [i for i in ids if i in left]
+                await core.store.read_clubs([seasons[r.season_id].club_id for rows in share for r in rows if r.season_id in seasons])
                 await asyncio.gather(*(pair_season([r for r in rows if r.id in ids]) for rows in share))
 
 

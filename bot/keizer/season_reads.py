@@ -21,6 +21,15 @@ class MemberWeek(NamedTuple):
     mode: str
 
 
+class PairingConstraints(NamedTuple):
+    """What ``pairing_constraints`` reads: the forbidden pairs (each with the lower member id first), who is
+    absent by default without a sign-on, and member id -> chat account of who allows pairing notices."""
+
+    forbidden: list[tuple[int, int]]
+    absent_by_default: set[int]
+    notice_accounts: dict[int, str]
+
+
 class SeasonReads:
     """``season_at_hand``, ``records_of_season``, ``pairing_constraints``: on ``KeizerStore``."""
 
@@ -81,17 +90,20 @@ class SeasonReads:
         signoffs = [(r[1], Signoff(r[6], r[2], r[4])) for r in rows if r[0] == "s"]
         return games, byes, signoffs
 
-    async def pairing_constraints(self, club_id: int, season_id: int, round_id: int) -> tuple[list[tuple[int, int]], set[int]]:
-        """What pairing a round must respect besides the standings, in one query: the club's forbidden
-        pairs (as ``forbidden_pairs``) and the season's players absent by default who did not sign on for
-        the round (as ``competition.absent_unless_signed_on``)."""
+    async def pairing_constraints(self, club_id: int, season_id: int, round_id: int) -> PairingConstraints:
+        """What pairing a round needs besides the season's standings, in one query: the club's forbidden
+        pairs (as ``forbidden_pairs``), the season's players absent by default who did not sign on for the
+        round (as ``competition.absent_unless_signed_on``) and the chat accounts of the season's players who
+        allow pairing notices (as ``accounts_to_notify``)."""
         rows = await self.db.fetch_all(
-            "SELECT 'f' AS what, member_a AS a, member_b AS b FROM forbidden_pairings WHERE club_id = ?"
+            "SELECT 'f' AS what, member_a AS a, CAST(member_b AS TEXT) AS b FROM forbidden_pairings WHERE club_id = ?"
             " UNION ALL SELECT 'a', sp.member_id, NULL FROM season_players sp"
             " JOIN attendance_modes m ON m.member_id = sp.member_id WHERE sp.season_id = ? AND m.mode = 'absent'"
             " AND NOT EXISTS (SELECT 1 FROM signons so WHERE so.round_id = ? AND so.member_id = sp.member_id)"
-            " ORDER BY 1, 2, 3",
-            (club_id, season_id, round_id),
+            " UNION ALL SELECT 'n', m.id, MIN(i.user_id) FROM season_players sp JOIN members m ON m.id = sp.member_id"
+            " JOIN identities i ON i.member_id = m.id WHERE sp.season_id = ? AND m.club_id = ? AND m.notify = 1 GROUP BY m.id",
+            (club_id, season_id, round_id, season_id, club_id),
         )
-        forbidden = [(int(r[1]), int(r[2])) for r in rows if r[0] == "f"]
-        return forbidden, {int(r[1]) for r in rows if r[0] == "a"}
+        forbidden = sorted((int(r[1]), int(r[2])) for r in rows if r[0] == "f")
+        accounts = {int(r[1]): str(r[2]) for r in rows if r[0] == "n"}
+        return PairingConstraints(forbidden, {int(r[1]) for r in rows if r[0] == "a"}, accounts)

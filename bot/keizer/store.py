@@ -72,6 +72,10 @@ class KeizerStore(SeasonReads):
         row = await self.db.fetch_one("SELECT * FROM seasons WHERE club_id = ? AND name = ?", (club_id, name))
         return _season(row) if row else None
 
+    async def seasons_by_id(self, season_ids: list[int]) -> dict[int, Season]:
+        rows = await self.db.fetch_all_in("SELECT * FROM seasons WHERE id IN ({marks})", season_ids)
+        return {int(r["id"]): _season(r) for r in rows}
+
     async def seasons(self, club_id: int) -> list[Season]:
         rows = await self.db.fetch_all("SELECT * FROM seasons WHERE club_id = ? ORDER BY id", (club_id,))
         return [_season(r) for r in rows]
@@ -253,13 +257,15 @@ class KeizerStore(SeasonReads):
         )
         return [_round(r) for r in rows]
 
-    async def rounds_to_close(self, now: datetime) -> list[RoundRow]:
-        rows = await self.db.fetch_all(
-            "SELECT r.* FROM rounds r JOIN seasons s ON s.id = r.season_id"
-            " WHERE r.status = 'open' AND s.status = 'active' AND r.deadline_at <= ? ORDER BY r.deadline_at",
+    async def close_due_rounds(self, now: datetime) -> list[RoundRow]:
+        """Close the sign-offs of the active seasons' open rounds whose deadline has come, in one statement
+        (a deadline minute of many clubs is one round trip on PostgreSQL); the rounds closed, by deadline."""
+        rows = await self.db.returning(
+            "UPDATE rounds SET status = 'closed' WHERE status = 'open' AND deadline_at <= ?"
+            " AND season_id IN (SELECT id FROM seasons WHERE status = 'active') RETURNING *",
             (iso(now),),
         )
-        return [_round(r) for r in rows]
+        return sorted((_round(r) for r in rows), key=lambda r: (r.deadline_at, r.id))
 
     async def rounds_to_pair(self, now: datetime) -> list[RoundRow]:
         rows = await self.db.fetch_all(
@@ -327,9 +333,10 @@ class KeizerStore(SeasonReads):
         private ``notices``, in the transaction that marked it paired (``mark_paired``). All kept for one
         round trip on PostgreSQL (``write_later``)."""
         async with self.db.transaction():
-            for board, white, black in games:
+            if games:  # one statement for the round's games
                 await self.db.write_later(
-                    "INSERT INTO games (round_id, board, white_id, black_id) VALUES (?, ?, ?, ?)", (round_id, board, white, black)
+                    "INSERT INTO games (round_id, board, white_id, black_id) VALUES " + ", ".join(["(?, ?, ?, ?)"] * len(games)),
+                    [v for board, white, black in games for v in (round_id, board, white, black)],
                 )
             if bye is not None:
                 await self.db.write_later("INSERT INTO byes (round_id, member_id) VALUES (?, ?)", (round_id, bye))

@@ -46,8 +46,9 @@ async def test_games_byes_and_signoffs_read_together_are_the_ones_read_apart(any
 
 
 async def test_the_pairing_constraints_read_together_are_the_ones_read_apart(any_store) -> None:
-    """``pairing_constraints``: the club's forbidden pairs and the absent-by-default without a sign-on, in
-    one query, as ``forbidden_pairs`` and ``absent_unless_signed_on`` give them."""
+    """``pairing_constraints``: the club's forbidden pairs, the absent-by-default without a sign-on and the
+    chat accounts of who allows pairing notices, in one query, as ``forbidden_pairs``,
+    ``absent_unless_signed_on`` and ``accounts_to_notify`` give them."""
     keizer, week = KeizerStore(any_store), WeekStore(any_store)
     club = await any_store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
     other = await any_store.get_or_create_club("console", "y", "Other", "nl", "Europe/Amsterdam", NOW)
@@ -57,16 +58,23 @@ async def test_the_pairing_constraints_read_together_are_the_ones_read_apart(any
     first, second, _ = await keizer.rounds(season.id)
     for member in (a, b, c):
         await keizer.upsert_season_player(season.id, member.id, 1800, 1)
-    assert await keizer.pairing_constraints(club.id, season.id, first.id) == ([], set())
+    assert await keizer.pairing_constraints(club.id, season.id, first.id) == ([], set(), {})
     await add_forbidden(any_store, club.id, c.id, a.id)
     await add_forbidden(any_store, club.id, a.id, b.id)
     await add_forbidden(any_store, other.id, y.id, z.id)  # another club's: not read
     for member in (b, c, d):  # d is not in the season
         await week.set_mode(member.id, "absent")
     await week.sign_on(first.id, c.id, NOW)
-    forbidden, absent = await keizer.pairing_constraints(club.id, season.id, first.id)
-    assert forbidden == await forbidden_pairs(any_store, club.id) and len(forbidden) == 2
+    for member, accounts in ((a, ["u-a2", "u-a1"]), (b, ["u-b"]), (d, ["u-d"]), (c, [])):  # c: no chat account
+        for account in accounts:
+            await any_store.link_identity(club.id, account, member.id)
+        await any_store.set_member_notify(member.id, True)
+    await any_store.link_identity(club.id, "u-c", c.id)  # c links after, with notices on; b turns them off
+    await any_store.set_member_notify(b.id, False)
+    forbidden, absent, accounts = await keizer.pairing_constraints(club.id, season.id, first.id)
+    assert forbidden == sorted(await forbidden_pairs(any_store, club.id)) and len(forbidden) == 2
     assert absent == await absent_unless_signed_on(any_store, season.id, first.id) == {b.id}
+    assert accounts == await any_store.accounts_to_notify(club.id, [a.id, b.id, c.id]) == {a.id: "u-a1", c.id: "u-c"}
     assert (await keizer.pairing_constraints(club.id, season.id, second.id))[1] == {b.id, c.id}
 
 

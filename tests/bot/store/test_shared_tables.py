@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from bot.core.migrations import migration_files
-from bot.core.store import open_store
+from bot.core.store import iso, open_store
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 ZONE = "Europe/Amsterdam"
@@ -175,6 +175,44 @@ async def test_the_outbox_queues_once_rewrites_unsent_and_corrects_sent(any_stor
     assert after.after_ref == "m1"  # the club's latest post before this one
     sent = [a for a, at in await any_store.announcements(club.id) if at is not None]
     assert [a.kind for a in sent] == ["pairing"] and sent[0].image is None
+
+
+async def test_clubs_read_together_are_the_clubs_read_one_by_one(any_store) -> None:
+    """``read_clubs`` (a publication minute's share): the clubs not in the cache read in one query, as
+    ``club`` reads them; an id without a club is left out."""
+    clubs = [await any_store.get_or_create_club("console", f"c{i}", f"Club {i}", "nl", ZONE, NOW) for i in range(3)]
+    await any_store.remember_director(clubs[1].id, "u-director", True, NOW)
+    apart = [await any_store.club(c.id) for c in clubs]
+    any_store._forget()  # as another process's change would
+    await any_store.read_clubs([c.id for c in clubs] + [10**6])
+    assert sorted(any_store._clubs_by_id) == sorted(c.id for c in clubs)
+    assert [any_store._clubs_by_id[c.id] for c in clubs] == apart and apart[1].director_users
+    await any_store.read_clubs([])
+
+
+async def test_several_clubs_posts_are_recorded_in_one_statement_as_one_by_one(any_store) -> None:
+    """``mark_announcements_attempted`` and ``mark_announcements_sent`` (the clubs served side by side,
+    ``bot/core/scheduler.py``): each announcement gets its own club's latest post as ``after_ref`` and its
+    own reference, as the one-by-one records give them; one marked already is left as it is."""
+    clubs = [await any_store.get_or_create_club("console", f"c{i}", f"Club {i}", "nl", ZONE, NOW) for i in range(3)]
+    for club in clubs:
+        for kind in ("first", "second"):
+            await any_store.queue_announcement(club.id, None, kind, f"{kind} of {club.id}", NOW)
+    firsts = [a for a in await any_store.pending_announcements() if a.kind == "first"]
+    earlier = await any_store.mark_announcement_attempted(firsts[0], NOW)  # tried before, by itself
+    tried = await any_store.mark_announcements_attempted([earlier, *firsts[1:]], NOW + timedelta(minutes=1))
+    assert [a.id for a in tried] == [a.id for a in firsts] and all(a.attempted and a.after_ref is None for a in tried)
+    assert await any_store.mark_announcements_sent([(firsts[0].id, "ref-0"), (firsts[1].id, None), (firsts[2].id, "ref-2")], NOW) == 3
+    assert await any_store.mark_announcements_sent([(firsts[0].id, "again"), (firsts[1].id, "again")], NOW) == 0  # once
+    seconds = await any_store.pending_announcements()
+    assert [a.kind for a in seconds] == ["second"] * 3
+    tried = await any_store.mark_announcements_attempted(seconds, NOW)
+    assert [a.after_ref for a in tried] == ["ref-0", None, "ref-2"]  # each its own club's latest post
+    for club, ref in zip(clubs, ("ref-0", None, "ref-2")):
+        row = await any_store.fetch_one("SELECT message_ref, sent_at FROM announcements WHERE club_id = ? AND kind = 'first'", (club.id,))
+        assert (row[0], row[1]) == (ref, iso(NOW))
+    tried_at = await any_store.fetch_all("SELECT attempted_at FROM announcements WHERE kind = 'first' ORDER BY id")
+    assert [r[0] for r in tried_at] == [iso(NOW), iso(NOW + timedelta(minutes=1)), iso(NOW + timedelta(minutes=1))]  # the earlier record stands
 
 
 async def test_commands_of_one_club_take_turns_and_other_clubs_do_not_wait(any_store) -> None:
