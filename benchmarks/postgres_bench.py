@@ -17,7 +17,10 @@ script with ``--worker``), which set up, say they are ready, and start together 
   what the server and the driver give without the bot. ``/afmelden`` saturated is printed as a ratio
   against it, measured in the same run with the same processes (issue 36).
 - the same burst ``warm``: each process first sends every member's ``/aanmelden`` (unmeasured), as a bot
-  that has run a while knows its clubs and members; then the ``/afmelden`` burst, against the bare loop.
+  that has run a while knows its clubs and members; then the ``/afmelden`` burst, against the bare loop,
+  and against a second baseline, ``same``: a bare asyncpg loop of the statements a warm ``/afmelden`` has
+  the server run (the season at hand, the sign-off upserted), one transaction each, on a fresh copy of
+  the same clubs: what the server and the driver give for the same work without the bot.
 - ``publication minute``: every club's round falls due at once; the scheduler's run (pair, queue and
   hand every announcement to a sender that does nothing), from the signal until the last process is done.
 
@@ -51,7 +54,10 @@ from bot.core.migrate_db import copy_database  # noqa: E402
 from bot.core.postgres import POOL_SIZE  # noqa: E402
 from bot.core.scheduler import Alarm  # noqa: E402
 from bot.core.store import open_store  # noqa: E402
+from bot.core.sql_dialect import postgres_sql  # noqa: E402
 from bot.core.user_limits import UserLimits  # noqa: E402
+from bot.keizer.season_reads import SEASON_AT_HAND  # noqa: E402
+from bot.keizer.store import SET_SIGNOFF  # noqa: E402
 from bot.systems import make_core  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
 
@@ -86,9 +92,42 @@ async def bare_worker(args: argparse.Namespace) -> None:
     print(json.dumps(out), flush=True)
 
 
+async def same_statements_worker(args: argparse.Namespace) -> None:
+    """The second baseline: what a warm ``/afmelden`` asks of the server (the season at hand, the sign-off
+    upserted) as a bare asyncpg loop of transactions, one per command, through a pool of the bot's size
+    (BEGIN, the read, the INSERT, COMMIT): the same statements with no commands layer, no lanes, no group
+    commit."""
+    import asyncpg
+
+    pool = await asyncpg.create_pool(args.worker, min_size=1, max_size=POOL_SIZE)
+    rows = await pool.fetch(
+        "SELECT i.user_id, m.club_id, m.id FROM identities i JOIN members m ON m.id = i.member_id JOIN clubs c ON c.id = m.club_id"
+        " WHERE c.platform = 'bench'"
+    )
+    ids = {r["user_id"]: (r["club_id"], r["id"]) for r in rows}
+    people = [ids[f"m-{c}-{i}"] for i in range(args.members) for c in range(args.first, args.last)][: args.burst]
+    read, upsert = postgres_sql(SEASON_AT_HAND), postgres_sql(SET_SIGNOFF)
+    when = PUBLISH.isoformat()
+
+    async def one(club_id: int, member_id: int) -> None:
+        async with pool.acquire() as conn, conn.transaction():
+            row = await conn.fetchrow(read, member_id, member_id, member_id, member_id, club_id, "main")
+            await conn.execute(upsert, row["r_id"], member_id, "notice", when, member_id)
+
+    print("ready", flush=True)
+    sys.stdin.readline()
+    t0 = time.perf_counter()
+    await asyncio.gather(*(one(*who) for who in people))
+    out = {"burst_wall": time.perf_counter() - t0, "finished_at": time.time()}
+    await pool.close()
+    print(json.dumps(out), flush=True)
+
+
 async def worker(args: argparse.Namespace) -> None:
     if args.part == "bare":
         return await bare_worker(args)
+    if args.part == "same":
+        return await same_statements_worker(args)
     base = load_config(REPO / "config.example.toml", env={})
     config = Config(**{**base.__dict__, "db_path": Path(tempfile.gettempdir()) / "unused.sqlite3"})
     store = await open_store(args.worker)
@@ -256,14 +295,17 @@ def warm(args: argparse.Namespace, configurations: list, master: Path, tmp: Path
           " that has run a while), against the bare baseline:")
     for n, (label, kind, processes) in enumerate(configurations):
         target = fresh_copy(kind, master, tmp, server, f"warm_{n}")
-        bare_rate = float("nan")
+        bare_rate = same_rate = float("nan")
         if kind == "pg":
             bare, _ = run_workers(target, "bare", args, processes)
             bare_rate = args.burst / max(float(r["burst_wall"]) for r in bare)
+            same, _ = run_workers(fresh_copy(kind, master, tmp, server, f"same_{n}"), "same", args, processes)
+            same_rate = args.burst / max(float(r["burst_wall"]) for r in same)
         reports, _ = run_workers(target, "afmelden-warm", args, processes)
         rate = args.burst / max(float(r["burst_wall"]) for r in reports)
         baseline.setdefault("warm", rate)
-        against = f"; bare asyncpg loop {bare_rate:7.0f}/s: {rate / bare_rate:.2f}x" if kind == "pg" else ""
+        against = (f"; bare asyncpg loop {bare_rate:7.0f}/s: {rate / bare_rate:.2f}x; bare loop of its statements"
+                   f" {same_rate:7.0f}/s: {rate / same_rate:.2f}x") if kind == "pg" else ""  # fmt: skip
         print(f"  {label:27s} /afmelden {rate:7.0f}/s ({rate / baseline['warm']:.2f}x SQLite){against}")
 
 

@@ -12,6 +12,29 @@ from bot.keizer.rows import season_row as _season
 from bot.keizer.week_store import PRESENT
 
 
+# ``season_at_hand``'s query (parameters: the member four times, the club, the competition's kind); the
+# benchmark's bare loop of the same statements sends it too (benchmarks/postgres_bench.py).
+SEASON_AT_HAND = (
+    "SELECT s.*,"
+    " r.id AS r_id, r.season_id AS r_season_id, r.number AS r_number, r.play_date AS r_play_date,"
+    " r.deadline_at AS r_deadline_at, r.publish_at AS r_publish_at, r.status AS r_status,"
+    " sp.member_id AS sp_member_id, m.name AS sp_name, sp.rating AS sp_rating,"
+    " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
+    " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off,"
+    " sp.withdrawn_from AS sp_withdrawn_from, sp.returned_from AS sp_returned_from,"
+    " sp.signed_on_after AS sp_signed_on_after,"
+    " (SELECT so.kind FROM signoffs so WHERE so.round_id = r.id AND so.member_id = ?) AS w_signoff,"
+    " EXISTS (SELECT 1 FROM signons sn WHERE sn.round_id = r.id AND sn.member_id = ?) AS w_signed_on,"
+    " (SELECT a.mode FROM attendance_modes a WHERE a.member_id = ?) AS w_mode"
+    " FROM seasons s"
+    " LEFT JOIN rounds r ON r.id ="
+    "  (SELECT id FROM rounds WHERE season_id = s.id AND status != 'paired' ORDER BY number LIMIT 1)"
+    " LEFT JOIN season_players sp ON sp.season_id = s.id AND sp.member_id = ?"
+    " LEFT JOIN members m ON m.id = sp.member_id"
+    " WHERE s.club_id = ? AND s.kind = ? AND s.status = 'active' ORDER BY s.id DESC LIMIT 1"
+)
+
+
 class MemberWeek(NamedTuple):
     """A member's word for the coming round (``season_at_hand``): the kind of their sign-off (None: none),
     whether they signed on, and their attendance mode (``/mijn aanwezig``: 'present' or 'absent')."""
@@ -43,23 +66,7 @@ class SeasonReads:
         (as ``season_player``, None when the member is not in the season or not given) and the member's
         word for the coming round (``MemberWeek``: sign-off, sign-on, attendance mode)."""
         row = await self.db.fetch_one(
-            "SELECT s.*,"
-            " r.id AS r_id, r.season_id AS r_season_id, r.number AS r_number, r.play_date AS r_play_date,"
-            " r.deadline_at AS r_deadline_at, r.publish_at AS r_publish_at, r.status AS r_status,"
-            " sp.member_id AS sp_member_id, m.name AS sp_name, sp.rating AS sp_rating,"
-            " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
-            " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off,"
-            " sp.withdrawn_from AS sp_withdrawn_from, sp.returned_from AS sp_returned_from,"
-            " sp.signed_on_after AS sp_signed_on_after,"
-            " (SELECT so.kind FROM signoffs so WHERE so.round_id = r.id AND so.member_id = ?) AS w_signoff,"
-            " EXISTS (SELECT 1 FROM signons sn WHERE sn.round_id = r.id AND sn.member_id = ?) AS w_signed_on,"
-            " (SELECT a.mode FROM attendance_modes a WHERE a.member_id = ?) AS w_mode"
-            " FROM seasons s"
-            " LEFT JOIN rounds r ON r.id ="
-            "  (SELECT id FROM rounds WHERE season_id = s.id AND status != 'paired' ORDER BY number LIMIT 1)"
-            " LEFT JOIN season_players sp ON sp.season_id = s.id AND sp.member_id = ?"
-            " LEFT JOIN members m ON m.id = sp.member_id"
-            " WHERE s.club_id = ? AND s.kind = ? AND s.status = 'active' ORDER BY s.id DESC LIMIT 1",
+            SEASON_AT_HAND,
             (member_id, member_id, member_id, member_id, club_id, kind),
         )
         if row is None:
