@@ -9,6 +9,7 @@ import gc
 import logging
 import stat
 import signal
+import re
 import sys
 from datetime import datetime
 from typing import Awaitable, Callable, Protocol, TextIO
@@ -263,10 +264,18 @@ def run_from_cli(args: argparse.Namespace) -> int:
             print(f"clubbot: --web {problem}", file=sys.stderr)
             return 2
         config = Config(**{**config.__dict__, "web_address": args.web})
-    if args.db:
+    if args.db:  # a SQLite file, or a PostgreSQL database (never a file named after a URL)
         from pathlib import Path
 
-        config = Config(**{**config.__dict__, "db_path": Path(args.db).resolve()})
+        from bot.core.store import is_postgres
+
+        if is_postgres(args.db) and re.fullmatch(r"postgres(ql)?://\S+", args.db):
+            config = Config(**{**config.__dict__, "database_url": args.db})
+        elif "://" in args.db:
+            print(f"clubbot: --db takes a SQLite file or a postgresql:// URL, not {args.db[:40]!r}", file=sys.stderr)
+            return 2
+        else:
+            config = Config(**{**config.__dict__, "db_path": Path(args.db).resolve(), "database_url": None})
     try:
         config = _with_process_options(config, args)
         console = not (config.discord_token or config.telegram_token) or args.console

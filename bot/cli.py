@@ -16,7 +16,7 @@ def main(argv: list[str] | None = None) -> int:
     run = sub.add_parser("run", help="start the bot (console adapter when no token is configured)")
     run.add_argument("--config", default=None, help="path of the config file (default: config.toml, else config.example.toml)")
     run.add_argument("--console", action="store_true", help="use the console adapter even when tokens are set")
-    run.add_argument("--db", default=None, help="override the SQLite path of the config")
+    run.add_argument("--db", default=None, help="the database instead of the config's: a SQLite file or a postgresql:// URL")
     run.add_argument("--web", default=None, metavar="HOST:PORT", help="serve the clubs' websites there (see [web] in the config)")
     run.add_argument("--shards", default=None, metavar="0-3", help="the Discord shards this process runs (with --shard-count; docs/deploy.md)")
     run.add_argument("--shard-count", type=int, default=None, metavar="N", help="how many Discord shards the bot has in all")

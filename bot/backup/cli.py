@@ -39,6 +39,10 @@ def register(subparsers: Any) -> None:
 
 def cmd_restore(args: argparse.Namespace, now: datetime | None = None) -> int:
     backup = Path(args.backup)
+    if args.db and "://" in args.db:  # not a file: never one named after a URL
+        print("clubbot: restore replaces a SQLite file; a PostgreSQL database is restored with pg_restore"
+              " (docs/deploy.md)", file=sys.stderr)  # fmt: skip
+        return 2
     if args.db:
         target = Path(args.db)
     else:

@@ -27,7 +27,7 @@ class Batched(Generic[T, R]):
         self._waiting.append((item, answer))
         if self._running is None or self._running.done():
             self._running = asyncio.create_task(self._drain())
-        return await asyncio.shield(answer)  # a caller that is cancelled leaves its item's batch alone
+        return await answer  # a caller that is cancelled leaves its item's batch alone (it runs in _drain)
 
     async def _drain(self) -> None:
         while self._waiting:

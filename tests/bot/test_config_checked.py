@@ -89,3 +89,33 @@ def test_a_bad_config_file_stops_the_bot_in_one_line(tmp_path: Path) -> None:
     done = run("--db", str(tmp_path / "c.sqlite3"), config=path)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"clubbot: {path}:") and "[database] url" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_db_takes_a_postgresql_url_and_never_makes_a_file_of_it(tmp_path: Path, pg_url: str) -> None:
+    """``clubbot run --db postgresql://...`` runs on that database (it made a SQLite file named after the
+    URL before: the operator thought the bot was on PostgreSQL, and it was not)."""
+    import asyncio
+
+    from bot.core.store import open_store
+
+    done = subprocess.run([str(EXE), "run", "--db", pg_url, "--clock", "2026-12-01T12:00"], capture_output=True, text=True,
+                          input="/seizoen naam=Op-Postgres start=2026-12-03 rondes=2\n/stop\n", timeout=60, env=ENV, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Op-Postgres" in done.stdout and list(tmp_path.iterdir()) == []
+
+    async def season_names() -> list[str]:
+        store = await open_store(pg_url)
+        try:
+            return [r[0] for r in await store.fetch_all("SELECT name FROM seasons")]
+        finally:
+            await store.close()
+
+    assert asyncio.run(season_names()) == ["Op-Postgres"]
+
+
+@pytest.mark.parametrize("command", [["run", "--db", "mysql://clubbot@db/clubbot"], ["restore", "backup.sqlite3", "--db", "postgresql://x@127.0.0.1/y"]])
+def test_db_refuses_an_address_it_cannot_use_in_one_line(tmp_path: Path, command: list[str]) -> None:
+    done = subprocess.run([str(EXE), *command], input="/stop\n", capture_output=True, text=True, timeout=60, env=ENV, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert ("SQLite file or a postgresql:// URL" in done.stderr) if command[0] == "run" else ("pg_restore" in done.stderr)
+    assert list(tmp_path.iterdir()) == []

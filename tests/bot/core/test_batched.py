@@ -78,3 +78,31 @@ async def test_a_caller_that_gives_up_leaves_its_batch_to_finish() -> None:
     await asyncio.sleep(0.005)
     impatient.cancel()
     assert await patient == 2 and done == [1, 2]  # the record was made all the same
+
+
+async def test_a_caller_gone_before_its_batch_failed_leaves_no_unread_error() -> None:
+    """The batch of a cancelled caller fails: the others hear it, and no error is left unread for the event
+    loop to complain about ("Future exception was never retrieved")."""
+    import gc
+
+    complaints: list[dict] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _loop, context: complaints.append(context))
+
+    async def refuse(items: list[int]) -> list[int]:
+        await asyncio.sleep(0.01)
+        raise ValueError("refused")
+
+    batched = Batched(refuse)
+    gone = asyncio.ensure_future(batched(1))
+    staying = asyncio.ensure_future(batched(2))
+    await asyncio.sleep(0)
+    gone.cancel()
+    with pytest.raises(ValueError):
+        await staying
+    await asyncio.sleep(0.01)
+    del gone
+    gc.collect()
+    await asyncio.sleep(0)
+    loop.set_exception_handler(None)
+    assert complaints == []
