@@ -41,6 +41,7 @@ import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, Coroutine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
@@ -70,6 +71,17 @@ def p(ms: list[float], q: float) -> float:
 
 
 # ------------------------------------------------------------------ the worker (one bot process)
+async def burst_on_signal(pool: Any, jobs: list[Coroutine[Any, Any, None]]) -> None:
+    """A baseline's measurement: ready, then on the signal all ``jobs`` at once; its report, and the pool closed."""
+    print("ready", flush=True)
+    sys.stdin.readline()
+    t0 = time.perf_counter()
+    await asyncio.gather(*jobs)
+    out = {"burst_wall": time.perf_counter() - t0, "finished_at": time.time()}
+    await pool.close()
+    print(json.dumps(out), flush=True)
+
+
 async def bare_worker(args: argparse.Namespace) -> None:
     """The baseline: one-row INSERT transactions through a bare asyncpg pool, as many at once as the bot
     gets sign-offs (each its own BEGIN, INSERT, COMMIT)."""
@@ -83,13 +95,7 @@ async def bare_worker(args: argparse.Namespace) -> None:
         async with pool.acquire() as conn, conn.transaction():
             await conn.execute(f"INSERT INTO {table} (club, member) VALUES ($1, $2)", n, f"m-{n}")
 
-    print("ready", flush=True)
-    sys.stdin.readline()
-    t0 = time.perf_counter()
-    await asyncio.gather(*(one(n) for n in range(args.burst)))
-    out = {"burst_wall": time.perf_counter() - t0, "finished_at": time.time()}
-    await pool.close()
-    print(json.dumps(out), flush=True)
+    await burst_on_signal(pool, [one(n) for n in range(args.burst)])
 
 
 async def same_statements_worker(args: argparse.Namespace) -> None:
@@ -114,13 +120,7 @@ async def same_statements_worker(args: argparse.Namespace) -> None:
             row = await conn.fetchrow(read, member_id, member_id, member_id, member_id, club_id, "main")
             await conn.execute(upsert, row["r_id"], member_id, "notice", when, member_id)
 
-    print("ready", flush=True)
-    sys.stdin.readline()
-    t0 = time.perf_counter()
-    await asyncio.gather(*(one(*who) for who in people))
-    out = {"burst_wall": time.perf_counter() - t0, "finished_at": time.time()}
-    await pool.close()
-    print(json.dumps(out), flush=True)
+    await burst_on_signal(pool, [one(*who) for who in people])
 
 
 async def worker(args: argparse.Namespace) -> None:

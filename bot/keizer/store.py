@@ -309,14 +309,6 @@ class KeizerStore(SeasonReads):
         )
         return first
 
-    async def set_round_status(self, round_id: int, status: str, expected: tuple[str, ...]) -> bool:
-        """Move a round on; False when it was not in one of the expected states (someone else did it)."""
-        marks = ",".join("?" * len(expected))
-        changed = await self.db.execute(
-            f"UPDATE rounds SET status = ? WHERE id = ? AND status IN ({marks})", (status, round_id, *expected)
-        )
-        return changed == 1
-
     async def mark_paired(self, round_id: int, now: datetime) -> bool:
         """Mark a round paired, in the transaction that stores its pairing (``save_pairing``); False (and
         nothing changed) when it was paired already. Taken first, it is the round's claim: whoever pairs

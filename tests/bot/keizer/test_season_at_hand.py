@@ -60,11 +60,11 @@ async def test_the_season_its_coming_round_and_the_members_place(tmp_path: Path)
         await KeizerStore(store).set_start_points(first.id, anna.id, "3/2")
         assert (await KeizerStore(store).season_at_hand(club.id, anna.id))[2] == SeasonPlayer(anna.id, "Anna", 1810, "A", 2, "3/2", True)
 
-        assert await KeizerStore(store).set_round_status(coming.id, "paired", ("open",))
+        assert await KeizerStore(store).mark_paired(coming.id, NOW)
         assert (await KeizerStore(store).season_at_hand(club.id, anna.id))[1].number == 2  # round 1 is paired now
         for number in (2, 3):
             row = await KeizerStore(store).round_by_number(first.id, number)
-            assert await KeizerStore(store).set_round_status(row.id, "paired", ("open",))
+            assert await KeizerStore(store).mark_paired(row.id, NOW)
         assert (await KeizerStore(store).season_at_hand(club.id, anna.id))[1] is None  # every round paired
 
         rapid = await new_season(store, club.id, "rapid", kind="rapid", weeks=2)
@@ -98,6 +98,6 @@ async def test_the_members_word_for_the_coming_round_on_both_databases(any_store
     assert (await keizer.season_at_hand(club.id, bert.id))[3] == MemberWeek(None, True, "absent")
     await week.drop_signon(first.id, bert.id)
     assert (await keizer.season_at_hand(club.id, bert.id))[3] == MemberWeek(None, False, "absent")
-    assert await keizer.set_round_status(first.id, "paired", ("open",))
+    assert await keizer.mark_paired(first.id, NOW)
     assert (await keizer.season_at_hand(club.id, anna.id))[3] == MemberWeek("notice", False, "present")  # round 2 now
     assert (await keizer.season_at_hand(club.id, bert.id))[3] == MemberWeek(None, True, "absent")
