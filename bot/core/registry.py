@@ -113,7 +113,9 @@ class Timed(Protocol):
     system's work at a time (``store.claim``). A system whose work is split by itself (each round claimed
     on its own, so processes share a busy minute) says ``claims_its_own = True``."""
 
-    async def next_due_moment(self, core: "Core") -> datetime | None: ...
+    async def next_due_moment(self, core: "Core", club_id: int | None = None) -> datetime | None:
+        """The earliest moment its work falls due, in any club, or (``club_id``) in that club: after a
+        command the alarm asks only for the command's club (issue 42 §1)."""
 
     async def run_due(self, core: "Core", now: datetime) -> None: ...
 

@@ -176,7 +176,7 @@ async def after_command(core: Core, ctx: Context, name: str) -> None:
 class GradesSchedule:
     """Grades have no alarm of their own; ``run_due`` runs whenever the scheduler wakes."""
 
-    async def next_due_moment(self, core: Core) -> datetime | None:
+    async def next_due_moment(self, core: Core, club_id: int | None = None) -> datetime | None:
         return None
 
     async def run_due(self, core: Core, now: datetime) -> None:
