@@ -1,6 +1,7 @@
 """The registry every system adds itself to: its commands (with their parameters, so each platform can offer
-native options), its timed work, the hooks it wants after each command, and what it shares with other
-systems through the core (``bot/core/competitions.py``).
+native options), its tables (``Table``: what the core may do with them, never naming them), its timed
+work, the hooks it wants after each command, and what it shares with other systems through the core
+(``bot/core/competitions.py``).
 
 A system is a package with a ``register(registry)`` function (``bot/keizer/__init__.py``,
 ``bot/nk/__init__.py``, ...). The core knows none of them: ``bot/systems.py`` lists the installed ones.
@@ -14,6 +15,7 @@ from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
 from bot.core.replies import Reply
+from bot.core.table_rules import CORE, Table
 from bot.core.store import Club, Member
 
 if TYPE_CHECKING:
@@ -193,6 +195,7 @@ class Registry:
     current: str = ""  # the system registering now (``bot/systems.py`` sets it)
     system_of: dict[str, str] = field(default_factory=dict)
     in_use: dict[str, Callable[["Core", Club], Awaitable[bool]]] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)  # every table, by name, as its owner declared it
 
     def add(self, command: Command) -> None:
         """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""
@@ -204,6 +207,18 @@ class Registry:
             self.aliases[command.english] = command.name
         self.commands[command.name] = command
         self.system_of[command.name] = self.current
+
+    def table(self, name: str, **rules: Any) -> None:
+        """The registering system owns table ``name`` (its migrations make it; only its SQL names it), with
+        ``rules`` (``Table``'s fields) for what the core does with every table: remove a member, merge
+        two, check rows a restore or a copy brings in."""
+        if name in self.tables:
+            raise ValueError(f"table {name} is declared already (by {self.tables[name].owner})")
+        self.tables[name] = Table(name, owner=self.current or CORE, **rules)
+
+    def removed_with_member(self) -> frozenset[str]:
+        """The tables whose rows of a member go with the member (``Table.goes_with_member``)."""
+        return frozenset(name for name, table in self.tables.items() if table.goes_with_member)
 
     def used_when(self, check: Callable[["Core", Club], Awaitable[bool]]) -> None:
         """The registering system is in use by a club when ``check`` says so (a chess club sees no go
