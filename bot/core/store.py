@@ -1,6 +1,7 @@
-"""The shared tables every system uses: clubs, members, their chat identities, and the announcements
-outbox. The systems' own tables have their own stores (``bot/keizer/store.py``, ``bot/nk/store.py``, ...),
-which run their SQL through this one connection (``bot/core/database.py``).
+"""The shared tables every system uses: clubs, members, their chat identities, the announcements outbox,
+and what two systems share (forbidden pairs, ``bot/core/forbidden_pairs.py``). The systems' own tables
+have their own stores (``bot/keizer/store.py``, ``bot/nk/store.py``, ...), which run their SQL through
+this one connection (``bot/core/database.py``); each table's owner declares it (``bot/core/tables.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from bot.core.database import Database, from_iso, iso
 from bot.core.calendar_feeds import CalendarFeeds
 from bot.core.director_accounts import DirectorAccounts
 from bot.core.federation_tables import FederationTables
+from bot.core.forbidden_pairs import ForbiddenPairs
 from bot.core.member_links import MemberLinks
 from bot.core.member_notices import MemberNotices
 from bot.core.installation import Installation
@@ -67,7 +69,9 @@ class Announcement:
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
-class SharedTables(Installation, DirectorAccounts, MemberLinks, MemberNotices, CalendarFeeds, FederationTables, ClubStyles):
+class SharedTables(
+    Installation, DirectorAccounts, MemberLinks, MemberNotices, CalendarFeeds, FederationTables, ClubStyles, ForbiddenPairs
+):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
