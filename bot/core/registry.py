@@ -135,6 +135,9 @@ class FormRound:
     day: date | None = None  # its playing day: the form shows the rounds of every competition by date
 
 
+# A member's own calendar feed, for the website: (core, club id, the token in the feed's address) -> whose
+# feed it is, or None (``/c/<club>/kalender/<token>.ics``; the Keizer system's ``/mijn kalender``).
+FeedMember = Callable[["Core", int, str], Awaitable["Member | None"]]
 # A system's coming rounds for the website: (core, club, member or None, now) -> rounds, soonest first.
 WebRounds = Callable[["Core", Club, "Member | None", datetime], Awaitable[list[FormRound]]]
 
@@ -190,6 +193,7 @@ class Registry:
     systems: list[str] = field(default_factory=list)
     web_pages: list[WebPage] = field(default_factory=list)  # the club website's pages, in menu order
     web_rounds: list[WebRounds] = field(default_factory=list)
+    feed_members: list[FeedMember] = field(default_factory=list)  # ask with ``member_of_feed``
     # Which system added each command ("keizer", "go", ...; "" for the club's own), and when a system is in
     # use by a club (``used_when``; a system without one always is): what /help lists.
     current: str = ""  # the system registering now (``bot/systems.py`` sets it)
@@ -235,6 +239,15 @@ class Registry:
         self, command: str, words: Sequence[str], handler: Handler, fallback: bool = False, writes: bool = False
     ) -> None:
         self.routes.setdefault(command, []).append(Route(frozenset(w.lower() for w in words), handler, fallback, writes))
+
+    async def member_of_feed(self, core: "Core", club_id: int, token: str) -> Member | None:
+        """The member whose own calendar feed has the address with ``token``, by the systems that give
+        such feeds (``feed_members``), or None."""
+        for ask in self.feed_members:
+            member = await ask(core, club_id, token)
+            if member is not None:
+                return member
+        return None
 
     def competition(self, kind: str) -> "CompetitionSource | None":
         return next((c for c in self.competitions if c.kind == kind), None)

@@ -13,7 +13,6 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from bot.core.database import Database, from_iso, iso
-from bot.core.calendar_feeds import CalendarFeeds
 from bot.core.director_accounts import DirectorAccounts
 from bot.core.federation_tables import FederationTables
 from bot.core.forbidden_pairs import ForbiddenPairs
@@ -70,7 +69,7 @@ class Announcement:
 
 
 class SharedTables(
-    Installation, DirectorAccounts, MemberLinks, MemberNotices, CalendarFeeds, FederationTables, ClubStyles, ForbiddenPairs
+    Installation, DirectorAccounts, MemberLinks, MemberNotices, FederationTables, ClubStyles, ForbiddenPairs
 ):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""

@@ -20,6 +20,7 @@ from bot.keizer.attendance import (
     ATTENDANCE_ABSENT, ATTENDANCE_PRESENT, ATTENDANCE_WORDS, cmd_attendance, cmd_attendance_absent, cmd_attendance_present,
 )  # fmt: skip
 from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WORDS, cmd_bye, cmd_colour, cmd_pair, cmd_swap
+from bot.keizer.calendar_store import member_of_feed
 from bot.keizer.feeds import calendar_key, cmd_kalender, cmd_my_calendar, cmd_my_calendar_new
 from bot.keizer.forbidden import FORBID_WORDS, LIST_WORDS, cmd_forbid, cmd_forbidden
 from bot.keizer.groups import cmd_groepen
@@ -177,5 +178,6 @@ def register(registry: Registry) -> None:
         registry.route("indeling", words, handler, writes=True)  # the director's hands on the pairing
     registry.route("indeling", FORBID_WORDS, cmd_forbid, writes=True)  # pairs kept apart
     registry.route("indeling", LIST_WORDS, cmd_forbidden)
+    registry.feed_members.append(member_of_feed)  # /mijn kalender's address, which the website serves
     registry.timed.append(KeizerSchedule())
     registry.competitions.append(KeizerSource())
