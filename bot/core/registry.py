@@ -76,7 +76,9 @@ class Command:
     catalogue keys of a question and a button a platform with buttons asks before running it.
     ``reads_only``: it never writes, so it runs on the read path (its own connection, no writer's lock,
     no transaction); ``cache_key`` then names what its reply depends on, and the reply is served from
-    the cache until that changes."""
+    the cache until that changes. ``confirms_result``: it can confirm a competition game's result (a
+    result entered or confirmed, a no-show, a go game's end): a system that follows results (grades:
+    a promotion) acts after it in its transaction (``after_command`` hooks read the flag, never names)."""
 
     name: str
     handler: Handler
@@ -87,6 +89,7 @@ class Command:
     reads_only: bool = False
     cache_key: CacheKey | None = None
     pasted: bool = False  # the lines after the command's first come to it as its file (a pasted list)
+    confirms_result: bool = False
 
     def line(self, values: dict[str, Any]) -> list[str]:
         """The arguments of the command line for the given parameter values, in parameter order."""

@@ -124,9 +124,9 @@ def register(registry: Registry) -> None:
                         Param("met", complete=member_names), ROUND_PAIRED, RAPID),
                 reads_only=True,
                 cache_key=season_key))  # fmt: skip
-    add(Command("uitslag", cmd_uitslag, english="result",
+    add(Command("uitslag", cmd_uitslag, english="result", confirms_result=True,
                 params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID)))  # fmt: skip
-    add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID)))
+    add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID), confirms_result=True))
     add(Command("prijzen", cmd_prijzen, english="prizes", params=(), reads_only=True, cache_key=prizes_key))
     add(Command("groepen", cmd_groepen, english="groups"))
     add(Command("seizoen", cmd_seizoen, director=True, english="season",
@@ -138,7 +138,7 @@ def register(registry: Registry) -> None:
                         Param("actie", "choice", choices=PLAYER_ACTIONS),
                         Param("groep", "choice", style=KEYED, choices=GROUP.choices), RAPID,
                         _keyed("knsb"), _keyed("fide"), _keyed("egd"))))  # fmt: skip
-    add(Command("nietverschenen", cmd_nietverschenen, director=True, english="noshow",
+    add(Command("nietverschenen", cmd_nietverschenen, director=True, english="noshow", confirms_result=True,
                 params=(Param("speler", required=True, complete=member_names), ROUND_PAIRED, RAPID)))  # fmt: skip
     add(Command("invaller", cmd_invaller, director=True, english="standby",
                 params=(Param("speler", required=True, complete=member_names), RAPID)))  # fmt: skip
