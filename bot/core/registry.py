@@ -45,7 +45,9 @@ class Param:
     label, value), "file" (an attachment; not part of the line), "channel" (a channel of the club's
     server; by default the one the command is used in), "user" (a chat account: ``<@id>`` in the line). ``complete`` suggests values while typing. The
     names of the option and its description are catalogue keys ``discord_param_<name>`` and
-    ``discord_pdesc_<command>_<name>`` (or ``discord_pdesc_<name>``)."""
+    ``discord_pdesc_<command>_<name>`` (or ``discord_pdesc_<name>``), in the system's own catalogue
+    (``bot/<system>/i18n/<lang>/discord.json``), like its choices' labels; an option name several owners'
+    commands share is the Discord adapter's (``bot/adapters/i18n/``)."""
 
     name: str
     kind: str = "text"
