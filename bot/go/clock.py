@@ -10,7 +10,7 @@ from engine.go.timing import GameClock, due, next_due
 
 from bot.core.context import Actor
 from bot.core.dispatch import Core
-from bot.go.store import GoClubSettings, GoGameRow, GoStore
+from bot.go.store import GoGameRow, GoStore
 
 from bot.go.play import apply_actions
 from bot.go.view import load_game, member_of, names_of
@@ -19,12 +19,11 @@ from bot.go.view import load_game, member_of, names_of
 async def running_clocks(core: Core, club_id: int | None = None) -> list[tuple[GoGameRow, GameClock]]:
     """The clocks of the games being played: every club's, or one club's."""
     gs = GoStore(core.store)
-    cache: dict[int, GoClubSettings] = {}
+    rows = await gs.running(club_id)
+    settings = await gs.settings_of(sorted({row.club_id for row in rows}))
     result = []
-    for row in await gs.running(club_id):
-        if row.club_id not in cache:
-            cache[row.club_id] = await gs.settings(row.club_id)
-        s = cache[row.club_id]
+    for row in rows:
+        s = settings[row.club_id]
         started = row.turn_started_at or row.created_at
         result.append((row, GameClock(row.id, started, row.reminded_at, s.remind_after, s.max_think)))
     return result

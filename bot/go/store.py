@@ -69,12 +69,17 @@ class GoStore:
         self.store = store
 
     async def settings(self, club_id: int) -> GoClubSettings:
-        row = await self.store.fetch_one("SELECT * FROM go_settings WHERE club_id = ?", (club_id,))
-        if row is None:
-            return GoClubSettings(DEFAULT_REMIND, DEFAULT_THINK, Fraction(1, 2))
-        return GoClubSettings(
-            _minutes(row["remind_minutes"]), _minutes(row["think_minutes"]), Fraction(row["handicap_komi"])
-        )
+        return (await self.settings_of([club_id]))[club_id]
+
+    async def settings_of(self, club_ids: list[int]) -> dict[int, GoClubSettings]:
+        """Each of these clubs' settings (the defaults where a club set none), read in one query (the
+        scheduler's look at every club's running games)."""
+        found = {club_id: GoClubSettings(DEFAULT_REMIND, DEFAULT_THINK, Fraction(1, 2)) for club_id in club_ids}
+        for row in await self.store.fetch_all_in("SELECT * FROM go_settings WHERE club_id IN ({marks})", club_ids):
+            found[row["club_id"]] = GoClubSettings(
+                _minutes(row["remind_minutes"]), _minutes(row["think_minutes"]), Fraction(row["handicap_komi"])
+            )
+        return found
 
     async def save_settings(self, club_id: int, settings: GoClubSettings) -> None:
         def minutes(value: timedelta | None) -> int | None:
