@@ -167,7 +167,7 @@ async def after_command(core: Core, ctx: Context, name: str) -> None:
     command = core.registry.commands.get(name)
     if command is None or not command.confirms_result:
         return
-    if ctx.club.id in await GradeStore(core.store).clubs_with_grades():
+    if await GradeStore(core.store).keeps_grades(ctx.club.id):
         await record_promotions(core, ctx.club, ctx.now)
 
 

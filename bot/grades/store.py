@@ -198,6 +198,13 @@ class GradeStore:
         )
         return [TimeControl(r["kind"], r["ref_id"], "", r["minutes"], r["byoyomi"], bool(r["official"])) for r in rows]
 
+    async def keeps_grades(self, club_id: int) -> bool:
+        """Whether the club keeps grades (a member has one): one club's rows, not every club's."""
+        row = await self.store.fetch_one(
+            "SELECT 1 FROM grade_events e JOIN members m ON m.id = e.member_id WHERE m.club_id = ? LIMIT 1", (club_id,)
+        )
+        return row is not None
+
     async def clubs_with_grades(self) -> list[int]:
         rows = await self.store.fetch_all(
             "SELECT DISTINCT m.club_id FROM grade_events e JOIN members m ON m.id = e.member_id ORDER BY m.club_id"

@@ -123,7 +123,11 @@ def game_row(row: sqlite3.Row) -> GameRow:
     )
 
 
-def of_one_club(club_id: int | None) -> tuple[str, tuple[int, ...]]:
-    """The condition (on a query's seasons ``s``) and its parameter that limit a scheduler's look-up to
-    one club's rounds (what a command may have made due), or nothing for every club's."""
-    return ("", ()) if club_id is None else (" AND s.club_id = ?", (club_id,))
+def rounds_of_clubs(club_id: int | None) -> tuple[str, tuple[int, ...]]:
+    """``FROM`` rounds ``r`` with their seasons ``s`` for a scheduler's look-up: every club's rounds, or
+    (``club_id``) one club's, what a command may have made due. One club's are found through its seasons
+    (SQLite takes the tables of a CROSS JOIN in the order written), never by reading every club's open
+    rounds to keep this club's; the query's ``WHERE`` follows."""
+    if club_id is None:
+        return "rounds r JOIN seasons s ON s.id = r.season_id WHERE", ()
+    return "seasons s CROSS JOIN rounds r WHERE s.club_id = ? AND r.season_id = s.id AND", (club_id,)

@@ -47,9 +47,12 @@ async def busy_club(core: Core, club: int) -> None:
         await core.store.queue_announcement(club_row.id, None, "news", f"Nieuws van club {club}", core.clock.now())
 
 
-async def statements_after_command(path: Path, config: Config, clubs: int) -> tuple[list[str], list[str]]:
-    """Club 1's member moves in go; the SQL the alarm's after-command work ran (values included), and the
-    announcements it posted, in a world of ``clubs`` busy clubs (club 1 made first)."""
+async def statements_after_command(path: Path, config: Config, clubs: int) -> tuple[list[str], int, list[str]]:
+    """Club 1's member resigns a go game (a command that can confirm a result: grades look for a promotion
+    in it): the SQL the command and the alarm's after-command work ran (values included), the SQLite
+    virtual machine's steps they took (a scan of every club's rows takes more with more clubs; a look-up
+    by club does not), and the announcements posted, in a world of ``clubs`` busy clubs (club 1 made
+    first)."""
     store = await Store.open(path)
     core = make_core(store, Config(**{**config.__dict__, "db_path": path}), ShiftedClock(START))
     for club in range(1, clubs + 1):
@@ -61,28 +64,44 @@ async def statements_after_command(path: Path, config: Config, clubs: int) -> tu
 
     alarm = Alarm(core, send)
     await ok(core, person(1, "Anna"), "/zet e5")
+    await ok(core, person(1, "Bert"), "/zet c3")
     seen: list[str] = []
+    steps = [0]
+
+    def step() -> int:
+        steps[0] += 1
+        return 0  # go on
+
     store._conn.set_trace_callback(seen.append)  # the writer's connection (its own thread)
+    store._conn.set_progress_handler(step, 1)
     if store._reader is not None:
         await store._reader.set_trace_callback(seen.append)  # the read path's
+        await store._reader.set_progress_handler(step, 1)
     try:
+        await ok(core, person(1, "Anna"), "/opgeven")
         await alarm.after_command(person(1, "Anna"))
     finally:
         store._conn.set_trace_callback(None)
+        store._conn.set_progress_handler(None, 1)
         if store._reader is not None:
             await store._reader.set_trace_callback(None)
+            await store._reader.set_progress_handler(None, 1)
         alarm.shutdown()
         await store.close()
-    return seen, posted
+    return seen, steps[0], posted
 
 
-async def test_the_work_after_a_command_reads_its_own_club_only(tmp_path: Path, config: Config) -> None:
-    alone, posted_alone = await statements_after_command(tmp_path / "one.sqlite3", config, 1)
-    among, posted_among = await statements_after_command(tmp_path / "five.sqlite3", config, 5)
-    assert posted_alone == posted_among == ["Nieuws van club 1"]  # its own club's, not the others'
-    assert alone  # it looked (the club's due work and its outbox)
+async def test_a_command_and_its_after_work_read_its_own_club_only(tmp_path: Path, config: Config) -> None:
+    alone, steps_alone, posted_alone = await statements_after_command(tmp_path / "one.sqlite3", config, 1)
+    among, steps_among, posted_among = await statements_after_command(tmp_path / "eight.sqlite3", config, 8)
+    assert posted_alone[-1] == posted_among[-1] == "Nieuws van club 1"  # its own club's, not the others'
+    assert not any("club 2" in body for body in posted_among)
+    assert alone  # it looked (the game, grades, the club's due work and its outbox)
     # the same statements with the same values, whatever the other clubs hold (the clock runs on: moments aside)
     assert [MOMENT.sub("<moment>", sql) for sql in among] == [MOMENT.sub("<moment>", sql) for sql in alone]
+    # and the same work in the database, but for the step a range of the club's rows takes to find its end
+    # where another club's rows follow (a statement that read the other clubs' rows took twice as many)
+    assert steps_among <= steps_alone * 1.05, (steps_alone, steps_among)
 
 
 async def test_work_already_due_at_a_command_is_done_after_it(config: Config) -> None:
