@@ -23,7 +23,8 @@ if command -v dpkg >/dev/null 2>&1; then
   packages="fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-droid-fallback fontconfig libfribidi0"
   # the website's tests drive a real browser: Debian's Chromium and its driver; the store's tests run a
   # real PostgreSQL server, and axe-core (from npm) checks the pages' accessibility (only for --test)
-  [ "${1:-}" = "--test" ] && packages="$packages chromium chromium-driver postgresql"
+  # libfaketime steps the wall clock of a bot process in the scheduler's tests (faketime)
+  [ "${1:-}" = "--test" ] && packages="$packages chromium chromium-driver postgresql faketime"
   # npm from Debian only where there is none (a NodeSource nodejs brings its own, and conflicts with it)
   [ "${1:-}" = "--test" ] && ! command -v npm >/dev/null 2>&1 && packages="$packages nodejs npm"
   for pkg in $packages; do
@@ -34,7 +35,7 @@ if command -v dpkg >/dev/null 2>&1; then
       echo "clubbot: installing ${need[*]}" >&2
       apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
     else
-      echo "clubbot: missing Debian packages ${need[*]} (fonts for names in every script; chromium, postgresql, nodejs and npm for the tests): apt-get install them" >&2
+      echo "clubbot: missing Debian packages ${need[*]} (fonts for names in every script; chromium, postgresql, faketime, nodejs and npm for the tests): apt-get install them" >&2
     fi
   fi
 fi

@@ -4,9 +4,11 @@ Nothing about the calendar lives in the scheduler: it holds one job, "wake", set
 the systems say needs handling (the Keizer competition's reminders, deadlines and publications, a go
 game's reminder to move: each system's ``Timed`` work in the registry) or, while announcements are still
 waiting to be sent, a retry a little later. On waking it handles everything due up to now, in order,
-then sets the job again. A second job re-reads the clock at least once a minute (``recheck_every``) and sets
-"wake" again from it: APScheduler turns a moment into a wait once, so a wall clock that steps forward
-after that (NTP after boot) would otherwise make the wake late by the step. So a restart, or a wake-up that comes late, catches up once: a round is paired
+then sets the job again. A task of its own re-reads the wall clock every minute (``recheck_every``, timed on
+the event loop's monotonic clock) and sets "wake" again from it: APScheduler turns a moment into a wait
+once and its own jobs run by the wall clock, so a wall clock that steps forward (NTP after boot) would
+make the wake late by the step, and one that steps back and then forward would stall every job of
+APScheduler's, a recheck among them, for as long as the step back (issue 46 §3). So a restart, or a wake-up that comes late, catches up once: a round is paired
 once (its status moves to 'paired' in the same transaction that stores the games and queues the
 announcement), and an announcement marked sent is never sent again. Before its first post an announcement
 is marked as attempted (committed), so that after a crash between posting and marking it sent the adapter
@@ -24,7 +26,6 @@ from typing import AsyncIterator, Awaitable, Callable
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
-from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.core.batched import Batched
 from bot.core.clock import Clock
@@ -81,6 +82,7 @@ class Alarm:
         self.wakeups = 0
         self._claimed_elsewhere = False  # the last dispatch left a club to another process
         self.recheck_every = recheck_every
+        self._rechecking: asyncio.Task[None] | None = None
         self._in_flight = asyncio.Semaphore(posts_in_flight)  # a post and its record of "sent", together
         self._retry = False  # the last run left announcements pending
         self._wake_at: datetime | None = None  # the moment the wake is set for
@@ -96,15 +98,24 @@ class Alarm:
     async def start(self) -> None:
         """Start the scheduler and catch up on whatever fell due while the bot was down."""
         self.scheduler.start()
-        self.scheduler.add_job(
-            self._recheck, trigger=IntervalTrigger(seconds=self.recheck_every), id="recheck",
-            replace_existing=True, misfire_grace_time=None, coalesce=True,
-        )  # fmt: skip
+        self._rechecking = asyncio.ensure_future(self._recheck_forever())
         await self.run_due()
 
     def shutdown(self) -> None:
+        if self._rechecking is not None:
+            self._rechecking.cancel()
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+
+    async def _recheck_forever(self) -> None:
+        """Every ``recheck_every`` seconds of the monotonic clock (``asyncio.sleep``: a stepped wall clock
+        does not move it), the wake set again from the wall clock as it reads then."""
+        while True:
+            await asyncio.sleep(self.recheck_every)
+            try:
+                await self._recheck()
+            except Exception:
+                log.exception("setting the alarm again failed; tried again in %s s", self.recheck_every)
 
     async def run_due(self) -> None:
         """Let every system do what is due, send what is pending, set the alarm."""
@@ -264,9 +275,13 @@ class Alarm:
     async def _recheck(self) -> None:
         """Set the wake again from the clock as it reads now (a stepped wall clock moves it)."""
         async with self._lock:
-            await self._set_alarm(retry=self._retry)
+            await self._set_alarm(retry=self._retry, recheck=True)
 
-    async def _set_alarm(self, retry: bool) -> None:
+    async def _set_alarm(self, retry: bool, recheck: bool = False) -> None:
+        """Set the wake for the earliest due work (or the retry). On a ``recheck`` a wake already set no
+        later than that is kept, and APScheduler reads the wall clock again: a wake whose moment has come on
+        the wall clock runs now (it waited on a wait APScheduler worked out from the wall clock before a
+        step), and one whose work is due is not put off by ``SOONEST`` again at every recheck."""
         self._retry = retry
         delays = []
         for timed in self.core.registry.timed:
@@ -281,7 +296,12 @@ class Alarm:
             if self.scheduler.get_job("wake"):
                 self.scheduler.remove_job("wake")
             return
-        self._schedule_wake(datetime.now(timezone.utc) + timedelta(seconds=min(delays)))
+        run_at = datetime.now(timezone.utc) + timedelta(seconds=min(delays))
+        job = self.scheduler.get_job("wake") if recheck else None
+        if job is not None and job.next_run_time is not None and job.next_run_time <= run_at:
+            self.scheduler.wakeup()
+            return
+        self._schedule_wake(run_at)
 
     def _schedule_wake(self, run_at: datetime) -> None:
         self._wake_at = run_at
