@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.core.database import iso
+from bot.core.store_part import StorePart
 
 FEED_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 
@@ -19,14 +20,14 @@ def new_feed_token() -> str:
     return secrets.token_urlsafe(24)  # 192 bits
 
 
-class CalendarFeeds:
+class CalendarFeeds(StorePart):
     """Part of the shared tables' store (``bot/core/store.py``)."""
 
-    async def calendar_feed(self: Any, member_id: int) -> str | None:
+    async def calendar_feed(self, member_id: int) -> str | None:
         row = await self.fetch_one("SELECT token FROM calendar_feeds WHERE member_id = ?", (member_id,))
         return str(row[0]) if row else None
 
-    async def set_calendar_feed(self: Any, club_id: int, member_id: int, token: str, now: datetime) -> None:
+    async def set_calendar_feed(self, club_id: int, member_id: int, token: str, now: datetime) -> None:
         """The member's feed token, replacing the one they had."""
         await self.write(
             "INSERT INTO calendar_feeds (member_id, club_id, token, created_at) VALUES (?, ?, ?, ?)"
@@ -34,7 +35,7 @@ class CalendarFeeds:
             (member_id, club_id, token, iso(now)),
         )
 
-    async def member_of_calendar_feed(self: Any, club_id: int, token: str) -> Any:
+    async def member_of_calendar_feed(self, club_id: int, token: str) -> Any:
         """The club's member whose feed this is, or None."""
         if not FEED_TOKEN.match(token):
             return None
