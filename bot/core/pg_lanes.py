@@ -10,7 +10,7 @@ commands.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Awaitable
 
 import asyncpg
 
@@ -178,7 +178,7 @@ def _fail_alone(db: Any, group: list[asyncio.Future[None]], waiter: asyncio.Futu
     db._forget()
 
 
-async def _seen_through(statement: Any) -> asyncio.Future[Any]:
+async def _seen_through(statement: Awaitable[Any]) -> asyncio.Future[Any]:
     """Run a COMMIT to its end even if the task waiting for it is cancelled, and hand back its outcome
     (a result or an error) to look at, never raised here: a COMMIT that failed must still tell its
     commands, or they would wait for ever."""

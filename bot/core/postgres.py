@@ -84,7 +84,7 @@ class PostgresDatabase(ReadPath):
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    async def open(cls, url: str, migrations: Path = MIGRATIONS_DIR, pool_size: int = POOL_SIZE, **_: Any) -> Any:
+    async def open(cls, url: str, migrations: Path = MIGRATIONS_DIR, pool_size: int = POOL_SIZE, **_unused: Any) -> Any:
         # A connection given back is not reset (asyncpg's default costs a round trip each time): it holds
         # no session state (no LISTEN, no session lock, no SET), and an open transaction is rolled back.
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)

@@ -69,7 +69,8 @@ class SharedTables(Installation, DirectorAccounts, MemberLinks, MemberNotices, C
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
-    CACHED_TABLES: tuple[str, ...] = ("clubs", "members", "identities", "director_accounts")  # what the caches below hold
+    # what the caches below hold
+    CACHED_TABLES: tuple[str, ...] = ("clubs", "members", "identities", "director_accounts")
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -445,7 +446,8 @@ def sqlite_path(target: str | Path) -> str | Path:
 async def open_store(target: str | Path, migrations: Path = MIGRATIONS_DIR, **options: Any) -> Store:
     """The store of ``target``: a ``postgresql://`` URL, else a SQLite file (a path or ``sqlite:///path``)."""
     if is_postgres(target):
-        # the PostgreSQL store answers every query of Store's (the same parts, on asyncpg): the bot is typed with Store
+        # the PostgreSQL store answers every query of Store's (the same parts, on asyncpg); the bot is
+        # typed with Store
         return cast(Store, await PostgresStore.open(str(target), migrations, **options))
     opened: Store = await Store.open(sqlite_path(target), migrations, **options)
     return opened
@@ -460,7 +462,7 @@ def _announcement(row: Any) -> Announcement:
 
 
 def _club(row: Any) -> Club:
-    colour, logo = (row["colour"], row["logo"]) if "logo" in row.keys() else (None, None)  # a database not yet at 0070
+    colour, logo = (row["colour"], row["logo"]) if "logo" in row.keys() else (None, None)  # not yet at 0070
     return Club(
         row["id"], row["platform"], row["external_id"], row["name"], row["language"], row["timezone"], row["channel_id"],
         row["website"] if "website" in row.keys() else "off",  # a database not yet migrated to 0029

@@ -18,7 +18,7 @@ class StorePart:
     """Part of the shared tables' store (``bot/core/store.py``)."""
 
     if TYPE_CHECKING:
-        # the database's (``Database``: rows are sqlite3.Row; ``PostgresDatabase``: asyncpg.Record, read alike)
+        # the database's (``Database``: rows are sqlite3.Row; ``PostgresDatabase``: asyncpg.Record, alike)
         dialect: str
         _forgotten: int
         _cache_touched: bool

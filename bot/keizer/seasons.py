@@ -8,7 +8,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, time, timedelta
+from datetime import date, datetime, time, timedelta
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
@@ -103,7 +103,9 @@ async def _not_while_running(core: Core, previous: Season | None, anyway: bool) 
         raise UserError("error_season_running", name=previous.name, left=left)
 
 
-def season_created(ctx: Context, opts: SeasonOptions, calendar: list, players: int) -> str:
+def season_created(
+    ctx: Context, opts: SeasonOptions, calendar: list[tuple[int, str, datetime, datetime]], players: int
+) -> str:
     return ctx.t(
         "season_created", name=opts.name, rounds=opts.rounds, first=calendar[0][1],
         weekday=ctx.t(f"weekday_{opts.first_day.weekday()}"), deadline=opts.deadline.strftime("%H:%M"),
@@ -382,8 +384,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             # joined from there: /speler is the director's way to set such a season right
             await keizer_store(core).join_where_they_appear(ctx.club.id)
         await holder_of(core.store, ctx.club.id, member.id, ids)
-        for column, value in ids.items():
-            await core.store.set_identity(member.id, column, value)
+        for column, identity in ids.items():
+            await core.store.set_identity(member.id, column, identity)
     # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
     return Reply(lines=(for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating)),))
 

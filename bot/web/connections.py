@@ -88,6 +88,7 @@ class GuardedHandler(RequestHandler):
     """aiohttp's connection handler, counted, capped, and with its own error answers guarded."""
 
     __slots__ = ("_counted",)
+    _counted: str | None  # the address this connection is counted under, until it is lost
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)

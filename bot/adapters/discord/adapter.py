@@ -26,7 +26,7 @@ import asyncio
 import io
 import logging
 import re
-from typing import Any, Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 import discord
 from discord import app_commands
@@ -98,7 +98,13 @@ def buttons_view(buttons: tuple[Button, ...] | list[Button]) -> discord.ui.View 
 
 
 # ---------------------------------------------------------------------------------------------- the client
-class _ClubCommands:
+if TYPE_CHECKING:  # the typed base of the mixin: a discord.py client (ClubClient's or ShardedClubClient's)
+    _Client = discord.Client
+else:
+    _Client = object
+
+
+class _ClubCommands(_Client):
     """What the club's client adds to discord.py's: the command tree. Intents: only ``guilds`` (not
     privileged): slash commands and buttons arrive as interactions, which need no message content or
     member intents."""
@@ -106,7 +112,7 @@ class _ClubCommands:
     def __init__(self, adapter: "DiscordAdapter", sync_commands: bool = True, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(  # type: ignore[call-arg]
+        super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
@@ -120,7 +126,7 @@ class _ClubCommands:
             self.tree.add_command(command)
 
     async def setup_hook(self) -> None:
-        await self.tree.set_translator(ClubTranslator())  # type: ignore[attr-defined]
+        await self.tree.set_translator(ClubTranslator())
         self.add_dynamic_items(CommandButton)
         if self.sync_commands:
             try:
@@ -348,7 +354,9 @@ class DiscordAdapter:
         if reply.attachment is not None:
             name, data = reply.attachment
             files.append(discord.File(io.BytesIO(data), filename=safe_file_name(name)))
-        pieces = [(None, line) for text in reply.lines for line in text.split("\n")]
+        pieces: list[tuple[str | None, str]] = [
+            (None, line) for text in reply.lines for line in text.split("\n")
+        ]
         if reply.table is not None:
             pieces += blocks(reply.table.as_text())
         parts = messages(pieces) or [""]
