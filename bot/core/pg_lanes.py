@@ -140,7 +140,7 @@ class Lane:
             # the server refused the last command's writes (the COMMIT never ran): that command alone fails
             job = await _seen_through(self.conn.execute(f"ROLLBACK TO SAVEPOINT command; RELEASE SAVEPOINT command; {notify}COMMIT"))
             _fail_alone(db, group, carried[1], refused)
-        if job.cancelled() or job.exception() is not None:
+        if job.cancelled() or job.exception() is not None:  # not cancelled: job.exception() is the error
             await self._broken(db, RuntimeError("the commit was cancelled") if job.cancelled() else job.exception(), group)  # type: ignore[arg-type]
             return
         db.commits += 1  # the website's kept pages see it (bot/web/freshness.py)

@@ -421,7 +421,7 @@ class _Transaction:
             self.held = self.key
         try:
             lane = db._lane() if self.key is not None else None
-            if lane is not None and await lane.join(db, lock_number(self.key)):  # type: ignore[arg-type]
+            if lane is not None and await lane.join(db, lock_number(self.key)):  # type: ignore[arg-type]  # a lane: a key
                 self.lane = lane
                 self.token = db._tx.set(_Tx(lane.conn))
                 return
@@ -455,7 +455,7 @@ class _Transaction:
 
     async def _end(self, tx: _Tx | None, failed: bool, later: list[str] | None = None) -> None:
         db = self.db
-        db._tx.reset(self.token)  # type: ignore[arg-type]
+        db._tx.reset(self.token)  # type: ignore[arg-type]  # set in __aenter__
         if self.lane is not None:
             try:
                 await self.lane.leave(db, failed=failed, touched=tx is not None and tx.touched, later=later)

@@ -78,7 +78,7 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         carried = [(m.id, m.rating, None) for m in await core.store.members(ctx.club.id) if not m.is_director]
         if opts.kind == "rapid":  # its own roster: members join with /aanmelden rapid, or /speler ... rapid
             carried = []
-    settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order, **opts.club_rules))  # type: ignore[arg-type]
+    settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order, **opts.club_rules))  # type: ignore[arg-type]  # fields by name
     settings = with_reminder_setting(with_missing_setting(settings, opts.missing), opts.reminder)
     async with core.store.transaction():
         season = await keizer_store(core).create_season(
@@ -259,7 +259,7 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
     opts = await season_options(core, ctx, "usage_importeer", need_name=False)
     await _not_while_running(core, await keizer_store(core).active_season(ctx.club.id, opts.kind), anyway)
     if opts.club_rules:  # given with the command: they win over the file's settings
-        file = dataclasses.replace(file, settings=dataclasses.replace(file.settings, **opts.club_rules))  # type: ignore[arg-type]
+        file = dataclasses.replace(file, settings=dataclasses.replace(file.settings, **opts.club_rules))  # type: ignore[arg-type]  # fields by name
     name = opts.name or (file.name or "")[:MAX_NAME_LENGTH]
     if not name:
         raise UserError("error_usage", usage=ctx.t("usage_importeer"))

@@ -68,7 +68,7 @@ def _language_of(locale: discord.Locale | None, default: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- buttons
-class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"clubbot:(?P<command>/.*|cancel)"):  # type: ignore[type-arg]
+class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"clubbot:(?P<command>/.*|cancel)"):  # type: ignore[type-arg]  # discord.py's own form
     """A button that runs a command for whoever presses it; the command is in the ``custom_id``."""
 
     def __init__(self, label: str, command: str, style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
@@ -82,7 +82,7 @@ class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"clubbo
         return cls(getattr(item, "label", None) or "", match["command"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        adapter: DiscordAdapter = interaction.client.adapter  # type: ignore[attr-defined]
+        adapter: DiscordAdapter = interaction.client.adapter  # type: ignore[attr-defined]  # our clients carry it
         await adapter.press(interaction, self.command)
 
 
@@ -121,7 +121,7 @@ class _ClubCommands(_Client):
         self.adapter = adapter
         self.sync_commands = sync_commands
         self.tree = app_commands.CommandTree(self)
-        self.tree.on_error = adapter.on_tree_error  # type: ignore[method-assign]
+        self.tree.on_error = adapter.on_tree_error  # type: ignore[method-assign]  # discord.py's hook, set per tree
         for command in adapter.build_commands():
             self.tree.add_command(command)
 

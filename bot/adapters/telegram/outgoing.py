@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
@@ -156,16 +156,16 @@ class Outgoing:
 
     async def _call(self, method: str, chat_id: int | str, kwargs: dict[str, Any], wait_once: bool = True) -> Message:
         """One Bot API call; a short rate limit is waited out once (unless ``wait_once`` is off)."""
-        func = getattr(self.app.bot, method)
+        func: Callable[..., Awaitable[Message]] = getattr(self.app.bot, method)  # send_message, send_photo, ...
         try:
-            return await func(chat_id=chat_id, **kwargs)  # type: ignore[no-any-return]
+            return await func(chat_id=chat_id, **kwargs)
         except RetryAfter as err:
             wait = retry_seconds(err)
             if wait > self.max_retry_wait or not wait_once:
                 raise
             log.info("rate limited by Telegram; waiting %.1f s", wait)
             await asyncio.sleep(wait)
-            return await func(chat_id=chat_id, **kwargs)  # type: ignore[no-any-return]
+            return await func(chat_id=chat_id, **kwargs)
 
     # ------------------------------------------------------------------ announcements out
     async def send_announcement(self, club: Club, announcement: Announcement) -> None:
