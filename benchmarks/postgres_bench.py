@@ -59,7 +59,7 @@ from bot.core.sql_dialect import postgres_sql  # noqa: E402
 from bot.core.user_limits import UserLimits  # noqa: E402
 from bot.keizer.season_reads import SEASON_AT_HAND  # noqa: E402
 from bot.keizer.store import SET_SIGNOFF  # noqa: E402
-from bot.systems import make_core  # noqa: E402
+from bot.systems import build_registry, make_core  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -223,7 +223,7 @@ def fresh_copy(kind: str, master: Path, tmp: Path, server: PostgresServer, label
         shutil.copy(master, target)
         return str(target)
     url = server.create_database(label)
-    asyncio.run(copy_database(f"sqlite:///{master}", url))
+    asyncio.run(copy_database(f"sqlite:///{master}", url, build_registry().tables))
     return url
 
 

@@ -12,12 +12,12 @@ import signal
 import re
 import sys
 from datetime import datetime
-from typing import Awaitable, Callable, Protocol, TextIO
+from typing import Callable, Protocol, TextIO
 from zoneinfo import ZoneInfo
 
 from bot.adapters.console import ConsoleAdapter
 from bot.core.clock import Clock, ShiftedClock
-from bot.core.context import parse_id
+from bot.core.context import AfterReply, parse_id
 from bot.core.dispatch import Core
 from bot.config import Config, ConfigError, load_config, web_address_problem
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
@@ -64,7 +64,8 @@ async def run_console(
         return None  # a terminal's post has no reference
 
     alarm = Alarm(core, send)
-    console.after_command = alarm.run_due
+    console.after_command = alarm.after_command
+    console.after_clock = alarm.run_due
     site = None
     try:
         await console.start()
@@ -101,11 +102,8 @@ class PlatformAdapter(Protocol):
         not there (exactly once); one that cannot posts again (at least once)."""
 
 
-AfterCommand = Callable[[], Awaitable[None]]
-
-
 def platform_makers(
-    config: Config, core: Core, after_command: AfterCommand
+    config: Config, core: Core, after_command: AfterReply
 ) -> list[tuple[str, Callable[[], PlatformAdapter]]]:
     """For each platform whose token is configured: its name and how to build its adapter (a fresh one
     per login try)."""
@@ -122,7 +120,7 @@ def platform_makers(
     return makers
 
 
-def build_platform_adapters(config: Config, core: Core, after_command: AfterCommand) -> list[PlatformAdapter]:
+def build_platform_adapters(config: Config, core: Core, after_command: AfterReply) -> list[PlatformAdapter]:
     """The adapters whose token is configured."""
     return [make() for _, make in platform_makers(config, core, after_command)]
 
@@ -157,7 +155,7 @@ async def run_platforms(
     try:
         logins = [
             asyncio.create_task(log_in(name, make, config.login_timeout))
-            for name, make in platform_makers(config, core, alarm.run_due)
+            for name, make in platform_makers(config, core, alarm.after_command)
         ]
         failures: list[BaseException] = []
         for result in await asyncio.gather(*logins, return_exceptions=True):

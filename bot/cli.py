@@ -29,6 +29,9 @@ def main(argv: list[str] | None = None) -> int:
         from bot.app import run_from_cli
 
         return run_from_cli(args)
+    from bot.systems import build_registry
+
+    args.tables = build_registry().tables  # every table as its owner declared it (restore, migrate-db)
     return int(args.handler(args))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 
 from bot.config import Config
-from bot.core import club_commands
+from bot.core import club_commands, tables
 from bot.core.clock import Clock
 from bot.core.dispatch import Core
 from bot.core.registry import Registry
@@ -19,9 +19,10 @@ INSTALLED = ("bot.keizer", "bot.nk", "bot.grades", "bot.go", "bot.ratings", "bot
 
 
 def build_registry(systems: tuple[str, ...] = INSTALLED) -> Registry:
-    """Each system's commands in the order given (the first system's come first in menus and the help),
-    then the club's own (/help, /taal, /kanaal)."""
+    """The core's tables, then each system's commands and tables in the order given (the first system's
+    come first in menus and the help), then the club's own commands (/help, /taal, /kanaal)."""
     registry = Registry()
+    tables.register(registry)
     for name in systems:
         registry.current = name.rsplit(".", 1)[-1]  # "keizer": its commands' system in /help
         importlib.import_module(name).register(registry)

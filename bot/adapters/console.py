@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 from bot.core.calendar import FIRST_YEAR, LAST_YEAR, in_range
 from bot.core.clock import ShiftedClock
-from bot.core.context import Actor
+from bot.core.context import Actor, AfterReply
 from bot.core.dispatch import Core
 from bot.core.i18n import t
 from bot.core.limits import MAX_FILE_BYTES
@@ -53,7 +53,8 @@ class ConsoleAdapter:
         self.files_dir = files_dir or Path("exports")
         self.director_name = director_name
         self.actor = self._actor(director_name, director=True)
-        self.after_command: Callable[[], Awaitable[None]] | None = None
+        self.after_command: AfterReply | None = None  # after a command: its club's due work
+        self.after_clock: Callable[[], Awaitable[None]] | None = None  # after /klok: everything due
 
     def _actor(self, name: str, director: bool) -> Actor:
         user = "console:" + " ".join(name.split()).lower()
@@ -125,8 +126,11 @@ class ConsoleAdapter:
                 text = await self._mentions(club, text)
             reply = await self.core.handle(self.actor, text)
             self.render(reply, club.language)
-        if self.after_command is not None:
-            await self.after_command()
+        if word in ("/klok", "/clock"):  # the clock moved for every club: the scheduler's whole pass
+            if self.after_clock is not None:
+                await self.after_clock()
+        elif self.after_command is not None:
+            await self.after_command(self.actor)
         return True
 
     def render(self, reply: Reply, language: str) -> None:

@@ -1,6 +1,6 @@
 """What ``clubbot restore`` asks of a backup before it may replace the database.
 
-``checked_copy(backup, into)`` copies the file (and a ``-wal`` lying beside it, folded into the copy: a
+``checked_copy(backup, into, tables)`` copies the file (and a ``-wal`` lying beside it, folded into the copy: a
 backup taken with SQLite's own tools while a process wrote can leave committed pages there) to ``into``
 and checks the copy, never the original: what is checked is exactly what is put in place. Names are
 paths, never URIs (a ``#`` or ``?`` in a file name is part of the name). The copy must be
@@ -12,7 +12,7 @@ paths, never URIs (a ``#`` or ``?`` in a file name is part of the name). The cop
   SQL). An extra trigger would fire inside the running bot; a missing table or column would fail the
   first command that needs it. Either is refused with what differs;
 - of rows the bot can read (``bot/core/row_checks.py``: every column's type, dates, times, JSON, time
-  zones, names' lengths, at most one active season per club and kind);
+  zones, names' lengths, the rules the tables' owners declared: one active season per club and kind);
 - and a ``-wal`` beside it must be a WAL SQLite reads: one it would ignore (a wrong header or checksum:
   random bytes, another database's) is refused, not reported as folded in.
 
@@ -24,18 +24,21 @@ from __future__ import annotations
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Mapping
 
 from bot.core.row_checks import row_problems, sqlite_columns, summary
 from bot.core.schema_check import SQLITE_MAGIC, clubbot_problem
+from bot.core.table_rules import Table
 
 
 class BackupError(Exception):
     """A file that is not a usable clubbot backup; the message says why."""
 
 
-def checked_copy(backup: Path, into: Path) -> tuple[int, list[str], bool]:
+def checked_copy(backup: Path, into: Path, tables: Mapping[str, Table]) -> tuple[int, list[str], bool]:
     """Copy ``backup`` to ``into`` (a path in a private directory), fold a ``-wal`` beside it in, and
-    check the copy. Returns (clubs, migrations, whether a WAL was folded in); ``BackupError`` if unusable."""
+    check the copy (its rows by the tables' declarations, ``Registry.tables``). Returns (clubs,
+    migrations, whether a WAL was folded in); ``BackupError`` if unusable."""
     if not backup.is_file():
         raise BackupError(f"{backup} is not a file")
     with open(backup, "rb") as fh:
@@ -71,7 +74,7 @@ def checked_copy(backup: Path, into: Path) -> tuple[int, list[str], bool]:
         if problem:
             raise BackupError(problem)
         conn.row_factory = sqlite3.Row
-        problems = row_problems(sqlite_columns(conn), lambda table: conn.execute(f'SELECT * FROM "{table}"'))
+        problems = row_problems(sqlite_columns(conn), lambda table: conn.execute(f'SELECT * FROM "{table}"'), tables)
         if problems:
             raise BackupError("rows the bot cannot read: " + summary(problems))
         clubs = int(conn.execute("SELECT COUNT(*) FROM clubs").fetchone()[0])

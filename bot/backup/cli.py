@@ -61,7 +61,7 @@ def cmd_restore(args: argparse.Namespace, now: datetime | None = None) -> int:
             prefix=".clubbot-restore-", dir=target.parent
         ) as tmp:
             checked = Path(tmp) / "restore.sqlite3"
-            clubs, migrations, folded = checked_copy(backup, checked)
+            clubs, migrations, folded = checked_copy(backup, checked, args.tables)
             if folded:
                 print(f"clubbot restore: the -wal file beside {backup} is folded into what is restored")
             moment = (now or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")

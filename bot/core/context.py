@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 from bot.core.calendar import local_text
 from bot.core.i18n import t
@@ -35,6 +35,11 @@ class Actor:
         # carry one) or a control character is made harmless here, once, for every use after.
         for name in ("club_external_id", "club_name", "user_id", "display_name"):
             object.__setattr__(self, name, printable(getattr(self, name)))
+
+
+# What an adapter calls once a command's reply is out, with the command's actor: the scheduler's
+# ``Alarm.after_command``, which does what the command may have made due for that actor's club only.
+AfterReply = Callable[[Actor], Awaitable[None]]
 
 
 def printable(text: str) -> str:

@@ -4,7 +4,8 @@ the Keizer system's ``/speler`` hands these words here; the core does the work f
 
 A merge moves everything of A to B (games, sign-offs, grades, chat accounts: every table that refers to
 members) and is refused when A and B played in the same round of a competition (one person cannot have
-played twice), or against each other.
+played twice), or against each other. What a table's rows say of a member (history, in a round) is what
+its owner declared to the registry (``bot/core/table_rules.py``).
 """
 
 from __future__ import annotations
@@ -54,12 +55,12 @@ async def run_admin(core: Core, ctx: Context, action: str, before: list[str], af
         target = await _named(core, ctx, after)
         if target.id == member.id:
             raise UserError("error_merge_same", name=member.name)
-        if await core.store.shared_round(member.id, target.id):
+        if await core.store.shared_round(member.id, target.id, core.registry.tables):
             raise UserError("error_merge_same_round", a=member.name, b=target.name)
         async with core.store.transaction():
             await core.store.merge_member_into(member.id, target.id)
         return Reply(lines=(ctx.t("member_merged", a=member.name, b=target.name),))
-    if member.is_director or await core.store.has_history(member.id):  # games, byes, grades: they stay
+    if member.is_director or await core.store.has_history(member.id, core.registry.removed_with_member()):  # games, byes, grades: they stay
         raise UserError("error_remove_played", name=member.name)
     async with core.store.transaction():
         await core.store.remove_member(member.id)

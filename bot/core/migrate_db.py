@@ -12,15 +12,17 @@ transaction of the target: a copy that fails leaves the target as empty as it wa
   PostgreSQL enforced them while the rows went in);
 - a source with members whose names differ only in case or accents (a SQLite file from before names were
   compared by ``bot/core/name_key.py``) is refused, naming them and the command that merges them;
-- PostgreSQL's id sequences continue after the highest id copied; each season keeps its version (the
-  triggers that count changes counted the copy too, and are set back).
+- PostgreSQL's id sequences continue after the highest id copied; the columns a table's triggers change
+  while rows go in (``Table.kept_on_copy``, as its owner declared it: a Keizer season's change version)
+  are set back to the source's.
 
 Before anything is written, both databases must be clubbot's (or, the target, empty): a SQLite file
 without our ``schema_migrations``, at a level this clubbot does not know, or of another schema than our
 migrations make at its level is refused, and so is a PostgreSQL database with tables of its own
 (``bot/core/schema_check.py``, as ``clubbot restore`` asks of a backup). Every source row must be one
-the bot can read (``bot/core/row_checks.py``: column types, dates, JSON, one active season per club and
-kind); else the copy is rolled back and the target stays as it was.
+the bot can read (``bot/core/row_checks.py``: column types, dates, JSON, the rules the tables' owners
+declared: one active season per club and kind); else the copy is rolled back and the target stays as it
+was. The tables' declarations (``Registry.tables``) come from the caller: ``bot/cli.py`` builds them.
 
 Stop the bot first: a SQLite source that a bot has open is refused (its lock file), since changes made
 during the copy would not be in it.
@@ -33,7 +35,7 @@ import asyncio
 import hashlib
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from bot.core.command_line import quote_word
 from bot.core.database_lock import DatabaseInUse, DatabaseLock
@@ -41,6 +43,7 @@ from bot.core.row_checks import expected_columns, row_problems, summary
 from bot.core.schema_check import sqlite_file_problem
 from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.store import is_postgres, open_store, sqlite_path
+from bot.core.table_rules import Table
 
 BATCH = 5000
 
@@ -49,8 +52,9 @@ class CopyError(Exception):
     """The copy was refused or did not check out; the message says why (the target is left unchanged)."""
 
 
-async def copy_database(source: str, target: str) -> dict[str, int]:
-    """Copy every row of ``source`` into the empty ``target``; the rows copied per table."""
+async def copy_database(source: str, target: str, tables: Mapping[str, Table]) -> dict[str, int]:
+    """Copy every row of ``source`` into the empty ``target``; the rows copied per table. ``tables``: each
+    table as its owner declared it (``Registry.tables``)."""
     if source == target:
         raise CopyError("the source and the target are the same database")
     if not is_postgres(source):
@@ -69,14 +73,14 @@ async def copy_database(source: str, target: str) -> dict[str, int]:
     try:
         dst = await open_store(target)
         try:
-            return await _copy(src, dst)
+            return await _copy(src, dst, tables)
         finally:
             await dst.close()
     finally:
         await src.close()
 
 
-async def _copy(src: Any, dst: Any) -> dict[str, int]:
+async def _copy(src: Any, dst: Any, declared_tables: Mapping[str, Table]) -> dict[str, int]:
     if await src.applied_migrations() != await dst.applied_migrations():
         raise CopyError("the two databases are at different schema levels")
     if (await dst.fetch_one("SELECT COUNT(*) FROM clubs"))[0]:
@@ -97,7 +101,7 @@ async def _copy(src: Any, dst: Any) -> dict[str, int]:
             await dst.write("DELETE FROM installation")
         for table in tables:
             rows = await src.fetch_all(f'SELECT * FROM "{table}"')
-            problems = row_problems({table: declared.get(table, {})}, lambda _: rows)
+            problems = row_problems({table: declared.get(table, {})}, lambda _: rows, declared_tables)
             if problems:
                 raise CopyError("rows the bot cannot read in the source: " + summary(problems) + "; the target is unchanged")
             copied[table] = (len(rows), _digest(rows))
@@ -109,8 +113,14 @@ async def _copy(src: Any, dst: Any) -> dict[str, int]:
             sql = f'INSERT INTO "{table}" ({names}) VALUES ({marks})'
             for start in range(0, len(rows), BATCH):
                 await dst.execute_many(sql, [tuple(r) for r in rows[start : start + BATCH]])
-        for row in await src.fetch_all("SELECT id, version FROM seasons"):  # the triggers counted the copy
-            await dst.write("UPDATE seasons SET version = ? WHERE id = ?", (row["version"], row["id"]))
+        for table in tables:  # what the triggers changed while the rows went in, as it was
+            kept = declared_tables[table].kept_on_copy if table in declared_tables else ()
+            if not kept:
+                continue
+            columns = ", ".join(f'"{c}"' for c in kept)
+            assignments = ", ".join(f'"{c}" = ?' for c in kept)
+            for row in await src.fetch_all(f'SELECT id, {columns} FROM "{table}"'):
+                await dst.write(f'UPDATE "{table}" SET {assignments} WHERE id = ?', (*(row[c] for c in kept), row["id"]))
     await dst.continue_ids()
     await _check(dst, copied)
     return {table: count for table, (count, _) in copied.items()}
@@ -198,7 +208,7 @@ def register(subparsers: Any) -> None:
 
 def cmd_migrate_db(args: argparse.Namespace) -> int:
     try:
-        copied = asyncio.run(copy_database(args.source, args.target))
+        copied = asyncio.run(copy_database(args.source, args.target, args.tables))
     except CopyError as exc:
         print(f"clubbot migrate-db: {exc}", file=sys.stderr)
         return 1

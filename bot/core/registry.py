@@ -1,6 +1,7 @@
 """The registry every system adds itself to: its commands (with their parameters, so each platform can offer
-native options), its timed work, the hooks it wants after each command, and what it shares with other
-systems through the core (``bot/core/competitions.py``).
+native options), its tables (``Table``: what the core may do with them, never naming them), its timed
+work, the hooks it wants after each command, and what it shares with other systems through the core
+(``bot/core/competitions.py``).
 
 A system is a package with a ``register(registry)`` function (``bot/keizer/__init__.py``,
 ``bot/nk/__init__.py``, ...). The core knows none of them: ``bot/systems.py`` lists the installed ones.
@@ -14,6 +15,7 @@ from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
 from bot.core.replies import Reply
+from bot.core.table_rules import CORE, Table
 from bot.core.store import Club, Member
 
 if TYPE_CHECKING:
@@ -43,7 +45,9 @@ class Param:
     label, value), "file" (an attachment; not part of the line), "channel" (a channel of the club's
     server; by default the one the command is used in), "user" (a chat account: ``<@id>`` in the line). ``complete`` suggests values while typing. The
     names of the option and its description are catalogue keys ``discord_param_<name>`` and
-    ``discord_pdesc_<command>_<name>`` (or ``discord_pdesc_<name>``)."""
+    ``discord_pdesc_<command>_<name>`` (or ``discord_pdesc_<name>``), in the system's own catalogue
+    (``bot/<system>/i18n/<lang>/discord.json``), like its choices' labels; an option name several owners'
+    commands share is the Discord adapter's (``bot/adapters/i18n/``)."""
 
     name: str
     kind: str = "text"
@@ -74,7 +78,9 @@ class Command:
     catalogue keys of a question and a button a platform with buttons asks before running it.
     ``reads_only``: it never writes, so it runs on the read path (its own connection, no writer's lock,
     no transaction); ``cache_key`` then names what its reply depends on, and the reply is served from
-    the cache until that changes."""
+    the cache until that changes. ``confirms_result``: it can confirm a competition game's result (a
+    result entered or confirmed, a no-show, a go game's end): a system that follows results (grades:
+    a promotion) acts after it in its transaction (``after_command`` hooks read the flag, never names)."""
 
     name: str
     handler: Handler
@@ -85,6 +91,7 @@ class Command:
     reads_only: bool = False
     cache_key: CacheKey | None = None
     pasted: bool = False  # the lines after the command's first come to it as its file (a pasted list)
+    confirms_result: bool = False
 
     def line(self, values: dict[str, Any]) -> list[str]:
         """The arguments of the command line for the given parameter values, in parameter order."""
@@ -113,7 +120,9 @@ class Timed(Protocol):
     system's work at a time (``store.claim``). A system whose work is split by itself (each round claimed
     on its own, so processes share a busy minute) says ``claims_its_own = True``."""
 
-    async def next_due_moment(self, core: "Core") -> datetime | None: ...
+    async def next_due_moment(self, core: "Core", club_id: int | None = None) -> datetime | None:
+        """The earliest moment its work falls due, in any club, or (``club_id``) in that club: after a
+        command the alarm asks only for the command's club (issue 42 §1)."""
 
     async def run_due(self, core: "Core", now: datetime) -> None: ...
 
@@ -133,6 +142,9 @@ class FormRound:
     day: date | None = None  # its playing day: the form shows the rounds of every competition by date
 
 
+# A member's own calendar feed, for the website: (core, club id, the token in the feed's address) -> whose
+# feed it is, or None (``/c/<club>/kalender/<token>.ics``; the Keizer system's ``/mijn kalender``).
+FeedMember = Callable[["Core", int, str], Awaitable["Member | None"]]
 # A system's coming rounds for the website: (core, club, member or None, now) -> rounds, soonest first.
 WebRounds = Callable[["Core", Club, "Member | None", datetime], Awaitable[list[FormRound]]]
 
@@ -188,11 +200,13 @@ class Registry:
     systems: list[str] = field(default_factory=list)
     web_pages: list[WebPage] = field(default_factory=list)  # the club website's pages, in menu order
     web_rounds: list[WebRounds] = field(default_factory=list)
+    feed_members: list[FeedMember] = field(default_factory=list)  # ask with ``member_of_feed``
     # Which system added each command ("keizer", "go", ...; "" for the club's own), and when a system is in
     # use by a club (``used_when``; a system without one always is): what /help lists.
     current: str = ""  # the system registering now (``bot/systems.py`` sets it)
     system_of: dict[str, str] = field(default_factory=dict)
     in_use: dict[str, Callable[["Core", Club], Awaitable[bool]]] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)  # every table, by name, as its owner declared it
 
     def add(self, command: Command) -> None:
         """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""
@@ -204,6 +218,18 @@ class Registry:
             self.aliases[command.english] = command.name
         self.commands[command.name] = command
         self.system_of[command.name] = self.current
+
+    def table(self, name: str, **rules: Any) -> None:
+        """The registering system owns table ``name`` (its migrations make it; only its SQL names it), with
+        ``rules`` (``Table``'s fields) for what the core does with every table: remove a member, merge
+        two, check rows a restore or a copy brings in."""
+        if name in self.tables:
+            raise ValueError(f"table {name} is declared already (by {self.tables[name].owner})")
+        self.tables[name] = Table(name, owner=self.current or CORE, **rules)
+
+    def removed_with_member(self) -> frozenset[str]:
+        """The tables whose rows of a member go with the member (``Table.goes_with_member``)."""
+        return frozenset(name for name, table in self.tables.items() if table.goes_with_member)
 
     def used_when(self, check: Callable[["Core", Club], Awaitable[bool]]) -> None:
         """The registering system is in use by a club when ``check`` says so (a chess club sees no go
@@ -220,6 +246,15 @@ class Registry:
         self, command: str, words: Sequence[str], handler: Handler, fallback: bool = False, writes: bool = False
     ) -> None:
         self.routes.setdefault(command, []).append(Route(frozenset(w.lower() for w in words), handler, fallback, writes))
+
+    async def member_of_feed(self, core: "Core", club_id: int, token: str) -> Member | None:
+        """The member whose own calendar feed has the address with ``token``, by the systems that give
+        such feeds (``feed_members``), or None."""
+        for ask in self.feed_members:
+            member = await ask(core, club_id, token)
+            if member is not None:
+                return member
+        return None
 
     def competition(self, kind: str) -> "CompetitionSource | None":
         return next((c for c in self.competitions if c.kind == kind), None)

@@ -3,12 +3,14 @@ database before they accept it (issue 33 §4). A schema that matches is not enou
 not a date or a ``settings_json`` that is not JSON fails most of a club's commands later, two active
 seasons of one kind fail every command that looks for "the" season.
 
-``row_problems(columns, rows_of)`` checks every column's value against its declared type (INTEGER an
-integer, TEXT text, BLOB bytes) and, by the column's name, what the code parses out of it: ``*_json`` is
-JSON (``settings_json`` an object), ``*_at`` a date and time, ``play_date``/``played_on``/``anchor_date``
-a date, ``*_time`` a time of day, ``timezone`` a known time zone, ``language`` one of ours, a member's
-name at most ``MAX_NAME_LENGTH`` characters and other names at most ``OTHER_NAME_LENGTH``. Then the
-invariants the code relies on: at most one active season per club and kind.
+``row_problems(columns, rows_of, tables)`` checks every column's value against its declared type (INTEGER
+an integer, TEXT text, BLOB bytes) and, by the column's name, what the code parses out of it: ``*_json``
+is JSON (``settings_json`` an object), ``*_at`` a date and time, a column its table's owner declared a
+date (``Table.dates``) a date, ``*_time`` a time of day, ``timezone`` a known time zone, ``language`` one
+of ours, a member's name at most ``MAX_NAME_LENGTH`` characters and other names at most
+``OTHER_NAME_LENGTH``. Then the rules the owners declared of their rows (``Table.at_most_one``: the
+Keizer system's one active season per club and kind). ``tables`` are the registry's declarations
+(``Registry.tables``): the core names no system's table or rule.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from zoneinfo import ZoneInfo
 from bot.core.context import MAX_NAME_LENGTH
 from bot.core.i18n import LANGUAGES
 from bot.core.schema_check import migrated_in_memory
+from bot.core.table_rules import AtMostOne, Table
 
 OTHER_NAME_LENGTH = 256  # a club's, a season's, a director's name (chat titles are at most 128)
 SHOWN = 5  # problems listed in the message
@@ -56,16 +59,13 @@ def _parses(parse: Callable[[str], object]) -> Callable[[str, str], bool]:
     return check
 
 
-DATES = {"play_date", "played_on", "anchor_date"}
-
-
-def _text_rule(table: str, column: str) -> tuple[str, Callable[[str, str], bool]] | None:
+def _text_rule(table: str, column: str, dates: tuple[str, ...]) -> tuple[str, Callable[[str, str], bool]] | None:
     """What the code reads out of a text column, by its name: (what it must be, the check)."""
     if column.endswith("_json"):
         return ("a JSON object" if column == "settings_json" else "JSON"), _is_json
     if column.endswith("_at"):
         return "a date and time", _parses(datetime.fromisoformat)
-    if column in DATES:
+    if column in dates:
         return "a date", _parses(date.fromisoformat)
     if column.endswith("_time"):
         return "a time of day", _parses(time.fromisoformat)
@@ -83,13 +83,17 @@ KINDS: dict[str, tuple[type, ...]] = {"INTEGER": (int,), "TEXT": (str,), "BLOB":
                                       "REAL": (int, float)}  # fmt: skip
 
 
-def row_problems(columns: Mapping[str, Mapping[str, str]], rows_of: Callable[[str], Rows]) -> list[str]:
-    """Every problem found, in words (``table.column`` of row ``id``), the invariants last. ``columns``:
-    table -> column -> declared type (as the SQLite migrations declare it); ``rows_of(table)``: its rows."""
+def row_problems(
+    columns: Mapping[str, Mapping[str, str]], rows_of: Callable[[str], Rows], tables: Mapping[str, Table]
+) -> list[str]:
+    """Every problem found, in words (``table.column`` of row ``id``), the owners' rules last. ``columns``:
+    table -> column -> declared type (as the SQLite migrations declare it); ``rows_of(table)``: its rows;
+    ``tables``: each table as its owner declared it (``Registry.tables``)."""
     problems: list[str] = []
-    active: Counter[tuple[Any, Any]] = Counter()
+    counted: dict[AtMostOne, Counter[tuple[Any, ...]]] = {}
     for table, declared in sorted(columns.items()):
-        rules = {c: _text_rule(table, c) for c, kind in declared.items() if kind.upper() == "TEXT"}
+        owned = tables.get(table) or Table(table)
+        rules = {c: _text_rule(table, c, owned.dates) for c, kind in declared.items() if kind.upper() == "TEXT"}
         for row in rows_of(table):
             where = f"{table} row {row['id']}" if "id" in row.keys() else f"a row of {table}"
             for column, kind in declared.items():
@@ -104,12 +108,14 @@ def row_problems(columns: Mapping[str, Mapping[str, str]], rows_of: Callable[[st
                 rule = rules.get(column)
                 if rule is not None and not rule[1](value, column):
                     problems.append(f"{where}: {column} is not {rule[0]} ({str(value)[:40]!r})")
-            if table == "seasons" and row["status"] == "active":
-                active[(row["club_id"], row["kind"])] += 1
-    problems += [
-        f"club {club} has {count} active {kind} seasons (at most one)"
-        for (club, kind), count in sorted(active.items(), key=str) if count > 1
-    ]
+            for rule in owned.at_most_one:
+                if row[rule.where[0]] == rule.where[1]:
+                    counted.setdefault(rule, Counter())[tuple(row[c] for c in rule.per)] += 1
+    for rule, counts in counted.items():
+        problems += [
+            rule.problem.format(count=count, **dict(zip(rule.per, key)))
+            for key, count in sorted(counts.items(), key=str) if count > 1
+        ]
     return problems
 
 

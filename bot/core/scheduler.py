@@ -28,6 +28,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.core.batched import Batched
 from bot.core.clock import Clock
+from bot.core.context import Actor
 from bot.core.log_lines import CLUB
 from bot.core.health import ANNOUNCEMENTS, ANNOUNCEMENTS_QUEUED, SCHEDULER_LAG
 from bot.core.pictures import render_spec
@@ -87,6 +88,10 @@ class Alarm:
         self._attempted: Batched[Announcement, Announcement] = Batched(
             lambda batch: self.store.mark_announcements_attempted(batch, self.clock.now()))
         self._sent: Batched[tuple[int, str | None], None] = Batched(self._mark_sent)
+        # One club's outbox is posted by one task at a time: the pass's or a command's (``after_command``);
+        # ``_served`` counts a club's posts by commands, so the pass reads again a queue read before one.
+        self._outboxes: dict[int, tuple[asyncio.Lock, list[int]]] = {}  # the lock, how many hold or wait
+        self._served: dict[int, int] = {}
 
     async def start(self) -> None:
         """Start the scheduler and catch up on whatever fell due while the bot was down."""
@@ -119,6 +124,63 @@ class Alarm:
             pending = await self.dispatch()
             await self._set_alarm(retry=pending > 0)
 
+    async def after_command(self, actor: Actor) -> None:
+        """What a command may have made due, for its own club only (issue 42 §1): the club's announcements
+        are posted, and the alarm is set earlier if the club's next due work comes before it. Work the
+        command made due at once (a moment already past) is the scheduler's pass, run now as at its alarm.
+        Nothing here reads another club's rows, so a command costs the same with 1 club or 10,000."""
+        club = await self.store.club_by_external(actor.platform, actor.club_external_id)
+        if club is None:  # a chat the bot accepted nothing in: nothing of it can be due
+            return
+        now = self.clock.now()
+        moments = [await timed.next_due_moment(self.core, club.id) for timed in self.core.registry.timed]
+        soonest = min((m for m in moments if m is not None), default=None)
+        if soonest is not None and soonest <= now:
+            await self.run_due()
+            return
+        if soonest is not None:
+            self._wake_no_later_than(self.clock.real_delay(soonest))
+        await self._post_outbox(club)
+
+    async def _post_outbox(self, club: Club) -> None:
+        """Post the club's pending announcements now (claimed, with several processes, as the pass does)."""
+        if not await self.store.pending_announcements(club_id=club.id):  # most commands: nothing to post
+            return
+        async with self._outbox(club.id):
+            async with self.store.claim(f"outbox:{club.id}") as mine:
+                if not mine:  # another process (or this one's pass) is posting them: look again soon
+                    self._wake_no_later_than(CLAIMED_RETRY.total_seconds())
+                    return
+                queue = await self.store.pending_announcements(club_id=club.id)
+                try:
+                    for announcement in queue:
+                        if not await self._post(club, announcement):
+                            self._wake_no_later_than(self.retry_after.total_seconds())
+                            return
+                finally:  # counted once posted: a pass that read the queue before this reads it again
+                    if queue:
+                        self._served[club.id] = self._served.get(club.id, 0) + 1
+
+    @asynccontextmanager
+    async def _outbox(self, club_id: int) -> AsyncIterator[None]:
+        """Hold the club's outbox; forgotten when nobody holds or waits for it (no lock per club kept)."""
+        lock, users = self._outboxes.setdefault(club_id, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._outboxes[club_id]
+
+    def _wake_no_later_than(self, delay: float) -> None:
+        """Move the wake earlier, to ``delay`` seconds from now, if it is set later (or not at all)."""
+        run_at = datetime.now(timezone.utc) + timedelta(seconds=max(delay, 0.0))
+        if self._wake_at is not None and self._wake_at <= run_at and self.scheduler.get_job("wake"):
+            return
+        self._schedule_wake(run_at)
+
     async def dispatch(self) -> int:
         """Send the pending announcements; return how many are still pending (kept for a retry).
 
@@ -131,6 +193,7 @@ class Alarm:
         own share and two processes take turns share by share; a share's queues are read again once claimed
         (one query), as another process may have posted some meanwhile."""
         by_club: dict[int, list[Announcement]] = {}
+        served = dict(self._served)  # before the queues are read: a command's posts after this are seen
         pending = await self.store.pending_announcements()
         ANNOUNCEMENTS_QUEUED.set(len(pending))
         for announcement in pending:
@@ -143,10 +206,12 @@ class Alarm:
 
         async def serve(club_id: int, queue: list[Announcement]) -> int:
             CLUB.set(club_id)  # the log's club= (each serve runs in a task of its own)
-            async with gate:
+            async with gate, self._outbox(club_id):
                 club = await self.store.club(club_id)
                 if club is None:
                     return 0
+                if self._served.get(club_id, 0) != served.get(club_id, 0):  # a command posted some meanwhile
+                    queue = await self.store.pending_announcements(club_id=club_id)
                 for done, announcement in enumerate(queue):
                     if not await self._post(club, announcement):
                         return len(queue) - done
@@ -216,7 +281,9 @@ class Alarm:
             if self.scheduler.get_job("wake"):
                 self.scheduler.remove_job("wake")
             return
-        run_at = datetime.now(timezone.utc) + timedelta(seconds=min(delays))
+        self._schedule_wake(datetime.now(timezone.utc) + timedelta(seconds=min(delays)))
+
+    def _schedule_wake(self, run_at: datetime) -> None:
         self._wake_at = run_at
         self.scheduler.add_job(
             self._wake,

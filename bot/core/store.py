@@ -1,6 +1,7 @@
-"""The shared tables every system uses: clubs, members, their chat identities, and the announcements
-outbox. The systems' own tables have their own stores (``bot/keizer/store.py``, ``bot/nk/store.py``, ...),
-which run their SQL through this one connection (``bot/core/database.py``).
+"""The shared tables every system uses: clubs, members, their chat identities, the announcements outbox,
+and what two systems share (forbidden pairs, ``bot/core/forbidden_pairs.py``). The systems' own tables
+have their own stores (``bot/keizer/store.py``, ``bot/nk/store.py``, ...), which run their SQL through
+this one connection (``bot/core/database.py``); each table's owner declares it (``bot/core/tables.py``).
 """
 
 from __future__ import annotations
@@ -8,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from collections.abc import Collection, Mapping
 from typing import Any, cast
 
 from bot.core.database import Database, from_iso, iso
-from bot.core.calendar_feeds import CalendarFeeds
 from bot.core.director_accounts import DirectorAccounts
 from bot.core.federation_tables import FederationTables
+from bot.core.forbidden_pairs import ForbiddenPairs
 from bot.core.member_links import MemberLinks
 from bot.core.member_notices import MemberNotices
 from bot.core.installation import Installation
@@ -21,6 +23,7 @@ from bot.core.migrations import MIGRATIONS_DIR
 from bot.core.name_key import name_key
 from bot.core.postgres import PostgresDatabase
 from bot.core.style_store import ClubStyles
+from bot.core.table_rules import Table
 
 __all__ = ["Announcement", "Club", "Member", "Store", "PostgresStore", "club_key", "open_store", "from_iso", "iso"]
 
@@ -65,7 +68,9 @@ class Announcement:
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
 
 
-class SharedTables(Installation, DirectorAccounts, MemberLinks, MemberNotices, CalendarFeeds, FederationTables, ClubStyles):
+class SharedTables(
+    Installation, DirectorAccounts, MemberLinks, MemberNotices, FederationTables, ClubStyles, ForbiddenPairs
+):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
@@ -286,33 +291,34 @@ class SharedTables(Installation, DirectorAccounts, MemberLinks, MemberNotices, C
         await self.carry_identities(source, target)  # a federation identity only the source had
         await self.write("DELETE FROM members WHERE id = ?", (source,))
 
-    # What a member who never played may have: their chat accounts, a link code, sign-offs and the places
-    # they registered for. A row anywhere else (a game, a bye, a grade, a go game) keeps them.
-    REMOVABLE_WITH = frozenset({"identities", "link_codes", "web_links", "signoffs", "signons", "attendance_modes",
-                                "calendar_feeds", "season_players", "nk_players"})
-
-    async def has_history(self, member_id: int) -> bool:
-        """Does any row outside ``REMOVABLE_WITH`` refer to the member (every foreign key to members)?"""
+    async def has_history(self, member_id: int, removable: Collection[str]) -> bool:
+        """Does any row of a table outside ``removable`` refer to the member (every foreign key to members)?
+        ``removable``: the tables whose rows go with the member, as their owners declared them
+        (``Registry.removed_with_member``: chat accounts, sign-offs, registrations); a row anywhere else
+        (a game, a bye, a grade, a go game) keeps the member."""
         for table, column, _ in await self.member_references():
-            if table not in self.REMOVABLE_WITH and await self.fetch_one(
+            if table not in removable and await self.fetch_one(
                 f'SELECT 1 FROM "{table}" WHERE "{column}" = ? LIMIT 1', (member_id,)
             ):
                 return True
         return False
 
-    async def shared_round(self, a: int, b: int) -> bool:
+    async def shared_round(self, a: int, b: int, tables: Mapping[str, Table]) -> bool:
         """Were members ``a`` and ``b`` both in one round (a game, a bye; or one of them played it while
         the other was signed off) of any competition? Found by the foreign keys: every table with a
-        member column and a ``round_id``, grouped by the round table it points to. Two sign-offs for one
-        round are no clash: the merge keeps one."""
+        member column and a ``round_id``, grouped by the round table it points to, read as its owner
+        declared it in ``tables`` (``Table.absent_in_round``: a sign-off; ``clashes_in_round``). Two
+        sign-offs for one round are no clash: the merge keeps one."""
         played: dict[str, dict[int, set[int]]] = {}
         signed: dict[str, dict[int, set[int]]] = {}
         for table, column, rounds in await self.member_references():
-            if rounds is None or table == "signons" or (table == "signoffs" and column != "member_id"):  # no clash
+            declared = tables.get(table) or Table(table)
+            absent = column in declared.absent_in_round
+            if rounds is None or not (absent or declared.clashes_in_round):  # no clash
                 continue
             for who in (a, b):
                 rows = await self.fetch_all(f'SELECT round_id FROM "{table}" WHERE "{column}" = ?', (who,))
-                into = signed if table == "signoffs" else played
+                into = signed if absent else played
                 into.setdefault(rounds, {}).setdefault(who, set()).update(r[0] for r in rows)
         for rounds, by in played.items():
             off = signed.get(rounds, {})

@@ -16,11 +16,12 @@ from bot.go.play import apply_actions
 from bot.go.view import load_game, member_of, names_of
 
 
-async def running_clocks(core: Core) -> list[tuple[GoGameRow, GameClock]]:
+async def running_clocks(core: Core, club_id: int | None = None) -> list[tuple[GoGameRow, GameClock]]:
+    """The clocks of the games being played: every club's, or one club's."""
     gs = GoStore(core.store)
     cache: dict[int, GoClubSettings] = {}
     result = []
-    for row in await gs.running():
+    for row in await gs.running(club_id):
         if row.club_id not in cache:
             cache[row.club_id] = await gs.settings(row.club_id)
         s = cache[row.club_id]
@@ -32,9 +33,10 @@ async def running_clocks(core: Core) -> list[tuple[GoGameRow, GameClock]]:
 class GoSchedule:
     """Reminders to move and losses on time, for every club's running go games."""
 
-    async def next_due_moment(self, core: Core) -> datetime | None:
-        """When the next reminder or loss on time falls due (for the scheduler's alarm)."""
-        return next_due(c for _, c in await running_clocks(core))
+    async def next_due_moment(self, core: Core, club_id: int | None = None) -> datetime | None:
+        """When the next reminder or loss on time falls due (for the scheduler's alarm), in any club or in
+        one."""
+        return next_due(c for _, c in await running_clocks(core, club_id))
 
 
     async def run_due(self, core: Core, now: datetime) -> None:

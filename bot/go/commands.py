@@ -47,9 +47,9 @@ def register(registry: Registry) -> None:
     registry.add(Command("go", cmd_go))
     registry.add(Command("zet", cmd_zet, english="move"))
     registry.add(Command("pas", cmd_pas, english="pass"))
-    registry.add(Command("opgeven", cmd_opgeven, english="resign"))
+    registry.add(Command("opgeven", cmd_opgeven, english="resign", confirms_result=True))  # a competition game's end
     registry.add(Command("dood", cmd_dood, english="dead"))
-    registry.add(Command("akkoord", cmd_akkoord, english="agree"))
+    registry.add(Command("akkoord", cmd_akkoord, english="agree", confirms_result=True))  # the marking accepted: the end
     registry.add(Command("afwijzen", cmd_afwijzen, english="reject"))
     registry.add(Command("bord", cmd_bord, english="board"))
     registry.timed.append(GoSchedule())

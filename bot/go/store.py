@@ -124,8 +124,14 @@ class GoStore:
         )
         return [_row(r) for r in rows]
 
-    async def running(self) -> list[GoGameRow]:
-        rows = await self.store.fetch_all("SELECT * FROM go_games WHERE status = 'playing' ORDER BY id")
+    async def running(self, club_id: int | None = None) -> list[GoGameRow]:
+        """The games being played: every club's, or one club's."""
+        if club_id is None:
+            rows = await self.store.fetch_all("SELECT * FROM go_games WHERE status = 'playing' ORDER BY id")
+        else:
+            rows = await self.store.fetch_all(
+                "SELECT * FROM go_games WHERE club_id = ? AND status = 'playing' ORDER BY id", (club_id,)
+            )
         return [_row(r) for r in rows]
 
     async def competition_game_ids(self, club_id: int) -> list[int]:

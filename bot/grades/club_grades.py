@@ -160,14 +160,12 @@ async def record_promotions(core: Core, club: Club, now: datetime) -> list[str]:
 # --------------------------------------------------------------------------- the scheduler
 
 
-# Commands after which a competition game may have got its result.
-RESULT_COMMANDS = frozenset({"uitslag", "bevestig", "nietverschenen", "nk", "zet", "pas", "opgeven", "akkoord"})
-
-
 async def after_command(core: Core, ctx: Context, name: str) -> None:
-    """A confirmed competition result can complete a promotion: record and announce it at once, in the
-    command's transaction (the scheduler's ``run_due`` catches anything else)."""
-    if name not in RESULT_COMMANDS:
+    """A confirmed competition result can complete a promotion: after a command that can confirm one
+    (``Command.confirms_result``, whichever system's), record and announce it at once, in the command's
+    transaction (the scheduler's ``run_due`` catches anything else)."""
+    command = core.registry.commands.get(name)
+    if command is None or not command.confirms_result:
         return
     if ctx.club.id in await GradeStore(core.store).clubs_with_grades():
         await record_promotions(core, ctx.club, ctx.now)
@@ -176,7 +174,7 @@ async def after_command(core: Core, ctx: Context, name: str) -> None:
 class GradesSchedule:
     """Grades have no alarm of their own; ``run_due`` runs whenever the scheduler wakes."""
 
-    async def next_due_moment(self, core: Core) -> datetime | None:
+    async def next_due_moment(self, core: Core, club_id: int | None = None) -> datetime | None:
         return None
 
     async def run_due(self, core: Core, now: datetime) -> None:

@@ -20,6 +20,7 @@ from bot.keizer.attendance import (
     ATTENDANCE_ABSENT, ATTENDANCE_PRESENT, ATTENDANCE_WORDS, cmd_attendance, cmd_attendance_absent, cmd_attendance_present,
 )  # fmt: skip
 from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WORDS, cmd_bye, cmd_colour, cmd_pair, cmd_swap
+from bot.keizer.calendar_store import member_of_feed
 from bot.keizer.feeds import calendar_key, cmd_kalender, cmd_my_calendar, cmd_my_calendar_new
 from bot.keizer.forbidden import FORBID_WORDS, LIST_WORDS, cmd_forbid, cmd_forbidden
 from bot.keizer.groups import cmd_groepen
@@ -123,9 +124,9 @@ def register(registry: Registry) -> None:
                         Param("met", complete=member_names), ROUND_PAIRED, RAPID),
                 reads_only=True,
                 cache_key=season_key))  # fmt: skip
-    add(Command("uitslag", cmd_uitslag, english="result",
+    add(Command("uitslag", cmd_uitslag, english="result", confirms_result=True,
                 params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID)))  # fmt: skip
-    add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID)))
+    add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID), confirms_result=True))
     add(Command("prijzen", cmd_prijzen, english="prizes", params=(), reads_only=True, cache_key=prizes_key))
     add(Command("groepen", cmd_groepen, english="groups"))
     add(Command("seizoen", cmd_seizoen, director=True, english="season",
@@ -137,7 +138,7 @@ def register(registry: Registry) -> None:
                         Param("actie", "choice", choices=PLAYER_ACTIONS),
                         Param("groep", "choice", style=KEYED, choices=GROUP.choices), RAPID,
                         _keyed("knsb"), _keyed("fide"), _keyed("egd"))))  # fmt: skip
-    add(Command("nietverschenen", cmd_nietverschenen, director=True, english="noshow",
+    add(Command("nietverschenen", cmd_nietverschenen, director=True, english="noshow", confirms_result=True,
                 params=(Param("speler", required=True, complete=member_names), ROUND_PAIRED, RAPID)))  # fmt: skip
     add(Command("invaller", cmd_invaller, director=True, english="standby",
                 params=(Param("speler", required=True, complete=member_names), RAPID)))  # fmt: skip
@@ -177,5 +178,6 @@ def register(registry: Registry) -> None:
         registry.route("indeling", words, handler, writes=True)  # the director's hands on the pairing
     registry.route("indeling", FORBID_WORDS, cmd_forbid, writes=True)  # pairs kept apart
     registry.route("indeling", LIST_WORDS, cmd_forbidden)
+    registry.feed_members.append(member_of_feed)  # /mijn kalender's address, which the website serves
     registry.timed.append(KeizerSchedule())
     registry.competitions.append(KeizerSource())

@@ -19,7 +19,6 @@ from datetime import datetime, timedelta, timezone
 from bot.core.calendar import local_text
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
-from bot.core.calendar_feeds import new_feed_token
 from bot.core.replies import Reply
 from bot.core.store import Member
 from bot.core.web_links import site_url
@@ -27,7 +26,7 @@ from bot.keizer import competition
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.store import RoundRow, Season
-from bot.keizer.venue import Venue, VenueStore
+from bot.keizer.calendar_store import FeedStore, Venue, VenueStore, new_feed_token
 from bot.keizer.versions import season_key
 
 MINE_WORDS = {"mijn", "mine"}
@@ -182,12 +181,12 @@ async def cmd_my_calendar(core: Core, ctx: Context) -> Reply:
     address = site_url(core, ctx.club.id)
     if ctx.club.website == "off" or address is None:
         raise UserError("website_off")
-    token = await core.store.calendar_feed(member.id)
+    token = await FeedStore(core.store).calendar_feed(member.id)
     renew = bool(words & RENEW_WORDS)
     if token is None or renew:
         token = new_feed_token()
         async with core.store.transaction():
-            await core.store.set_calendar_feed(ctx.club.id, member.id, token, ctx.now)
+            await FeedStore(core.store).set_calendar_feed(ctx.club.id, member.id, token, ctx.now)
     key = "calendar_feed_renewed" if renew else "calendar_feed"
     return Reply(lines=(ctx.t(key, url=f"{address}kalender/{token}.ics"),), private=True, secret=True)
 

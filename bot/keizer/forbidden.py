@@ -1,28 +1,19 @@
 """Pairs the director keeps apart in the Keizer pairing (a parent and child, family members), for every
 season of the club: ``/indeling verbied A B`` (``/pairings forbid A B``), ``... uit`` lifts it,
 ``/indeling verboden`` (``/pairings forbidden``) lists them. The pairing counts such a pair as a repeat
-(``engine.keizer.pairing.pair_round``'s ``forbidden``); the NK pairing keeps them apart too (``NkStore.forbidden``)."""
+(``engine.keizer.pairing.pair_round``'s ``forbidden``); the NK pairing keeps them apart too (``NkStore.forbidden``).
+The pairs live in the shared tables (``bot/core/forbidden_pairs.py``)."""
 
 from __future__ import annotations
 
 from bot.core.context import Context, UserError
-from bot.core.database import iso
 from bot.core.dispatch import Core
 from bot.core.names import members_named
 from bot.core.replies import Reply
-from bot.core.store import Store
 
 FORBID_WORDS = ("verbied", "forbid")
 LIST_WORDS = ("verboden", "forbidden")
 _OFF_WORDS = {"uit", "off"}
-
-
-async def forbidden_pairs(store: Store, club_id: int) -> list[tuple[int, int]]:
-    """The club's forbidden pairs as (member, member)."""
-    rows = await store.fetch_all(
-        "SELECT member_a, member_b FROM forbidden_pairings WHERE club_id = ? ORDER BY member_a, member_b", (club_id,)
-    )
-    return [(r["member_a"], r["member_b"]) for r in rows]
 
 
 async def cmd_forbid(core: Core, ctx: Context) -> Reply:
@@ -39,21 +30,15 @@ async def cmd_forbid(core: Core, ctx: Context) -> Reply:
     if one.id == other.id:
         raise UserError("error_forbid_same", name=one.name)
     pair = (min(one.id, other.id), max(one.id, other.id))
-    known = {(min(a, b), max(a, b)) for a, b in await forbidden_pairs(core.store, ctx.club.id)}
+    known = {(min(a, b), max(a, b)) for a, b in await core.store.forbidden_pairs(ctx.club.id)}
     if lift:
         if pair not in known:
             raise UserError("error_forbid_not_set", one=one.name, other=other.name)
-        await core.store.write(
-            "DELETE FROM forbidden_pairings WHERE club_id = ? AND ((member_a = ? AND member_b = ?) OR (member_a = ? AND member_b = ?))",
-            (ctx.club.id, pair[0], pair[1], pair[1], pair[0]),
-        )
+        await core.store.allow_pair(ctx.club.id, pair[0], pair[1])
         return Reply(lines=(ctx.t("forbid_lifted", one=one.name, other=other.name),))
     if pair in known:
         raise UserError("error_forbid_already", one=one.name, other=other.name)
-    await core.store.write(
-        "INSERT INTO forbidden_pairings (club_id, member_a, member_b, created_at) VALUES (?, ?, ?, ?)",
-        (ctx.club.id, pair[0], pair[1], iso(ctx.now)),
-    )
+    await core.store.forbid_pair(ctx.club.id, pair[0], pair[1], ctx.now)
     return Reply(lines=(ctx.t("forbid_set", one=one.name, other=other.name),))
 
 
@@ -62,7 +47,7 @@ async def cmd_forbidden(core: Core, ctx: Context) -> Reply:
     if ctx.args:
         raise UserError("error_usage", usage=ctx.t("usage_indeling_forbid"))
     names = {m.id: m.name for m in await ctx.store.members(ctx.club.id)}
-    pairs = sorted(sorted((names.get(a, str(a)), names.get(b, str(b)))) for a, b in await forbidden_pairs(core.store, ctx.club.id))
+    pairs = sorted(sorted((names.get(a, str(a)), names.get(b, str(b)))) for a, b in await core.store.forbidden_pairs(ctx.club.id))
     if not pairs:
         return Reply(lines=(ctx.t("forbidden_none"),))
     return Reply(lines=(ctx.t("forbidden_title", count=len(pairs)), *(ctx.t("forbidden_line", one=a, other=b) for a, b in pairs)))

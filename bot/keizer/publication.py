@@ -196,12 +196,14 @@ class KeizerSchedule:
         hours = core.config.reminder_hours
         return timedelta(hours=hours) if hours > 0 else None
 
-    async def next_due_moment(self, core: Core) -> datetime | None:
+    async def next_due_moment(self, core: Core, club_id: int | None = None) -> datetime | None:
         store = keizer_store(core)
-        moments = [await store.next_due_moment(), await WeekStore(core.store).next_results_reminder(RESULTS_AFTER)]
+        moments = [
+            await store.next_due_moment(club_id), await WeekStore(core.store).next_results_reminder(RESULTS_AFTER, club_id)
+        ]  # fmt: skip
         before = self._remind_before(core)
         if before is not None:
-            deadline = await store.next_reminder_deadline()
+            deadline = await store.next_reminder_deadline(club_id)
             moments.append(deadline - before if deadline is not None else None)
         return min((m for m in moments if m is not None), default=None)
 

@@ -121,3 +121,9 @@ def game_row(row: sqlite3.Row) -> GameRow:
         row["reported_result"],
         row["reported_by"],
     )
+
+
+def of_one_club(club_id: int | None) -> tuple[str, tuple[int, ...]]:
+    """The condition (on a query's seasons ``s``) and its parameter that limit a scheduler's look-up to
+    one club's rounds (what a command may have made due), or nothing for every club's."""
+    return ("", ()) if club_id is None else (" AND s.club_id = ?", (club_id,))

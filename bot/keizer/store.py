@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Iterable
 
 from bot.core.store import Store, from_iso, iso
-from bot.keizer.rows import GameRow, RoundRow, Season, SeasonPlayer, Signoff
+from bot.keizer.rows import GameRow, RoundRow, Season, SeasonPlayer, Signoff, of_one_club
 from bot.keizer.season_reads import MemberWeek, SeasonReads
 from bot.keizer.rows import game_row as _game
 from bot.keizer.rows import round_row as _round
@@ -232,24 +232,28 @@ class KeizerStore(SeasonReads):
         row = await self.db.fetch_one("SELECT * FROM rounds WHERE season_id = ? AND number = ?", (season_id, number))
         return _round(row) if row else None
 
-    async def next_due_moment(self) -> datetime | None:
-        """The earliest deadline or publication that has not been handled yet, over all clubs."""
+    async def next_due_moment(self, club_id: int | None = None) -> datetime | None:
+        """The earliest deadline or publication that has not been handled yet, over all clubs (or one)."""
+        of_club, params = of_one_club(club_id)
         row = await self.db.fetch_one(
             "SELECT MIN(t) FROM ("
             " SELECT MIN(r.deadline_at) AS t FROM rounds r JOIN seasons s ON s.id = r.season_id"
-            "  WHERE r.status = 'open' AND s.status = 'active'"
+            "  WHERE r.status = 'open' AND s.status = 'active'" + of_club +
             " UNION ALL"
             " SELECT MIN(r.publish_at) FROM rounds r JOIN seasons s ON s.id = r.season_id"
-            "  WHERE r.status IN ('open', 'closed') AND s.status = 'active' AND " + _NOT_FAILED + ") AS due"
-        )
+            "  WHERE r.status IN ('open', 'closed') AND s.status = 'active' AND " + _NOT_FAILED + of_club + ") AS due",
+            params * 2,
+        )  # fmt: skip
         return from_iso(row[0]) if row and row[0] else None
 
-    async def next_reminder_deadline(self) -> datetime | None:
-        """The earliest deadline of an open round whose reminder has not been queued yet."""
+    async def next_reminder_deadline(self, club_id: int | None = None) -> datetime | None:
+        """The earliest deadline of an open round whose reminder has not been queued yet (of one club)."""
+        of_club, params = of_one_club(club_id)
         row = await self.db.fetch_one(
             "SELECT MIN(r.deadline_at) FROM rounds r JOIN seasons s ON s.id = r.season_id"
             " WHERE r.status = 'open' AND s.status = 'active' AND NOT EXISTS"
-            " (SELECT 1 FROM announcements a WHERE a.round_id = r.id AND a.kind = 'reminder')"
+            " (SELECT 1 FROM announcements a WHERE a.round_id = r.id AND a.kind = 'reminder')" + of_club,
+            params,
         )
         return from_iso(row[0]) if row and row[0] else None
 

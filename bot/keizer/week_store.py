@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from bot.core.database import from_iso, iso
 from bot.core.store import Store
-from bot.keizer.rows import RoundRow, round_row
+from bot.keizer.rows import RoundRow, of_one_club, round_row
 
 PRESENT, ABSENT = "present", "absent"
 
@@ -58,12 +58,14 @@ class WeekStore:
     async def drop_signon(self, round_id: int, member_id: int) -> None:
         await self.db.write_later("DELETE FROM signons WHERE round_id = ? AND member_id = ?", (round_id, member_id))
 
-    async def next_results_reminder(self, after: timedelta) -> datetime | None:
+    async def next_results_reminder(self, after: timedelta, club_id: int | None = None) -> datetime | None:
         """When the earliest paired round not yet looked at for missing results is due (``after`` its
-        publication)."""
+        publication), over all clubs or of one."""
+        of_club, params = of_one_club(club_id)
         row = await self.db.fetch_one(
             "SELECT MIN(r.publish_at) FROM rounds r JOIN seasons s ON s.id = r.season_id"
-            " WHERE r.status = 'paired' AND s.status = 'active' AND r.results_reminded_at IS NULL"
+            " WHERE r.status = 'paired' AND s.status = 'active' AND r.results_reminded_at IS NULL" + of_club,
+            params,
         )
         return from_iso(row[0]) + after if row and row[0] else None
 

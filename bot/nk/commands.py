@@ -67,7 +67,7 @@ _EARNED = {"top": mcmahon.EARNED_TOP, "topgroep": mcmahon.EARNED_TOP, "groep1": 
 
 
 def register(registry: Registry) -> None:
-    registry.add(Command("nk", cmd_nk, english="championship"))
+    registry.add(Command("nk", cmd_nk, english="championship", confirms_result=True))  # /nk uitslag, /nk bevestig
     # /stand nk: the NK's table; and in a club that runs only an NK tournament, /stand is its table
     registry.route("stand", ("nk", "championship"), nk_standings, fallback=True)
     registry.competitions.append(NkSource())

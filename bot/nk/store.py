@@ -257,12 +257,10 @@ class NkStore:
             await self.store.queue_announcement(club_id, None, kind, body, now, picture=picture)
 
     async def forbidden(self, t: NkTournament) -> list[tuple[str, str]]:
-        """The club's forbidden pairs (``/indeling verbied``, table forbidden_pairings, which the Keizer
-        system keeps) as pairs of the engine's player ids: the NK pairing keeps them apart too."""
-        rows = await self.store.fetch_all(
-            "SELECT member_a, member_b FROM forbidden_pairings WHERE club_id = ? ORDER BY member_a, member_b", (t.club_id,)
-        )
-        return [(str(r["member_a"]), str(r["member_b"])) for r in rows]
+        """The club's forbidden pairs (``/indeling verbied``, kept in the shared tables:
+        ``bot/core/forbidden_pairs.py``) as pairs of the engine's player ids: the NK pairing keeps them
+        apart too."""
+        return [(str(a), str(b)) for a, b in await self.store.forbidden_pairs(t.club_id)]
 
     async def load(self, t: NkTournament) -> mcmahon.Tournament:
         """The engine's view: confirmed registrations are the eligible players."""

@@ -7,4 +7,5 @@ from bot.core.registry import Registry
 def register(registry: Registry) -> None:
     from bot.ratings.commands import register as register_commands
 
+    registry.table("rating_proposals")
     register_commands(registry)

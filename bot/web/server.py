@@ -201,7 +201,7 @@ def make_app(core: Core) -> web.Application:
         """A member's own calendar feed (``/mijn kalender``): the secret in the address is the key, so a
         calendar app without the member's cookie reads it, of a members-only club too."""
         club = await club_of(request, personal=True)
-        member = await core.store.member_of_calendar_feed(club.id, request.match_info["token"])
+        member = await core.registry.member_of_feed(core, club.id, request.match_info["token"])
         if member is None:
             raise _not_found()
         actor = Actor(club.platform, club.external_id, club.name, f"web:{member.id}", member.name, member_id=member.id)

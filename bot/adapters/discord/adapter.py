@@ -26,7 +26,7 @@ import asyncio
 import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import discord
 from discord import app_commands
@@ -37,7 +37,7 @@ from bot.adapters.discord.render import MAX_PARTS, blocks, fit, messages, safe_f
 from bot.adapters.discord.slash import ClubTranslator, SlashCommand, build_commands, clip
 from bot.adapters.inflight import InFlight
 from bot.core.command_line import quote_word
-from bot.core.context import Actor
+from bot.core.context import Actor, AfterReply
 from bot.core.dispatch import Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, t
@@ -56,9 +56,6 @@ CANCEL = "cancel"
 DEFER_AFTER = 2.0
 # a rate limit longer than this is not waited out: the announcement stays pending and is retried
 MAX_RATELIMIT_WAIT = 30.0
-
-AfterCommand = Callable[[], Awaitable[None]]
-
 
 # ---------------------------------------------------------------------------------------------- texts
 def _language_of(locale: discord.Locale | None, default: str) -> str:
@@ -156,7 +153,7 @@ class DiscordAdapter:
     platform = PLATFORM
 
     def __init__(
-        self, core: Core, config: Config, after_command: AfterCommand, sync_commands: bool = True
+        self, core: Core, config: Config, after_command: AfterReply, sync_commands: bool = True
     ) -> None:
         self.core = core
         self.config = config
@@ -326,11 +323,11 @@ class DiscordAdapter:
         await self.answer(interaction, reply, club.language, deferred=deferred, update=update)
         if actor.is_director:
             await self.tell_problem(interaction, club)
-        await self.after()
+        await self.after(actor)
 
-    async def after(self) -> None:
+    async def after(self, actor: Actor) -> None:
         try:
-            await self.after_command()
+            await self.after_command(actor)
         except Exception:
             log.exception("the work after a command failed")
 

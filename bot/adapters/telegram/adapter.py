@@ -33,7 +33,7 @@ import logging
 import re
 import time
 from datetime import timedelta
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Sequence
 
 from telegram import (
     BotCommand,
@@ -59,7 +59,7 @@ from telegram.ext import (
 from bot.adapters.inflight import InFlight
 from bot.adapters.telegram.channels import check_channel, with_account, with_channel, with_mentions
 from bot.core.limits import MAX_FILE_BYTES
-from bot.core.context import Actor
+from bot.core.context import Actor, AfterReply
 from bot.core.dispatch import Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, catalogue, t
@@ -85,9 +85,6 @@ DIRECTOR_ALIAS = "director"
 REMOVE_WORDS = {"weg", "uit", "verwijder", "remove", "off", "delete"}
 ENGLISH_MENU_NAMES = {"help": "help"}  # the English menu name where the first English alias is not English
 
-AfterCommand = Callable[[], Awaitable[None]]
-
-
 # ---------------------------------------------------------------------------------------------- the adapter
 class TelegramAdapter(Outgoing):
     platform = PLATFORM
@@ -96,7 +93,7 @@ class TelegramAdapter(Outgoing):
         self,
         core: Core,
         config: Config,
-        after_command: AfterCommand,
+        after_command: AfterReply,
         *,
         base_url: str | None = None,
         base_file_url: str | None = None,
@@ -356,7 +353,7 @@ class TelegramAdapter(Outgoing):
         if actor.is_director:
             club = await self.core.club_of(actor)
             await self.tell_problem(message.chat.id, club, message)
-        await self.after()
+        await self.after(actor)
 
     async def _file_privately(self, message: Message, reply: Reply, lang: str) -> Reply:
         """A file only the asker should have (a backup, a game record), asked for in a group, goes to
@@ -419,7 +416,7 @@ class TelegramAdapter(Outgoing):
                     log.info("removing the buttons of a message failed: %s", err)
             thread = message.message_thread_id if isinstance(message, Message) and message.is_topic_message else None
             await self.send_reply(message.chat.id, reply, thread=thread)
-        await self.after()
+        await self.after(actor)
 
     async def _answer_callback(self, query: Any, text: str | None) -> None:
         try:
@@ -488,9 +485,9 @@ class TelegramAdapter(Outgoing):
             key = "telegram_director_added"
         await self.send_reply(chat.id, Reply(lines=(t(lang, key, name=target.full_name),)), reply_to=message)
 
-    async def after(self) -> None:
+    async def after(self, actor: Actor) -> None:
         try:
-            await self.after_command()
+            await self.after_command(actor)
         except Exception:
             log.exception("the work after a command failed")
 

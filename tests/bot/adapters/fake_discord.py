@@ -450,7 +450,7 @@ async def harness(config: Config, fake: FakeDiscord, retry_after: timedelta = ti
         return await box[0].send_announcement(club, announcement)
 
     alarm = Alarm(commands, send, retry_after=retry_after)
-    adapter = DiscordAdapter(commands, config, alarm.run_due)
+    adapter = DiscordAdapter(commands, config, alarm.after_command)
     box.append(adapter)
     await adapter.start(connect=False)  # logs in over REST and syncs the commands; no gateway
     adapter.client._connection._add_guild_from_data(guild_payload())  # type: ignore[attr-defined]

@@ -437,7 +437,7 @@ class Harness:
         self.alarm = Alarm(self.commands, send)
         config = Config(**{**config.__dict__, "telegram_token": TOKEN})
         self.adapter = TelegramAdapter(
-            self.commands, config, self.alarm.run_due,
+            self.commands, config, self.alarm.after_command,
             base_url=fake.base_url, base_file_url=fake.base_file_url, poll_timeout=10, max_retry_wait=1.0,
         )  # fmt: skip
 

@@ -94,7 +94,7 @@ async def test_a_feature_modules_command_becomes_a_slash_command(config: Config,
             return Reply(lines=("args: " + "|".join(ctx.args),))
 
         h.commands.registry.add(RegistryCommand("proef", proef, english="trial"))
-        adapter = DiscordAdapter(h.commands, h.adapter.config, h.alarm.run_due)
+        adapter = DiscordAdapter(h.commands, h.adapter.config, h.alarm.after_command)
         await adapter.start(connect=False)
         h.adapter, old = adapter, h.adapter
         await old.stop()

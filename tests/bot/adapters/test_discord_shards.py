@@ -59,5 +59,5 @@ def test_platforms_choose_the_adapters(commands, config: Config) -> None:
     assert [a.platform for a in build_platform_adapters(only, commands, _nothing)] == ["discord"]
 
 
-async def _nothing() -> None:
+async def _nothing(actor: object) -> None:
     return None

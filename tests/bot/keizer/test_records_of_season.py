@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from bot.core.store import iso
 from bot.keizer.competition import absent_unless_signed_on
-from bot.keizer.forbidden import forbidden_pairs
 from bot.keizer.store import KeizerStore
 from bot.keizer.week_store import WeekStore
 from tests.bot.keizer.test_season_at_hand import NOW, new_season
@@ -72,7 +71,7 @@ async def test_the_pairing_constraints_read_together_are_the_ones_read_apart(any
     await any_store.link_identity(club.id, "u-c", c.id)  # c links after, with notices on; b turns them off
     await any_store.set_member_notify(b.id, False)
     forbidden, absent, accounts = await keizer.pairing_constraints(club.id, season.id, first.id)
-    assert forbidden == sorted(await forbidden_pairs(any_store, club.id)) and len(forbidden) == 2
+    assert forbidden == sorted(await any_store.forbidden_pairs(club.id)) and len(forbidden) == 2
     assert absent == await absent_unless_signed_on(any_store, season.id, first.id) == {b.id}
     assert accounts == await any_store.accounts_to_notify(club.id, [a.id, b.id, c.id]) == {a.id: "u-a1", c.id: "u-c"}
     assert (await keizer.pairing_constraints(club.id, season.id, second.id))[1] == {b.id, c.id}

@@ -10,6 +10,7 @@ import pytest
 
 from bot.core.migrations import migration_files
 from bot.core.store import iso, open_store
+from bot.systems import build_registry
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 ZONE = "Europe/Amsterdam"
@@ -130,7 +131,7 @@ async def test_merging_a_member_moves_every_reference_and_keeps_the_targets_own(
     assert await any_store.member_of_link_code(club.id, "h2", NOW) is None
     refs = await any_store.member_references()
     assert ("identities", "member_id", None) in refs and ("games", "white_id", "rounds") in refs
-    assert not await any_store.has_history(anna.id)
+    assert not await any_store.has_history(anna.id, build_registry().removed_with_member())
 
 
 async def test_a_members_newest_web_links_are_kept(any_store) -> None:

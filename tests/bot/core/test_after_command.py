@@ -1,0 +1,154 @@
+"""After a command the alarm does its own club's work only (issue 42 §1): what the command queued is
+posted, the alarm is set for the club's next due work, work the command made due at once is done, and
+nothing of another club is read, so a command costs the same with one club or many."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from bot.config import Config
+from bot.core.clock import ShiftedClock
+from bot.core.context import Actor
+from bot.core.dispatch import Core
+from bot.core.scheduler import Alarm
+from bot.core.store import Announcement, Club, Store
+from bot.systems import make_core
+from tests.bot.conftest import START
+
+PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)  # round 1's publication, 18:00 in Amsterdam
+
+
+def person(club: int, name: str, director: bool = False) -> Actor:
+    return Actor("console", f"club-{club}", f"Club {club}", f"user:{name.lower()}", name, is_director=director)
+
+
+async def ok(core: Core, who: Actor, text: str) -> None:
+    reply = await core.handle(who, text)
+    assert reply.ok, f"{text!r} was refused: {reply.text}"
+
+
+async def busy_club(core: Core, club: int) -> None:
+    """A club with a Keizer season, grades, a go game being played and an announcement not yet sent."""
+    director, anna, bert = person(club, "Leider", True), person(club, "Anna"), person(club, "Bert")
+    await ok(core, director, "/seizoen naam=S start=2026-12-03 rondes=4")
+    await ok(core, director, "/speler Carla 1800")
+    for who in (anna, bert):
+        await ok(core, who, "/aanmelden")
+    await ok(core, director, "/graadzetten Anna 1d vanaf=2026-01-01")
+    await ok(core, anna, "/go uitdagen @Bert 9")
+    await ok(core, bert, "/go accepteren")
+    club_row = await core.store.club_by_external("console", f"club-{club}")
+    assert club_row is not None
+    async with core.store.transaction():
+        await core.store.queue_announcement(club_row.id, None, "news", f"Nieuws van club {club}", core.clock.now())
+
+
+async def statements_after_command(path: Path, config: Config, clubs: int) -> tuple[list[str], list[str]]:
+    """Club 1's member moves in go; the SQL the alarm's after-command work ran (values included), and the
+    announcements it posted, in a world of ``clubs`` busy clubs (club 1 made first)."""
+    store = await Store.open(path)
+    core = make_core(store, Config(**{**config.__dict__, "db_path": path}), ShiftedClock(START))
+    for club in range(1, clubs + 1):
+        await busy_club(core, club)
+    posted: list[str] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        posted.append(announcement.body)
+
+    alarm = Alarm(core, send)
+    await ok(core, person(1, "Anna"), "/zet e5")
+    seen: list[str] = []
+    store._conn.set_trace_callback(seen.append)  # the writer's connection (its own thread)
+    if store._reader is not None:
+        await store._reader.set_trace_callback(seen.append)  # the read path's
+    try:
+        await alarm.after_command(person(1, "Anna"))
+    finally:
+        store._conn.set_trace_callback(None)
+        if store._reader is not None:
+            await store._reader.set_trace_callback(None)
+        alarm.shutdown()
+        await store.close()
+    return seen, posted
+
+
+async def test_the_work_after_a_command_reads_its_own_club_only(tmp_path: Path, config: Config) -> None:
+    alone, posted_alone = await statements_after_command(tmp_path / "one.sqlite3", config, 1)
+    among, posted_among = await statements_after_command(tmp_path / "five.sqlite3", config, 5)
+    assert posted_alone == posted_among == ["Nieuws van club 1"]  # its own club's, not the others'
+    assert alone  # it looked (the club's due work and its outbox)
+    assert among == alone  # the same statements with the same values, whatever the other clubs hold
+
+
+async def test_work_already_due_at_a_command_is_done_after_it(config: Config) -> None:
+    """Round 1's publication has come and the alarm has not fired yet (a wake that comes late): the
+    club's next command finds its work due at once, and the round is paired and announced right after
+    it, not at the next alarm."""
+    store = await Store.open(config.db_path)
+    clock = ShiftedClock(START)
+    core = make_core(store, config, clock)
+    director = person(1, "Leider", True)
+    for text in ("/seizoen naam=S start=2026-12-03 rondes=4", "/speler Anna 2000", "/speler Bert 1900"):
+        await ok(core, director, text)
+    sent: list[str] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        sent.append(announcement.kind)
+
+    alarm = Alarm(core, send)
+    try:
+        await alarm.after_command(director)
+        assert sent == []  # nothing due yet
+        clock.set(PUBLISH + timedelta(minutes=5))
+        await ok(core, director, "/stand")
+        await alarm.after_command(director)
+        assert "pairing" in sent
+    finally:
+        alarm.shutdown()
+        await store.close()
+
+
+async def test_the_alarm_is_set_for_the_clubs_next_work(config: Config) -> None:
+    store = await Store.open(config.db_path)
+    clock = ShiftedClock(START)
+    core = make_core(store, config, clock)
+    sent: list[str] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        sent.append(announcement.kind)
+
+    alarm = Alarm(core, send)
+    await alarm.start()
+    try:
+        assert alarm.scheduler.get_job("wake") is None  # nothing to do in an empty bot
+        director = person(1, "Leider", True)
+        await ok(core, director, "/seizoen naam=S start=2026-12-03 rondes=4")
+        await alarm.after_command(director)
+        job = alarm.scheduler.get_job("wake")
+        assert job is not None
+        due = await core.registry.timed[0].next_due_moment(core)  # every club's: this one's round 1
+        assert due is not None and due > clock.now()
+        expected = datetime.now(timezone.utc) + timedelta(seconds=clock.real_delay(due))
+        assert abs((job.next_run_time - expected).total_seconds()) < 5
+        assert sent == []
+    finally:
+        alarm.shutdown()
+        await store.close()
+
+
+def test_running_go_games_are_found_by_club(tmp_path: Path) -> None:
+    """The per-club look-up of running go games has its index (migration 0072)."""
+    from bot.core.migrations import MIGRATIONS_DIR, migrate
+
+    conn = sqlite3.connect(tmp_path / "plan.sqlite3")
+    try:
+        migrate(conn, MIGRATIONS_DIR)
+        plan = " ".join(
+            str(row[-1])
+            for row in conn.execute("EXPLAIN QUERY PLAN SELECT * FROM go_games WHERE club_id = 1 AND status = 'playing'")
+        )
+    finally:
+        conn.close()
+    assert "go_games_club_status" in plan
