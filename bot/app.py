@@ -60,7 +60,8 @@ async def run_console(
     async def send(club: Club, announcement: Announcement) -> str | None:
         if club.platform != "console":
             raise RuntimeError(f"no adapter running for platform {club.platform}")
-        return await console.send_announcement(club, announcement)
+        await console.send_announcement(club, announcement)
+        return None  # a terminal's post has no reference
 
     alarm = Alarm(core, send)
     console.after_command = alarm.after_command

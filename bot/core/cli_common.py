@@ -23,10 +23,12 @@ def guarded(
     """Run a command that returns its output: print it (exit 0), or print ``prog: [where: ]error`` on
     stderr and exit 2 for a ``CliError`` or one of ``errors``; nothing then goes to stdout."""
 
+    caught: tuple[type[Exception], ...] = (CliError, *errors)
+
     def handler(args: argparse.Namespace) -> int:
         try:
             out = fn(args)
-        except (CliError, *errors) as e:
+        except caught as e:
             place = f"{where(args)}: " if where is not None else ""
             print(f"{prog}: {place}{e}", file=sys.stderr)
             return EXIT_ERROR

@@ -89,7 +89,7 @@ async def cmd_style(core: Core, ctx: Context) -> Reply:
                 raise UserError("style_bad_colour", value=value[:20])
             colour, changed_colour = parsed, True
         elif key == "logo" and (not is_keyed or value.lower() in _OFF):
-            drop_logo, wants_logo = is_keyed, not is_keyed
+            drop_logo, wants_logo = bool(is_keyed), not is_keyed
         else:
             raise UserError("error_usage", usage=ctx.t("usage_website_style"))
     if ctx.attachment is not None and not drop_logo:

@@ -93,7 +93,7 @@ class ReadPath:
         rows: list[Any] = []
         for start in range(0, len(values), IN_LIST_SIZE):
             part = values[start : start + IN_LIST_SIZE]
-            rows += await self.fetch_all(sql.format(marks=",".join("?" * len(part))), part)  # type: ignore[attr-defined]
+            rows += await self.fetch_all(sql.format(marks=",".join("?" * len(part))), part)  # type: ignore[attr-defined]  # each database's
         return rows
 
 
@@ -359,7 +359,7 @@ class Database(ReadPath):
     # ------------------------------------------------------------------ running SQL
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         if self._on_read_path():
-            rows = await self._reader.execute_fetchall(sql, tuple(params))  # type: ignore[union-attr]
+            rows = await self._reader.execute_fetchall(sql, tuple(params))  # type: ignore[union-attr]  # read path: a reader
             return next(iter(rows), None)
         await self._writer_free()
         row: sqlite3.Row | None = self._execute(sql, params).fetchone()
@@ -367,7 +367,7 @@ class Database(ReadPath):
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         if self._on_read_path():
-            return list(await self._reader.execute_fetchall(sql, tuple(params)))  # type: ignore[union-attr]
+            return list(await self._reader.execute_fetchall(sql, tuple(params)))  # type: ignore[union-attr]  # as above
         await self._writer_free()
         return self._execute(sql, params).fetchall()
 

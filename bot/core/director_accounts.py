@@ -8,22 +8,23 @@ from datetime import datetime
 from typing import Any
 
 from bot.core.database import iso
+from bot.core.store_part import StorePart
 
 
-class DirectorAccounts:
+class DirectorAccounts(StorePart):
     """Part of the shared tables' store (``bot/core/store.py``). A club is read with the accounts in its
     director_accounts (``Club.director_users``), so that a command of anyone else deletes nothing."""
 
-    async def migrate(self: Any, *args: Any, **kwargs: Any) -> int:
+    async def migrate(self, *args: Any, **kwargs: Any) -> int:
         applied = await super(DirectorAccounts, self).migrate(*args, **kwargs)
         await self._see_tables()
         return int(applied)
 
-    async def _see_tables(self: Any) -> None:
+    async def _see_tables(self) -> None:
         self._director_accounts_kept = "director_accounts" in await self.tables()  # migration 0060
         self._forget()
 
-    def _club_sql(self: Any, where: str) -> str:
+    def _club_sql(self, where: str) -> str:
         """A club's row with the accounts in its director_accounts (``Club.director_users``)."""
         if not getattr(self, "_director_accounts_kept", False):  # a database from before migration 0060
             return f"SELECT * FROM clubs WHERE {where}"
@@ -31,7 +32,7 @@ class DirectorAccounts:
         return (f"SELECT clubs.*, (SELECT {joined} FROM director_accounts d WHERE d.club_id = clubs.id) AS director_users"
                 f" FROM clubs WHERE {where}")
 
-    async def director_accounts(self: Any, club_id: int) -> list[str]:
+    async def director_accounts(self, club_id: int) -> list[str]:
         """Where a notice for the director goes privately: the chat account of each member marked director
         (the console's director), and each account that acted as the club's director (a Discord role, a
         Telegram group administrator: ``remember_director``)."""
@@ -44,7 +45,7 @@ class DirectorAccounts:
         accounts = [str(r["user_id"]) for r in rows]
         return accounts + [str(r["user_id"]) for r in seen if str(r["user_id"]) not in accounts]
 
-    async def remember_director(self: Any, club_id: int, user_id: str, is_director: bool, now: datetime) -> None:
+    async def remember_director(self, club_id: int, user_id: str, is_director: bool, now: datetime) -> None:
         """An account acted in the club: as its director it is one of the director's accounts from now
         on; without the rights (the role taken away) it is no longer."""
         if is_director:

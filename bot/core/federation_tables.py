@@ -5,7 +5,8 @@ arbiters. What a director types is read in ``bot/core/federation.py``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from bot.core.store_part import StorePart
 
 COLUMNS = ("knsb_id", "fide_id", "egd_pin")
 CLUB_FIELDS = ("city", "federation", "arbiter", "deputy_arbiter")
@@ -28,14 +29,14 @@ class ClubFederation:
     deputy_arbiter: str = ""
 
 
-class FederationTables:
+class FederationTables(StorePart):
     """Part of the shared tables' store (``bot/core/store.py``)."""
 
-    async def identities(self: Any, member_id: int) -> Identities:
+    async def identities(self, member_id: int) -> Identities:
         row = await self.fetch_one("SELECT knsb_id, fide_id, egd_pin FROM members WHERE id = ?", (member_id,))
         return Identities(row["knsb_id"], row["fide_id"], row["egd_pin"]) if row else Identities()
 
-    async def club_identities(self: Any, club_id: int) -> dict[int, Identities]:
+    async def club_identities(self, club_id: int) -> dict[int, Identities]:
         rows = await self.fetch_all(
             "SELECT id, knsb_id, fide_id, egd_pin FROM members WHERE club_id = ?"
             " AND (knsb_id IS NOT NULL OR fide_id IS NOT NULL OR egd_pin IS NOT NULL) ORDER BY id",
@@ -43,16 +44,16 @@ class FederationTables:
         )
         return {r["id"]: Identities(r["knsb_id"], r["fide_id"], r["egd_pin"]) for r in rows}
 
-    async def member_by_federation_id(self: Any, club_id: int, column: str, value: str) -> int | None:
+    async def member_by_federation_id(self, club_id: int, column: str, value: str) -> int | None:
         assert column in COLUMNS
         row = await self.fetch_one(f"SELECT id FROM members WHERE club_id = ? AND {column} = ?", (club_id, value))
         return int(row["id"]) if row else None
 
-    async def set_identity(self: Any, member_id: int, column: str, value: str | None) -> None:
+    async def set_identity(self, member_id: int, column: str, value: str | None) -> None:
         assert column in COLUMNS
         await self.write(f"UPDATE members SET {column} = ? WHERE id = ?", (value, member_id))
 
-    async def carry_identities(self: Any, source: int, target: int) -> None:
+    async def carry_identities(self, source: int, target: int) -> None:
         """A merge (``/speler A samenvoegen B``): B keeps its own identities and gets those only A had."""
         row = await self.fetch_one("SELECT knsb_id, fide_id, egd_pin, federation FROM members WHERE id = ?", (source,))
         if row is None:
@@ -64,10 +65,10 @@ class FederationTables:
             (row["knsb_id"], row["fide_id"], row["egd_pin"], row["federation"], target),
         )
 
-    async def set_member_federation(self: Any, member_id: int, federation: str) -> None:
+    async def set_member_federation(self, member_id: int, federation: str) -> None:
         await self.write("UPDATE members SET federation = ? WHERE id = ?", (federation, member_id))
 
-    async def trf_identities(self: Any, club_id: int) -> dict[int, tuple[str, str]]:
+    async def trf_identities(self, club_id: int) -> dict[int, tuple[str, str]]:
         """member -> (FIDE ID, federation) of the members with either."""
         rows = await self.fetch_all(
             "SELECT id, fide_id, federation FROM members WHERE club_id = ? AND (fide_id IS NOT NULL OR federation IS NOT NULL)",
@@ -75,7 +76,7 @@ class FederationTables:
         )
         return {r["id"]: (r["fide_id"] or "", r["federation"] or "") for r in rows}
 
-    async def club_federation(self: Any, club_id: int) -> ClubFederation:
+    async def club_federation(self, club_id: int) -> ClubFederation:
         row = await self.fetch_one(
             "SELECT city, federation, arbiter, deputy_arbiter FROM club_federation WHERE club_id = ?", (club_id,)
         )
@@ -83,7 +84,7 @@ class FederationTables:
             return ClubFederation()
         return ClubFederation(row["city"] or "", row["federation"] or "", row["arbiter"] or "", row["deputy_arbiter"] or "")
 
-    async def set_club_federation(self: Any, club_id: int, field: str, value: str | None) -> None:
+    async def set_club_federation(self, club_id: int, field: str, value: str | None) -> None:
         assert field in CLUB_FIELDS
         await self.write(
             f"INSERT INTO club_federation (club_id, {field}) VALUES (?, ?)"

@@ -12,8 +12,11 @@ from __future__ import annotations
 import time
 from typing import Awaitable, Callable
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client import CONTENT_TYPE_LATEST as METRICS_CONTENT_TYPE  # noqa: F401 - the web routes use it
+from prometheus_client import (
+    CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest,
+)  # fmt: skip
+
+METRICS_CONTENT_TYPE = CONTENT_TYPE_LATEST  # the web routes use it
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 COMMANDS = Counter("clubbot_commands", "Commands handled, by name and outcome (ok, refused, error)",

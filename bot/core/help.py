@@ -9,6 +9,8 @@ a director) and names the others with how to see theirs: ``/help go``. ``/help u
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from bot.core.context import Context, UserError
 from bot.core.dispatch import Core
 from bot.core.i18n import LANGUAGES, catalogue
@@ -55,9 +57,9 @@ async def cmd_help(core: Core, ctx: Context) -> Reply:
     return Reply(lines=tuple(lines), private=True)
 
 
-def _system_named(systems: object, word: str) -> str | None:
+def _system_named(systems: Iterable[str], word: str) -> str | None:
     """The system ``word`` names: its own name (``go``, ``grades``) or its name in either language."""
-    for system in dict.fromkeys(systems):  # type: ignore[call-overload]
+    for system in dict.fromkeys(systems):
         if system and word in {system, *(catalogue(lang).get(f"system_{system}", "").lower() for lang in LANGUAGES)}:
             return str(system)
     return None

@@ -4,12 +4,13 @@ migrate-db``, a restore) keeps it. Issue 33 §6."""
 
 from __future__ import annotations
 
-from typing import Any
+from bot.core.store_part import StorePart
 
 
-class Installation:
+class Installation(StorePart):
     """Part of the shared tables' store (``bot/core/store.py``)."""
 
-    async def installation_id(self: Any) -> str:
+    async def installation_id(self) -> str:
         row = await self.fetch_one("SELECT uid FROM installation")
+        assert row is not None  # migration 0050 made its one row
         return str(row[0])

@@ -5,18 +5,19 @@ and the member's personal website links (``web_links``). Part of the shared tabl
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.core.database import iso
+from bot.core.store_part import StorePart
 
 if TYPE_CHECKING:
     from bot.core.store import Member
 
 
-class MemberLinks:
+class MemberLinks(StorePart):
     """Part of the shared tables' store (``bot/core/store.py``)."""
 
-    async def set_link_code(self: Any, club_id: int, member_id: int, code_hash: str, expires_at: datetime, by: str) -> None:
+    async def set_link_code(self, club_id: int, member_id: int, code_hash: str, expires_at: datetime, by: str) -> None:
         await self.write(
             "INSERT INTO link_codes (member_id, club_id, code_hash, expires_at, created_by) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (member_id) DO UPDATE SET code_hash = excluded.code_hash,"
@@ -24,7 +25,7 @@ class MemberLinks:
             (member_id, club_id, code_hash, iso(expires_at), by),
         )
 
-    async def member_of_link_code(self: Any, club_id: int, code_hash: str, now: datetime) -> Member | None:
+    async def member_of_link_code(self, club_id: int, code_hash: str, now: datetime) -> Member | None:
         """The member a code is for, while it is good."""
         row = await self.fetch_one(
             "SELECT m.* FROM link_codes c JOIN members m ON m.id = c.member_id"
@@ -33,7 +34,7 @@ class MemberLinks:
         )
         return self._member_row(row) if row else None
 
-    async def add_web_link(self: Any, club_id: int, member_id: int, token_hash: str, now: datetime, keep: int) -> None:
+    async def add_web_link(self, club_id: int, member_id: int, token_hash: str, now: datetime, keep: int) -> None:
         """A new personal link of the member's; their oldest beyond ``keep`` stop working."""
         await self.write(
             "INSERT INTO web_links (token_hash, member_id, club_id, created_at, seq)"
@@ -46,10 +47,10 @@ class MemberLinks:
             (member_id, member_id, keep),
         )
 
-    async def drop_web_links(self: Any, member_id: int) -> None:
+    async def drop_web_links(self, member_id: int) -> None:
         await self.write("DELETE FROM web_links WHERE member_id = ?", (member_id,))
 
-    async def member_of_web_link(self: Any, club_id: int, token_hash: str) -> Member | None:
+    async def member_of_web_link(self, club_id: int, token_hash: str) -> Member | None:
         row = await self.fetch_one(
             "SELECT m.* FROM web_links w JOIN members m ON m.id = w.member_id WHERE w.club_id = ? AND w.token_hash = ?",
             (club_id, token_hash),

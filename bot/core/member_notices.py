@@ -4,28 +4,28 @@ unless the member turns them off)."""
 
 from __future__ import annotations
 
-from typing import Any
+from bot.core.store_part import StorePart
 
 
-class MemberNotices:
+class MemberNotices(StorePart):
     """Part of the shared tables' store (``bot/core/store.py``)."""
 
-    async def set_member_notify(self: Any, member_id: int, notify: bool) -> None:
+    async def set_member_notify(self, member_id: int, notify: bool) -> None:
         await self.write("UPDATE members SET notify = ? WHERE id = ?", (int(notify), member_id))
 
-    async def member_notify(self: Any, member_id: int) -> bool:
+    async def member_notify(self, member_id: int) -> bool:
         row = await self.fetch_one("SELECT notify FROM members WHERE id = ?", (member_id,))
         return bool(row and row[0])
 
-    async def member_notices(self: Any, member_id: int) -> tuple[bool, bool]:
+    async def member_notices(self, member_id: int) -> tuple[bool, bool]:
         """(pairing notices on, reminders on) of a member: what ``/mijn meldingen`` shows."""
         row = await self.fetch_one("SELECT notify, reminders FROM members WHERE id = ?", (member_id,))
         return (bool(row[0]), bool(row[1])) if row else (False, True)
 
-    async def set_member_reminders(self: Any, member_id: int, on: bool) -> None:
+    async def set_member_reminders(self, member_id: int, on: bool) -> None:
         await self.write("UPDATE members SET reminders = ? WHERE id = ?", (int(on), member_id))
 
-    async def accounts_to_notify(self: Any, club_id: int, member_ids: list[int], reminders: bool = False) -> dict[int, str]:
+    async def accounts_to_notify(self, club_id: int, member_ids: list[int], reminders: bool = False) -> dict[int, str]:
         """Member id -> the chat account to send a private notice to, for those who allow it: the pairing
         notices (``/mijn meldingen aan``, off by default), or with ``reminders`` the reminders (migration
         0066: on unless turned off)."""

@@ -117,9 +117,9 @@ async def _copy(src: Any, dst: Any, declared_tables: Mapping[str, Table]) -> dic
             kept = declared_tables[table].kept_on_copy if table in declared_tables else ()
             if not kept:
                 continue
-            columns = ", ".join(f'"{c}"' for c in kept)
+            kept_columns = ", ".join(f'"{c}"' for c in kept)
             assignments = ", ".join(f'"{c}" = ?' for c in kept)
-            for row in await src.fetch_all(f'SELECT id, {columns} FROM "{table}"'):
+            for row in await src.fetch_all(f'SELECT id, {kept_columns} FROM "{table}"'):
                 await dst.write(f'UPDATE "{table}" SET {assignments} WHERE id = ?', (*(row[c] for c in kept), row["id"]))
     await dst.continue_ids()
     await _check(dst, copied)

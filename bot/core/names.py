@@ -18,7 +18,7 @@ def readings(words: Sequence[str], known: set[str], count: int) -> list[list[str
     word with spaces in it (typed in quotes) is never split."""
     if count == 0:
         return [[]] if not words else []
-    found = []
+    found: list[list[str]] = []
     for end in range(len(words) - count + 1, 0, -1):  # the longest first name first
         name = " ".join(words[:end])
         if name_key(name) in known:

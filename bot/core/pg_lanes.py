@@ -10,7 +10,7 @@ commands.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Awaitable
 
 import asyncpg
 
@@ -140,7 +140,7 @@ class Lane:
             # the server refused the last command's writes (the COMMIT never ran): that command alone fails
             job = await _seen_through(self.conn.execute(f"ROLLBACK TO SAVEPOINT command; RELEASE SAVEPOINT command; {notify}COMMIT"))
             _fail_alone(db, group, carried[1], refused)
-        if job.cancelled() or job.exception() is not None:
+        if job.cancelled() or job.exception() is not None:  # not cancelled: job.exception() is the error
             await self._broken(db, RuntimeError("the commit was cancelled") if job.cancelled() else job.exception(), group)  # type: ignore[arg-type]
             return
         db.commits += 1  # the website's kept pages see it (bot/web/freshness.py)
@@ -178,7 +178,7 @@ def _fail_alone(db: Any, group: list[asyncio.Future[None]], waiter: asyncio.Futu
     db._forget()
 
 
-async def _seen_through(statement: Any) -> asyncio.Future[Any]:
+async def _seen_through(statement: Awaitable[Any]) -> asyncio.Future[Any]:
     """Run a COMMIT to its end even if the task waiting for it is cancelled, and hand back its outcome
     (a result or an error) to look at, never raised here: a COMMIT that failed must still tell its
     commands, or they would wait for ever."""

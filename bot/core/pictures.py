@@ -94,7 +94,7 @@ def table_png(title: str, table: Table, notes: tuple[str, ...] = ()) -> bytes:
         _draw(image, (PAD, top + block_height * len(blocks) + LINE * n), note)
     if max(image.size) > MAX_SIDE:
         scale = MAX_SIDE / max(image.size)
-        image = image.resize((max(1, round(image.size[0] * scale)), max(1, round(image.size[1] * scale))), Image.LANCZOS)
+        image = image.resize((max(1, round(image.size[0] * scale)), max(1, round(image.size[1] * scale))), Image.Resampling.LANCZOS)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)  # fast; hardly larger for a table
     return out.getvalue()

@@ -84,7 +84,7 @@ class PostgresDatabase(ReadPath):
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    async def open(cls, url: str, migrations: Path = MIGRATIONS_DIR, pool_size: int = POOL_SIZE, **_: Any) -> Any:
+    async def open(cls, url: str, migrations: Path = MIGRATIONS_DIR, pool_size: int = POOL_SIZE, **_unused: Any) -> Any:
         # A connection given back is not reset (asyncpg's default costs a round trip each time): it holds
         # no session state (no LISTEN, no session lock, no SET), and an open transaction is rolled back.
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
@@ -421,7 +421,7 @@ class _Transaction:
             self.held = self.key
         try:
             lane = db._lane() if self.key is not None else None
-            if lane is not None and await lane.join(db, lock_number(self.key)):  # type: ignore[arg-type]
+            if lane is not None and await lane.join(db, lock_number(self.key)):  # type: ignore[arg-type]  # a lane: a key
                 self.lane = lane
                 self.token = db._tx.set(_Tx(lane.conn))
                 return
@@ -455,7 +455,7 @@ class _Transaction:
 
     async def _end(self, tx: _Tx | None, failed: bool, later: list[str] | None = None) -> None:
         db = self.db
-        db._tx.reset(self.token)  # type: ignore[arg-type]
+        db._tx.reset(self.token)  # type: ignore[arg-type]  # set in __aenter__
         if self.lane is not None:
             try:
                 await self.lane.leave(db, failed=failed, touched=tx is not None and tx.touched, later=later)

@@ -108,12 +108,12 @@ def row_problems(
                 rule = rules.get(column)
                 if rule is not None and not rule[1](value, column):
                     problems.append(f"{where}: {column} is not {rule[0]} ({str(value)[:40]!r})")
-            for rule in owned.at_most_one:
-                if row[rule.where[0]] == rule.where[1]:
-                    counted.setdefault(rule, Counter())[tuple(row[c] for c in rule.per)] += 1
-    for rule, counts in counted.items():
+            for at_most in owned.at_most_one:
+                if row[at_most.where[0]] == at_most.where[1]:
+                    counted.setdefault(at_most, Counter())[tuple(row[c] for c in at_most.per)] += 1
+    for at_most, counts in counted.items():
         problems += [
-            rule.problem.format(count=count, **dict(zip(rule.per, key)))
+            at_most.problem.format(count=count, **dict(zip(at_most.per, key)))
             for key, count in sorted(counts.items(), key=str) if count > 1
         ]
     return problems

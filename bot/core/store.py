@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, cast
 
 from bot.core.database import Database, from_iso, iso
 from bot.core.director_accounts import DirectorAccounts
@@ -74,10 +74,11 @@ class SharedTables(
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
 
-    CACHED_TABLES = ("clubs", "members", "identities", "director_accounts")  # what the caches below hold
+    # what the caches below hold
+    CACHED_TABLES: tuple[str, ...] = ("clubs", "members", "identities", "director_accounts")
 
     def __init__(self, *args: Any) -> None:
-        super().__init__(*args)  # type: ignore[call-arg]
+        super().__init__(*args)
         # Clubs by (platform, external id): read by every command, changed rarely. Every change to the
         # clubs table goes through a write, which empties this, and so does a rollback.
         self._clubs: dict[tuple[str, str], Club] = {}
@@ -88,7 +89,7 @@ class SharedTables(
     @classmethod
     async def open(cls, *args: Any, **kwargs: Any) -> Any:
         """Open (and migrate) the database, and key the names from before the key."""
-        store = await super().open(*args, **kwargs)  # type: ignore[misc]
+        store = await super().open(*args, **kwargs)
         try:
             await store._see_tables()
             await store.fill_name_keys()
@@ -451,8 +452,9 @@ def sqlite_path(target: str | Path) -> str | Path:
 async def open_store(target: str | Path, migrations: Path = MIGRATIONS_DIR, **options: Any) -> Store:
     """The store of ``target``: a ``postgresql://`` URL, else a SQLite file (a path or ``sqlite:///path``)."""
     if is_postgres(target):
-        store: Any = await PostgresStore.open(str(target), migrations, **options)
-        return store
+        # the PostgreSQL store answers every query of Store's (the same parts, on asyncpg); the bot is
+        # typed with Store
+        return cast(Store, await PostgresStore.open(str(target), migrations, **options))
     opened: Store = await Store.open(sqlite_path(target), migrations, **options)
     return opened
 
@@ -466,10 +468,11 @@ def _announcement(row: Any) -> Announcement:
 
 
 def _club(row: Any) -> Club:
+    colour, logo = (row["colour"], row["logo"]) if "logo" in row.keys() else (None, None)  # not yet at 0070
     return Club(
         row["id"], row["platform"], row["external_id"], row["name"], row["language"], row["timezone"], row["channel_id"],
         row["website"] if "website" in row.keys() else "off",  # a database not yet migrated to 0029
-        *((row["colour"], row["logo"]) if "logo" in row.keys() else (None, None)),  # nor to 0070
+        colour, logo,
         frozenset((row["director_users"] or "").split("\n")) - {""} if "director_users" in row.keys() else frozenset(),
     )
 

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from typing import Any
 
 from bot.core.database import iso
+from bot.core.store_part import StorePart
 
 
-class ClubStyles:
+class ClubStyles(StorePart):
     """Part of the shared tables' store (``bot/core/store.py``): the club's colour and logo."""
 
-    async def set_club_colour(self: Any, club_id: int, colour: str | None) -> None:
+    async def set_club_colour(self, club_id: int, colour: str | None) -> None:
         await self.write("UPDATE clubs SET colour = ? WHERE id = ?", (colour, club_id))
 
-    async def set_club_logo(self: Any, club_id: int, image: bytes | None, now: datetime) -> None:
+    async def set_club_logo(self, club_id: int, image: bytes | None, now: datetime) -> None:
         """The club's logo (a PNG the bot made), or none; its stamp goes into the club's record."""
         if image is None:
             await self.write("DELETE FROM club_logos WHERE club_id = ?", (club_id,))
@@ -30,6 +30,6 @@ class ClubStyles:
         )
         await self.write("UPDATE clubs SET logo = ? WHERE id = ?", (stamp, club_id))
 
-    async def club_logo(self: Any, club_id: int) -> bytes | None:
+    async def club_logo(self, club_id: int) -> bytes | None:
         row = await self.fetch_one("SELECT image FROM club_logos WHERE club_id = ?", (club_id,))
         return bytes(row["image"]) if row is not None else None

@@ -70,6 +70,6 @@ class GoSchedule:
                     if settings.max_think is not None:
                         left = ctx.t("go_reminder_deadline", moment=ctx.local(started + settings.max_think))
                     opponent = names[row.opponent_of(member_of(row, who))]
-                    body = ctx.t("go_reminder", name=name, opponent=opponent, id=row.id, deadline=left)
-                    await core.store.queue_announcement(club.id, None, f"go_reminder_{row.id}", body, now)
+                    reminder = ctx.t("go_reminder", name=name, opponent=opponent, id=row.id, deadline=left)
+                    await core.store.queue_announcement(club.id, None, f"go_reminder_{row.id}", reminder, now)
                     await gs.mark_reminded(row.id, now)

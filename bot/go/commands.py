@@ -106,7 +106,8 @@ async def _challenge(core: Core, ctx: Context, args: list[str]) -> Reply:
             size = int(word.split("x")[0])
         elif word in ("voorgift", "handicap"):
             value = args[i + 1] if i + 1 < len(args) else ""
-            handicap = parse_id(value, 1) if parse_id(value, 1) is not None else -1
+            given = parse_id(value, 1)
+            handicap = given if given is not None else -1
             if handicap not in (0, *range(2, 10)):  # one stone is no handicap (SGF's HA starts at 2)
                 raise UserError("go_error_bad_handicap", value=value[:10])
             i += 1

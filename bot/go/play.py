@@ -200,7 +200,8 @@ async def cmd_dood(core: Core, ctx: Context) -> Reply:
 def _open_marks(ctx: Context, game: GoGame, points: list[int]) -> list[str]:
     """A line for each mark that took only the stone's group because the area around it is open
     (``engine.go.scoring.marked_stones``), in the order the marks are made."""
-    cells, size, dead, lines = game.board.cells, game.settings.size, game.dead, []
+    cells, size, dead = game.board.cells, game.settings.size, game.dead
+    lines: list[str] = []
     for point in points:
         if not 0 <= point < len(cells) or cells[point] == EMPTY:
             return lines  # the engine refuses the mark

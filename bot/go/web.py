@@ -73,6 +73,7 @@ async def go_view(core: Core, club: Club, rest: str, query: Mapping[str, str]) -
     stones = {c: ", ".join(point_name(p, row.size) for p, v in enumerate(game.board.cells) if v == c) or "-" for c in (BLACK, WHITE)}
     words = ctx.t("go_web_board", size=row.size, black=stones[BLACK], white=stones[WHITE])
     shown = len(ends) if step is None else step
+    steps: tuple[tuple[str, str], ...]
     steps = ((ctx.t("go_web_step_back", move=shown - 1), f"go/{row.id}?zet={shown - 1}"),) if shown > 0 else ()
     if step is not None:
         steps += ((ctx.t("go_web_step_next", move=step + 1), f"go/{row.id}?zet={step + 1}"),) if step < len(ends) else ()

@@ -35,7 +35,7 @@ def settings_from_json(text: str) -> KeizerSettings:
             continue
         default = getattr(KeizerSettings(), name)
         values[name] = Fraction(value) if isinstance(default, Fraction) else type(default)(value)
-    return KeizerSettings(**values)  # type: ignore[arg-type]
+    return KeizerSettings(**values)  # type: ignore[arg-type]  # fields by name, each value of its default's type
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from engine.keizer import groups as group_rules
 from engine.keizer import prizes as prize_rules
+from engine.keizer.season import GROUPS
 
 from bot.core.name_key import name_key
 from bot.core.context import Context, UserError
@@ -44,8 +45,8 @@ async def cmd_groepen(core: Core, ctx: Context) -> Reply:
         if not name.strip():
             raise UserError("error_usage", usage=ctx.t("groups_usage"))
         group = group.strip().upper()
-        if group not in group_rules.GROUPS:
-            raise UserError("groups_bad_group", group=group[:10], groups=", ".join(group_rules.GROUPS))
+        if group not in GROUPS:
+            raise UserError("groups_bad_group", group=group[:10], groups=", ".join(GROUPS))
         choices[" ".join(name.split())] = group
     if words:  # words after the last Name=Group
         raise UserError("error_usage", usage=ctx.t("groups_usage"))
@@ -91,7 +92,7 @@ async def cmd_groepen(core: Core, ctx: Context) -> Reply:
         lines = [ctx.t("groups_title_now", season=source.name, round=played, required=prizes.required)]
     else:
         lines = [ctx.t("groups_title_next", season=target.name, previous=source.name, required=prizes.required)]
-    for group in group_rules.GROUPS:
+    for group in GROUPS:
         members = sorted((names[p] for p in proposal.members(group)), key=str.casefold)
         lines.append(ctx.t("groups_line", group=group, players=", ".join(members) or "-"))
     for move in sorted(proposal.moves, key=lambda m: (m.new, names[m.player].casefold())):
@@ -103,9 +104,9 @@ async def cmd_groepen(core: Core, ctx: Context) -> Reply:
     if apply:
         assert target is not None
         for sp in next_players:
-            group = proposal.groups.get(competition.player_id(sp.member_id))
-            if group is not None and group != sp.group_name:
-                await keizer_store(core).upsert_season_player(target.id, sp.member_id, sp.rating, sp.joined_round, group)
+            new_group = proposal.groups.get(competition.player_id(sp.member_id))
+            if new_group is not None and new_group != sp.group_name:
+                await keizer_store(core).upsert_season_player(target.id, sp.member_id, sp.rating, sp.joined_round, new_group)
         lines.append(ctx.t("groups_applied", season=target.name))
     elif target is not None and ctx.is_director:
         lines.append(ctx.t("groups_how_to_apply"))

@@ -71,10 +71,10 @@ async def result_round(
         if row.status != "paired":
             raise UserError("error_round_not_paired", round=row.number, publish=ctx.local(row.publish_at))
         return row
-    row = competition.current_round(data)
-    if row is None:
+    current = competition.current_round(data)
+    if current is None:
         raise UserError("error_no_game")
-    return row
+    return current
 
 
 async def game_of(core: Core, row: RoundRow, member: Member) -> GameRow:

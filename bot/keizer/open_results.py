@@ -25,7 +25,8 @@ MISSING_VALUES = {"indelen": "pair", "pair": "pair", "wachten": "wait", "wait": 
 
 def waits_for_results(season: Season) -> bool:
     """``ontbrekend=wachten``: the season's pairing waits while earlier results are open."""
-    return json.loads(season.settings_json or "{}").get(MISSING_KEY) == "wait"
+    mode: object = json.loads(season.settings_json or "{}").get(MISSING_KEY)
+    return mode == "wait"
 
 
 def with_missing_setting(settings_json: str, mode: str) -> str:

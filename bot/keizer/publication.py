@@ -252,10 +252,10 @@ class KeizerSchedule:
         shares = list(by_season.values())
         for start in range(0, len(shares), CLAIMED_AT_ONCE):
             share = shares[start : start + CLAIMED_AT_ONCE]
-            async with core.store.claim_many(f"keizer-round:{r.id}" for rows in share for r in rows) as mine:
-                if not mine:  # another process is pairing this share
+            async with core.store.claim_many(f"keizer-round:{r.id}" for rows in share for r in rows) as ours:
+                if not ours:  # another process is pairing this share
                     continue
-                ids = [r.id for rows in share for r in rows if f"keizer-round:{r.id}" in mine]
+                ids = [r.id for rows in share for r in rows if f"keizer-round:{r.id}" in ours]
                 if core.store.dialect != "sqlite":  # another process may have paired some before we claimed them
                     left = await store.unpaired(ids)
                     ids = [i for i in ids if i in left]

@@ -16,7 +16,7 @@ from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from engine.keizer import season_file
-from engine.keizer import Game, Round
+from engine.keizer import Game, KeizerSettings, Round
 
 from bot.core.store import Store
 from bot.keizer import competition
@@ -46,7 +46,7 @@ async def export_text(store: Store, season: Season) -> str:
     return await asyncio.to_thread(season_file.export_season, file)  # a big season: off the event loop
 
 
-def settings_json(settings: season_file.KeizerSettings) -> str:
+def settings_json(settings: KeizerSettings) -> str:
     """Only what differs from the defaults, in the season file's notation (fractions as "1/3")."""
     return json.dumps(season_file.settings_json(settings), sort_keys=True)
 

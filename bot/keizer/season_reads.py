@@ -3,13 +3,16 @@ several (one round trip on PostgreSQL): ``KeizerStore`` has them (``bot/keizer/s
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.keizer.rows import RoundRow, Season, SeasonPlayer, Signoff
 from bot.keizer.rows import round_row as _round
 from bot.keizer.rows import season_player_row as _season_player
 from bot.keizer.rows import season_row as _season
 from bot.keizer.week_store import PRESENT
+
+if TYPE_CHECKING:
+    from bot.core.store import Store
 
 
 # ``season_at_hand``'s query (parameters: the member four times, the club, the competition's kind); the
@@ -56,7 +59,7 @@ class PairingConstraints(NamedTuple):
 class SeasonReads:
     """``season_at_hand``, ``records_of_season``, ``pairing_constraints``: on ``KeizerStore``."""
 
-    db: Any
+    db: Store  # KeizerStore's
 
     async def season_at_hand(
         self, club_id: int, member_id: int | None, kind: str = "main"

@@ -8,7 +8,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, time, timedelta
+from datetime import date, datetime, time, timedelta
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
@@ -78,7 +78,7 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         carried = [(m.id, m.rating, None) for m in await core.store.members(ctx.club.id) if not m.is_director]
         if opts.kind == "rapid":  # its own roster: members join with /aanmelden rapid, or /speler ... rapid
             carried = []
-    settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order, **opts.club_rules))  # type: ignore[arg-type]
+    settings = season_io.settings_json(KeizerSettings(start_order=opts.start_order, **opts.club_rules))  # type: ignore[arg-type]  # fields by name
     settings = with_reminder_setting(with_missing_setting(settings, opts.missing), opts.reminder)
     async with core.store.transaction():
         season = await keizer_store(core).create_season(
@@ -103,7 +103,9 @@ async def _not_while_running(core: Core, previous: Season | None, anyway: bool) 
         raise UserError("error_season_running", name=previous.name, left=left)
 
 
-def season_created(ctx: Context, opts: SeasonOptions, calendar: list, players: int) -> str:
+def season_created(
+    ctx: Context, opts: SeasonOptions, calendar: list[tuple[int, str, datetime, datetime]], players: int
+) -> str:
     return ctx.t(
         "season_created", name=opts.name, rounds=opts.rounds, first=calendar[0][1],
         weekday=ctx.t(f"weekday_{opts.first_day.weekday()}"), deadline=opts.deadline.strftime("%H:%M"),
@@ -257,7 +259,7 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
     opts = await season_options(core, ctx, "usage_importeer", need_name=False)
     await _not_while_running(core, await keizer_store(core).active_season(ctx.club.id, opts.kind), anyway)
     if opts.club_rules:  # given with the command: they win over the file's settings
-        file = dataclasses.replace(file, settings=dataclasses.replace(file.settings, **opts.club_rules))  # type: ignore[arg-type]
+        file = dataclasses.replace(file, settings=dataclasses.replace(file.settings, **opts.club_rules))  # type: ignore[arg-type]  # fields by name
     name = opts.name or (file.name or "")[:MAX_NAME_LENGTH]
     if not name:
         raise UserError("error_usage", usage=ctx.t("usage_importeer"))
@@ -382,8 +384,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             # joined from there: /speler is the director's way to set such a season right
             await keizer_store(core).join_where_they_appear(ctx.club.id)
         await holder_of(core.store, ctx.club.id, member.id, ids)
-        for column, value in ids.items():
-            await core.store.set_identity(member.id, column, value)
+        for column, identity in ids.items():
+            await core.store.set_identity(member.id, column, identity)
     # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
     return Reply(lines=(for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating)),))
 

@@ -158,6 +158,7 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
     ctx = ctx.with_args([a for a in ctx.args if a.lower() not in _TABLE_WORDS])
     season = await active_season(core, ctx, kind)
     data = await competition.load(core.store, season)
+    row: RoundRow | None  # the round asked for, else the current one
     if ctx.args:
         if len(ctx.args) != 1:
             raise UserError("error_usage", usage=ctx.t("usage_indeling"))

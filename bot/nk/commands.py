@@ -424,7 +424,7 @@ async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Re
             return Reply(lines=(ctx.t("nk_result_double", board=game.board, round=game.number),))
         if jigo:
             return Reply(lines=(ctx.t("nk_result_jigo", board=game.board, round=game.number),))
-        name = member.name if won else (await store.member(other)).name  # type: ignore[union-attr]
+        name = member.name if won else (await store.member(other)).name  # type: ignore[union-attr]  # a game's player is a member
         return Reply(lines=(ctx.t("nk_result_set", board=game.board, round=game.number, name=name),))
     if ctx.member is None:
         raise UserError("nk_error_not_a_member")
@@ -434,7 +434,7 @@ async def _uitslag(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Re
         raise UserError("nk_error_result_confirmed", round=game.number)
     other = game.white_id if game.black_id == me else game.black_id
     winner = None if jigo else me if won else other
-    other_name = (await store.member(other)).name  # type: ignore[union-attr]
+    other_name = (await store.member(other)).name  # type: ignore[union-attr]  # a game's player is a member
     if game.reported and game.reported_by == other:
         if (game.reported_winner, game.reported_jigo) != (winner, jigo):
             raise UserError("nk_error_conflict", name=other_name)

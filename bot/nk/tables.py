@@ -126,7 +126,7 @@ async def _egf(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
         options["dates"] = days[0] if len(days) == 1 else f"{days[0]},{days[-1]}"
     options.setdefault("komi", tour.komi)
     try:
-        text = egf_results(data, **options)  # type: ignore[arg-type]
+        text = egf_results(data, **options)  # type: ignore[arg-type]  # the header's fields by name
     except ValueError as err:  # a value with [ ] ; or a line break would write a header of its own
         raise UserError("nk_error_egf_header", detail=str(err)[:120])
     filename = re.sub(r"[^A-Za-z0-9._-]+", "_", tour.name).strip("_") + "-egf.txt"

@@ -24,8 +24,9 @@ from bot.core.limits import MAX_FILE_BYTES
 from bot.core.name_key import name_key
 from bot.core.registry import KEYED, Command, Param, Registry
 from bot.core.replies import Reply
+from bot.core.store import Member
 from bot.ratings import egd, fide, knsb
-from bot.ratings.lists import RatingList, name_keys, text_of
+from bot.ratings.lists import Listed, RatingList, name_keys, text_of
 from bot.ratings.store import RatingsStore
 
 IMPORT_WORDS = frozenset({"importeer", "import"})
@@ -144,17 +145,19 @@ async def _import(core: Core, ctx: Context, args: list[str]) -> Reply:
         lines.append(ctx.t("ratings_not_listed", count=len(missing), names=", ".join(missing[:SHOWN])))
     if proposals:
         lines.append(ctx.t("ratings_proposals", count=len(proposals)))
-        for member_id, identity, listed_name, rating, _ in proposals[:SHOWN]:
+        for member_id, identity, listed_name, listed_rating, _ in proposals[:SHOWN]:
             lines.append(ctx.t("ratings_proposal", name=by_id[member_id].name, listed=listed_name, source=listing.source.upper(),
-                               identity=identity, rating=rating if rating is not None else "-"))  # fmt: skip
+                               identity=identity, rating=listed_rating if listed_rating is not None else "-"))  # fmt: skip
     return Reply(lines=tuple(lines))
 
 
-def _by_name(listing: RatingList, members: list, taken: set[str]) -> list[tuple[int, str, str, int | None, str]]:
+def _by_name(
+    listing: RatingList, members: list[Member], taken: set[str]
+) -> list[tuple[int, str, str, int | None, str]]:
     """(member, identity, listed name, rating, federation) for each member whose name matches exactly one listed
     player's (``name_keys``) whose identity no member has."""
     wanted = {name_key(m.name): m for m in members}
-    found: dict[int, list] = {}
+    found: dict[int, list[Listed]] = {}
     for p in listing.players:
         if p.identity in taken:
             continue

@@ -88,10 +88,11 @@ class GuardedHandler(RequestHandler):
     """aiohttp's connection handler, counted, capped, and with its own error answers guarded."""
 
     __slots__ = ("_counted",)
+    _counted: str | None  # the address this connection is counted under, until it is lost
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
-        guard: Guard = self._manager._guard  # type: ignore[union-attr]
+        guard: Guard = self._manager._guard  # type: ignore[union-attr]  # our server's (aiohttp's _manager: Server | None)
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
         self._counted = address
@@ -121,7 +122,7 @@ class GuardedHandler(RequestHandler):
         exc: BaseException | None = None,
         message: str | None = None,
     ) -> web.StreamResponse:
-        guard: Guard = self._manager._guard  # type: ignore[union-attr]
+        guard: Guard = self._manager._guard  # type: ignore[union-attr]  # as in connection_made
         if status == 500:  # a bug past the middleware: no trace to the visitor, one in the log
             log.error("web request from %s failed", request.remote, exc_info=exc)
             response = web.Response(status=500, text="Something went wrong\n")

@@ -9,6 +9,7 @@ from html import escape
 from pathlib import Path
 
 import jinja2
+import markupsafe
 from aiohttp import web
 
 from bot.core.i18n import t
@@ -62,7 +63,7 @@ def page(
     ]
     body = TEMPLATES.get_template("page.html").render(
         lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table, rows=rows,
-        plot=jinja2.utils.markupsafe.Markup(svg), more=more or [], legend=legend, rounds=rounds,
+        plot=markupsafe.Markup(svg), more=more or [], legend=legend, rounds=rounds,
         rounds_label=t(lang, "web_rounds"), previous_label=t(lang, "web_round_previous"),
         next_label=t(lang, "web_round_next"), look=look, **_menu(lang, links, current),
     )  # fmt: skip

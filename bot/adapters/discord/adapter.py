@@ -26,7 +26,7 @@ import asyncio
 import io
 import logging
 import re
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import discord
 from discord import app_commands
@@ -65,7 +65,7 @@ def _language_of(locale: discord.Locale | None, default: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- buttons
-class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"clubbot:(?P<command>/.*|cancel)"):  # type: ignore[type-arg]
+class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"clubbot:(?P<command>/.*|cancel)"):  # type: ignore[type-arg]  # discord.py's own form
     """A button that runs a command for whoever presses it; the command is in the ``custom_id``."""
 
     def __init__(self, label: str, command: str, style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
@@ -79,7 +79,7 @@ class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"clubbo
         return cls(getattr(item, "label", None) or "", match["command"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        adapter: DiscordAdapter = interaction.client.adapter  # type: ignore[attr-defined]
+        adapter: DiscordAdapter = interaction.client.adapter  # type: ignore[attr-defined]  # our clients carry it
         await adapter.press(interaction, self.command)
 
 
@@ -95,7 +95,13 @@ def buttons_view(buttons: tuple[Button, ...] | list[Button]) -> discord.ui.View 
 
 
 # ---------------------------------------------------------------------------------------------- the client
-class _ClubCommands:
+if TYPE_CHECKING:  # the typed base of the mixin: a discord.py client (ClubClient's or ShardedClubClient's)
+    _Client = discord.Client
+else:
+    _Client = object
+
+
+class _ClubCommands(_Client):
     """What the club's client adds to discord.py's: the command tree. Intents: only ``guilds`` (not
     privileged): slash commands and buttons arrive as interactions, which need no message content or
     member intents."""
@@ -103,7 +109,7 @@ class _ClubCommands:
     def __init__(self, adapter: "DiscordAdapter", sync_commands: bool = True, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(  # type: ignore[call-arg]
+        super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
@@ -112,12 +118,12 @@ class _ClubCommands:
         self.adapter = adapter
         self.sync_commands = sync_commands
         self.tree = app_commands.CommandTree(self)
-        self.tree.on_error = adapter.on_tree_error  # type: ignore[method-assign]
+        self.tree.on_error = adapter.on_tree_error  # type: ignore[method-assign]  # discord.py's hook, set per tree
         for command in adapter.build_commands():
             self.tree.add_command(command)
 
     async def setup_hook(self) -> None:
-        await self.tree.set_translator(ClubTranslator())  # type: ignore[attr-defined]
+        await self.tree.set_translator(ClubTranslator())
         self.add_dynamic_items(CommandButton)
         if self.sync_commands:
             try:
@@ -345,7 +351,9 @@ class DiscordAdapter:
         if reply.attachment is not None:
             name, data = reply.attachment
             files.append(discord.File(io.BytesIO(data), filename=safe_file_name(name)))
-        pieces = [(None, line) for text in reply.lines for line in text.split("\n")]
+        pieces: list[tuple[str | None, str]] = [
+            (None, line) for text in reply.lines for line in text.split("\n")
+        ]
         if reply.table is not None:
             pieces += blocks(reply.table.as_text())
         parts = messages(pieces) or [""]

@@ -155,7 +155,7 @@ def _options_callback(adapter: "DiscordAdapter", command: Command) -> Any:
         else:
             await adapter.run(interaction, command.name, args, attachment=attachment)
 
-    callback.__signature__ = _signature(  # type: ignore[attr-defined]
+    callback.__signature__ = _signature(  # type: ignore[attr-defined]  # what discord.py reads the options from
         [
             inspect.Parameter(
                 p.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(p),

@@ -51,6 +51,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    ExtBot,
     MessageHandler,
     filters,
 )
@@ -119,7 +120,7 @@ class TelegramAdapter(Outgoing):
             builder = builder.base_url(base_url)
         if base_file_url:
             builder = builder.base_file_url(base_file_url)
-        self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        self.app: Application[ExtBot[None], Any, Any, Any, Any, Any] = builder.build()
         self._admins: dict[int, tuple[float, frozenset[int]]] = {}
         self._tokens: dict[str, str] = {}  # callback_data token -> command, for commands over 64 bytes
         self._progress: dict[int, int] = {}  # announcement id -> how many of its messages went out

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
@@ -17,6 +17,11 @@ from bot.adapters.telegram.render import MAX_CAPTION, clip, retry_seconds, annou
 from bot.core.i18n import t
 from bot.core.replies import Button, Reply
 from bot.core.store import Announcement, Club
+
+if TYPE_CHECKING:
+    from telegram.ext import Application, ExtBot
+
+    from bot.adapters.telegram.store import TelegramStore
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +33,8 @@ class Outgoing:
     """The sending half of ``TelegramAdapter`` (a mixin: it uses the adapter's ``app``, ``config``,
     ``tg_store``, ``_tokens``, ``_progress``, ``_problems``, ``_paced``, ``_pacers`` and ``max_retry_wait``)."""
 
-    app: Any
+    app: Application[ExtBot[None], Any, Any, Any, Any, Any]
+    tg_store: TelegramStore
     max_retry_wait: float
     _tokens: dict[str, str]
     _progress: dict[int, int]
@@ -150,16 +156,16 @@ class Outgoing:
 
     async def _call(self, method: str, chat_id: int | str, kwargs: dict[str, Any], wait_once: bool = True) -> Message:
         """One Bot API call; a short rate limit is waited out once (unless ``wait_once`` is off)."""
-        func = getattr(self.app.bot, method)
+        func: Callable[..., Awaitable[Message]] = getattr(self.app.bot, method)  # send_message, send_photo, ...
         try:
-            return await func(chat_id=chat_id, **kwargs)  # type: ignore[no-any-return]
+            return await func(chat_id=chat_id, **kwargs)
         except RetryAfter as err:
             wait = retry_seconds(err)
             if wait > self.max_retry_wait or not wait_once:
                 raise
             log.info("rate limited by Telegram; waiting %.1f s", wait)
             await asyncio.sleep(wait)
-            return await func(chat_id=chat_id, **kwargs)  # type: ignore[no-any-return]
+            return await func(chat_id=chat_id, **kwargs)
 
     # ------------------------------------------------------------------ announcements out
     async def send_announcement(self, club: Club, announcement: Announcement) -> None:
