@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import sqlite3
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -59,9 +60,11 @@ _databases = itertools.count(1)
 
 
 @pytest.fixture
-def pg_url(postgres_server: PostgresServer) -> str:
-    """A fresh, migrated PostgreSQL database of the test's own."""
-    return postgres_server.create_database(f"test_{next(_databases)}", template="clubbot_template")
+def pg_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """A fresh, migrated PostgreSQL database of the test's own, dropped after the test."""
+    name = f"test_{next(_databases)}"
+    yield postgres_server.create_database(name, template="clubbot_template")
+    postgres_server.drop_database(name)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
