@@ -177,9 +177,9 @@ async def test_every_earlier_schema_level_migrates_forward_keeping_its_data(tmp_
         await store.close()
 
 
-async def _fifty_clubs_then_look(path: Path, every: float) -> bool:
-    """Write 50 clubs in 50 commits, wait half a second; whether the last one is in the database file
-    itself (checkpointed), not only in its write-ahead log."""
+async def _fifty_clubs_then_look(path: Path, every: float, seconds: float) -> bool:
+    """Write 50 clubs in 50 commits; whether the last one reaches the database file itself (checkpointed),
+    not only its write-ahead log, within ``seconds`` (looked at every 20 ms)."""
     import asyncio
 
     store = await Store.open(path, checkpoint_every=every)
@@ -187,8 +187,12 @@ async def _fifty_clubs_then_look(path: Path, every: float) -> bool:
         for i in range(50):
             async with store.transaction():
                 await store.get_or_create_club("console", f"club-{i}", f"Checkpoint club {i:02d}", "nl", "Europe/Amsterdam", NOW)
-        await asyncio.sleep(0.5)
-        return b"Checkpoint club 49" in path.read_bytes()
+        end = asyncio.get_running_loop().time() + seconds
+        while b"Checkpoint club 49" not in path.read_bytes():
+            if asyncio.get_running_loop().time() > end:
+                return False
+            await asyncio.sleep(0.02)
+        return True
     finally:
         await store.close()
 
@@ -200,8 +204,8 @@ async def test_the_log_is_checkpointed_by_its_own_thread_not_by_a_commit(tmp_pat
 
     from bot.core.checkpoints import SAFETY_NET_PAGES
 
-    assert not await _fifty_clubs_then_look(tmp_path / "slow.sqlite3", every=60.0)  # no commit checkpointed
-    assert await _fifty_clubs_then_look(tmp_path / "fast.sqlite3", every=0.05)  # the thread did
+    assert not await _fifty_clubs_then_look(tmp_path / "slow.sqlite3", every=60.0, seconds=0.5)  # no commit checkpointed
+    assert await _fifty_clubs_then_look(tmp_path / "fast.sqlite3", every=0.05, seconds=30.0)  # the thread did, however busy the machine
     store = await Store.open(tmp_path / "fast.sqlite3")
     try:
         assert (await store.fetch_one("PRAGMA wal_autocheckpoint"))[0] == SAFETY_NET_PAGES
