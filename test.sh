@@ -1,6 +1,15 @@
 #!/usr/bin/env bash
-# Install (first time) and run the whole test suite.
+# Install (first time) and run the whole test suite, in parallel (pytest-xdist): one worker more than the
+# machine has cores, as a few tests spend seconds waiting on a subprocess, a browser or a platform's pace
+# (CLUBBOT_TEST_WORKERS sets the number; 0 runs everything in this one process). Extra arguments go to
+# pytest after ours, so they can override them (-n 0, -p no:xdist).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install.sh --test
-exec .venv/bin/python -m pytest "$@"
+# Every Python process of the suite (the workers, and the bots, CLIs and workers the tests start) reads its
+# compiled bytecode from .venv/pycache instead of compiling the bot again: an environment that forbids
+# writing bytecode next to the sources (PYTHONDONTWRITEBYTECODE) made each of them do that.
+export PYTHONPYCACHEPREFIX="$PWD/.venv/pycache"
+unset PYTHONDONTWRITEBYTECODE
+workers="${CLUBBOT_TEST_WORKERS:-$(( $(.venv/bin/python -c 'import os; print(os.cpu_count() or 1)') + 1 ))}"
+exec .venv/bin/python -m pytest -n "$workers" --dist worksteal "$@"

@@ -1,5 +1,7 @@
 """A real PostgreSQL server for the tests and benchmarks: Debian's ``postgresql`` package (``./test.sh``
-installs it when missing), started in a temporary directory on a free port of 127.0.0.1.
+installs it when missing), started in a temporary directory on a free port of 127.0.0.1. The tests' server
+(``durable=False``) keeps its data in memory (``/dev/shm`` where it is writable, else the temporary folder):
+each pytest-xdist worker starts its own, in a directory and on a port of its own.
 
 PostgreSQL refuses to run as root: as root the server runs as the ``postgres`` user (``runuser``), in a
 directory that user owns. Without the package the tests that need it fail and say why (nothing passes
@@ -40,14 +42,21 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _memory_folder() -> str | None:
+    """``/dev/shm`` (a tmpfs) when it is there and writable, else None (the ordinary temporary folder)."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+
+
 class PostgresServer:
-    """``PostgresServer().start()``; ``url(database)``; ``stop()``. ``durable=False`` (the tests) turns
-    fsync off: a crash of the test machine loses nothing anyone needs."""
+    """``PostgresServer().start()``; ``url(database)``; ``drop_database(name)``; ``stop()``. ``durable=False``
+    (the tests) turns fsync off and keeps the data in memory: a crash of the test machine loses nothing
+    anyone needs. The benchmarks' ``durable=True`` server writes to disk as a deployment does."""
 
     def __init__(self, durable: bool = False) -> None:
         self.durable = durable
         self.bin = _binaries()
-        self.dir = Path(tempfile.mkdtemp(prefix="clubbot-pg-"))
+        self.dir = Path(tempfile.mkdtemp(prefix="clubbot-pg-", dir=None if durable else _memory_folder()))
         self.port = _free_port()
         self.as_root = os.geteuid() == 0
 
@@ -65,10 +74,18 @@ class PostgresServer:
             shutil.chown(self.dir, "postgres", "postgres")
         self._run(str(self.bin / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                   "--locale=C.UTF-8")  # fmt: skip
-        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c max_connections=200"
-        if not self.durable:
-            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        self._run(str(self.bin / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(self.dir / "log"), "-w", "start")
+        for attempt in range(5):  # the free port may be taken meanwhile (another worker, another run): another
+            options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c max_connections=200"
+            if not self.durable:
+                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+            try:
+                self._run(str(self.bin / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(self.dir / "log"), "-w", "start")
+                return self
+            except PostgresUnavailable:
+                log = self.dir / "log"
+                if attempt == 4 or "could not bind" not in (log.read_text(errors="replace") if log.exists() else ""):
+                    raise
+                self.port = _free_port()
         return self
 
     def url(self, database: str = "postgres") -> str:
@@ -78,6 +95,10 @@ class PostgresServer:
         sql = f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else "")
         self.psql(sql)
         return self.url(name)
+
+    def drop_database(self, name: str) -> None:
+        """Gone, with whatever connection a test left open to it (its files would slow the server's stop)."""
+        self.psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def psql(self, sql: str, database: str = "postgres") -> str:
         done = subprocess.run(

@@ -62,15 +62,16 @@ SCRIPT = [
 # Where to kill, in order over one life of the database:
 #   ("ack", line)      after the reply to that line was printed
 #   ("sent", line)     right after the line was written to the pipe, without waiting
-#   ("channel", text)  right after a channel line containing text was printed
-KILLS = [
+#   ("channel", text, line)  right after the channel line containing text, which the reply to that line
+#                            brings, was printed (however long the announcement takes)
+KILLS: list[tuple[str, ...]] = [
     ("ack", "/afmelden 2"),
     ("sent", "/afmelden 3 teamwedstrijd"),
     ("sent", "/klok 2026-12-03 18:05"),  # while the deadline closes and the round is paired
-    ("channel", "Indeling ronde 1"),  # while the pairing is announced
+    ("channel", "Indeling ronde 1", "/klok 2026-12-03 18:05"),  # while the pairing is announced
     ("ack", "/uitslag gewonnen"),
     ("sent", "/bevestig#2"),  # while the last result is confirmed and the standings are queued
-    ("channel", "Stand S na ronde 1"),  # while the standings are announced
+    ("channel", "Stand S na ronde 1", "/bevestig#2"),  # while the standings are announced
     ("sent", "/klok 2026-12-10 18:05"),
 ]
 
@@ -128,6 +129,26 @@ class Bot:
             self.out.append(line)
 
 
+def wait_for_announcement(bot: Bot, title: str, since: int, runs: list[list[str]], timeout: float = 60.0) -> None:
+    """Until the channel line with ``title`` is printed (or was, since ``bot.out[since]``); fails, saying
+    why, when it is not printed within ``timeout`` seconds."""
+
+    def announced(s: str) -> bool:
+        return s.startswith("[kanaal]") and title in s
+
+    if any(announced(s) for s in bot.out[since:]):
+        return
+    try:
+        bot.wait_for(announced, timeout=timeout)
+    except queue.Empty:
+        earlier = [n for n, out in enumerate(runs) if any(announced(s) for s in out)]
+        raise AssertionError(
+            f"{title!r} was not printed within {timeout} s of the line that brings it"
+            + (f" (run {earlier} printed it already: that kill came after the announcement)" if earlier else "")
+            + f"; output so far: {bot.out[-20:]}"
+        ) from None
+
+
 def _labels() -> list[str]:
     """Each script line with #n for its n-th occurrence after the first, so kill points are unambiguous."""
     seen: dict[str, int] = {}
@@ -156,14 +177,13 @@ def test_killed_at_every_point_of_a_round_nothing_acknowledged_is_lost(tmp_path:
         while i < len(SCRIPT):
             line, label = SCRIPT[i], labels[i]
             kill = kills[0] if kills else None
+            since = len(bot.out)  # what the bot prints from here on answers this line
             bot.send(line)
             if kill == ("sent", label):
                 bot.kill()
                 killed = True
                 break
             bot.wait_for(lambda s, line=line: s == "> " + line)
-            if kill is not None and kill[0] == "channel":
-                pass
             bot.wait_for(lambda s: s.startswith(("bot>", "bot!")))
             acknowledged.append(label)
             if line.startswith(("/als", "/as")):
@@ -175,12 +195,10 @@ def test_killed_at_every_point_of_a_round_nothing_acknowledged_is_lost(tmp_path:
                 bot.kill()
                 killed = True
                 break
-            if kill is not None and kill[0] == "channel":
-                # the announcement is printed by the alarm right after this reply, or not at all yet
-                try:
-                    bot.wait_for(lambda s, text=kill[1]: s.startswith("[kanaal]") and text in s, timeout=1.5)
-                except queue.Empty:
-                    continue
+            if kill is not None and kill[0] == "channel" and kill[2] == label:
+                # the announcement this line brings (the alarm prints it after the reply, or the scheduler's
+                # own check just before it): however long it takes, the kill comes right after it
+                wait_for_announcement(bot, kill[1], since, runs)
                 bot.kill()
                 repeats_expected += 1
                 killed = True
@@ -231,5 +249,5 @@ def test_killed_at_every_point_of_a_round_nothing_acknowledged_is_lost(tmp_path:
         print(f"{title}: printed {shown} time(s)")
         assert shown >= 1, f"{title!r} never announced"
         # a repeat only after a kill in the middle of that very announcement (the at-least-once window)
-        window = sum(1 for kind, text in KILLS if kind == "channel" and text == title)
+        window = sum(1 for kind, text, *_ in KILLS if kind == "channel" and text == title)
         assert shown <= 1 + window, f"{title!r} announced {shown} times"

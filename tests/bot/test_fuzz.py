@@ -18,7 +18,7 @@ from bot.systems import make_core
 from bot.config import Config, load_config
 from bot.core.i18n import t
 from bot.core.store import Store
-from tests.bot.conftest import DIRECTOR, START, actor, dump, link
+from tests.bot.conftest import DIRECTOR, START, actor, dump, link, made_once, migrated_sqlite
 
 # every command and alias, those of the feature modules included (building Core touches no store)
 _ALL = make_core(None, None, None)  # type: ignore[arg-type]
@@ -41,19 +41,35 @@ LINES = st.builds(
 )
 
 
-async def _world(path: Path) -> tuple[Store, Core]:
+PUBLISHED = datetime(2026, 12, 3, 17, 1, tzinfo=timezone.utc)  # the world's clock once round 1 is out
+
+
+def _config(path: Path) -> Config:
     base = load_config(Path(__file__).resolve().parents[2] / "config.example.toml", env={})
-    config = Config(**{**base.__dict__, "db_path": path})
-    store = await Store.open(path)
-    commands = make_core(store, config, ShiftedClock(START))
-    for text in ("/seizoen naam=S start=2026-12-03 rondes=5", "/speler Anna 2000", "/speler Bert 1900", "/speler Carla 1800"):
-        assert (await commands.handle(DIRECTOR, text)).ok
-    commands.clock.set(datetime(2026, 12, 3, 17, 1, tzinfo=timezone.utc))  # type: ignore[attr-defined]
-    assert (await commands.handle(DIRECTOR, "/publiceer")).ok
-    for name in ("Anna", "Bert"):
-        await link(commands, actor(name))
-        assert (await commands.handle(actor(name), "/aanmelden")).ok
-    return store, commands
+    return Config(**{**base.__dict__, "db_path": path})
+
+
+async def _build_world(path: Path) -> None:
+    """A season of five rounds, three players (Anna and Bert linked and signed on), round 1 published."""
+    store = await Store.open(migrated_sqlite(path))
+    try:
+        commands = make_core(store, _config(path), ShiftedClock(START))
+        for text in ("/seizoen naam=S start=2026-12-03 rondes=5", "/speler Anna 2000", "/speler Bert 1900", "/speler Carla 1800"):
+            assert (await commands.handle(DIRECTOR, text)).ok
+        commands.clock.set(PUBLISHED)  # type: ignore[attr-defined]
+        assert (await commands.handle(DIRECTOR, "/publiceer")).ok
+        for name in ("Anna", "Bert"):
+            await link(commands, actor(name))
+            assert (await commands.handle(actor(name), "/aanmelden")).ok
+    finally:
+        await store.close()
+
+
+async def _world(path: Path) -> tuple[Store, Core]:
+    """The world at ``path``, a fresh bot on it: built by its commands once per test process, copied for
+    each example (the examples' commands start from the same database either way)."""
+    store = await Store.open(made_once("fuzz-world", _build_world, path))
+    return store, make_core(store, _config(path), ShiftedClock(PUBLISHED))
 
 
 INTERNAL = {t("nl", "error_internal"), t("en", "error_internal")}

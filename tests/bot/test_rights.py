@@ -239,19 +239,36 @@ def _owned_rows(path: Path) -> dict[int, dict[str, set[tuple]]]:
         rows = {t: conn.execute(f"SELECT * FROM {t}").fetchall() for t in tables}
     finally:
         conn.close()
+    links = {t: [(columns[t].index(column), parent, columns[parent].index(to)) for column, parent, to in fks[t]] for t in tables}
     result: dict[int, dict[str, set[tuple]]] = {}
     for (club_id,) in {(r[0],) for r in rows["clubs"]}:
         owned: dict[str, set[tuple]] = {"clubs": {r for r in rows["clubs"] if r[0] == club_id}}
-        for _ in range(len(tables)):
+        keys: dict[tuple[str, int], set] = {}  # (table, column): the values in that column of its owned rows
+
+        def owned_values(table: str, index: int) -> set:
+            if (table, index) not in keys:
+                keys[(table, index)] = {r[index] for r in owned[table]}
+            return keys[(table, index)]
+
+        for _ in range(len(tables)):  # passes, each following the keys one step further (a row once owned stays)
+            grew = False
             for table in tables:
                 for row in rows[table]:
-                    for column, parent, to in fks[table]:
-                        value = row[columns[table].index(column)]
+                    if row in owned.get(table, ()):
+                        continue
+                    for column, parent, index in links[table]:
+                        value = row[column]
                         if value is None or parent not in owned:
                             continue
-                        index = columns[parent].index(to)
-                        if any(p[index] == value for p in owned[parent]):
+                        if value in owned_values(parent, index):
                             owned.setdefault(table, set()).add(row)
+                            for (t, i), values in keys.items():  # the new row's keys, for the rows after it
+                                if t == table:
+                                    values.add(row[i])
+                            grew = True
+                            break
+            if not grew:  # nothing new: another pass would find nothing either
+                break
         result[club_id] = owned
     return result
 

@@ -277,6 +277,14 @@ CHECKED = [0]  # requests checked in this test session (every fake's)
 
 
 class _Summary:
+    @property
+    def total(self) -> int:  # what tests/conftest.py adds up over pytest-xdist's workers
+        return CHECKED[0]
+
+    @total.setter
+    def total(self, value: int) -> None:
+        CHECKED[0] = value
+
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if CHECKED[0]:
             terminalreporter.write_line(

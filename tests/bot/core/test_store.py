@@ -138,35 +138,48 @@ def test_stored_moments_are_utc_text() -> None:
 
 
 async def test_every_earlier_schema_level_migrates_forward_keeping_its_data(tmp_path: Path) -> None:
-    """A database left at each earlier migration level is brought up to date with its rows intact."""
+    """A database left at each earlier migration level is brought up to date with its rows intact.
+
+    One database climbs level by level: at each level a club of its own and a member as that level's
+    schema holds one are added, and every earlier level's rows must have come through each migration
+    since; at the top every level's club is read as a bot reads it."""
     files = migration_files(MIGRATIONS_DIR)
+    partial = tmp_path / "migrations"  # the first ``level`` migrations
+    partial.mkdir()
+    db = tmp_path / "climbing.sqlite3"
+    clubs: list[int] = []
     for level in range(1, len(files)):
-        partial = tmp_path / f"m{level}"
-        partial.mkdir()
-        for number, path in files[:level]:
-            (partial / path.name).write_text(path.read_text())
-        db = tmp_path / f"level{level}.sqlite3"
+        (partial / files[level - 1][1].name).write_text(files[level - 1][1].read_text())
         store = await Store.open(db, partial)
-        club = await store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
-        async with store.transaction():  # a member as every level's schema holds one (no name_key before 0041)
-            await store.write(
-                "INSERT INTO members (club_id, name, rating, is_director, created_at) VALUES (?, 'Ánna', 1800, 0, ?)",
-                (club.id, NOW.isoformat()),
-            )
-        await store.close()
-        store = await Store.open(db)
         try:
-            assert await store.schema_version() == len(files)
-            assert [m.name for m in await store.members(club.id)] == ["Ánna"]
-            assert (await store.member_by_name(club.id, "anna")) is not None  # its name keyed on opening
-            assert await store.integrity_check() == "ok"
+            assert await store.schema_version() == level
+            for earlier in clubs:  # every earlier level's rows came through this level's migration
+                names = [r[0] for r in await store.fetch_all("SELECT name FROM members WHERE club_id = ?", (earlier,))]
+                assert names == ["Ánna"], f"level {level}: club {earlier}'s members are {names}"
+            club = await store.get_or_create_club("console", f"x{level}", "Club", "nl", "Europe/Amsterdam", NOW)
+            async with store.transaction():  # a member as every level's schema holds one (no name_key before 0041)
+                await store.write(
+                    "INSERT INTO members (club_id, name, rating, is_director, created_at) VALUES (?, 'Ánna', 1800, 0, ?)",
+                    (club.id, NOW.isoformat()),
+                )
+            clubs.append(club.id)
         finally:
             await store.close()
+    store = await Store.open(db)
+    try:
+        assert await store.schema_version() == len(files)
+        for club_id in clubs:  # each level's rows, brought from its level to the top
+            assert [m.name for m in await store.members(club_id)] == ["Ánna"]
+            assert (await store.member_by_name(club_id, "anna")) is not None  # its name keyed on opening
+        assert len(clubs) == len(files) - 1
+        assert await store.integrity_check() == "ok"
+    finally:
+        await store.close()
 
 
-async def _fifty_clubs_then_look(path: Path, every: float) -> bool:
-    """Write 50 clubs in 50 commits, wait half a second; whether the last one is in the database file
-    itself (checkpointed), not only in its write-ahead log."""
+async def _fifty_clubs_then_look(path: Path, every: float, seconds: float) -> bool:
+    """Write 50 clubs in 50 commits; whether the last one reaches the database file itself (checkpointed),
+    not only its write-ahead log, within ``seconds`` (looked at every 20 ms)."""
     import asyncio
 
     store = await Store.open(path, checkpoint_every=every)
@@ -174,8 +187,12 @@ async def _fifty_clubs_then_look(path: Path, every: float) -> bool:
         for i in range(50):
             async with store.transaction():
                 await store.get_or_create_club("console", f"club-{i}", f"Checkpoint club {i:02d}", "nl", "Europe/Amsterdam", NOW)
-        await asyncio.sleep(0.5)
-        return b"Checkpoint club 49" in path.read_bytes()
+        end = asyncio.get_running_loop().time() + seconds
+        while b"Checkpoint club 49" not in path.read_bytes():
+            if asyncio.get_running_loop().time() > end:
+                return False
+            await asyncio.sleep(0.02)
+        return True
     finally:
         await store.close()
 
@@ -187,8 +204,8 @@ async def test_the_log_is_checkpointed_by_its_own_thread_not_by_a_commit(tmp_pat
 
     from bot.core.checkpoints import SAFETY_NET_PAGES
 
-    assert not await _fifty_clubs_then_look(tmp_path / "slow.sqlite3", every=60.0)  # no commit checkpointed
-    assert await _fifty_clubs_then_look(tmp_path / "fast.sqlite3", every=0.05)  # the thread did
+    assert not await _fifty_clubs_then_look(tmp_path / "slow.sqlite3", every=60.0, seconds=0.5)  # no commit checkpointed
+    assert await _fifty_clubs_then_look(tmp_path / "fast.sqlite3", every=0.05, seconds=30.0)  # the thread did, however busy the machine
     store = await Store.open(tmp_path / "fast.sqlite3")
     try:
         assert (await store.fetch_one("PRAGMA wal_autocheckpoint"))[0] == SAFETY_NET_PAGES

@@ -27,7 +27,7 @@ from bot.keizer import competition
 from bot.keizer.store import KeizerStore
 from bot.systems import make_core
 from engine.keizer import pairing
-from tests.bot.conftest import START, actor
+from tests.bot.conftest import START, actor, made_once, migrated_sqlite
 
 ROOT = Path(__file__).resolve().parents[3]
 DIRECTOR = actor("Leider", director=True)
@@ -85,40 +85,55 @@ async def _send(club: Club, announcement: Announcement) -> None:
     """The channel: every announcement is taken as posted."""
 
 
+def _config(path: Path) -> Config:
+    base = load_config(ROOT / "config.example.toml", env={})
+    return Config(**{**base.__dict__, "db_path": path})
+
+
+async def _club_at_start(path: Path) -> None:
+    """The club every example starts from: a season of four rounds nine days ahead (time to sign off
+    first), Anna, Bert and Carla in it and linked, Zed a member outside it, the director a member too.
+    Built once per test process and copied for each example (``made_once``)."""
+    store = await Store.open(migrated_sqlite(path))
+    try:
+        core = make_core(store, _config(path), ShiftedClock(START))
+
+        async def accepted(who: Actor, text: str) -> None:
+            reply = await core.handle(who, text)
+            assert reply.ok, (text, reply.text)
+
+        await accepted(DIRECTOR, "/seizoen naam=S1 start=2026-12-10 rondes=4")
+        for line in ("Anna 2100", "Bert 1950", "Carla 1800"):
+            await accepted(DIRECTOR, f"/speler {line}")
+        club = await store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+        assert club is not None
+        zed = await store.add_member(club.id, "Zed", 1500, START)
+        await store.link_identity(club.id, ZED.user_id, zed.id)
+        leider = await store.add_member(club.id, "Leider", 0, START, is_director=True)
+        await store.link_identity(club.id, DIRECTOR.user_id, leider.id)
+        for who in PLAYERS:
+            await accepted(DIRECTOR, f'/koppel "{who.display_name}" <@{who.user_id}>')
+    finally:
+        await store.close()
+
+
 class ClubWeeks(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.loop = asyncio.new_event_loop()
         self.tmp = Path(tempfile.mkdtemp(prefix="clubbot-state-"))
-        base = load_config(ROOT / "config.example.toml", env={})
-        self.config = Config(**{**base.__dict__, "db_path": self.tmp / "club.sqlite3"})
+        self.config = _config(self.tmp / "club.sqlite3")
         self.clock = ShiftedClock(START)
-        self.store = self.run(Store.open(self.config.db_path))
+        self.store = self.run(Store.open(made_once("club-weeks", _club_at_start, self.config.db_path)))
         self.core = make_core(self.store, self.config, self.clock)
         self.alarm = Alarm(self.core, _send)
         self.seasons = 1
-        self.run(self._set_up())
+        club = self.run(self.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id))
+        assert club is not None
+        self.club = club
 
     def run(self, coroutine):
         return self.loop.run_until_complete(coroutine)
-
-    async def _set_up(self) -> None:
-        await self._accepted(DIRECTOR, "/seizoen naam=S1 start=2026-12-10 rondes=4")  # nine days to sign off first
-        for line in ("Anna 2100", "Bert 1950", "Carla 1800"):
-            await self._accepted(DIRECTOR, f"/speler {line}")
-        club = await self.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
-        assert club is not None
-        self.club = club
-        zed = await self.store.add_member(club.id, "Zed", 1500, self.clock.now())
-        await self.store.link_identity(club.id, ZED.user_id, zed.id)
-        leider = await self.store.add_member(club.id, "Leider", 0, self.clock.now(), is_director=True)
-        await self.store.link_identity(club.id, DIRECTOR.user_id, leider.id)
-        for who in PLAYERS:
-            await self._accepted(DIRECTOR, f'/koppel "{who.display_name}" <@{who.user_id}>')
-
-    async def _accepted(self, who: Actor, text: str) -> None:
-        reply = await self.core.handle(who, text)
-        assert reply.ok, (text, reply.text)
 
     async def _answer(self, who: Actor, text: str) -> None:
         """Any command: accepted or refused, never an internal error, and Core.handle never raises."""

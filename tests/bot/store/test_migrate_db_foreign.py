@@ -59,16 +59,19 @@ def test_a_clubbot_file_of_another_schema_is_refused_as_target(config: Config, t
 
 
 def test_a_postgresql_database_with_tables_of_its_own_is_refused(config: Config, postgres_server, capsys) -> None:
-    url = postgres_server.create_database(f"foreign_{next(_names)}")
-    postgres_server.psql("CREATE TABLE accounts (id SERIAL PRIMARY KEY, owner TEXT)", url.rsplit("/", 1)[1])
-    asyncio.run(_run(str(config.db_path), config))
-    assert main(["migrate-db", "--from", f"sqlite:///{config.db_path}", "--to", url]) == 1
-    assert "not a clubbot database" in capsys.readouterr().err
-    tables = postgres_server.psql(
-        "SELECT string_agg(table_name, ',') FROM information_schema.tables WHERE table_schema = 'public'",
-        url.rsplit("/", 1)[1],
-    )
-    assert tables.strip() == "accounts"
+    name = f"foreign_{next(_names)}"
+    url = postgres_server.create_database(name)
+    try:
+        postgres_server.psql("CREATE TABLE accounts (id SERIAL PRIMARY KEY, owner TEXT)", name)
+        asyncio.run(_run(str(config.db_path), config))
+        assert main(["migrate-db", "--from", f"sqlite:///{config.db_path}", "--to", url]) == 1
+        assert "not a clubbot database" in capsys.readouterr().err
+        tables = postgres_server.psql(
+            "SELECT string_agg(table_name, ',') FROM information_schema.tables WHERE table_schema = 'public'", name
+        )
+        assert tables.strip() == "accounts"
+    finally:
+        postgres_server.drop_database(name)
 
 
 def test_a_source_whose_rows_the_bot_cannot_read_is_refused(config: Config, pg_url: str, capsys) -> None:

@@ -30,27 +30,48 @@ def test_every_migration_has_its_postgresql_twin() -> None:
 
 
 async def test_every_earlier_schema_level_migrates_forward_keeping_its_data(postgres_server, tmp_path: Path) -> None:
+    """One database climbs level by level: at each level a club of its own and a member as that level's
+    schema holds one are added, and every earlier level's rows must have come through each migration
+    since; at the top every level's club is read as a bot reads it."""
     files = migration_files(MIGRATIONS_DIR)
-    for level in range(1, len(files)):
-        url = postgres_server.create_database(f"level_{level}_{tmp_path.name[-12:].lower()}")
-        store = await open_store(url, _partial(tmp_path, level))
-        assert await store.schema_version() == level
-        club = await store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
-        async with store.transaction():  # a member as every level's schema holds one (no name_key before 0041)
-            await store.write(
-                "INSERT INTO members (club_id, name, rating, is_director, created_at) VALUES (?, 'Ánna', 1800, 0, ?)",
-                (club.id, NOW.isoformat()),
-            )
-        await store.close()
+    partial = tmp_path / "migrations"  # the first ``level`` migrations, both dialects
+    (partial / "postgresql").mkdir(parents=True)
+    name = f"climbing_{tmp_path.name[-12:].lower()}"
+    url = postgres_server.create_database(name)
+    clubs: list[int] = []
+    try:
+        for level in range(1, len(files)):
+            path = files[level - 1][1]
+            (partial / path.name).write_text(path.read_text())
+            (partial / "postgresql" / path.name).write_text((postgres_directory() / path.name).read_text())
+            store = await open_store(url, partial)
+            try:
+                assert await store.schema_version() == level
+                for earlier in clubs:  # every earlier level's rows came through this level's migration
+                    names = [r[0] for r in await store.fetch_all("SELECT name FROM members WHERE club_id = ?", (earlier,))]
+                    assert names == ["Ánna"], f"level {level}: club {earlier}'s members are {names}"
+                club = await store.get_or_create_club("console", f"x{level}", "Club", "nl", "Europe/Amsterdam", NOW)
+                async with store.transaction():  # a member as every level's schema holds one (no name_key before 0041)
+                    await store.write(
+                        "INSERT INTO members (club_id, name, rating, is_director, created_at) VALUES (?, 'Ánna', 1800, 0, ?)",
+                        (club.id, NOW.isoformat()),
+                    )
+                clubs.append(club.id)
+            finally:
+                await store.close()
         store = await open_store(url)
         try:
             assert await store.schema_version() == len(files)
-            assert [m.name for m in await store.members(club.id)] == ["Ánna"]
-            assert (await store.member_by_name(club.id, "anna")) is not None  # its name keyed on opening
-            assert (await store.club(club.id)).website == "off"
+            for club_id in clubs:  # each level's rows, brought from its level to the top
+                assert [m.name for m in await store.members(club_id)] == ["Ánna"]
+                assert (await store.member_by_name(club_id, "anna")) is not None  # its name keyed on opening
+                assert (await store.club(club_id)).website == "off"
+            assert len(clubs) == len(files) - 1
             assert await store.integrity_check() == "ok"
         finally:
             await store.close()
+    finally:
+        postgres_server.drop_database(name)
 
 
 async def test_a_failing_migration_leaves_the_schema_as_it_was(pg_url: str, tmp_path: Path) -> None:

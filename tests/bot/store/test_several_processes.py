@@ -76,6 +76,19 @@ async def _wait_until_sent(url: str, seconds: float) -> tuple[int, int, int, int
         await asyncio.sleep(0.25)
 
 
+def _wait_for_claimed_post(worker: subprocess.Popen, log: Path, seconds: float = 60) -> None:
+    """Until the worker's log says it is posting its first announcement ("dying ..."): it has claimed its
+    share of the clubs' outboxes and marked the post attempted. Fails, saying why, when it ends first or
+    takes longer than ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not (log.exists() and "dying" in log.read_text()):
+        if worker.poll() is not None:
+            raise AssertionError(f"the worker ended before its first post: {worker.stderr.read() if worker.stderr else ''}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the worker did not begin a post within {seconds} s")
+        time.sleep(0.02)
+
+
 async def test_two_processes_pair_each_round_once_and_post_each_announcement_once(
     pg_url: str, config: Config, tmp_path: Path
 ) -> None:
@@ -103,8 +116,8 @@ async def test_a_process_killed_in_the_middle_of_a_publication_leaves_the_rest_t
     doomed = _start(pg_url, doomed_log, "--die-at", "1", "--hold", "3", "--post-seconds", "3")
     other = None
     try:
-        time.sleep(0.5)  # both at work in the same minute, the doomed one a little ahead
-        other = _start(pg_url, other_log)
+        _wait_for_claimed_post(doomed, doomed_log)  # the doomed one ahead: its share claimed, its first post begun
+        other = _start(pg_url, other_log)  # both at work in the same minute
         doomed.wait(timeout=30)
         died = time.monotonic()
         assert "dying" in doomed_log.read_text()
