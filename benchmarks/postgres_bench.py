@@ -1,7 +1,7 @@
 """SQLite vs PostgreSQL, one process vs two (issue 18): prints figures, all measured in one run.
 
     .venv/bin/python benchmarks/postgres_bench.py [--clubs 1000] [--members 10] [--burst 2000]
-                                                  [--rate 400] [--seconds 5]
+                                                  [--rate 400] [--seconds 5] [--smoke]
 
 A real PostgreSQL server is started in a temporary directory (Debian's package, as ``./test.sh``
 installs it; durable: fsync and synchronous commit on, PostgreSQL's defaults). The clubs are made once
@@ -48,6 +48,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
 
 from benchmarks.many_clubs_bench import PUBLISH, small_clubs, world  # noqa: E402
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
+from benchmarks.sizes import smallest  # noqa: E402
 from bot.config import Config, load_config  # noqa: E402
 from bot.core.clock import ShiftedClock  # noqa: E402
 from bot.core.context import Actor  # noqa: E402
@@ -239,11 +240,12 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--last", type=int, default=0)
     parser.add_argument("--parts", default="cold,warm,publish", help="which measurements: cold, warm, publish")
+    smallest(parser, clubs=4, members=3, burst=4, rate=20.0, seconds=0.4)
     args = parser.parse_args()
     if args.worker:
         asyncio.run(worker(args))
         return
-    server = PostgresServer(durable=True).start()
+    server = PostgresServer(durable=not args.smoke).start()  # --smoke: fsync off, as the tests run it
     try:
         with tempfile.TemporaryDirectory() as tmp_name:
             tmp = Path(tmp_name)
