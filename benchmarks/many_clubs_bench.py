@@ -42,7 +42,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
 from benchmarks.sizes import smallest  # noqa: E402
-from bot.app import freeze_startup_objects  # noqa: E402
 from bot.config import Config, load_config  # noqa: E402
 from bot.core.clock import ShiftedClock  # noqa: E402
 from bot.core.context import Actor  # noqa: E402
@@ -200,6 +199,8 @@ async def clubs_part(args: argparse.Namespace) -> None:
             people = await small_clubs(core, args.small_clubs, args.small_members)
             print(f"set-up: a club of {args.players} players with {args.played} rounds played, {args.small_clubs} clubs x {args.small_members} "
                   f"members, in {time.perf_counter() - t0:.1f} s; RSS {rss_mb():.0f} MB")  # fmt: skip
+            from bot.app import freeze_startup_objects  # here: postgres_bench's workers need none of bot.app's imports
+
             freeze_startup_objects()
             readers = [actor("groot", f"lezer-{i}") for i in range(args.readers)]
             await core.handle(readers[0], "/stand")  # warm

@@ -5,8 +5,9 @@
 
 A real PostgreSQL server is started in a temporary directory (Debian's package, as ``./test.sh``
 installs it; durable: fsync and synchronous commit on, PostgreSQL's defaults). The clubs are made once
-on a SQLite file through the commands, then copied with ``clubbot migrate-db``'s copy for each run, so
-every configuration starts from the same rows. Each configuration runs in fresh bot processes (this
+on a SQLite file through the commands, then copied for each run (a file copy on SQLite; on PostgreSQL
+``clubbot migrate-db``'s copy once, and the server's copy of that database, ``CREATE DATABASE ... TEMPLATE``,
+for each run), so every configuration starts from the same rows. Each configuration runs in fresh bot processes (this
 script with ``--worker``), which set up, say they are ready, and start together on a signal:
 
 - ``/afmelden``: ``--burst`` sign-offs of different members offered at once (throughput), then sign-offs
@@ -215,6 +216,10 @@ async def make_clubs(path: Path, args: argparse.Namespace) -> None:
         await store.close()
 
 
+PRISTINE = "pristine"  # the clubs copied once from SQLite: each run's PostgreSQL database is made from it
+_copied: set[int] = set()  # the servers (by id) that hold it
+
+
 def fresh_copy(kind: str, master: Path, tmp: Path, server: PostgresServer, label: str) -> str:
     if kind == "sqlite":
         target = tmp / f"{label}.sqlite3"
@@ -223,9 +228,10 @@ def fresh_copy(kind: str, master: Path, tmp: Path, server: PostgresServer, label
         conn.close()
         shutil.copy(master, target)
         return str(target)
-    url = server.create_database(label)
-    asyncio.run(copy_database(f"sqlite:///{master}", url))
-    return url
+    if id(server) not in _copied:  # clubbot migrate-db's copy once, then the server's own copy of it (TEMPLATE)
+        asyncio.run(copy_database(f"sqlite:///{master}", server.create_database(PRISTINE)))
+        _copied.add(id(server))
+    return server.create_database(label, template=PRISTINE)
 
 
 def main() -> None:

@@ -124,8 +124,14 @@ FIGURES: dict[str, list[str]] = {
         r" baseline {n}/s: {n}x; server CPU per page {n} us against {n} us",
         r"the bot serves {n}x the baseline to clients asking gzip, {n}x the baseline to clients asking identity"
         r" \(median of 1 rounds; target >= 0.6\)",
-        r"bot at 50 pages/s offered over 4 connections \(open loop\): p50 {n} ms, p99 {n} ms",
-        r"baseline at 50 pages/s offered \(open loop\): p50 {n} ms, p99 {n} ms",
+        r"bot at 50 pages/s offered over 4 connections \(open loop\): p50 {n} ms, p99 {n} ms \(target p99 < 50 ms\);"
+        r" its garbage collector meanwhile: {n} full collections, longest pause {n} ms,"
+        r" the clients' {n} full collections, longest pause {n} ms",
+        r"baseline at 50 pages/s offered \(open loop\): p50 {n} ms, p99 {n} ms \(how busy the machine was\);"
+        r" its garbage collector meanwhile: {n} full collections, longest pause {n} ms,"
+        r" the clients' {n} full collections, longest pause {n} ms",
+        r"garbage collector since the servers started \(CPU time\): the bot's {n} full collections, the longest {n} ms;"
+        r" the baseline's {n} full collections, the longest {n} ms; the clients' {n} full collections, the longest {n} ms",
     ],
 }
 SCRIPTS = sorted(FIGURES)
