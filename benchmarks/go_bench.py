@@ -1,7 +1,7 @@
 """Go board speed: generate random legal games, then replay them through the rules and report moves
 per second (move legality, captures, ko; the same path the bot and SGF replays take).
 
-    .venv/bin/python benchmarks/go_bench.py [--games 1000] [--size 19] [--seed 1]
+    .venv/bin/python benchmarks/go_bench.py [--games 1000] [--size 19] [--seed 1] [--repeat 3] [--smoke]
 
 Random games: each player picks a random legal point that does not fill one of its own one-point eyes,
 and passes when there is none (so games end, with many captures on the way).
@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.go import EMPTY, Action, GoError, GoGame, GoSettings, default_komi  # noqa: E402
+from benchmarks.sizes import smallest  # noqa: E402
 from engine.go.board import neighbours  # noqa: E402
 
 
@@ -61,6 +62,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=19)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
+    smallest(parser, games=3, size=9, repeat=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     t0 = time.perf_counter()

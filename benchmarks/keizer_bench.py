@@ -1,14 +1,16 @@
 """Benchmark of the Keizer engine; prints figures (not a test).
 
-    .venv/bin/python benchmarks/keizer_bench.py
+    .venv/bin/python benchmarks/keizer_bench.py [--players 150] [--rounds 28] [--present 200] [--runs 21] [--smoke]
 
 - standings of a 150-player, 28-round season with random results (seeded RNG), target < 5 ms;
 - pairing 200 present players in round 5 of a cycle, target < 20 ms.
+The targets are for the default sizes.
 Each figure is the median of several runs, in milliseconds.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -20,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round, standings  # noqa: E402
 from engine.keizer.pairing import pair_round  # noqa: E402
+from benchmarks.sizes import smallest  # noqa: E402
 
 RESULTS = [Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW, Result.WHITE_WINS_FORFEIT]
 WEIGHTS = [45, 40, 14, 1]
@@ -49,24 +52,33 @@ def median_ms(fn: Callable[[], object], runs: int) -> tuple[float, float]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=150, help="the season whose standings are computed")
+    parser.add_argument("--rounds", type=int, default=28)
+    parser.add_argument("--present", type=int, default=200, help="players present in the round paired")
+    parser.add_argument("--runs", type=int, default=21, help="runs of each figure (some take half)")
+    smallest(parser, players=20, rounds=3, present=20, runs=1)
+    args = parser.parse_args()
+    n, runs, few = args.present, args.runs, max(1, args.runs // 2)
     settings = KeizerSettings()
-    players, rounds = season(150, 28, 2024, settings)
-    med, best = median_ms(lambda: standings(players, rounds, settings), 21)
-    print(f"standings, 150 players, 28 rounds:            median {med:7.2f} ms  (best {best:.2f}; target < 5)")
+    players, rounds = season(args.players, args.rounds, 2024, settings)
+    med, best = median_ms(lambda: standings(players, rounds, settings), runs)
+    label = f"standings, {args.players} players, {args.rounds} rounds:"
+    print(f"{label:<46}median {med:7.2f} ms  (best {best:.2f}; target < 5)")
     extra = KeizerSettings(extra_passes=5)
-    med, best = median_ms(lambda: standings(players, rounds, extra), 11)
-    print(f"standings, same season, extra_passes=5:       median {med:7.2f} ms  (best {best:.2f})")
+    med, best = median_ms(lambda: standings(players, rounds, extra), few)
+    print(f"{'standings, same season, extra_passes=5:':<46}median {med:7.2f} ms  (best {best:.2f})")
 
-    players, rounds = season(200, 4, 7, settings)
+    players, rounds = season(n, 4, 7, settings)
     everyone = [p.id for p in players]
-    med, best = median_ms(lambda: pair_round(players, rounds, everyone, settings, 5), 21)
-    print(f"pair_round, 200 present, round 5 of a cycle:  median {med:7.2f} ms  (best {best:.2f}; target < 20)")
+    med, best = median_ms(lambda: pair_round(players, rounds, everyone, settings, 5), runs)
+    print(f"{f'pair_round, {n} present, round 5 of a cycle:':<46}median {med:7.2f} ms  (best {best:.2f}; target < 20)")
     odd = everyone[:-1]
-    med, best = median_ms(lambda: pair_round(players, rounds, odd, settings, 5), 21)
-    print(f"pair_round, 199 present (bye), round 5:       median {med:7.2f} ms  (best {best:.2f})")
-    players, rounds = season(200, 6, 7, settings)
-    med, best = median_ms(lambda: pair_round(players, rounds, everyone, settings, 7), 11)
-    print(f"pair_round, 200 present, round 7 of a cycle:  median {med:7.2f} ms  (best {best:.2f})")
+    med, best = median_ms(lambda: pair_round(players, rounds, odd, settings, 5), runs)
+    print(f"{f'pair_round, {n - 1} present (bye), round 5:':<46}median {med:7.2f} ms  (best {best:.2f})")
+    players, rounds = season(n, 6, 7, settings)
+    med, best = median_ms(lambda: pair_round(players, rounds, everyone, settings, 7), few)
+    print(f"{f'pair_round, {n} present, round 7 of a cycle:':<46}median {med:7.2f} ms  (best {best:.2f})")
 
 
 if __name__ == "__main__":

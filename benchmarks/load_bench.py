@@ -1,7 +1,7 @@
 """Load benchmark of the commands layer on the real SQLite store; prints figures (not a test).
 
     .venv/bin/python benchmarks/load_bench.py [--clubs 50] [--members 40] [--due-clubs 100] [--concurrency 50]
-                                              [--rate 1000] [--seconds 5] [--arrivals even|poisson|both]
+                                              [--rate 1000] [--seconds 5] [--arrivals even|poisson|both] [--smoke]
 
 50 clubs of 40 members in one database file (WAL, the bot's settings); every command goes through
 ``Core.handle``, as the adapters call it. Target: >= 1,000 sign-offs per second with p99 < 20 ms.
@@ -49,6 +49,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
+from benchmarks.sizes import smallest  # noqa: E402
 from bot.app import freeze_startup_objects  # noqa: E402
 from bot.core.clock import ShiftedClock  # noqa: E402
 from bot.core.context import Actor  # noqa: E402
@@ -227,6 +228,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="open loop: how long")
     parser.add_argument("--arrivals", choices=("even", "poisson", "both"), default="both")
     parser.add_argument("--many-clubs", action="store_true", help="then the many-clubs and sending benchmarks")
+    smallest(parser, clubs=2, members=4, due_clubs=2, concurrency=4, rate=100.0, seconds=0.2)
     args = parser.parse_args()
     asyncio.run(commands_bench(args))
     asyncio.run(publish_bench(args))
@@ -234,7 +236,7 @@ def main() -> None:
         import subprocess
 
         for script in ("many_clubs_bench.py", "sending_bench.py"):
-            subprocess.run([sys.executable, str(Path(__file__).with_name(script))], check=True)
+            subprocess.run([sys.executable, str(Path(__file__).with_name(script)), *(["--smoke"] if args.smoke else [])], check=True)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/many_clubs_bench.py [--players 150] [--played 20] [--readers 200]
                                                     [--clubs 1000] [--club-members 30] [--skip-publication]
+                                                    [--small-clubs 20] [--small-members 100] [--seconds 2]
+                                                    [--history-seasons 5] [--history-players 60] [--smoke]
 
 Everything goes through ``Core.handle`` on the real SQLite store, as the adapters call it.
 
@@ -10,7 +12,8 @@ Everything goes through ``Core.handle`` on the real SQLite store, as the adapter
   five times over, the season unchanged. Target >= 1,000/s.
 - ``first /stand after a result``: the director corrects a result, then one ``/stand`` (picture
   included): its time. Target < 50 ms.
-- ``another club's /afmelden``: 20 small clubs sign off at 200/s (open loop) for 2 s, alone and then
+- ``another club's /afmelden``: 20 small clubs (``--small-clubs`` of ``--small-members``) sign off at
+  200/s (open loop) for 2 s (``--seconds``), alone and then
   while the big club's 200 members keep asking ``/stand``: p99 of each, and the ratio. Target <= 3x.
 - ``/afmelden saturated vs bare aiosqlite``: 2,000 sign-offs offered at once, against a bare aiosqlite
   loop of one-row INSERT transactions on the same file with the bot's pragmas. Target: ratio >= 1. And
@@ -38,7 +41,7 @@ import aiosqlite
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
-from bot.app import freeze_startup_objects  # noqa: E402
+from benchmarks.sizes import smallest  # noqa: E402
 from bot.config import Config, load_config  # noqa: E402
 from bot.core.clock import ShiftedClock  # noqa: E402
 from bot.core.context import Actor  # noqa: E402
@@ -70,6 +73,14 @@ def rss_mb() -> float:
 def p(ms: list[float], q: float) -> float:
     s = sorted(ms)
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def import_start(now: datetime, weekday: int = 3) -> date:
+    """The ``start=`` of an ``/importeer`` at ``now``: the next playing evening (a Thursday) after today. The
+    import dates the played rounds weekly before it, and refuses a start that dates one after today (and one
+    whose first deadline has passed), so a fixed date stops working once the clock passes it."""
+    today = now.date()
+    return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
 
 
 def actor(club: str, user: str, director: bool = False) -> Actor:
@@ -179,15 +190,17 @@ async def bare_inserts(path: Path, count: int) -> float:
 async def clubs_part(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "clubs.sqlite3"
-        store, core, _ = await world(path)
+        store, core, clock = await world(path)
         try:
             t0 = time.perf_counter()
             boss = actor("groot", "leider", director=True)
             content, whites = season_file(args.players, args.played)
-            await must(core, boss, "/importeer start=2027-01-07 naam=Groot rondes=28", content)
-            people = await small_clubs(core, 20, 100)
-            print(f"set-up: a club of {args.players} players with {args.played} rounds played, 20 clubs x 100 "
+            await must(core, boss, f"/importeer start={import_start(clock.now())} naam=Groot rondes=28", content)
+            people = await small_clubs(core, args.small_clubs, args.small_members)
+            print(f"set-up: a club of {args.players} players with {args.played} rounds played, {args.small_clubs} clubs x {args.small_members} "
                   f"members, in {time.perf_counter() - t0:.1f} s; RSS {rss_mb():.0f} MB")  # fmt: skip
+            from bot.app import freeze_startup_objects  # here: postgres_bench's workers need none of bot.app's imports
+
             freeze_startup_objects()
             readers = [actor("groot", f"lezer-{i}") for i in range(args.readers)]
             await core.handle(readers[0], "/stand")  # warm
@@ -208,10 +221,10 @@ async def clubs_part(args: argparse.Namespace) -> None:
                 assert reply.ok and reply.image, reply.text
             print(f"first /stand after a result, picture included: median {statistics.median(firsts):.1f} ms, "
                   f"max {max(firsts):.1f} ms (target < 50 ms)")  # fmt: skip
-            alone = await signoffs(core, people, 200, 2)
+            alone = await signoffs(core, people, 200, args.seconds)
             stop = asyncio.Event()
             load = asyncio.create_task(reading(core, readers, stop))
-            busy = await signoffs(core, people, 200, 2)
+            busy = await signoffs(core, people, 200, args.seconds)
             stop.set()
             answered = await load
             ratio = p(busy, 0.99) / p(alone, 0.99)
@@ -225,8 +238,8 @@ async def clubs_part(args: argparse.Namespace) -> None:
             bare = await bare_inserts(path, len(people))
             print(f"/afmelden saturated: {saturated:,.0f}/s; bare aiosqlite INSERT transactions on the same file: "
                   f"{bare:,.0f}/s: ratio {saturated / bare:.2f} (target >= 1)")  # fmt: skip
-            offered = await signoffs(core, people, 1000, 2)
-            print(f"/afmelden at 1,000/s offered (open loop, 2 s): p50 {p(offered, 0.5):.1f} ms, p99 {p(offered, 0.99):.1f} ms "
+            offered = await signoffs(core, people, 1000, args.seconds)
+            print(f"/afmelden at 1,000/s offered (open loop, {args.seconds:g} s): p50 {p(offered, 0.5):.1f} ms, p99 {p(offered, 0.99):.1f} ms "
                   "(target p99 < 20 ms)")  # fmt: skip
             print(f"RSS after the clubs part: {rss_mb():.0f} MB")
             assert await store.integrity_check() == "ok"
@@ -260,23 +273,26 @@ async def publication_part(args: argparse.Namespace) -> None:
             await store.close()
 
 
-async def history_part() -> None:
-    """One 60-member club with five seasons of 28 played rounds (a five-year history): RSS after every
-    season's standings, prizes and pairings have been asked for."""
+async def history_part(args: argparse.Namespace) -> None:
+    """One 60-member club with five seasons of 27 played rounds (a five-year history): RSS after every
+    season's standings, prizes and pairings have been asked for. Each season is imported as the one that
+    follows the last (``toch``: the last one's 28th round is never played)."""
     with tempfile.TemporaryDirectory() as tmp:
-        store, core, _ = await world(Path(tmp) / "history.sqlite3")
+        store, core, clock = await world(Path(tmp) / "history.sqlite3")
         try:
             boss = actor("oud", "leider", director=True)
             before = rss_mb()
             t0 = time.perf_counter()
-            for year in range(5):
-                content, _ = season_file(60, 27, seed=year)
-                await must(core, boss, f"/importeer start=2027-01-07 naam=Jaar-{year} rondes=28", content)
+            years, members = args.history_seasons, args.history_players
+            for year in range(years):
+                content, _ = season_file(members, 27, seed=year)
+                start = import_start(clock.now())
+                await must(core, boss, f"/importeer start={start} naam=Jaar-{year} rondes=28 toch", content)
                 for text in ("/stand", "/prijzen", "/indeling 27"):
                     await must(core, boss, text)
             files = (Path(tmp) / "history.sqlite3", Path(tmp) / "history.sqlite3-wal")
             size = sum(f.stat().st_size for f in files if f.exists()) / 1e6  # what is not yet checkpointed too
-            print(f"five-year history of a 60-member club (5 x 27 rounds) in {time.perf_counter() - t0:.1f} s: "
+            print(f"{years}-year history of a {members}-member club ({years} x 27 rounds) in {time.perf_counter() - t0:.1f} s: "
                   f"RSS {rss_mb():.0f} MB (was {before:.0f} MB), database and its log {size:.1f} MB")  # fmt: skip
         finally:
             await store.close()
@@ -290,10 +306,17 @@ def main() -> None:
     parser.add_argument("--clubs", type=int, default=1000)
     parser.add_argument("--club-members", type=int, default=30)
     parser.add_argument("--skip-publication", action="store_true")
+    parser.add_argument("--small-clubs", type=int, default=20, help="the clubs that sign off beside the big one")
+    parser.add_argument("--small-members", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=2.0, help="each open loop of sign-offs")
+    parser.add_argument("--history-seasons", type=int, default=5)
+    parser.add_argument("--history-players", type=int, default=60)
+    smallest(parser, players=12, played=2, readers=5, clubs=3, club_members=4, small_clubs=2, small_members=5,
+             seconds=0.1, history_seasons=2, history_players=6)  # fmt: skip
     args = parser.parse_args()
     print(f"date {date.today()}; RSS at start {rss_mb():.0f} MB")
     asyncio.run(clubs_part(args))
-    asyncio.run(history_part())
+    asyncio.run(history_part(args))
     if not args.skip_publication:
         asyncio.run(publication_part(args))
 

@@ -1,8 +1,8 @@
 """Measure: how far the NK pairing's score differences are above what is necessary (issue 20, item 2).
 
-    .venv/bin/python benchmarks/mcmahon_score_difference.py [--tournaments 150] [--reference 200000]
+    .venv/bin/python benchmarks/mcmahon_score_difference.py [--tournaments 150] [--reference 200000] [--large 3] [--smoke]
 
-Random tournaments of 16-160 players (and three of 500) with random results. Every regular round from 2
+Random tournaments of 16-160 players (and ``--large`` of 500) with random results. Every regular round from 2
 on is paired twice: as the bot pairs it (the search within its budget of pools, checked against the exact
 optimum since issue 31) and as a reference with a budget of ``--reference`` pools, which lets the search
 finish and so finds the best pairing there is by the same order of costs (fewest repeats, then the
@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine.mcmahon.score_groups as score_groups  # noqa: E402
 from engine.mcmahon import Game, Player, Round, Tournament, pair_next, status  # noqa: E402
 from engine.mcmahon.tournament import state_after  # noqa: E402
+from benchmarks.sizes import smallest  # noqa: E402
 
 
 def lower_bound(scores: list[int]) -> int:
@@ -40,9 +41,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tournaments", type=int, default=150)
     parser.add_argument("--reference", type=int, default=200_000)
+    parser.add_argument("--large", type=int, default=3, help="tournaments of 500 players besides")
+    smallest(parser, tournaments=2, reference=2_000, large=0)
     args = parser.parse_args()
     rng = random.Random(20261125)
-    sizes = [rng.randint(16, 160) for _ in range(args.tournaments)] + [500] * 3
+    sizes = [rng.randint(16, 160) for _ in range(args.tournaments)] + [500] * args.large
     rounds = worse = unproved = 0
     totals = {"bot": [0, 0], "reference": [0, 0]}
     bound_total = 0

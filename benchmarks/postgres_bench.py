@@ -1,12 +1,13 @@
 """SQLite vs PostgreSQL, one process vs two (issue 18): prints figures, all measured in one run.
 
     .venv/bin/python benchmarks/postgres_bench.py [--clubs 1000] [--members 10] [--burst 2000]
-                                                  [--rate 400] [--seconds 5]
+                                                  [--rate 400] [--seconds 5] [--smoke]
 
 A real PostgreSQL server is started in a temporary directory (Debian's package, as ``./test.sh``
 installs it; durable: fsync and synchronous commit on, PostgreSQL's defaults). The clubs are made once
-on a SQLite file through the commands, then copied with ``clubbot migrate-db``'s copy for each run, so
-every configuration starts from the same rows. Each configuration runs in fresh bot processes (this
+on a SQLite file through the commands, then copied for each run (a file copy on SQLite; on PostgreSQL
+``clubbot migrate-db``'s copy once, and the server's copy of that database, ``CREATE DATABASE ... TEMPLATE``,
+for each run), so every configuration starts from the same rows. Each configuration runs in fresh bot processes (this
 script with ``--worker``), which set up, say they are ready, and start together on a signal:
 
 - ``/afmelden``: ``--burst`` sign-offs of different members offered at once (throughput), then sign-offs
@@ -48,6 +49,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
 
 from benchmarks.many_clubs_bench import PUBLISH, small_clubs, world  # noqa: E402
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
+from benchmarks.sizes import smallest  # noqa: E402
 from bot.config import Config, load_config  # noqa: E402
 from bot.core.clock import ShiftedClock  # noqa: E402
 from bot.core.context import Actor  # noqa: E402
@@ -214,6 +216,10 @@ async def make_clubs(path: Path, args: argparse.Namespace) -> None:
         await store.close()
 
 
+PRISTINE = "pristine"  # the clubs copied once from SQLite: each run's PostgreSQL database is made from it
+_copied: set[int] = set()  # the servers (by id) that hold it
+
+
 def fresh_copy(kind: str, master: Path, tmp: Path, server: PostgresServer, label: str) -> str:
     if kind == "sqlite":
         target = tmp / f"{label}.sqlite3"
@@ -222,9 +228,10 @@ def fresh_copy(kind: str, master: Path, tmp: Path, server: PostgresServer, label
         conn.close()
         shutil.copy(master, target)
         return str(target)
-    url = server.create_database(label)
-    asyncio.run(copy_database(f"sqlite:///{master}", url, build_registry().tables))
-    return url
+    if id(server) not in _copied:  # clubbot migrate-db's copy once, then the server's own copy of it (TEMPLATE)
+        asyncio.run(copy_database(f"sqlite:///{master}", server.create_database(PRISTINE), build_registry().tables))
+        _copied.add(id(server))
+    return server.create_database(label, template=PRISTINE)
 
 
 def main() -> None:
@@ -239,11 +246,12 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--last", type=int, default=0)
     parser.add_argument("--parts", default="cold,warm,publish", help="which measurements: cold, warm, publish")
+    smallest(parser, clubs=4, members=3, burst=4, rate=20.0, seconds=0.4)
     args = parser.parse_args()
     if args.worker:
         asyncio.run(worker(args))
         return
-    server = PostgresServer(durable=True).start()
+    server = PostgresServer(durable=not args.smoke).start()  # --smoke: fsync off, as the tests run it
     try:
         with tempfile.TemporaryDirectory() as tmp_name:
             tmp = Path(tmp_name)

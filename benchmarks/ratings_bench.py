@@ -2,7 +2,7 @@
 the published layout and a club of members, some with a FIDE ID and some to be found by name. Prints the
 list's size and the command's time through the core, on a real SQLite store.
 
-    .venv/bin/python benchmarks/ratings_bench.py [--players 31000] [--members 300] [--runs 3]
+    .venv/bin/python benchmarks/ratings_bench.py [--players 31000] [--members 300] [--runs 3] [--smoke]
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from bot.core.clock import ShiftedClock  # noqa: E402
 from bot.core.context import Actor  # noqa: E402
 from bot.core.store import Store  # noqa: E402
 from bot.systems import make_core  # noqa: E402
+from benchmarks.sizes import smallest  # noqa: E402
 
 COLUMNS = (("ID Number", 15), ("Name", 61), ("Fed", 4), ("Sex", 4), ("Tit", 5), ("WTit", 5), ("OTit", 15), ("FOA", 4),
            ("SRtng", 6), ("SGm", 4), ("SK", 3), ("RRtng", 6), ("RGm", 4), ("Rk", 3), ("BRtng", 6), ("BGm", 4), ("BK", 3),
@@ -71,6 +72,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=31000)
     parser.add_argument("--members", type=int, default=300)
     parser.add_argument("--runs", type=int, default=3)
+    smallest(parser, players=50, members=4, runs=1)
     args = parser.parse_args()
     asyncio.run(run(args.players, args.members, args.runs))
 

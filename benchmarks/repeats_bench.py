@@ -1,6 +1,6 @@
 """How many announcements a kill would post again (issue 33 §5): prints figures, never fails on time.
 
-    .venv/bin/python benchmarks/repeats_bench.py [--clubs 200] [--per-club 3] [--latency-ms 20]
+    .venv/bin/python benchmarks/repeats_bench.py [--clubs 200] [--per-club 3] [--latency-ms 20] [--smoke]
 
 ``--clubs`` clubs, each with ``--per-club`` announcements queued, are sent by the real scheduler
 (``Alarm.dispatch``) from a real SQLite file through a sender that takes ``--latency-ms`` to answer (a
@@ -29,6 +29,7 @@ from bot.core.clock import ShiftedClock  # noqa: E402
 from bot.core.scheduler import POSTS_IN_FLIGHT, Alarm  # noqa: E402
 from bot.core.store import Announcement, Club, Store  # noqa: E402
 from bot.systems import make_core  # noqa: E402
+from benchmarks.sizes import smallest  # noqa: E402
 
 NOW = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
 REPO = Path(__file__).resolve().parent.parent
@@ -75,6 +76,7 @@ def main() -> None:
     parser.add_argument("--per-club", type=int, default=3)
     parser.add_argument("--latency-ms", type=float, default=20.0)
     parser.add_argument("--posts-in-flight", type=int, default=POSTS_IN_FLIGHT)
+    smallest(parser, clubs=3, per_club=2, latency_ms=1.0)
     args = parser.parse_args()
     asyncio.run(measure(args.clubs, args.per_club, args.latency_ms / 1000, args.posts_in_flight))
 

@@ -1,6 +1,6 @@
 """A publication minute sent through the platforms (issue 16): prints figures, never fails on time.
 
-    .venv/bin/python benchmarks/sending_bench.py [--clubs 1000] [--platform telegram|discord|both]
+    .venv/bin/python benchmarks/sending_bench.py [--clubs 1000] [--platform telegram|discord|both] [--smoke]
 
 ``--clubs`` clubs of four members on one platform, each with a notice queued before its round 1 is due,
 publish at the same minute. The real scheduler pairs every round and sends the notices and the pairings
@@ -33,6 +33,7 @@ from bot.adapters.telegram.adapter import TelegramAdapter  # noqa: E402
 from bot.core.context import Actor  # noqa: E402
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits, SendLimits  # noqa: E402
 from bot.core.scheduler import Alarm  # noqa: E402
+from benchmarks.sizes import smallest  # noqa: E402
 from bot.core.store import Announcement, Club  # noqa: E402
 from tests.bot.adapters.fake_discord import FakeDiscord  # noqa: E402
 from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram  # noqa: E402
@@ -150,6 +151,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clubs", type=int, default=1000)
     parser.add_argument("--platform", choices=("telegram", "discord", "both"), default="both")
+    smallest(parser, clubs=2)
     args = parser.parse_args()
     for name, limits in (("telegram", TELEGRAM), ("discord", DISCORD)):
         if args.platform in (name, "both"):

@@ -1,17 +1,22 @@
 """The club website under load (issue 17): pages per second and latency of the standings and pairing pages
 of a 150-player club, asked by 200 clients at once, beside a baseline measured in the same run.
 
-    .venv/bin/python benchmarks/web_bench.py [--players 150] [--played 20] [--clients 200] [--seconds 3] [--rounds 3] [--rate 1000] [--styled]
+    .venv/bin/python benchmarks/web_bench.py [--players 150] [--played 20] [--clients 200] [--seconds 3] [--rounds 3] [--rate 1000] [--open-seconds 3] [--styled] [--unfrozen] [--smoke]
 
 - The bot: a club with a ``--players`` season, ``--played`` rounds played (a season file the engine
   paired, imported with /importeer), website on; its web server (``bot/web/server.py``) runs in a process
-  of its own on the same SQLite file, as an operator runs it; the clients are this process.
+  of its own on the same SQLite file, as an operator runs it (``clubbot run``): what start-up built is then
+  frozen out of the garbage collector's sight (``bot/app.py`` ``freeze_startup_objects``; ``--unfrozen``:
+  not, in neither server, as this script ran them until issue 42, part 7); the clients are this process.
 - ``--clients`` clients at once (one connection each) ask ``/c/<id>/stand`` and ``/c/<id>/indeling`` in
   turn for ``--seconds``, each asking again as soon as it has its page: the most pages per second
   (target >= 1,000). Their latency is queueing (Little's law: 200 in flight at R pages/s wait 200/R s).
-- The same pages offered at ``--rate`` (1,000/s) over the same ``--clients`` connections, each page at
+- The same pages offered at ``--rate`` (1,000/s) for ``--open-seconds`` (``--seconds`` unless given)
+  over the same ``--clients`` connections, each page at
   its scheduled moment whether or not earlier ones are answered (``open_loop.py``): p50/p99 latency from
-  the scheduled moment (target p99 < 50 ms).
+  the scheduled moment (target p99 < 50 ms). Beside it, what the server process's garbage collector did
+  meanwhile: its full collections and its longest pause (in the process's CPU time), a stall the latency
+  shows whenever one lands in the load.
 - Baseline: a bare aiohttp server in a process of its own handing out the same two pages' bytes (no
   store, no command, no template), asked the same way: what aiohttp and this client manage on this
   machine without the bot. The ratio says how much of that the bot keeps (target >= 0.6).
@@ -39,6 +44,8 @@ import sys
 import tempfile
 import time
 import dataclasses
+import gc
+import json
 from pathlib import Path
 
 import aiohttp
@@ -46,18 +53,20 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.many_clubs_bench import actor, must, p, season_file, world  # noqa: E402
+from benchmarks.many_clubs_bench import actor, import_start, must, p, season_file, world  # noqa: E402
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
+from benchmarks.sizes import smallest  # noqa: E402
+from bot.app import freeze_startup_objects  # noqa: E402
 
 PAGES = ("stand", "indeling")
 
 
 async def build(path: Path, players: int, played: int, styled: bool = False) -> int:
-    store, core, _ = await world(path)
+    store, core, clock = await world(path)
     try:
         boss = actor("groot", "leider", director=True)
         content, _ = season_file(players, played)
-        await must(core, boss, "/importeer start=2027-01-07 naam=Groot rondes=28", content)
+        await must(core, boss, f"/importeer start={import_start(clock.now())} naam=Groot rondes=28", content)
         core.config = dataclasses.replace(core.config, web_base_url="http://127.0.0.1")  # a bot with a website
         await must(core, boss, "/website aan")
         if styled:  # the club's own look: a colour and a logo on every page (issue 35 §4)
@@ -71,7 +80,54 @@ async def build(path: Path, players: int, played: int, styled: bool = False) -> 
         await store.close()
 
 
-async def serve_bot(path: Path, port: int) -> None:
+class Collections:
+    """The garbage collector's work in this process since ``said()`` was last called: full collections
+    (generation 2) and the longest pause of any collection, in the thread's CPU time (which others' work on
+    the machine moves far less than the wall clock's); and since it began to watch, its full collections
+    and their longest pause. A server says it as a line of JSON when its parent writes a line to its stdin
+    (``answer_parent``)."""
+
+    def __init__(self) -> None:
+        self.full, self.longest, self._started = 0, 0.0, 0.0
+        self.all_full, self.longest_full = 0, 0.0
+        gc.callbacks.append(self._seen)
+
+    def said(self) -> dict[str, float]:
+        said = {"full": self.full, "longest": self.longest, "all_full": self.all_full, "longest_full": self.longest_full}
+        self.full, self.longest = 0, 0.0
+        return said
+
+    def answer_parent(self) -> None:
+        loop = asyncio.get_running_loop()
+        loop.add_reader(sys.stdin.fileno(), self._asked, loop)
+
+    def _seen(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.thread_time()
+            return
+        pause = (time.thread_time() - self._started) * 1000
+        self.longest = max(self.longest, pause)
+        if info["generation"] == 2:
+            self.full += 1
+            self.all_full += 1
+            self.longest_full = max(self.longest_full, pause)
+
+    def _asked(self, loop: asyncio.AbstractEventLoop) -> None:
+        if not sys.stdin.readline():  # the parent has gone
+            loop.remove_reader(sys.stdin.fileno())
+            return
+        print(json.dumps(self.said()), flush=True)
+
+
+def collections(child: subprocess.Popen[str]) -> dict[str, float]:
+    """What a server's garbage collector did since it was last asked (``Collections``)."""
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write("collections\n")
+    child.stdin.flush()
+    return json.loads(child.stdout.readline())  # type: ignore[no-any-return]
+
+
+async def serve_bot(path: Path, port: int, frozen: bool = True) -> None:
     from bot.web import connections, server
     from bot.web.server import start_web
 
@@ -79,6 +135,9 @@ async def serve_bot(path: Path, port: int) -> None:
     connections.PER_ADDRESS = 10**9  # and so are its --clients connections at once
     store, core, _ = await world(path)
     runner = await start_web(core, f"127.0.0.1:{port}")
+    if frozen:  # as clubbot run does once its adapters and website have started
+        freeze_startup_objects()
+    Collections().answer_parent()
     print("ready", runner.addresses[0][1], flush=True)  # port 0: a free one, said here
     try:
         await asyncio.Event().wait()
@@ -87,7 +146,7 @@ async def serve_bot(path: Path, port: int) -> None:
         await store.close()
 
 
-async def serve_baseline(files: list[Path], port: int) -> None:
+async def serve_baseline(files: list[Path], port: int, frozen: bool = True) -> None:
     from aiohttp import web
 
     bodies = {f.name: f.read_bytes() for f in files}  # stand.html and stand.html.gz as the bot sent them
@@ -105,13 +164,17 @@ async def serve_baseline(files: list[Path], port: int) -> None:
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", port).start()
+    if frozen:  # as the bot's: this script's imports (the bot's modules) are no work of aiohttp's
+        gc.collect()
+        gc.freeze()
+    Collections().answer_parent()
     print("ready", runner.addresses[0][1], flush=True)
     await asyncio.Event().wait()
 
 
 def start(*args: str) -> tuple[subprocess.Popen[str], int]:
     """A server in a process of its own on a free port (others may run this benchmark beside): it and its port."""
-    child = subprocess.Popen([sys.executable, __file__, *args, "0"], stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen([sys.executable, __file__, *args, "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None
     said = child.stdout.readline().split()
     if len(said) != 2 or said[0] != "ready":
@@ -197,7 +260,11 @@ async def measure(args: argparse.Namespace) -> None:
         print(
             f"set-up: a club of {args.players} players, {args.played} rounds played, in {time.perf_counter() - t0:.1f} s"
         )
-        bot, port = start("--serve-bot", str(path))
+        if not args.unfrozen:  # the clients' process too: what it imported and built is not their work
+            gc.collect()
+            gc.freeze()
+        mine = Collections()
+        bot, port = start("--serve-bot-unfrozen" if args.unfrozen else "--serve-bot", str(path))
         try:
             base = f"http://127.0.0.1:{port}/c/{club}"
             files = []
@@ -212,7 +279,7 @@ async def measure(args: argparse.Namespace) -> None:
                         files.append(Path(tmp) / f"{name}{suffix}")
                         files[-1].write_bytes(body)
                         print(f"/{name}: {len(body):,} bytes ({encoding})")
-            bare, bare_port = start("--serve-baseline", *map(str, files))
+            bare, bare_port = start("--serve-baseline-unfrozen" if args.unfrozen else "--serve-baseline", *map(str, files))
             try:
                 bare_base = f"http://127.0.0.1:{bare_port}/c/{club}"
                 ratios: dict[str, list[float]] = {"gzip": [], "identity": []}
@@ -228,28 +295,40 @@ async def measure(args: argparse.Namespace) -> None:
                                     f"{ratios[encoding][-1]:.2f}x; server CPU per page {bot_load.cpu_per_page:.0f} us "
                                     f"against {bare_load.cpu_per_page:.0f} us")  # fmt: skip
                     print(f"round {round_}, {args.clients} clients; " + "; ".join(said))
-                print("the bot serves " + ", ".join(f"{statistics.median(r):.2f}x the baseline to clients asking {e}"
-                      for e, r in ratios.items()) + f" (median of {args.rounds} rounds; target >= 0.6)")  # fmt: skip
-                offered = await offered_load(base, args.clients, args.rate, args.seconds)
-                bare_offered = await offered_load(bare_base, args.clients, args.rate, args.seconds)
+                if args.rounds:
+                    print("the bot serves " + ", ".join(f"{statistics.median(r):.2f}x the baseline to clients asking {e}"
+                          for e, r in ratios.items()) + f" (median of {args.rounds} rounds; target >= 0.6)")  # fmt: skip
+                collections(bot), mine.said()
+                open_seconds = args.seconds if args.open_seconds is None else args.open_seconds
+                offered = await offered_load(base, args.clients, args.rate, open_seconds)
+                bot_gc, clients_gc = collections(bot), mine.said()
+                collections(bare)
+                bare_offered = await offered_load(bare_base, args.clients, args.rate, open_seconds)
+                bare_gc, clients_bare_gc = collections(bare), mine.said()
             finally:
                 bare.terminate()
                 bare.wait()
+            said = "{full:.0f} full collections, longest pause {longest:.1f} ms"
             print(f"bot at {args.rate:,.0f} pages/s offered over {args.clients} connections (open loop): "
-                  f"p50 {p(offered, 0.5):.1f} ms, p99 {p(offered, 0.99):.1f} ms (target p99 < 50 ms)")  # fmt: skip
+                  f"p50 {p(offered, 0.5):.1f} ms, p99 {p(offered, 0.99):.1f} ms (target p99 < 50 ms); "
+                  f"its garbage collector meanwhile: {said.format(**bot_gc)}, the clients' {said.format(**clients_gc)}")  # fmt: skip
             print(f"baseline at {args.rate:,.0f} pages/s offered (open loop): p50 {p(bare_offered, 0.5):.1f} ms, "
-                  f"p99 {p(bare_offered, 0.99):.1f} ms (how busy the machine was)")  # fmt: skip
+                  f"p99 {p(bare_offered, 0.99):.1f} ms (how busy the machine was); "
+                  f"its garbage collector meanwhile: {said.format(**bare_gc)}, the clients' {said.format(**clients_bare_gc)}")  # fmt: skip
+            whole = "{all_full:.0f} full collections, the longest {longest_full:.1f} ms"
+            print(f"garbage collector since the servers started (CPU time): the bot's {whole.format(**bot_gc)}; "
+                  f"the baseline's {whole.format(**bare_gc)}; the clients' {whole.format(**clients_bare_gc)}")  # fmt: skip
         finally:
             bot.terminate()
             bot.wait()
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "--serve-bot":
-        asyncio.run(serve_bot(Path(sys.argv[2]), int(sys.argv[3])))
+    if len(sys.argv) > 1 and sys.argv[1] in ("--serve-bot", "--serve-bot-unfrozen"):
+        asyncio.run(serve_bot(Path(sys.argv[2]), int(sys.argv[3]), frozen=sys.argv[1] == "--serve-bot"))
         return
-    if len(sys.argv) > 1 and sys.argv[1] == "--serve-baseline":
-        asyncio.run(serve_baseline([Path(a) for a in sys.argv[2:-1]], int(sys.argv[-1])))
+    if len(sys.argv) > 1 and sys.argv[1] in ("--serve-baseline", "--serve-baseline-unfrozen"):
+        asyncio.run(serve_baseline([Path(a) for a in sys.argv[2:-1]], int(sys.argv[-1]), sys.argv[1] == "--serve-baseline"))
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=150)
@@ -258,7 +337,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rate", type=float, default=1000.0)
+    parser.add_argument("--open-seconds", type=float, default=None, help="the open loop's length (default: --seconds)")
     parser.add_argument("--styled", action="store_true", help="the club has a colour and a logo (/website stijl)")
+    parser.add_argument("--unfrozen", action="store_true",
+                        help="both servers leave their start-up objects to the garbage collector (before issue 42, part 7)")  # fmt: skip
+    smallest(parser, players=12, played=2, clients=4, seconds=0.2, rounds=1, rate=50.0)
     asyncio.run(measure(parser.parse_args()))
 
 
