@@ -211,8 +211,9 @@ def default_config_path() -> Path:
     return own if own.exists() else REPO_ROOT / "config.example.toml"
 
 
-def load_config(path: str | Path | None = None, env: dict[str, str] | None = None) -> Config:
-    """Load the config file; tokens come from the environment variables it names."""
+def load_config(path: str | Path | None = None, env: dict[str, str] | None = None, *, url_needed: bool = True) -> Config:
+    """Load the config file; tokens come from the environment variables it names. ``url_needed=False``:
+    the database is given otherwise (``clubbot run --db``), so an unset ``[database] url_env`` is not read."""
     env = dict(os.environ) if env is None else env
     file = Path(path) if path else default_config_path()
     try:
@@ -224,6 +225,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
     except tomllib.TOMLDecodeError as exc:  # its message names the line and column
         raise ConfigError(f"{file}: is not valid TOML: {exc}") from None
     check_settings(raw, text, file)
+    _check_together(raw, text, file)
     db = raw.get("database", {})
     bot = raw.get("bot", {})
     season = raw.get("season", {})
@@ -262,16 +264,39 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         metrics_address=raw.get("metrics", {}).get("address") or None,
         web_base_url=(web.get("base_url") or "").rstrip("/") or None,
         web_trusted_proxies=tuple(str(a) for a in web.get("trusted_proxies", ())),
-        database_url=_database_url(db, env),
+        database_url=_database_url(db, env, f"{file}:{_line_of(text, 'database', 'url_env')}") if url_needed else None,
     )
 
 
-def _database_url(section: dict[str, str], env: dict[str, str]) -> str | None:
+def _check_together(raw: dict[str, object], text: str, file: Path) -> None:
+    """What is wrong only in two settings together: sign-offs that would close when or after the pairing
+    is made (``/seizoen`` refuses such a season too)."""
+    season = raw.get("season", {})
+    assert isinstance(season, dict)
+    deadline, publish = season.get("deadline", "17:00"), season.get("publish", "18:00")
+    if deadline >= publish:  # both "HH:MM" (checked), so they compare as times of day
+        key = "deadline" if "deadline" in season else "publish"
+        raise ConfigError(f"{file}:{_line_of(text, 'season', key)}: [season] deadline {deadline} is not before publish "
+                          f"{publish}: sign-offs must close before the pairing is made; set a deadline earlier than publish")  # fmt: skip
+
+
+def _database_url(section: dict[str, str], env: dict[str, str], where: str) -> str | None:
     """``[database] url`` (or the environment variable ``url_env`` names, to keep a password out of the
-    file): a ``postgresql://`` URL; anything else is refused at start."""
-    url = (env.get(section["url_env"], "") if section.get("url_env") else section.get("url", "")).strip()
+    file): a ``postgresql://`` URL; anything else is refused at start. ``url_env`` naming a variable that
+    is unset or empty is refused too: the bot would start on the SQLite file, and in a several-process
+    setup acknowledge members' commands into a database no other process reads (issue 46 §1)."""
+    name = section.get("url_env")
+    if name:
+        url = env.get(name, "").strip()
+        if not url:
+            raise ConfigError(f"{where}: [database] url_env names {name}, which is {'empty' if name in env else 'not set'} "
+                              f"in the bot's environment: set {name} to the postgresql:// URL (under systemd in the "
+                              "unit's EnvironmentFile), or remove url_env to use the SQLite file")  # fmt: skip
+    else:
+        url = section.get("url", "").strip()
     if not url:
         return None
     if not url.startswith(("postgresql://", "postgres://")):
-        raise ConfigError(f"[database] url must be a postgresql:// URL (or left out for the SQLite file), not {url[:30]!r}")
+        raise ConfigError(f"{where}: [database] {'url_env' if name else 'url'} must give a postgresql:// URL "
+                          f"(or be left out for the SQLite file), not {url[:30]!r}")  # fmt: skip
     return url

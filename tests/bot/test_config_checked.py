@@ -40,6 +40,8 @@ MISTAKES = [
     ('# trusted_proxies = ["127.0.0.1"]', 'trusted_proxies = "nginx"', "[web] trusted_proxies", "IP addresses"),
     ('# url = "postgresql://clubbot@127.0.0.1:5432/clubbot"', 'url = "mysql://clubbot@db/clubbot"', "[database] url", "postgresql://"),
     ('director_name = "Wedstrijdleider"', "director_name = 3", "[console] director_name", "text in quotes"),
+    ('deadline = "17:00"', 'deadline = "18:30"', "[season] deadline", "is not before publish 18:00"),
+    ('# url_env = "CLUBBOT_DATABASE_URL"', 'url_env = "CLUBBOT_DATABASE_URL"', "[database] url_env", "which is not set"),
 ]
 
 
