@@ -206,6 +206,24 @@ def check_settings(raw: dict[str, object], text: str, file: Path) -> None:
                 refuse(section, key, problem)
 
 
+def with_credentials(env: dict[str, str]) -> dict[str, str]:
+    """The environment, and beneath it systemd's credentials (``LoadCredential=NAME:/path`` in the unit): a
+    file ``$CREDENTIALS_DIRECTORY/NAME`` gives the variable NAME where the environment does not, so a token
+    or the database URL need never be in the process's environment (docs/deploy.md)."""
+    directory = env.get("CREDENTIALS_DIRECTORY", "")
+    if not directory:
+        return env
+    merged = dict(env)
+    try:
+        files = [f for f in Path(directory).iterdir() if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", f.name)]
+        for file in files:
+            if not merged.get(file.name, "").strip() and file.is_file() and file.stat().st_size <= 65536:
+                merged[file.name] = file.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"the credentials in {directory} cannot be read ({exc.__class__.__name__}: {str(exc)[:100]})") from None
+    return merged
+
+
 def default_config_path() -> Path:
     own = REPO_ROOT / "config.toml"
     return own if own.exists() else REPO_ROOT / "config.example.toml"
@@ -214,7 +232,7 @@ def default_config_path() -> Path:
 def load_config(path: str | Path | None = None, env: dict[str, str] | None = None, *, url_needed: bool = True) -> Config:
     """Load the config file; tokens come from the environment variables it names. ``url_needed=False``:
     the database is given otherwise (``clubbot run --db``), so an unset ``[database] url_env`` is not read."""
-    env = dict(os.environ) if env is None else env
+    env = with_credentials(dict(os.environ) if env is None else env)
     file = Path(path) if path else default_config_path()
     try:
         text = file.read_text(encoding="utf-8")
@@ -291,7 +309,7 @@ def _database_url(section: dict[str, str], env: dict[str, str], where: str) -> s
         if not url:
             raise ConfigError(f"{where}: [database] url_env names {name}, which is {'empty' if name in env else 'not set'} "
                               f"in the bot's environment: set {name} to the postgresql:// URL (under systemd in the "
-                              "unit's EnvironmentFile), or remove url_env to use the SQLite file")  # fmt: skip
+                              "unit's EnvironmentFile or a LoadCredential), or remove url_env to use the SQLite file")  # fmt: skip
     else:
         url = section.get("url", "").strip()
     if not url:

@@ -121,3 +121,22 @@ def test_db_refuses_an_address_it_cannot_use_in_one_line(tmp_path: Path, command
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
     assert ("SQLite file or a postgresql:// URL" in done.stderr) if command[0] == "run" else ("pg_restore" in done.stderr)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_systemds_credentials_give_what_the_environment_does_not(tmp_path: Path) -> None:
+    """``LoadCredential=NAME:...`` (docs/deploy.md): the file ``$CREDENTIALS_DIRECTORY/NAME`` is read as the
+    variable NAME; a variable set in the environment comes first; an empty credential is no value."""
+    folder = tmp_path / "credentials"
+    folder.mkdir()
+    (folder / "CLUBBOT_DISCORD_TOKEN").write_text("discord-from-credential\n", encoding="utf-8")
+    (folder / "CLUBBOT_TELEGRAM_TOKEN").write_text("telegram-from-credential", encoding="utf-8")
+    (folder / "CLUBBOT_DATABASE_URL").write_text("\n", encoding="utf-8")
+    path = tmp_path / "config.toml"
+    path.write_text(EXAMPLE.replace('# url_env = "CLUBBOT_DATABASE_URL"', 'url_env = "CLUBBOT_DATABASE_URL"'), encoding="utf-8")
+    env = {"CREDENTIALS_DIRECTORY": str(folder), "CLUBBOT_TELEGRAM_TOKEN": "telegram-from-environment"}
+    with pytest.raises(ConfigError, match="url_env names CLUBBOT_DATABASE_URL, which is empty"):
+        load_config(path, env=env)
+    (folder / "CLUBBOT_DATABASE_URL").write_text("postgresql://clubbot@127.0.0.1/clubbot\n", encoding="utf-8")
+    config = load_config(path, env=env)
+    assert (config.discord_token, config.telegram_token) == ("discord-from-credential", "telegram-from-environment")
+    assert config.database_url == "postgresql://clubbot@127.0.0.1/clubbot"
