@@ -144,3 +144,12 @@ def test_a_full_disk_never_removes_a_database_that_was_there(tmp_path: Path) -> 
     refused_in_one_line(done, 1, f"the database {path} cannot be written")
     after = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     assert after.keys() == before.keys() and after["club.sqlite3"] == before["club.sqlite3"]  # the lock's pid aside
+
+
+def test_db_on_the_command_line_is_used_without_reading_url_env(tmp_path: Path) -> None:
+    """``clubbot run --db FILE`` names the database itself: a config whose url_env is unset still runs."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'[database]\nurl_env = "{URL_VARIABLE}"\n', encoding="utf-8")
+    done = run(tmp_path, "--config", str(config), "--db", str(tmp_path / "club.sqlite3"))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert (tmp_path / "club.sqlite3").exists()
