@@ -282,7 +282,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         metrics_address=raw.get("metrics", {}).get("address") or None,
         web_base_url=(web.get("base_url") or "").rstrip("/") or None,
         web_trusted_proxies=tuple(str(a) for a in web.get("trusted_proxies", ())),
-        database_url=_database_url(db, env, f"{file}:{_line_of(text, 'database', 'url_env')}") if url_needed else None,
+        database_url=_database_url(db, env, text, file) if url_needed else None,
     )
 
 
@@ -298,12 +298,14 @@ def _check_together(raw: dict[str, object], text: str, file: Path) -> None:
                           f"{publish}: sign-offs must close before the pairing is made; set a deadline earlier than publish")  # fmt: skip
 
 
-def _database_url(section: dict[str, str], env: dict[str, str], where: str) -> str | None:
+def _database_url(section: dict[str, str], env: dict[str, str], text: str, file: Path) -> str | None:
     """``[database] url`` (or the environment variable ``url_env`` names, to keep a password out of the
     file): a ``postgresql://`` URL; anything else is refused at start. ``url_env`` naming a variable that
     is unset or empty is refused too: the bot would start on the SQLite file, and in a several-process
     setup acknowledge members' commands into a database no other process reads (issue 46 §1)."""
     name = section.get("url_env")
+    line = _line_of(text, "database", "url_env" if name else "url")
+    where = f"{file}:{line}" if line else str(file)
     if name:
         url = env.get(name, "").strip()
         if not url:
@@ -315,6 +317,7 @@ def _database_url(section: dict[str, str], env: dict[str, str], where: str) -> s
     if not url:
         return None
     if not url.startswith(("postgresql://", "postgres://")):
-        raise ConfigError(f"{where}: [database] {'url_env' if name else 'url'} must give a postgresql:// URL "
-                          f"(or be left out for the SQLite file), not {url[:30]!r}")  # fmt: skip
+        scheme = url.partition(":")[0][:20]  # never the rest: it may hold a password
+        raise ConfigError(f"{where}: [database] {f'url_env ({name})' if name else 'url'} must give a postgresql:// "
+                          f"URL (or be left out for the SQLite file), not one starting {scheme!r}")  # fmt: skip
     return url

@@ -140,3 +140,12 @@ def test_systemds_credentials_give_what_the_environment_does_not(tmp_path: Path)
     config = load_config(path, env=env)
     assert (config.discord_token, config.telegram_token) == ("discord-from-credential", "telegram-from-environment")
     assert config.database_url == "postgresql://clubbot@127.0.0.1/clubbot"
+
+
+def test_a_url_env_that_is_no_postgresql_url_is_refused_without_showing_its_value(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[database]\nurl_env = "CLUBBOT_DATABASE_URL"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_config(path, env={"CLUBBOT_DATABASE_URL": "mysql://clubbot:SECRET@db/clubbot"})
+    assert str(refused.value).startswith(f"{path}:2: [database] url_env (CLUBBOT_DATABASE_URL) must give a postgresql:// URL")
+    assert "SECRET" not in str(refused.value)
