@@ -12,6 +12,7 @@ import signal
 import re
 import sys
 from datetime import datetime
+from pathlib import Path
 from typing import Callable, Protocol, TextIO
 from zoneinfo import ZoneInfo
 
@@ -19,7 +20,7 @@ from bot.adapters.console import ConsoleAdapter
 from bot.core.clock import Clock, ShiftedClock
 from bot.core.context import AfterReply, parse_id
 from bot.core.dispatch import Core
-from bot.config import Config, ConfigError, load_config, web_address_problem
+from bot.config import Config, ConfigError, default_config_path, load_config, web_address_problem
 from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.scheduler import Alarm
 from bot.systems import make_core
@@ -28,7 +29,8 @@ from bot.platform_login import log_in
 from bot.web.health_routes import start_metrics
 from bot.web.server import start_web
 from bot.core.database_lock import BotRunning, RunningBotLock
-from bot.core.store import Announcement, Club, open_store
+from bot.core.store import Announcement, Club
+from bot.start_failures import CannotStart, database_files, file_line, missing_directory, open_database, remove_made
 
 log = logging.getLogger("clubbot")
 
@@ -45,7 +47,7 @@ async def run_console(
     config: Config, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, clock_start: datetime | None = None
 ) -> int:
     """The embedded default: the console adapter on the SQLite file of the config."""
-    store = await open_store(config.database)
+    store = await open_database(config.database)
     clock = ShiftedClock(clock_start)
     core = make_core(store, config, clock)
     console = ConsoleAdapter(
@@ -131,7 +133,7 @@ async def run_platforms(
     """Discord and/or Telegram with the scheduler, in one asyncio loop, until ``stop`` is set (or a
     SIGINT/SIGTERM arrives). With ``clock_start`` the bot's clock starts at that moment and runs on from
     there at the wall clock's pace (``--clock``)."""
-    store = await open_store(config.database)
+    store = await open_database(config.database)
     clock = ShiftedClock(clock_start) if clock_start is not None else Clock()
     core = make_core(store, config, clock)
     by_platform: dict[str, PlatformAdapter] = {}
@@ -253,7 +255,7 @@ def _check_what_runs(config: Config, console: bool) -> None:
 
 def run_from_cli(args: argparse.Namespace) -> int:
     try:
-        config = load_config(args.config)
+        config = load_config(args.config, url_needed=not args.db)  # --db names the database instead
     except ConfigError as exc:  # one line with the file, line and key; never a traceback
         print(f"clubbot: {exc}", file=sys.stderr)
         return 2
@@ -264,8 +266,6 @@ def run_from_cli(args: argparse.Namespace) -> int:
             return 2
         config = Config(**{**config.__dict__, "web_address": args.web})
     if args.db:  # a SQLite file, or a PostgreSQL database (never a file named after a URL)
-        from pathlib import Path
-
         from bot.core.store import is_postgres
 
         if is_postgres(args.db) and re.fullmatch(r"postgres(ql)?://\S+", args.db):
@@ -290,12 +290,26 @@ def run_from_cli(args: argparse.Namespace) -> int:
         print(f"clubbot: --clock wants an ISO date and time, like 2026-12-03T12:00, not {args.clock!r}", file=sys.stderr)
         return 2
     running = None
+    existed: set[Path] = set()
     if config.database_url is None:  # one bot per SQLite file (PostgreSQL shares rounds out by its own locks)
+        missing = missing_directory(config.db_path, "--db" if args.db else f"[database] path in {args.config or default_config_path()}")
+        if missing:
+            print(f"clubbot: {missing}", file=sys.stderr)
+            return 2
+        existed = {path for path in database_files(config.db_path) if path.exists()}
         try:
             running = RunningBotLock(config.db_path)
         except BotRunning as exc:
             print(f"clubbot: {exc}", file=sys.stderr)
             return 2
+        except OSError as exc:  # its lock file cannot be written: a full disk, a directory not the bot's
+            line = file_line([exc], config.db_path)
+            if line is None:
+                raise
+            remove_made(config.db_path, existed)
+            print(f"clubbot: {line}", file=sys.stderr)
+            return 1
+    failed = False
     try:
         if not console:
             return asyncio.run(run_platforms(config, clock_start=start))
@@ -303,6 +317,12 @@ def run_from_cli(args: argparse.Namespace) -> int:
     except ConfigError as exc:  # found only once starting (the website's address cannot be listened on)
         print(f"clubbot: {exc}", file=sys.stderr)
         return 2
+    except CannotStart as exc:  # the database cannot be opened: unreachable, refused, a full disk
+        failed = True
+        print(f"clubbot: {exc}", file=sys.stderr)
+        return 1
     finally:
         if running is not None:
             running.release()
+            if failed:
+                remove_made(config.db_path, existed)

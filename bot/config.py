@@ -206,14 +206,33 @@ def check_settings(raw: dict[str, object], text: str, file: Path) -> None:
                 refuse(section, key, problem)
 
 
+def with_credentials(env: dict[str, str]) -> dict[str, str]:
+    """The environment, and beneath it systemd's credentials (``LoadCredential=NAME:/path`` in the unit): a
+    file ``$CREDENTIALS_DIRECTORY/NAME`` gives the variable NAME where the environment does not, so a token
+    or the database URL need never be in the process's environment (docs/deploy.md)."""
+    directory = env.get("CREDENTIALS_DIRECTORY", "")
+    if not directory:
+        return env
+    merged = dict(env)
+    try:
+        files = [f for f in Path(directory).iterdir() if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", f.name)]
+        for file in files:
+            if not merged.get(file.name, "").strip() and file.is_file() and file.stat().st_size <= 65536:
+                merged[file.name] = file.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"the credentials in {directory} cannot be read ({exc.__class__.__name__}: {str(exc)[:100]})") from None
+    return merged
+
+
 def default_config_path() -> Path:
     own = REPO_ROOT / "config.toml"
     return own if own.exists() else REPO_ROOT / "config.example.toml"
 
 
-def load_config(path: str | Path | None = None, env: dict[str, str] | None = None) -> Config:
-    """Load the config file; tokens come from the environment variables it names."""
-    env = dict(os.environ) if env is None else env
+def load_config(path: str | Path | None = None, env: dict[str, str] | None = None, *, url_needed: bool = True) -> Config:
+    """Load the config file; tokens come from the environment variables it names. ``url_needed=False``:
+    the database is given otherwise (``clubbot run --db``), so an unset ``[database] url_env`` is not read."""
+    env = with_credentials(dict(os.environ) if env is None else env)
     file = Path(path) if path else default_config_path()
     try:
         text = file.read_text(encoding="utf-8")
@@ -224,6 +243,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
     except tomllib.TOMLDecodeError as exc:  # its message names the line and column
         raise ConfigError(f"{file}: is not valid TOML: {exc}") from None
     check_settings(raw, text, file)
+    _check_together(raw, text, file)
     db = raw.get("database", {})
     bot = raw.get("bot", {})
     season = raw.get("season", {})
@@ -262,16 +282,42 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         metrics_address=raw.get("metrics", {}).get("address") or None,
         web_base_url=(web.get("base_url") or "").rstrip("/") or None,
         web_trusted_proxies=tuple(str(a) for a in web.get("trusted_proxies", ())),
-        database_url=_database_url(db, env),
+        database_url=_database_url(db, env, text, file) if url_needed else None,
     )
 
 
-def _database_url(section: dict[str, str], env: dict[str, str]) -> str | None:
+def _check_together(raw: dict[str, object], text: str, file: Path) -> None:
+    """What is wrong only in two settings together: sign-offs that would close when or after the pairing
+    is made (``/seizoen`` refuses such a season too)."""
+    season = raw.get("season", {})
+    assert isinstance(season, dict)
+    deadline, publish = season.get("deadline", "17:00"), season.get("publish", "18:00")
+    if deadline >= publish:  # both "HH:MM" (checked), so they compare as times of day
+        key = "deadline" if "deadline" in season else "publish"
+        raise ConfigError(f"{file}:{_line_of(text, 'season', key)}: [season] deadline {deadline} is not before publish "
+                          f"{publish}: sign-offs must close before the pairing is made; set a deadline earlier than publish")  # fmt: skip
+
+
+def _database_url(section: dict[str, str], env: dict[str, str], text: str, file: Path) -> str | None:
     """``[database] url`` (or the environment variable ``url_env`` names, to keep a password out of the
-    file): a ``postgresql://`` URL; anything else is refused at start."""
-    url = (env.get(section["url_env"], "") if section.get("url_env") else section.get("url", "")).strip()
+    file): a ``postgresql://`` URL; anything else is refused at start. ``url_env`` naming a variable that
+    is unset or empty is refused too: the bot would start on the SQLite file, and in a several-process
+    setup acknowledge members' commands into a database no other process reads (issue 46 §1)."""
+    name = section.get("url_env")
+    line = _line_of(text, "database", "url_env" if name else "url")
+    where = f"{file}:{line}" if line else str(file)
+    if name:
+        url = env.get(name, "").strip()
+        if not url:
+            raise ConfigError(f"{where}: [database] url_env names {name}, which is {'empty' if name in env else 'not set'} "
+                              f"in the bot's environment: set {name} to the postgresql:// URL (under systemd in the "
+                              "unit's EnvironmentFile or a LoadCredential), or remove url_env to use the SQLite file")  # fmt: skip
+    else:
+        url = section.get("url", "").strip()
     if not url:
         return None
     if not url.startswith(("postgresql://", "postgres://")):
-        raise ConfigError(f"[database] url must be a postgresql:// URL (or left out for the SQLite file), not {url[:30]!r}")
+        scheme = url.partition(":")[0][:20]  # never the rest: it may hold a password
+        raise ConfigError(f"{where}: [database] {f'url_env ({name})' if name else 'url'} must give a postgresql:// "
+                          f"URL (or be left out for the SQLite file), not one starting {scheme!r}")  # fmt: skip
     return url

@@ -60,11 +60,14 @@ async def copy_database(source: str, target: str, tables: Mapping[str, Table]) -
     if not is_postgres(source):
         path = Path(sqlite_path(source))
         if not path.exists():
-            raise CopyError(f"there is no database at {path}")
+            raise CopyError(f"there is no database at {path}{_relative_hint(source)}")
         try:
             DatabaseLock(path, exclusive=True).release()  # no bot has it open (else stop it first)
         except DatabaseInUse as exc:
             raise CopyError(str(exc)) from None
+    if not is_postgres(target) and not Path(sqlite_path(target)).parent.is_dir():  # never made quietly
+        raise CopyError(f"--to: the directory {Path(sqlite_path(target)).parent} does not exist{_relative_hint(target)}; "
+                        "nothing was written")  # fmt: skip
     for which, url in (("--from", source), ("--to", target)):
         problem = await _foreign(url)
         if problem:
@@ -137,6 +140,13 @@ async def _check(dst: Any, copied: dict[str, tuple[int, str]]) -> None:
     verdict = await dst.integrity_check()
     if verdict != "ok":
         raise CopyError(f"the target's integrity check says: {verdict}")
+
+
+def _relative_hint(url: str) -> str:
+    """``sqlite:///srv/x.sqlite3`` is the relative path ``srv/x.sqlite3``, as SQLAlchemy reads it too."""
+    if url.startswith("sqlite:///") and not url.startswith("sqlite:////"):
+        return f" (sqlite:/// with three slashes is relative to {Path.cwd()}; an absolute path takes four: sqlite:////{url[10:]})"
+    return ""
 
 
 async def _foreign(url: str) -> str | None:

@@ -40,6 +40,8 @@ MISTAKES = [
     ('# trusted_proxies = ["127.0.0.1"]', 'trusted_proxies = "nginx"', "[web] trusted_proxies", "IP addresses"),
     ('# url = "postgresql://clubbot@127.0.0.1:5432/clubbot"', 'url = "mysql://clubbot@db/clubbot"', "[database] url", "postgresql://"),
     ('director_name = "Wedstrijdleider"', "director_name = 3", "[console] director_name", "text in quotes"),
+    ('deadline = "17:00"', 'deadline = "18:30"', "[season] deadline", "is not before publish 18:00"),
+    ('# url_env = "CLUBBOT_DATABASE_URL"', 'url_env = "CLUBBOT_DATABASE_URL"', "[database] url_env", "which is not set"),
 ]
 
 
@@ -119,3 +121,31 @@ def test_db_refuses_an_address_it_cannot_use_in_one_line(tmp_path: Path, command
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
     assert ("SQLite file or a postgresql:// URL" in done.stderr) if command[0] == "run" else ("pg_restore" in done.stderr)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_systemds_credentials_give_what_the_environment_does_not(tmp_path: Path) -> None:
+    """``LoadCredential=NAME:...`` (docs/deploy.md): the file ``$CREDENTIALS_DIRECTORY/NAME`` is read as the
+    variable NAME; a variable set in the environment comes first; an empty credential is no value."""
+    folder = tmp_path / "credentials"
+    folder.mkdir()
+    (folder / "CLUBBOT_DISCORD_TOKEN").write_text("discord-from-credential\n", encoding="utf-8")
+    (folder / "CLUBBOT_TELEGRAM_TOKEN").write_text("telegram-from-credential", encoding="utf-8")
+    (folder / "CLUBBOT_DATABASE_URL").write_text("\n", encoding="utf-8")
+    path = tmp_path / "config.toml"
+    path.write_text(EXAMPLE.replace('# url_env = "CLUBBOT_DATABASE_URL"', 'url_env = "CLUBBOT_DATABASE_URL"'), encoding="utf-8")
+    env = {"CREDENTIALS_DIRECTORY": str(folder), "CLUBBOT_TELEGRAM_TOKEN": "telegram-from-environment"}
+    with pytest.raises(ConfigError, match="url_env names CLUBBOT_DATABASE_URL, which is empty"):
+        load_config(path, env=env)
+    (folder / "CLUBBOT_DATABASE_URL").write_text("postgresql://clubbot@127.0.0.1/clubbot\n", encoding="utf-8")
+    config = load_config(path, env=env)
+    assert (config.discord_token, config.telegram_token) == ("discord-from-credential", "telegram-from-environment")
+    assert config.database_url == "postgresql://clubbot@127.0.0.1/clubbot"
+
+
+def test_a_url_env_that_is_no_postgresql_url_is_refused_without_showing_its_value(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[database]\nurl_env = "CLUBBOT_DATABASE_URL"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_config(path, env={"CLUBBOT_DATABASE_URL": "mysql://clubbot:SECRET@db/clubbot"})
+    assert str(refused.value).startswith(f"{path}:2: [database] url_env (CLUBBOT_DATABASE_URL) must give a postgresql:// URL")
+    assert "SECRET" not in str(refused.value)

@@ -37,8 +37,26 @@ def unit() -> dict[str, list[str]]:
     return settings
 
 
+SECRETS_FILE = "/etc/clubbot/clubbot.env"
+
+
 def unit_environment() -> dict[str, str]:
-    return dict(word.split("=", 1) for value in unit()["Environment"] for word in shlex.split(value))
+    """The variables of the unit's EnvironmentFile, as the page shows that file (``NAME=value`` lines)."""
+    block = next(b for b in re.findall(r"```sh\n(.*?)```", DOCS, re.S) if b.startswith(f"# {SECRETS_FILE}"))
+    lines = [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+    return dict(line.split("=", 1) for line in lines)
+
+
+def install_steps() -> list[list[str]]:
+    """The commands of the step-by-step install, each as its words."""
+    block = next(b for b in re.findall(r"```sh\n(.*?)```", DOCS, re.S) if "useradd" in b)
+    return [shlex.split(line) for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def credentials() -> dict[str, str]:
+    """The LoadCredential= lines the page offers instead of the EnvironmentFile: name -> file."""
+    found = re.findall(r"^LoadCredential=([A-Za-z_][A-Za-z0-9_]*):(\S+)$", DOCS, re.M)
+    return dict(found)
 
 
 def documented_config() -> str:
@@ -50,9 +68,61 @@ def test_the_unit_sets_what_the_configuration_reads() -> None:
     documented = tomllib.loads(documented_config())
     read = {example["discord"]["token_env"], example["telegram"]["token_env"], documented["database"]["url_env"]}
     assert set(unit_environment()) == read
+    assert set(credentials()) == read
     assert int(unit()["LimitNOFILE"][0]) >= 65536
     assert unit()["Restart"] == ["always"]
     assert shlex.split(unit()["ExecStart"][0])[:2] == ["/srv/clubbot/.venv/bin/clubbot", "run"]
+
+
+def test_the_secrets_are_in_a_file_only_root_reads_never_in_the_unit() -> None:
+    """``Environment=`` values are shown to every user by ``systemctl show`` (issue 46 §6): the unit names
+    the secrets file, which the steps make root's with mode 600 before anything is written into it."""
+    assert "Environment" not in unit() and unit()["EnvironmentFile"] == [SECRETS_FILE]
+    made = next(step for step in install_steps() if step[-1] == SECRETS_FILE)
+    assert made[:1] == ["install"] and "-m" in made and made[made.index("-m") + 1] == "600", made
+    assert made[made.index("-o") + 1] == "root" and made[-2] == "/dev/null", made
+
+
+def test_the_steps_make_the_user_and_the_folders_the_unit_uses() -> None:
+    steps = install_steps()
+    user = next(step for step in steps if step[0] == "useradd")
+    assert unit()["User"] == [user[-1]] == unit()["Group"] and "--system" in user and "/usr/sbin/nologin" in user
+    home = unit()["WorkingDirectory"][0]
+    assert any(step[:2] == ["git", "clone"] and step[-1] == home for step in steps)
+    assert shlex.split(unit()["ExecStart"][0])[0] == f"{home}/.venv/bin/clubbot"
+    data = next(step for step in steps if step[-1] == f"{home}/data")  # the one folder the bot writes
+    assert data[data.index("-o") + 1] == user[-1] and data[data.index("-m") + 1] == "700"
+    config = shlex.split(unit()["ExecStart"][0])[shlex.split(unit()["ExecStart"][0]).index("--config") + 1]
+    assert any(step[0] == "install" and step[-1] == config for step in steps)
+
+
+def test_a_credential_of_systemd_gives_the_variable_the_environment_does_not(tmp_path: Path, pg_url: str) -> None:
+    """``LoadCredential=CLUBBOT_DATABASE_URL:...``: systemd puts the file in ``$CREDENTIALS_DIRECTORY``
+    under that name; the bot, with no such variable in its environment, runs on that database."""
+    import asyncio as aio
+    import subprocess
+
+    from bot.core.store import open_store
+
+    folder = tmp_path / "credentials"
+    folder.mkdir()
+    (folder / "CLUBBOT_DATABASE_URL").write_text(pg_url + "\n", encoding="utf-8")
+    config = tmp_path / "config.toml"
+    config.write_text(documented_config(), encoding="utf-8")
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("CLUBBOT_")}, "CREDENTIALS_DIRECTORY": str(folder)}
+    done = subprocess.run([str(Path(sys.executable).parent / "clubbot"), "run", "--config", str(config)], cwd=tmp_path,
+                          input="/seizoen naam=Via-Credential start=2026-12-03 rondes=2\n/stop\n", env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0 and "Via-Credential" in done.stdout, done.stderr[-3000:]
+
+    async def season_names() -> list[str]:
+        store = await open_store(pg_url)
+        try:
+            return [r[0] for r in await store.fetch_all("SELECT name FROM seasons")]
+        finally:
+            await store.close()
+
+    assert aio.run(season_names()) == ["Via-Credential"]
 
 
 def free_port() -> int:

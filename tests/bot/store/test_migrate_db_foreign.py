@@ -84,3 +84,20 @@ def test_a_source_whose_rows_the_bot_cannot_read_is_refused(config: Config, pg_u
     assert "settings_json is not a JSON object" in capsys.readouterr().err
     clubs, highest, _ = asyncio.run(_clubs_and_next_member(pg_url))
     assert clubs == 0 and highest is None
+
+
+def test_sqlite_with_three_slashes_is_a_relative_path_and_its_directory_is_never_made(
+    config: Config, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """``sqlite:///srv/clubbot/data/new.sqlite3`` is ``srv/clubbot/...`` under the current directory: the
+    copy went into directories made there quietly. Now refused, with the four slashes an absolute path takes."""
+    asyncio.run(_run(str(config.db_path), config))
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    assert main(["migrate-db", "--from", f"sqlite:///{config.db_path}", "--to", "sqlite:///srv/clubbot/data/new.sqlite3"]) == 1
+    said = capsys.readouterr().err
+    assert "the directory srv/clubbot/data does not exist" in said and "sqlite:////srv/clubbot/data/new.sqlite3" in said, said
+    assert main(["migrate-db", "--from", "sqlite:///srv/clubbot/data/clubbot.sqlite3", "--to", f"sqlite:///{tmp_path / 'x.sqlite3'}"]) == 1
+    assert "four: sqlite:////srv/clubbot/data/clubbot.sqlite3" in capsys.readouterr().err
+    assert list(work.iterdir()) == [] and not (tmp_path / "x.sqlite3").exists()
