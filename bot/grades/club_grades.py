@@ -6,7 +6,7 @@ the promotions they earn, recorded and announced once (after a command, and each
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from engine import promotion as rules
@@ -171,14 +171,28 @@ async def after_command(core: Core, ctx: Context, name: str) -> None:
         await record_promotions(core, ctx.club, ctx.now)
 
 
+# How often the scheduler looks at every club's grades: a safety net only, since every command that can
+# complete a promotion records it (a command that confirms a result, and grades' own commands).
+LOOK_EVERY = timedelta(hours=1)
+
+
 class GradesSchedule:
-    """Grades have no alarm of their own; ``run_due`` runs whenever the scheduler wakes."""
+    """Grades' look at every club, in the scheduler's passes but at most once an hour (``LOOK_EVERY``):
+    the commands record promotions as they complete them, so this catches only what a failed command left
+    behind, and a bot with 10,000 clubs does not read every club's grades at each wake (issue 42 §1).
+    Grades set no alarm of their own: the look comes with the other systems' work."""
+
+    def __init__(self) -> None:
+        self._next_look: datetime | None = None  # None: at the first pass
 
     async def next_due_moment(self, core: Core, club_id: int | None = None) -> datetime | None:
         return None
 
     async def run_due(self, core: Core, now: datetime) -> None:
         """Record and announce promotions earned in competition games confirmed since the last look."""
+        if self._next_look is not None and now < self._next_look:
+            return
+        self._next_look = now + LOOK_EVERY
         gs = GradeStore(core.store)
         for club_id in await gs.clubs_with_grades():
             club = await core.store.club(club_id)
@@ -186,5 +200,3 @@ class GradesSchedule:
                 continue
             async with core.store.transaction():
                 await record_promotions(core, club, now)
-
-

@@ -24,6 +24,18 @@ N = r"(?:-?[\d,]*\d(?:\.\d+)?)"  # a figure: 7, 1,234, 0.05, -3
 # What each script prints at its smallest size: one pattern per line it promises, ``{n}`` where a figure
 # stands (its value never checked), in the order printed. Lines may come between the ones named.
 FIGURES: dict[str, list[str]] = {
+    "command_cost_bench": [
+        r"clubs +wiring +reply p50 +reply p99 +done p50 +done p99 +\(ms\)",
+        *(line for size in (1, 5) for line in (
+            rf"# {size} clubs built in {{n}} s",
+            rf"{size} +club +{{n}} +{{n}} +{{n}} +{{n}}",
+            rf"{size} +whole pass +{{n}} +{{n}} +{{n}} +{{n}}",
+        )),
+        r"ratio to 1 club\(s\), command done",
+        *(rf"{size} +{wiring} +p50 x{{n}} +p99 x{{n}}" for size in (1, 5) for wiring in ("club", "whole pass")),
+        r"periodic pass \(nothing due\) and recheck",
+        *(rf"{size} +pass {{n}} +recheck {{n}}" for size in (1, 5)),
+    ],  # fmt: skip
     "go_bench": [
         r"3 random legal 9x9 games, {n} turns \({n} a game\), generated in {n} s",
         r"replay through the rules \(legality, captures, ko\): {n} turns, {n} stones captured",
