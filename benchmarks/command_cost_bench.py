@@ -35,12 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.adapters.telegram.adapter import TelegramAdapter  # noqa: E402
 from bot.config import Config, load_config  # noqa: E402
-from bot.core.clock import ShiftedClock  # noqa: E402
-from bot.core.context import Actor  # noqa: E402
-from bot.core.dispatch import Core  # noqa: E402
-from bot.core.scheduler import Alarm  # noqa: E402
-from bot.core.store import Announcement, Club, Store  # noqa: E402
-from bot.core.user_limits import UserLimits  # noqa: E402
+from bot.core.running.clock import ShiftedClock  # noqa: E402
+from bot.core.commands.context import Actor  # noqa: E402
+from bot.core.commands.dispatch import Core  # noqa: E402
+from bot.core.running.scheduler import Alarm  # noqa: E402
+from bot.core.storage.store import Announcement, Club, Store  # noqa: E402
+from bot.core.commands.user_limits import UserLimits  # noqa: E402
 from bot.systems import make_core  # noqa: E402
 from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram, message, user  # noqa: E402
 from tests.bot.conftest import START  # noqa: E402

@@ -51,18 +51,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
 from benchmarks.sizes import smallest  # noqa: E402
 from bot.app import freeze_startup_objects  # noqa: E402
-from bot.core.clock import ShiftedClock  # noqa: E402
-from bot.core.context import Actor  # noqa: E402
-from bot.core.dispatch import Core  # noqa: E402
+from bot.core.running.clock import ShiftedClock  # noqa: E402
+from bot.core.commands.context import Actor  # noqa: E402
+from bot.core.commands.dispatch import Core  # noqa: E402
 from bot.systems import make_core  # noqa: E402
 
 try:  # the same script measures older commits too (before/after in one session): those lack these
-    from bot.core.user_limits import UserLimits
+    from bot.core.commands.user_limits import UserLimits
 except ImportError:  # pragma: no cover - an older commit
     UserLimits = None  # type: ignore[assignment,misc]
 from bot.config import Config, load_config  # noqa: E402
-from bot.core.scheduler import Alarm  # noqa: E402
-from bot.core.store import Announcement, Club, Store  # noqa: E402
+from bot.core.running.scheduler import Alarm  # noqa: E402
+from bot.core.storage.store import Announcement, Club, Store  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 START = datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)  # Tuesday; the first round is on Thursday

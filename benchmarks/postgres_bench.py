@@ -51,14 +51,14 @@ from benchmarks.many_clubs_bench import PUBLISH, small_clubs, world  # noqa: E40
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
 from benchmarks.sizes import smallest  # noqa: E402
 from bot.config import Config, load_config  # noqa: E402
-from bot.core.clock import ShiftedClock  # noqa: E402
-from bot.core.context import Actor  # noqa: E402
-from bot.core.migrate_db import copy_database  # noqa: E402
-from bot.core.postgres import POOL_SIZE  # noqa: E402
-from bot.core.scheduler import Alarm  # noqa: E402
-from bot.core.store import open_store  # noqa: E402
-from bot.core.sql_dialect import postgres_sql  # noqa: E402
-from bot.core.user_limits import UserLimits  # noqa: E402
+from bot.core.running.clock import ShiftedClock  # noqa: E402
+from bot.core.commands.context import Actor  # noqa: E402
+from bot.core.storage.migrate_db import copy_database  # noqa: E402
+from bot.core.storage.postgres import POOL_SIZE  # noqa: E402
+from bot.core.running.scheduler import Alarm  # noqa: E402
+from bot.core.storage.store import open_store  # noqa: E402
+from bot.core.storage.sql_dialect import postgres_sql  # noqa: E402
+from bot.core.commands.user_limits import UserLimits  # noqa: E402
 from bot.keizer.season_reads import SEASON_AT_HAND  # noqa: E402
 from bot.keizer.store import SET_SIGNOFF  # noqa: E402
 from bot.systems import build_registry, make_core  # noqa: E402

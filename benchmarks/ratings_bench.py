@@ -20,9 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.config import load_config  # noqa: E402
-from bot.core.clock import ShiftedClock  # noqa: E402
-from bot.core.context import Actor  # noqa: E402
-from bot.core.store import Store  # noqa: E402
+from bot.core.running.clock import ShiftedClock  # noqa: E402
+from bot.core.commands.context import Actor  # noqa: E402
+from bot.core.storage.store import Store  # noqa: E402
 from bot.systems import make_core  # noqa: E402
 from benchmarks.sizes import smallest  # noqa: E402
 

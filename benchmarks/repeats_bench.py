@@ -25,9 +25,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.config import load_config  # noqa: E402
-from bot.core.clock import ShiftedClock  # noqa: E402
-from bot.core.scheduler import POSTS_IN_FLIGHT, Alarm  # noqa: E402
-from bot.core.store import Announcement, Club, Store  # noqa: E402
+from bot.core.running.clock import ShiftedClock  # noqa: E402
+from bot.core.running.scheduler import POSTS_IN_FLIGHT, Alarm  # noqa: E402
+from bot.core.storage.store import Announcement, Club, Store  # noqa: E402
 from bot.systems import make_core  # noqa: E402
 from benchmarks.sizes import smallest  # noqa: E402
 

@@ -5,7 +5,7 @@
 ``--clubs`` clubs of four members on one platform, each with a notice queued before its round 1 is due,
 publish at the same minute. The real scheduler pairs every round and sends the notices and the pairings
 through the real adapter (python-telegram-bot or discord.py) to the local fake of the platform's HTTP API
-on 127.0.0.1, within the bot's rate limits (``bot/core/rate_limit.py``). Printed: the time to pair and
+on 127.0.0.1, within the bot's rate limits (``bot/core/running/rate_limit.py``). Printed: the time to pair and
 queue, the time until the last post beside the least the platform's limit allows (their ratio), the most
 posts the fake saw in any one-second window (over the bot, and in one chat over the per-chat window),
 and whether every club got its notice before its pairing, each exactly once.
@@ -30,11 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.many_clubs_bench import PUBLISH, must, world  # noqa: E402
 from bot.adapters.discord.adapter import DiscordAdapter  # noqa: E402
 from bot.adapters.telegram.adapter import TelegramAdapter  # noqa: E402
-from bot.core.context import Actor  # noqa: E402
-from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits, SendLimits  # noqa: E402
-from bot.core.scheduler import Alarm  # noqa: E402
+from bot.core.commands.context import Actor  # noqa: E402
+from bot.core.running.rate_limit import DISCORD, TELEGRAM, RateLimits, SendLimits  # noqa: E402
+from bot.core.running.scheduler import Alarm  # noqa: E402
 from benchmarks.sizes import smallest  # noqa: E402
-from bot.core.store import Announcement, Club  # noqa: E402
+from bot.core.storage.store import Announcement, Club  # noqa: E402
 from tests.bot.adapters.fake_discord import FakeDiscord  # noqa: E402
 from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram  # noqa: E402
 

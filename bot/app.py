@@ -17,19 +17,19 @@ from typing import Callable, Protocol, TextIO
 from zoneinfo import ZoneInfo
 
 from bot.adapters.console import ConsoleAdapter
-from bot.core.clock import Clock, ShiftedClock
-from bot.core.context import AfterReply, parse_id
-from bot.core.dispatch import Core
+from bot.core.running.clock import Clock, ShiftedClock
+from bot.core.commands.context import AfterReply, parse_id
+from bot.core.commands.dispatch import Core
 from bot.config import Config, ConfigError, default_config_path, load_config, web_address_problem
-from bot.core.rate_limit import DISCORD, TELEGRAM, RateLimits
-from bot.core.scheduler import Alarm
+from bot.core.running.rate_limit import DISCORD, TELEGRAM, RateLimits
+from bot.core.running.scheduler import Alarm
 from bot.systems import make_core
-from bot.core.log_lines import configure_logging
+from bot.core.running.log_lines import configure_logging
 from bot.platform_login import log_in
 from bot.web.health_routes import start_metrics
 from bot.web.server import start_web
-from bot.core.database_lock import BotRunning, RunningBotLock
-from bot.core.store import Announcement, Club
+from bot.core.storage.database_lock import BotRunning, RunningBotLock
+from bot.core.storage.store import Announcement, Club
 from bot.start_failures import CannotStart, database_files, file_line, missing_directory, open_database, remove_made
 
 log = logging.getLogger("clubbot")
@@ -266,7 +266,7 @@ def run_from_cli(args: argparse.Namespace) -> int:
             return 2
         config = Config(**{**config.__dict__, "web_address": args.web})
     if args.db:  # a SQLite file, or a PostgreSQL database (never a file named after a URL)
-        from bot.core.store import is_postgres
+        from bot.core.storage.store import is_postgres
 
         if is_postgres(args.db) and re.fullmatch(r"postgres(ql)?://\S+", args.db):
             config = Config(**{**config.__dict__, "database_url": args.db})

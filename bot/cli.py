@@ -7,7 +7,7 @@ import importlib
 import sys
 
 # The systems' own subcommands of `clubbot` (each module has register(subparsers)).
-CLI_MODULES = ("bot.keizer.cli", "bot.nk.cli", "bot.backup.cli", "bot.core.migrate_db")
+CLI_MODULES = ("bot.keizer.cli", "bot.nk.cli", "bot.backup.cli", "bot.core.storage.migrate_db")
 
 
 def main(argv: list[str] | None = None) -> int:

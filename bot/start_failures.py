@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from bot.config import REPO_ROOT
-from bot.core.store import is_postgres, open_store
+from bot.core.storage.store import is_postgres, open_store
 
 # SQLite's primary result codes (the low byte of an extended one) that say the file cannot be written
 SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN = 3, 8, 10, 13, 14

@@ -9,11 +9,12 @@ from __future__ import annotations
 import importlib
 
 from bot.config import Config
-from bot.core import club_commands, tables
-from bot.core.clock import Clock
-from bot.core.dispatch import Core
-from bot.core.registry import Registry
-from bot.core.store import Store
+from bot.core.commands import club_commands
+from bot.core.storage import tables
+from bot.core.running.clock import Clock
+from bot.core.commands.dispatch import Core
+from bot.core.commands.registry import Registry
+from bot.core.storage.store import Store
 
 INSTALLED = ("bot.keizer", "bot.nk", "bot.grades", "bot.go", "bot.ratings", "bot.backup")
 

@@ -2,7 +2,7 @@
 
 - The core (``bot/core``) imports no system and no adapter: systems add themselves to its registry.
 - A system (``bot/keizer``, ``bot/nk``, ``bot/grades``, ``bot/go``, ``bot/backup``) imports the core and
-  the engine, never another system; what it needs of another asks through ``bot/core/competitions.py``.
+  the engine, never another system; what it needs of another asks through ``bot/core/commands/competitions.py``.
 - Adapters import the core only, no system: every command reaches them through the registry.
 - The engine imports nothing of the bot and nothing that does I/O.
 - Arrows point down in data too: every table the migrations make has one owner, the core or a system, that
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.row_checks import expected_columns
-from bot.core.table_rules import CORE, Table
+from bot.core.storage.row_checks import expected_columns
+from bot.core.storage.table_rules import CORE, Table
 from bot.systems import INSTALLED, build_registry
 from tests.paths import REPO
 

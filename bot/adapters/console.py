@@ -19,14 +19,14 @@ from datetime import datetime, timedelta
 from typing import Awaitable, Callable, TextIO
 from zoneinfo import ZoneInfo
 
-from bot.core.calendar import FIRST_YEAR, LAST_YEAR, in_range
-from bot.core.clock import ShiftedClock
-from bot.core.context import Actor, AfterReply
-from bot.core.dispatch import Core
+from bot.core.output.calendar import FIRST_YEAR, LAST_YEAR, in_range
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.context import Actor, AfterReply
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.limits import MAX_FILE_BYTES
-from bot.core.replies import Reply
-from bot.core.store import Announcement, Club
+from bot.core.commands.limits import MAX_FILE_BYTES
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Announcement, Club
 
 log = logging.getLogger(__name__)
 

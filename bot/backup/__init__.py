@@ -1,6 +1,6 @@
 """Backups: ``/backup`` (a club's own data, taken while the bot runs) and ``clubbot restore``."""
 
-from bot.core.registry import Registry
+from bot.core.commands.registry import Registry
 
 
 def register(registry: Registry) -> None:

@@ -11,7 +11,7 @@ paths, never URIs (a ``#`` or ``?`` in a file name is part of the name). The cop
   is built beside it and the two are compared (every table, column, index, trigger and view, by its
   SQL). An extra trigger would fire inside the running bot; a missing table or column would fail the
   first command that needs it. Either is refused with what differs;
-- of rows the bot can read (``bot/core/row_checks.py``: every column's type, dates, times, JSON, time
+- of rows the bot can read (``bot/core/storage/row_checks.py``: every column's type, dates, times, JSON, time
   zones, names' lengths, the rules the tables' owners declared: one active season per club and kind);
 - and a ``-wal`` beside it must be a WAL SQLite reads: one it would ignore (a wrong header or checksum:
   random bytes, another database's) is refused, not reported as folded in.
@@ -26,9 +26,9 @@ import sqlite3
 from pathlib import Path
 from typing import Mapping
 
-from bot.core.row_checks import row_problems, sqlite_columns, summary
-from bot.core.schema_check import SQLITE_MAGIC, clubbot_problem
-from bot.core.table_rules import Table
+from bot.core.storage.row_checks import row_problems, sqlite_columns, summary
+from bot.core.storage.schema_check import SQLITE_MAGIC, clubbot_problem
+from bot.core.storage.table_rules import Table
 
 
 class BackupError(Exception):

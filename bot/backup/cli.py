@@ -1,7 +1,7 @@
 """`clubbot restore BACKUP.sqlite3 [--db PATH] [--config FILE]`: put a backup in place of the database.
 
 The bot must not be running: every process with the database open holds a shared lock on ``PATH.lock``
-(``bot/core/database_lock.py``), and the restore takes it exclusively or refuses. The backup is copied
+(``bot/core/storage/database_lock.py``), and the restore takes it exclusively or refuses. The backup is copied
 next to the database and the copy is checked (``bot/backup/checks.py``: integrity, foreign keys, and
 exactly the schema our migrations make at its level; a ``-wal`` beside it is folded in); then the current
 database is moved aside as ``PATH.before-restore-<UTC time>``
@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.backup.checks import BackupError, checked_copy
-from bot.core.cli_common import EXIT_ERROR
-from bot.core.database_lock import DatabaseInUse, DatabaseLock
+from bot.core.running.cli_common import EXIT_ERROR
+from bot.core.storage.database_lock import DatabaseInUse, DatabaseLock
 
 
 def register(subparsers: Any) -> None:

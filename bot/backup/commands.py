@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from datetime import timezone
 
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.registry import Command, Registry
-from bot.core.replies import Reply
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.commands.registry import Command, Registry
+from bot.core.commands.replies import Reply
 from bot.backup.store import StoreBackup
 
 

@@ -16,7 +16,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from bot.core.store import Store
+from bot.core.storage.store import Store
 
 
 class BackupError(Exception):

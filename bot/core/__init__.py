@@ -1,13 +1,20 @@
-"""The thin core every system builds on; it imports no system.
+"""The thin core every system builds on; it imports no system and names no system's table, command or
+word. Five floors, each a package a newcomer can name:
 
-- ``dispatch``: ``Core.handle(actor, text)``: parse, rights, one transaction per command, the reply.
-- ``context``: ``Actor``, ``Context``, ``UserError``; ``registry``: ``Command``, ``Param``, ``Registry``.
-- ``database`` (connection, transactions, group commit, the read path), ``database_lock`` (what tells
-  ``clubbot restore`` a bot has the file open), ``migrations``, ``store`` (clubs, members, identities,
-  announcements), ``competitions`` (what systems share), ``membership`` (joining a club), ``linking``
-  (/koppel and link codes), ``member_admin`` (rename, merge, remove members).
-- ``scheduler`` (the alarm), ``rate_limit`` (sending within the platforms' limits), ``user_limits`` (one
-  member in a tight loop), ``club_slots``, ``reply_cache``, ``clock``, ``calendar`` (local times),
-  ``limits`` (hostile sizes), ``i18n``, ``replies``, ``pictures`` and ``fonts``, ``completers``,
-  ``club_commands`` (/help, /taal, /kanaal, /koppel), ``checkpoints``, ``cli_common``.
+- ``commands``: the command machinery. ``Core.handle(actor, text)`` (``dispatch``): parse, rights, one
+  transaction per command, the reply; ``Actor``, ``Context``, ``UserError`` (``context``); ``Command``,
+  ``Param``, ``Registry`` (``registry``): what systems add themselves to; ``Reply`` (``replies``).
+- ``running``: the bot as it runs. The clock, the scheduler's alarm, sending within the platforms' limits,
+  health and metrics, the log's lines, what the file commands share.
+- ``storage``: the database. Both drivers (SQLite, PostgreSQL) behind one interface, their migrations and
+  checks, the core's shared tables (``store``: clubs, members, identities, announcements) and how an owner
+  declares a table (``table_rules``).
+- ``club``: the club and its members. Joining, linking chat accounts, the member list and its import,
+  names, federation identities, the club's details and style, members' links and notices.
+- ``output``: what the bot draws and hands out. Pictures and fonts, local times and calendars, CSV files.
+- ``i18n``: the core's words, and the catalogue every system's words join.
+
+The floors are cut by meaning, not by who imports whom: the club's commands use the machinery's
+``Context`` and ``Reply``, the store uses ``name_key`` from the club floor. What holds for all of them is
+the core's rule (tests/test_architecture.py): nothing under ``bot/core`` imports a system or an adapter.
 """

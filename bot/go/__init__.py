@@ -1,6 +1,6 @@
 """Turn-based go in the chat (seed 001): challenges, moves, pictures, scoring, SGF, clocks."""
 
-from bot.core.registry import Registry
+from bot.core.commands.registry import Registry
 
 
 def register(registry: Registry) -> None:

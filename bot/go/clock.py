@@ -8,8 +8,8 @@ from datetime import datetime
 from engine.go import Action
 from engine.go.timing import GameClock, due, next_due
 
-from bot.core.context import Actor
-from bot.core.dispatch import Core
+from bot.core.commands.context import Actor
+from bot.core.commands.dispatch import Core
 from bot.go.store import GoGameRow, GoStore
 
 from bot.go.play import apply_actions

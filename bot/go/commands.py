@@ -14,11 +14,11 @@ from fractions import Fraction
 
 from engine.go import BLACK, WHITE, default_komi
 
-from bot.core.competitions import CompetitionGame
-from bot.core.context import Context, UserError, parse_id
-from bot.core.dispatch import Core
-from bot.core.registry import Command, Registry
-from bot.core.replies import Button, Reply
+from bot.core.commands.competitions import CompetitionGame
+from bot.core.commands.context import Context, UserError, parse_id
+from bot.core.commands.dispatch import Core
+from bot.core.commands.registry import Command, Registry
+from bot.core.commands.replies import Button, Reply
 from bot.go.store import GoClubSettings, GoGameRow, GoStore
 
 from bot.go.clock import GoSchedule

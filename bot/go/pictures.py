@@ -1,4 +1,4 @@
-"""The go board as a PNG, drawn with Pillow in the fonts of ``bot/core/fonts.py`` (names in any script):
+"""The go board as a PNG, drawn with Pillow in the fonts of ``bot/core/output/fonts.py`` (names in any script):
 grid, coordinates as players write them (A-T without I, 1 at the bottom), star points, stones, the last
 move ringed, dead stones crossed, territory as small squares during the count, and caption lines under
 the board."""
@@ -10,7 +10,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.core.fonts import fonts, text_mask
+from bot.core.output.fonts import fonts, text_mask
 
 from engine.go.board import BLACK, LETTERS, STAR_POINTS, WHITE, parse_point
 

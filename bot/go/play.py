@@ -9,10 +9,10 @@ from engine.go import BLACK, EMPTY, Action, GoError, GoGame, other, point_name, 
 from engine.go.scoring import marked_stones
 from engine.go import parse_point, standard_handicap
 
-from bot.core.competitions import CompetitionGame
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.replies import Reply
+from bot.core.commands.competitions import CompetitionGame
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.commands.replies import Reply
 from bot.go.store import GoGameRow, GoStore
 
 from bot.go.view import COORD, board_reply, chat_source, colour_name, colour_of, engine_error, load_game, member_of, names_of, pick_game, picture, score_lines, sgf_file, split_args

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from fractions import Fraction
 
-from bot.core.store import Store, from_iso, iso
+from bot.core.storage.store import Store, from_iso, iso
 
 DEFAULT_REMIND = timedelta(hours=24)
 DEFAULT_THINK = timedelta(days=7)

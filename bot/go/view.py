@@ -11,12 +11,12 @@ from engine.go import BLACK, WHITE, Action, GoError, GoGame, GoSettings, other
 from engine.go import replay, territory
 from engine.go.sgf import sgf_dates, write_sgf
 
-from bot.core.calendar import parse_zone
-from bot.core.competitions import CompetitionSource
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.replies import Button, Reply
-from bot.core.store import Club
+from bot.core.output.calendar import parse_zone
+from bot.core.commands.competitions import CompetitionSource
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.commands.replies import Button, Reply
+from bot.core.storage.store import Club
 from bot.go.pictures import board_png, board_text
 from bot.go.store import GoGameRow, GoStore
 

@@ -11,11 +11,11 @@ from html import escape
 from engine.go import BLACK, WHITE, Action, replay
 from engine.go.board import LETTERS, STAR_POINTS, parse_point, point_name
 
-from bot.core.context import parse_id
-from bot.core.dispatch import Core
-from bot.core.registry import Registry, WebContent, WebPage
-from bot.core.replies import Reply, Table
-from bot.core.store import Club
+from bot.core.commands.context import parse_id
+from bot.core.commands.dispatch import Core
+from bot.core.commands.registry import Registry, WebContent, WebPage
+from bot.core.commands.replies import Reply, Table
+from bot.core.storage.store import Club
 from bot.go.store import GoStore
 from bot.go.view import last_stone, load_game, names_of, picture_caption, settings_of, sgf_file, status_lines
 

@@ -1,6 +1,6 @@
 """Grades with the Dutch points promotion system (seed 002): cards, the committee's list, games."""
 
-from bot.core.registry import Registry
+from bot.core.commands.registry import Registry
 
 
 def register(registry: Registry) -> None:

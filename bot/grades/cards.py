@@ -10,9 +10,9 @@ from datetime import date
 
 from engine import promotion as rules
 
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.replies import Reply, Table
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.commands.replies import Reply, Table
 from bot.grades.store import Flags, GradeStore
 
 

@@ -11,10 +11,10 @@ from zoneinfo import ZoneInfo
 
 from engine import promotion as rules
 
-from bot.core.context import Context
-from bot.core.dispatch import Core
+from bot.core.commands.context import Context
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.store import Club
+from bot.core.storage.store import Club
 from bot.grades.competition_games import timed_games
 from bot.grades.store import Flags, GradeEvent, GradeStore, ManualGame, TimedGame
 

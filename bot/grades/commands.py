@@ -26,7 +26,7 @@ from __future__ import annotations
 
 
 
-from bot.core.registry import Command, Registry
+from bot.core.commands.registry import Command, Registry
 
 
 from bot.grades.cards import cmd_graad, cmd_graadzetten, cmd_graden

@@ -1,12 +1,12 @@
 """The competition games that count for grades: the played games the club's competition systems report
-(``bot/core/competitions.py``) whose competition has a time control set with ``/speeltempo``, except
+(``bot/core/commands/competitions.py``) whose competition has a time control set with ``/speeltempo``, except
 games played as go games in the chat (days per move is no time control)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from bot.grades.store import GradeStore, TimedGame, TimeControl
 
 

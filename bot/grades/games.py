@@ -12,9 +12,9 @@ from collections import Counter
 
 from engine import promotion as rules
 
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.replies import Reply
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.commands.replies import Reply
 from bot.grades.competition_games import time_controls
 from bot.grades.store import GradeStore, ManualGame
 

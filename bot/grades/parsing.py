@@ -11,12 +11,12 @@ from zoneinfo import ZoneInfo
 
 from engine import promotion as rules
 
-from bot.core.calendar import parse_day
-from bot.core.context import MAX_NAME_LENGTH, Context, UserError
-from bot.core.dispatch import Core
-from bot.core.name_key import name_key
-from bot.core.names import longest_name
-from bot.core.store import Member
+from bot.core.output.calendar import parse_day
+from bot.core.commands.context import MAX_NAME_LENGTH, Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.club.name_key import name_key
+from bot.core.club.names import longest_name
+from bot.core.storage.store import Member
 
 
 CLOSE = 45  # /graden shows the players at most this many points short of a promotion

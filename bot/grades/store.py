@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core.store import Store, iso
+from bot.core.storage.store import Store, iso
 
 
 @dataclass(frozen=True)

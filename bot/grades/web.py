@@ -8,10 +8,10 @@ from collections.abc import Mapping
 
 from engine import promotion as rules
 
-from bot.core.dispatch import Core
-from bot.core.registry import Registry, WebContent, WebPage
-from bot.core.replies import Reply, Table
-from bot.core.store import Club
+from bot.core.commands.dispatch import Core
+from bot.core.commands.registry import Registry, WebContent, WebPage
+from bot.core.commands.replies import Reply, Table
+from bot.core.storage.store import Club
 from bot.grades.club_grades import load
 from bot.grades.parsing import today
 from bot.grades.store import GradeStore

@@ -2,8 +2,8 @@
 groups. ``register(registry)`` adds its tables, its commands, its timed work, its competition source and
 its website pages."""
 
-from bot.core.registry import Registry
-from bot.core.table_rules import AtMostOne
+from bot.core.commands.registry import Registry
+from bot.core.storage.table_rules import AtMostOne
 
 # What the commands rely on: "the" season of a kind (bot/keizer/lookups.py active_season).
 ONE_ACTIVE_SEASON = AtMostOne(("club_id", "kind"), ("status", "active"), "club {club_id} has {count} active {kind} seasons (at most one)")

@@ -15,11 +15,11 @@ competition.
 
 from __future__ import annotations
 
-from bot.core.context import Context, UserError, parse_int
-from bot.core.dispatch import Core
-from bot.core.name_key import name_key
-from bot.core.names import members_named
-from bot.core.replies import Reply
+from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.dispatch import Core
+from bot.core.club.name_key import name_key
+from bot.core.club.names import members_named
+from bot.core.commands.replies import Reply
 from bot.keizer import competition, director_games
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store

@@ -11,9 +11,9 @@ the state the member had in it (a sign-on or a sign-off is written for it)."""
 
 from __future__ import annotations
 
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.replies import Reply
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.commands.replies import Reply
 from bot.keizer.week_store import ABSENT, PRESENT, WeekStore
 from bot.keizer.lookups import keizer_store
 

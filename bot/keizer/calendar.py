@@ -1,7 +1,7 @@
 """A season's calendar: one round a week, with each round's sign-off deadline and publication moment.
 
 Local times (the club's timezone, Europe/Amsterdam by default) are turned into UTC moments here, once,
-when the season is created (``bot/core/calendar.py``: a local time that does not exist is moved forward
+when the season is created (``bot/core/output/calendar.py``: a local time that does not exist is moved forward
 by the gap, one that exists twice takes the first).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.core.calendar import local_to_utc
+from bot.core.output.calendar import local_to_utc
 
 
 def season_rounds(

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
-from bot.core.calendar import local_to_utc, parse_hhmm, parse_zone
-from bot.core.database import iso
-from bot.core.store import Member, Store
+from bot.core.output.calendar import local_to_utc, parse_hhmm, parse_zone
+from bot.core.storage.database import iso
+from bot.core.storage.store import Member, Store
 
 if TYPE_CHECKING:
-    from bot.core.dispatch import Core
+    from bot.core.commands.dispatch import Core
 
 DEFAULT_START, DEFAULT_END = time(20, 0), time(23, 30)
 FEED_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")

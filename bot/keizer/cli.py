@@ -17,7 +17,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from bot.core.cli_common import CliError, file_command, guarded, read_text_file, round_number
+from bot.core.running.cli_common import CliError, file_command, guarded, read_text_file, round_number
 from engine import keizer
 from engine.keizer import pairing
 from engine.keizer import prizes as prize_rules

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.completers import member_names
-from bot.core.dispatch import Core
+from bot.core.commands.completers import member_names
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.registry import FLAG, KEYED, Command, Param, Registry
-from bot.core.store import Club
+from bot.core.commands.registry import FLAG, KEYED, Command, Param, Registry
+from bot.core.storage.store import Club
 from bot.keizer.attendance import (
     ATTENDANCE_ABSENT, ATTENDANCE_PRESENT, ATTENDANCE_WORDS, cmd_attendance, cmd_attendance_absent, cmd_attendance_present,
 )  # fmt: skip

@@ -16,7 +16,7 @@ from engine import keizer
 from engine.keizer import pairing
 from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round
 
-from bot.core.store import Store
+from bot.core.storage.store import Store
 from bot.keizer.week_store import WeekStore
 from bot.keizer.readable import check_readable, unreadable_players
 from bot.keizer.store import KeizerStore, Notice, RoundRow, Season, SeasonPlayer

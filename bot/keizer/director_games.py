@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from engine.keizer import pairing
 
-from bot.core.context import Context
-from bot.core.replies import Button, Reply
+from bot.core.commands.context import Context
+from bot.core.commands.replies import Button, Reply
 from bot.keizer import competition
 from bot.keizer.lookups import ANYWAY_WORDS
 from bot.keizer.store import RoundRow

@@ -16,12 +16,12 @@ import re
 from collections.abc import Hashable
 from datetime import datetime, timedelta, timezone
 
-from bot.core.calendar import local_text
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.replies import Reply
-from bot.core.store import Member
-from bot.core.web_links import site_url
+from bot.core.output.calendar import local_text
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Member
+from bot.core.club.web_links import site_url
 from bot.keizer import competition
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store

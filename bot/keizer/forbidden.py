@@ -2,14 +2,14 @@
 season of the club: ``/indeling verbied A B`` (``/pairings forbid A B``), ``... uit`` lifts it,
 ``/indeling verboden`` (``/pairings forbidden``) lists them. The pairing counts such a pair as a repeat
 (``engine.keizer.pairing.pair_round``'s ``forbidden``); the NK pairing keeps them apart too (``NkStore.forbidden``).
-The pairs live in the shared tables (``bot/core/forbidden_pairs.py``)."""
+The pairs live in the shared tables (``bot/core/club/forbidden_pairs.py``)."""
 
 from __future__ import annotations
 
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.names import members_named
-from bot.core.replies import Reply
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.club.names import members_named
+from bot.core.commands.replies import Reply
 
 FORBID_WORDS = ("verbied", "forbid")
 LIST_WORDS = ("verboden", "forbidden")

@@ -17,10 +17,10 @@ from engine.keizer import groups as group_rules
 from engine.keizer import prizes as prize_rules
 from engine.keizer.season import GROUPS
 
-from bot.core.name_key import name_key
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.replies import Reply
+from bot.core.club.name_key import name_key
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.commands.replies import Reply
 from bot.keizer import competition
 from bot.keizer.lookups import active_season, keizer_store
 

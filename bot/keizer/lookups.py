@@ -7,10 +7,10 @@ from dataclasses import replace
 
 from engine.keizer import Player
 
-from bot.core.context import Context, UserError, parse_int
-from bot.core.dispatch import Core
-from bot.core.name_key import name_key
-from bot.core.store import Member
+from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.dispatch import Core
+from bot.core.club.name_key import name_key
+from bot.core.storage.store import Member
 from bot.keizer import competition
 from bot.keizer.store import GameRow, KeizerStore, RoundRow, Season
 

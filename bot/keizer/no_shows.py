@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from engine.keizer import season as season_rules
 
-from bot.core.context import Context
-from bot.core.dispatch import Core
+from bot.core.commands.context import Context
+from bot.core.commands.dispatch import Core
 from bot.keizer import competition
 from bot.keizer.lookups import keizer_store
 from bot.keizer.store import Season

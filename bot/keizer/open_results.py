@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from bot.core.command_line import quote_word
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
+from bot.core.commands.command_line import quote_word
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.replies import Reply
-from bot.core.store import Club, club_key
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Club, club_key
 from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.open_results_store import OpenGame, OpenResultsStore

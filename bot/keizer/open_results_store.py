@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.store import Store
+from bot.core.storage.store import Store
 
 
 @dataclass(frozen=True)

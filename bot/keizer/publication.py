@@ -10,12 +10,12 @@ from datetime import datetime, timedelta
 
 from engine.keizer import pairing
 
-from bot.core.calendar import local_text
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
+from bot.core.output.calendar import local_text
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.pictures import picture_spec
-from bot.core.replies import Reply, Table
+from bot.core.output.pictures import picture_spec
+from bot.core.commands.replies import Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import ANYWAY_WORDS, active_season, competition_of, keizer_store
@@ -24,7 +24,7 @@ from bot.keizer.reminders import RESULTS_AFTER, queue_answer_reminders, queue_re
 from bot.keizer.source import KeizerSource
 from bot.keizer.store import Notice, RoundRow, Season
 from bot.keizer.week_store import WeekStore
-from bot.core.store import Club, club_key
+from bot.core.storage.store import Club, club_key
 
 log = logging.getLogger(__name__)
 

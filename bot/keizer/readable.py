@@ -10,7 +10,7 @@ from typing import Sequence
 
 from engine.keizer import Player, Round
 
-from bot.core.context import UserError
+from bot.core.commands.context import UserError
 
 
 def unreadable_players(players: Sequence[Player], rounds: Sequence[Round]) -> set[str]:

@@ -22,10 +22,10 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 
-from bot.core.calendar import local_text
-from bot.core.dispatch import Core
+from bot.core.output.calendar import local_text
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.store import Club
+from bot.core.storage.store import Club
 from bot.keizer.competition import withdrawn
 from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import keizer_store

@@ -14,11 +14,11 @@ import re
 
 from engine.keizer import reports
 
-from bot.core.context import Context, UserError, parse_int
-from bot.core.dispatch import Core
-from bot.core.pictures import table_png
-from bot.core.spreadsheet import SEPARATOR_WORDS, csv_file
-from bot.core.replies import Reply, Table
+from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.dispatch import Core
+from bot.core.output.pictures import table_png
+from bot.core.output.spreadsheet import SEPARATOR_WORDS, csv_file
+from bot.core.commands.replies import Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store, player_named

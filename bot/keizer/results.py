@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from bot.core.competitions import playing_in_chat
-from bot.core.context import Context, UserError, parse_int
-from bot.core.dispatch import Core
-from bot.core.pictures import picture_spec
-from bot.core.replies import Button, Reply
+from bot.core.commands.competitions import playing_in_chat
+from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.dispatch import Core
+from bot.core.output.pictures import picture_spec
+from bot.core.commands.replies import Button, Reply
 from bot.keizer import competition, director_games
 from bot.keizer.formatting import confirm_command, for_competition, outcome, rapid_word
 from bot.keizer.no_shows import recount_no_shows

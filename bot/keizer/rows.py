@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core.store import from_iso
+from bot.core.storage.store import from_iso
 
 
 @dataclass(frozen=True)

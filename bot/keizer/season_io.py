@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from engine.keizer import season_file
 from engine.keizer import Game, KeizerSettings, Round
 
-from bot.core.store import Store
+from bot.core.storage.store import Store
 from bot.keizer import competition
 from bot.keizer.calendar import season_rounds
 from bot.keizer.store import KeizerStore, Season

@@ -12,7 +12,7 @@ from bot.keizer.rows import season_row as _season
 from bot.keizer.week_store import PRESENT
 
 if TYPE_CHECKING:
-    from bot.core.store import Store
+    from bot.core.storage.store import Store
 
 
 # ``season_at_hand``'s query (parameters: the member four times, the club, the competition's kind); the

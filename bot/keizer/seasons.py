@@ -14,14 +14,14 @@ from zoneinfo import ZoneInfo
 
 from engine.keizer import KeizerSettings, season_file
 
-from bot.core.calendar import FIRST_YEAR, LAST_YEAR, local_text, parse_day, parse_hhmm, parse_zone
-from bot.core.context import MAX_NAME_LENGTH, Context, UserError, parse_int
-from bot.core.dispatch import Core
-from bot.core.federation import holder_of, identity_args
-from bot.core.limits import MAX_FILE_BYTES, MAX_IMPORT_PLAYERS, MAX_ROUNDS
-from bot.core.member_admin import admin_words, run_admin
-from bot.core.replies import Reply
-from bot.core.store import Member
+from bot.core.output.calendar import FIRST_YEAR, LAST_YEAR, local_text, parse_day, parse_hhmm, parse_zone
+from bot.core.commands.context import MAX_NAME_LENGTH, Context, UserError, parse_int
+from bot.core.commands.dispatch import Core
+from bot.core.club.federation import holder_of, identity_args
+from bot.core.commands.limits import MAX_FILE_BYTES, MAX_IMPORT_PLAYERS, MAX_ROUNDS
+from bot.core.club.member_admin import admin_words, run_admin
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Member
 from bot.keizer import competition, director_games, season_io
 from bot.keizer.calendar import season_rounds
 from bot.keizer.formatting import for_competition

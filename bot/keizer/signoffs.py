@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.core.context import Context, UserError, parse_int
-from bot.core.dispatch import Core
-from bot.core.linking import looks_like_code, member_of_code, redeem
-from bot.core.membership import NEW_WORDS, check_joining, join_name
-from bot.core.replies import Reply
-from bot.core.store import Member
+from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.dispatch import Core
+from bot.core.club.linking import looks_like_code, member_of_code, redeem
+from bot.core.club.membership import NEW_WORDS, check_joining, join_name
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Member
 from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import competition_of, keizer_store, round_by_number
 from bot.keizer.season_reads import MemberWeek
@@ -64,7 +64,7 @@ def _season_over(season: Season) -> UserError:
 @dataclass(frozen=True)
 class _SignOnWords:
     """What ``/aanmelden`` was typed with: the round (None: the coming one), a one-time link code from the
-    director (``bot/core/linking.py``), and ``nieuw`` (a newcomer says they are nobody the club has yet)."""
+    director (``bot/core/club/linking.py``), and ``nieuw`` (a newcomer says they are nobody the club has yet)."""
 
     round_text: str | None
     code: str | None

@@ -1,12 +1,12 @@
-"""The Keizer competition as other systems may see it (``bot/core/competitions.py``): its seasons and
+"""The Keizer competition as other systems may see it (``bot/core/commands/competitions.py``): its seasons and
 their played games for grades, the unplayed game between two members for go in the chat, and a result
 handed back when that go game ends."""
 
 from __future__ import annotations
 
-from bot.core.competitions import Competition, CompetitionGame
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
+from bot.core.commands.competitions import Competition, CompetitionGame
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
 from bot.keizer import competition
 from bot.keizer.lookups import active_season, keizer_store
 from bot.keizer.results import SOURCE_KIND, after_result

@@ -10,7 +10,7 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Iterable
 
-from bot.core.store import Store, from_iso, iso
+from bot.core.storage.store import Store, from_iso, iso
 from bot.keizer.rows import GameRow, RoundRow, Season, SeasonPlayer, Signoff, rounds_of_clubs
 from bot.keizer.season_reads import MemberWeek, SeasonReads
 from bot.keizer.rows import game_row as _game

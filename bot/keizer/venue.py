@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
-from bot.core.calendar import parse_hhmm
-from bot.core.command_line import keyed_values
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.replies import Reply
+from bot.core.output.calendar import parse_hhmm
+from bot.core.commands.command_line import keyed_values
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.commands.replies import Reply
 from bot.keizer.calendar_store import Venue, VenueStore
 
 MAX_LOCATION = 200

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from bot.core.context import Context
-from bot.core.dispatch import Core
+from bot.core.commands.context import Context
+from bot.core.commands.dispatch import Core
 from bot.keizer.lookups import competition_of, keizer_store
 
 

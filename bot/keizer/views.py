@@ -9,10 +9,10 @@ from collections import Counter
 
 from engine.keizer import prizes as prize_rules
 
-from bot.core.context import Context, UserError, parse_int
-from bot.core.dispatch import OWN_ROWS, Core
-from bot.core.pictures import table_png
-from bot.core.replies import Button, Reply, Table
+from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.dispatch import OWN_ROWS, Core
+from bot.core.output.pictures import table_png
+from bot.core.commands.replies import Button, Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition, result_text
 from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number

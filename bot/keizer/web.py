@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date, datetime
 
-from bot.core.calendar import day_text, moment_text
-from bot.core.dispatch import Core
+from bot.core.output.calendar import day_text, moment_text
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.registry import FormRound, Registry, WebContent, WebPage
-from bot.core.replies import Reply
-from bot.core.web_links import club_path
-from bot.core.store import Club, Member
+from bot.core.commands.registry import FormRound, Registry, WebContent, WebPage
+from bot.core.commands.replies import Reply
+from bot.core.club.web_links import club_path
+from bot.core.storage.store import Club, Member
 from bot.keizer.week_store import WeekStore
 from bot.keizer.lookups import keizer_store
 from bot.keizer.rows import SeasonPlayer, Signoff

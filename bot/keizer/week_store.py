@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.core.database import from_iso, iso
-from bot.core.store import Store
+from bot.core.storage.database import from_iso, iso
+from bot.core.storage.store import Store
 from bot.keizer.rows import RoundRow, round_row, rounds_of_clubs
 
 PRESENT, ABSENT = "present", "absent"

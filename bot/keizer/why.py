@@ -9,9 +9,9 @@ from fractions import Fraction
 
 from engine.keizer import Player, explain
 
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.replies import Reply
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.commands.replies import Reply
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition
 from bot.keizer.lookups import active_season, competition_of, names_of, player_named

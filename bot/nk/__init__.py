@@ -1,6 +1,6 @@
 """The NK championship (seed 000): a McMahon-like tournament run from the chat, its store and CLI."""
 
-from bot.core.registry import Registry
+from bot.core.commands.registry import Registry
 
 
 def register(registry: Registry) -> None:

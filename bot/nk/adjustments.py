@@ -9,12 +9,12 @@ may have been posted, the new pairing is queued after it as a correction (``nk:<
 
 from __future__ import annotations
 
-from bot.core.names import members_named
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.replies import Reply
+from bot.core.club.names import members_named
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.commands.replies import Reply
 from bot.nk.lookups import running
-from bot.core.name_key import name_key
+from bot.core.club.name_key import name_key
 from bot.nk.store import NkPlayer, NkStore, NkTournament
 from bot.nk.tables import round_announcement
 

@@ -18,7 +18,7 @@ from typing import Any
 from engine import mcmahon
 from engine.mcmahon.files import McMahonFileError, egf_results, parse_tournament
 
-from bot.core.cli_common import CliError, file_command, guarded, read_text_file, round_number
+from bot.core.running.cli_common import CliError, file_command, guarded, read_text_file, round_number
 
 _Fail = CliError
 

@@ -24,14 +24,14 @@ import re
 
 from engine import mcmahon
 
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.membership import check_joining, join_name
-from bot.core.name_key import name_key
-from bot.core.registry import Command, Registry
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.club.membership import check_joining, join_name
+from bot.core.club.name_key import name_key
+from bot.core.commands.registry import Command, Registry
 from bot.core.i18n import t
-from bot.core.pictures import picture_spec
-from bot.core.replies import Button, Reply, Table
+from bot.core.output.pictures import picture_spec
+from bot.core.commands.replies import Button, Reply, Table
 from bot.nk.adjustments import MAX_NAME, swap, withdraw
 from bot.nk.lookups import current as _current
 from bot.nk.lookups import running as _running

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.context import Context, UserError
+from bot.core.commands.context import Context, UserError
 from bot.nk.store import NkStore, NkTournament
 
 

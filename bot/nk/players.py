@@ -3,10 +3,10 @@ EGF results file needs of a registered player beyond the name (issue 31 §2). ``
 
 from __future__ import annotations
 
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
-from bot.core.name_key import name_key
-from bot.core.replies import Reply
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.club.name_key import name_key
+from bot.core.commands.replies import Reply
 from bot.nk.lookups import current
 from bot.nk.store import NkStore
 

@@ -1,11 +1,11 @@
-"""The NK as other systems may see it (``bot/core/competitions.py``): its tournaments and their games won
+"""The NK as other systems may see it (``bot/core/commands/competitions.py``): its tournaments and their games won
 over the board, for grades. NK games are not played as go games in the chat."""
 
 from __future__ import annotations
 
-from bot.core.competitions import Competition, CompetitionGame
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
+from bot.core.commands.competitions import Competition, CompetitionGame
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
 from bot.nk.store import NkStore
 
 

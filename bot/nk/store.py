@@ -12,7 +12,7 @@ from datetime import datetime
 
 from engine import mcmahon
 
-from bot.core.store import Store, iso
+from bot.core.storage.store import Store, iso
 
 
 NK_KOMI = "6.5"  # not an integer: no jigo (issue 31); docs/mcmahon.md
@@ -258,7 +258,7 @@ class NkStore:
 
     async def forbidden(self, t: NkTournament) -> list[tuple[str, str]]:
         """The club's forbidden pairs (``/indeling verbied``, kept in the shared tables:
-        ``bot/core/forbidden_pairs.py``) as pairs of the engine's player ids: the NK pairing keeps them
+        ``bot/core/club/forbidden_pairs.py``) as pairs of the engine's player ids: the NK pairing keeps them
         apart too."""
         return [(str(a), str(b)) for a, b in await self.store.forbidden_pairs(t.club_id)]
 

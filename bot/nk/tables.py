@@ -12,11 +12,11 @@ from engine import mcmahon
 from engine.mcmahon.files import egf_results
 from engine.mcmahon.model import decided
 
-from bot.core.context import Context, UserError, parse_id
-from bot.core.dispatch import Core
+from bot.core.commands.context import Context, UserError, parse_id
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.pictures import picture_spec, table_png
-from bot.core.replies import Reply, Table
+from bot.core.output.pictures import picture_spec, table_png
+from bot.core.commands.replies import Reply, Table
 from bot.nk.lookups import current as _current
 from bot.nk.store import NkStore, NkTournament
 

@@ -3,9 +3,9 @@ replies of ``/stand nk`` and ``/nk indeling [ronde]`` asked as nobody; listed wh
 
 from __future__ import annotations
 
-from bot.core.dispatch import Core
-from bot.core.registry import Registry, WebPage
-from bot.core.store import Club
+from bot.core.commands.dispatch import Core
+from bot.core.commands.registry import Registry, WebPage
+from bot.core.storage.store import Club
 from bot.nk.store import NkStore
 
 

@@ -1,7 +1,7 @@
 """Federation rating lists: ``/ratings importeer`` refreshes the members' ratings from the KNSB's, FIDE's
 or the EGD's list by their identities, and proposes identities by name (issue 34 §1)."""
 
-from bot.core.registry import Registry
+from bot.core.commands.registry import Registry
 
 
 def register(registry: Registry) -> None:

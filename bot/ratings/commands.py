@@ -16,15 +16,15 @@ import asyncio
 import re
 from datetime import date
 
-from bot.core.calendar import parse_day
-from bot.core.context import MAX_NAME_LENGTH, Context, UserError
-from bot.core.dispatch import Core
-from bot.core.federation import IDENTITY_WORDS
-from bot.core.limits import MAX_FILE_BYTES
-from bot.core.name_key import name_key
-from bot.core.registry import KEYED, Command, Param, Registry
-from bot.core.replies import Reply
-from bot.core.store import Member
+from bot.core.output.calendar import parse_day
+from bot.core.commands.context import MAX_NAME_LENGTH, Context, UserError
+from bot.core.commands.dispatch import Core
+from bot.core.club.federation import IDENTITY_WORDS
+from bot.core.commands.limits import MAX_FILE_BYTES
+from bot.core.club.name_key import name_key
+from bot.core.commands.registry import KEYED, Command, Param, Registry
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Member
 from bot.ratings import egd, fide, knsb
 from bot.ratings.lists import Listed, RatingList, name_keys, text_of
 from bot.ratings.store import RatingsStore

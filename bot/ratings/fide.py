@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from bot.core.context import UserError
+from bot.core.commands.context import UserError
 from bot.ratings.lists import MAX_LISTED, Listed, RatingList, clean_name
 
 _HEADING = re.compile(r"^ID Number\s+Name\s", re.IGNORECASE)

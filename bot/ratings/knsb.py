@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 
-from bot.core.context import UserError
+from bot.core.commands.context import UserError
 from bot.ratings.lists import MAX_LISTED, Listed, RatingList, clean_name, day_in
 
 _ID = ("relatienummer", "relnr", "relatienr", "knsb", "knsbnummer", "bondsnummer", "knsb nummer")

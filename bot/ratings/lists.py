@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from bot.core.calendar import FIRST_YEAR, LAST_YEAR
-from bot.core.context import UserError
-from bot.core.name_key import name_key
-from bot.core.spreadsheet import file_text
+from bot.core.output.calendar import FIRST_YEAR, LAST_YEAR
+from bot.core.commands.context import UserError
+from bot.core.club.name_key import name_key
+from bot.core.output.spreadsheet import file_text
 
 MAX_LISTED = 2_000_000  # more players than any published list holds: a file of junk lines
 MAX_NAME = 120

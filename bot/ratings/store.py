@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from bot.core.store import Store
+from bot.core.storage.store import Store
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ import logging
 from aiohttp import web
 
 from bot.config import ConfigError
-from bot.core.dispatch import Core
-from bot.core.health import METRICS_CONTENT_TYPE, metrics_text
+from bot.core.commands.dispatch import Core
+from bot.core.running.health import METRICS_CONTENT_TYPE, metrics_text
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from bot.core.replies import Reply
+from bot.core.commands.replies import Reply
 
 PLAIN = {"Content-Type": "text/html; charset=utf-8"}
 GZIPPED = {**PLAIN, "Content-Encoding": "gzip"}

@@ -13,8 +13,8 @@ import markupsafe
 from aiohttp import web
 
 from bot.core.i18n import t
-from bot.core.registry import FormRound
-from bot.core.replies import Reply
+from bot.core.commands.registry import FormRound
+from bot.core.commands.replies import Reply
 from bot.web.style import PLAIN, Look
 
 TEMPLATES = jinja2.Environment(

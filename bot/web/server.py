@@ -26,14 +26,14 @@ from aiohttp import web
 
 from bot.config import ConfigError
 
-from bot.core.command_line import quote_word
-from bot.core.context import Actor, parse_id
-from bot.core.dispatch import Core
+from bot.core.commands.command_line import quote_word
+from bot.core.commands.context import Actor, parse_id
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.registry import WebPage
-from bot.core.replies import Reply
-from bot.core.store import Club
-from bot.core.web_links import LINK_PREFIX, club_path
+from bot.core.commands.registry import WebPage
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Club
+from bot.core.club.web_links import LINK_PREFIX, club_path
 from bot.web import render, signoff, style
 from bot.web.connections import HEADER_TIMEOUT, Guard, install
 from bot.web.freshness import Freshness

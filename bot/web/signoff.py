@@ -18,13 +18,13 @@ from datetime import date, timedelta
 
 from aiohttp import web
 
-from bot.core.context import Actor
-from bot.core.dispatch import Core
+from bot.core.commands.context import Actor
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.registry import FormRound
-from bot.core.replies import Reply
-from bot.core.store import Club, Member
-from bot.core.web_links import club_path, form_key, token_hash
+from bot.core.commands.registry import FormRound
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Club, Member
+from bot.core.club.web_links import club_path, form_key, token_hash
 from bot.web import render, style
 
 COOKIE = "clubbot_lid"

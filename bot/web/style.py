@@ -1,5 +1,5 @@
 """The club's own look on its pages (issue 35 §4): its colour and logo (``/website stijl``,
-``bot/core/club_style.py``), with every text kept AA (WCAG 2.2, 1.4.3: 4.5:1) whatever colour was chosen.
+``bot/core/club/club_style.py``), with every text kept AA (WCAG 2.2, 1.4.3: 4.5:1) whatever colour was chosen.
 
 - The header is a band in the club's colour; its text is white, or near-black where white does not reach
   4.5:1 (black where neither does).
@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from bot.core.store import Club
-from bot.core.web_links import club_path
+from bot.core.storage.store import Club
+from bot.core.club.web_links import club_path
 
 AA = 4.5
 WHITE, NEAR_BLACK, BLACK = "#ffffff", "#111111", "#000000"

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.clock import ShiftedClock
-from bot.core.context import Actor
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.context import Actor
+from bot.core.commands.dispatch import Core
 from bot.systems import make_core
 from bot.config import Config, load_config
-from bot.core.store import Store, open_store
+from bot.core.storage.store import Store, open_store
 from tests.postgres_server import PostgresServer, PostgresUnavailable
 
 # Tuesday 1 December 2026, noon in Amsterdam: the first round is on Thursday 3 December.

@@ -98,7 +98,7 @@ def test_db_takes_a_postgresql_url_and_never_makes_a_file_of_it(tmp_path: Path, 
     URL before: the operator thought the bot was on PostgreSQL, and it was not)."""
     import asyncio
 
-    from bot.core.store import open_store
+    from bot.core.storage.store import open_store
 
     done = subprocess.run([str(EXE), "run", "--db", pg_url, "--clock", "2026-12-01T12:00"], capture_output=True, text=True,
                           input="/seizoen naam=Op-Postgres start=2026-12-03 rondes=2\n/stop\n", timeout=60, env=ENV, cwd=tmp_path)  # fmt: skip

@@ -102,7 +102,7 @@ def test_a_credential_of_systemd_gives_the_variable_the_environment_does_not(tmp
     import asyncio as aio
     import subprocess
 
-    from bot.core.store import open_store
+    from bot.core.storage.store import open_store
 
     folder = tmp_path / "credentials"
     folder.mkdir()

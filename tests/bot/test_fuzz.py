@@ -11,13 +11,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.clock import ShiftedClock
-from bot.core.context import Actor
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.context import Actor
+from bot.core.commands.dispatch import Core
 from bot.systems import make_core
 from bot.config import Config, load_config
 from bot.core.i18n import t
-from bot.core.store import Store
+from bot.core.storage.store import Store
 from tests.bot.conftest import DIRECTOR, START, actor, dump, link, made_once, migrated_sqlite
 
 # every command and alias, those of the feature modules included (building Core touches no store)

@@ -1,5 +1,5 @@
 """Hostile values get a clear refusal in the user's language, never an internal error, and change nothing
-(issue: trust, item 5 and 6). The ranges are in bot/core/limits.py and bot/core/calendar.py."""
+(issue: trust, item 5 and 6). The ranges are in bot/core/commands/limits.py and bot/core/output/calendar.py."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pytest
 
 from bot.app import run_console
 from bot.config import Config
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.limits import MAX_IMPORT_PLAYERS
+from bot.core.commands.limits import MAX_IMPORT_PLAYERS
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 REPO = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ import pytest
 
 from bot.app import run_platforms
 from bot.config import Config
-from bot.core.log_lines import configure_logging
+from bot.core.running.log_lines import configure_logging
 from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram, message, user
 
 

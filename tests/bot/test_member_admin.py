@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
 
 PAIRED = datetime(2026, 12, 3, 17, 1, tzinfo=timezone.utc)

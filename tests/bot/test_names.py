@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, ok, refused, rows
 
 PAIRED = datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc)  # 18:05 in Amsterdam on the first playing day

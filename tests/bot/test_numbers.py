@@ -12,7 +12,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.context import parse_int
+from bot.core.commands.context import parse_int
 from tests.bot.conftest import DIRECTOR, actor, dump
 from tests.bot.test_fuzz import INTERNAL, NAMES, _world
 

@@ -24,12 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.clock import ShiftedClock
-from bot.core.context import Actor
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.context import Actor
+from bot.core.commands.dispatch import Core
 from bot.systems import make_core
 from bot.config import Config, load_config
-from bot.core.store import Store
+from bot.core.storage.store import Store
 from tests.bot.conftest import START, actor, dump, link
 
 REPO = Path(__file__).resolve().parents[2]

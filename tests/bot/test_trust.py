@@ -8,9 +8,9 @@ import sqlite3
 from datetime import datetime, timedelta, timezone
 
 from bot.config import Config
-from bot.core.clock import ShiftedClock
-from bot.core.context import Actor
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.context import Actor
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
 
 ANNA = actor("Anna")
@@ -178,7 +178,7 @@ async def test_a_pairing_taken_back_after_its_publication_time_is_not_paired_aga
 ) -> None:
     """Past the publication time the scheduler paired the round again at once, although the reply said "at
     its publication time" (found in a console month): it waits for /publiceer or a change, and says so."""
-    from bot.core.scheduler import Alarm
+    from bot.core.running.scheduler import Alarm
 
     async def send(club, announcement) -> str:  # type: ignore[no-untyped-def]
         return f"m{announcement.id}"

@@ -36,13 +36,13 @@ from bot.adapters.discord.channels import check_channel
 from bot.adapters.discord.render import MAX_PARTS, blocks, fit, messages, safe_file_name
 from bot.adapters.discord.slash import ClubTranslator, SlashCommand, build_commands, clip
 from bot.adapters.inflight import InFlight
-from bot.core.command_line import quote_word
-from bot.core.context import Actor, AfterReply
-from bot.core.dispatch import Core
+from bot.core.commands.command_line import quote_word
+from bot.core.commands.context import Actor, AfterReply
+from bot.core.commands.dispatch import Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, t
-from bot.core.replies import Button, Reply
-from bot.core.store import Announcement, Club
+from bot.core.commands.replies import Button, Reply
+from bot.core.storage.store import Announcement, Club
 
 log = logging.getLogger(__name__)
 

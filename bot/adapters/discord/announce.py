@@ -18,8 +18,8 @@ import discord
 
 from bot.adapters.discord.channels import SNOWFLAKE_DIGITS
 from bot.adapters.discord.render import MAX_CONTENT, UNSAFE, escape, safe_file_name, text_messages
-from bot.core.context import parse_id
-from bot.core.store import Announcement, Club
+from bot.core.commands.context import parse_id
+from bot.core.storage.store import Announcement, Club
 
 if TYPE_CHECKING:
     from bot.adapters.discord.adapter import DiscordAdapter

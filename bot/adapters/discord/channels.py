@@ -13,7 +13,7 @@ import logging
 
 import discord
 
-from bot.core.context import Actor, parse_id
+from bot.core.commands.context import Actor, parse_id
 
 SNOWFLAKE_DIGITS = 20  # a Discord id is a 64-bit number: at most 20 digits
 

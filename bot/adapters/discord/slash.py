@@ -1,5 +1,5 @@
 """Slash commands built from the registry: one application command per command a system registered, its
-options from the command's parameters (``bot/core/registry.py``), so every system gets native options
+options from the command's parameters (``bot/core/commands/registry.py``), so every system gets native options
 the same way and the adapter knows no command of its own.
 
 A command without declared parameters gets one free-text option ``argumenten`` with what one would type
@@ -19,10 +19,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, Range, locale_str
 
-from bot.core.limits import MAX_FILE_BYTES
+from bot.core.commands.limits import MAX_FILE_BYTES
 from bot.core.i18n import catalogue, t
-from bot.core.registry import Command, Param
-from bot.core.replies import Reply
+from bot.core.commands.registry import Command, Param
+from bot.core.commands.replies import Reply
 
 if TYPE_CHECKING:
     from bot.adapters.discord.adapter import DiscordAdapter

@@ -58,13 +58,13 @@ from telegram.ext import (
 
 from bot.adapters.inflight import InFlight
 from bot.adapters.telegram.channels import check_channel, with_account, with_channel, with_mentions
-from bot.core.limits import MAX_FILE_BYTES
-from bot.core.context import Actor, AfterReply
-from bot.core.dispatch import Core
+from bot.core.commands.limits import MAX_FILE_BYTES
+from bot.core.commands.context import Actor, AfterReply
+from bot.core.commands.dispatch import Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, catalogue, t
-from bot.core.replies import Reply
-from bot.core.store import Club
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Club
 from bot.adapters.telegram.outgoing import Outgoing
 from bot.adapters.telegram.render import clip, language_of, units
 from bot.adapters.telegram.store import TelegramStore

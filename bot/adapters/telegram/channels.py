@@ -18,7 +18,7 @@ from telegram import Bot, ChatMemberAdministrator, ChatMemberOwner, Message
 from telegram.constants import ChatType, MessageEntityType
 from telegram.error import TelegramError
 
-from bot.core.context import Actor, parse_id
+from bot.core.commands.context import Actor, parse_id
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, Tele
 
 from bot.adapters.telegram.render import MAX_CAPTION, clip, retry_seconds, announcement_chunks, channel_target, reply_chunks, units
 from bot.core.i18n import t
-from bot.core.replies import Button, Reply
-from bot.core.store import Announcement, Club
+from bot.core.commands.replies import Button, Reply
+from bot.core.storage.store import Announcement, Club
 
 if TYPE_CHECKING:
     from telegram.ext import Application, ExtBot

@@ -12,8 +12,8 @@ from telegram import User
 from telegram.error import RetryAfter
 
 from bot.adapters.chunks import pack, segments
-from bot.core.replies import Reply
-from bot.core.store import Announcement
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Announcement
 
 MAX_TEXT = 4096  # characters (UTF-16 code units) of a message, after the HTML is parsed
 MAX_CAPTION = 1024

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from bot.core.store import Store, iso
+from bot.core.storage.store import Store, iso
 
 log = logging.getLogger(__name__)
 

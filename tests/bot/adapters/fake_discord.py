@@ -34,12 +34,12 @@ import pytest
 from aiohttp import web
 
 from bot.adapters.discord.adapter import DiscordAdapter
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from bot.systems import make_core
 from bot.config import Config
-from bot.core.scheduler import Alarm
-from bot.core.store import Announcement, Club, Store
+from bot.core.running.scheduler import Alarm
+from bot.core.storage.store import Announcement, Club, Store
 from tests.bot.conftest import START
 from tests.bot.adapters.discord_world import (  # noqa: F401 - the tests take the world from here too
     ANNOUNCE, APP_ID, BOT_ID, BOT_ROLE, DIRECTOR_ROLE, DM_CHANNEL, EPHEMERAL, GENERAL, GUILD, MANAGE_GUILD, OWNER_ID,

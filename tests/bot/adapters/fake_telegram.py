@@ -24,11 +24,11 @@ import pytest
 from aiohttp import web
 
 from bot.adapters.telegram.adapter import TelegramAdapter
-from bot.core.clock import ShiftedClock
+from bot.core.running.clock import ShiftedClock
 from bot.systems import make_core
 from bot.config import Config
-from bot.core.scheduler import Alarm
-from bot.core.store import Announcement, Club, Store
+from bot.core.running.scheduler import Alarm
+from bot.core.storage.store import Announcement, Club, Store
 from tests.bot.conftest import START
 from tests.bot.adapters.local_server import serve_locally
 from tests.bot.adapters.telegram_rules import SPEC, GroupLimit, Refused, check_answer, check_request

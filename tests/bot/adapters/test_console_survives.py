@@ -8,11 +8,11 @@ import io
 from pathlib import Path
 
 from bot.adapters.console import ConsoleAdapter
-from bot.core.context import Context, UserError
-from bot.core.dispatch import Core
+from bot.core.commands.context import Context, UserError
+from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.registry import Command
-from bot.core.replies import Reply
+from bot.core.commands.registry import Command
+from bot.core.commands.replies import Reply
 
 
 async def test_a_broken_command_neither_stops_the_console_nor_escapes_core_handle(commands: Core, tmp_path: Path) -> None:

@@ -13,12 +13,12 @@ from datetime import datetime, timedelta, timezone
 
 import discord
 
-from bot.core.context import Context
-from bot.core.dispatch import Core
-from bot.core.registry import Command as RegistryCommand
+from bot.core.commands.context import Context
+from bot.core.commands.dispatch import Core
+from bot.core.commands.registry import Command as RegistryCommand
 from bot.systems import make_core
 from bot.config import Config
-from bot.core.replies import Reply
+from bot.core.commands.replies import Reply
 from tests.bot.adapters.discord_markdown import shown
 from tests.bot.adapters.discord_world import UserOption
 from tests.bot.adapters.fake_discord import (  # noqa: F401 - fixtures
@@ -307,9 +307,9 @@ async def test_run_platforms_with_a_clock_start_lives_at_that_moment(config: Con
     from discord.gateway import DiscordWebSocket
 
     from bot.app import run_platforms
-    from bot.core.clock import ShiftedClock
-    from bot.core.context import Actor
-    from bot.core.store import Store
+    from bot.core.running.clock import ShiftedClock
+    from bot.core.commands.context import Actor
+    from bot.core.storage.store import Store
     from tests.bot.adapters.fake_discord import GUILD
 
     store = await Store.open(config.db_path)

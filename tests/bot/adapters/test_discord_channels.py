@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import discord
 
 from bot.config import Config
-from bot.core.context import Actor
+from bot.core.commands.context import Actor
 from tests.bot.adapters.discord_world import UserOption
 from tests.bot.adapters.fake_discord import (  # noqa: F401 - fixtures
     ANNOUNCE,

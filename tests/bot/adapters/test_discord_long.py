@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 from bot.adapters.discord.render import text_messages
 from bot.config import Config
-from bot.core.context import Actor
+from bot.core.commands.context import Actor
 from tests.bot.adapters.discord_markdown import CODE, live_markdown, shown
 from tests.bot.adapters.fake_discord import ANNOUNCE, GUILD, FakeDiscord, Harness, Request, bot, fake  # noqa: F401
 from tests.bot.adapters.discord_world import USERS

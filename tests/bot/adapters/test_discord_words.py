@@ -10,7 +10,7 @@ import json
 from collections import defaultdict
 
 from bot.core.i18n import LANGUAGES, catalogue
-from bot.core.registry import Registry
+from bot.core.commands.registry import Registry
 from bot.systems import build_registry
 from tests.paths import REPO
 

@@ -13,7 +13,7 @@ from bot.adapters.telegram.adapter import TelegramAdapter
 from bot.adapters.telegram.outgoing import MAX_CALLBACK_DATA
 from bot.adapters.telegram.render import MAX_TEXT, html_chunks, units
 from bot.config import Config
-from bot.core.replies import Button
+from bot.core.commands.replies import Button
 from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
     BOT_ID,
     GROUP,
@@ -350,9 +350,9 @@ def test_html_chunks_escape_and_close_pre_blocks() -> None:
 async def test_a_wrong_token_fails_the_start_and_leaves_nothing_running(fake: FakeTelegram, config: Config) -> None:
     from telegram.error import InvalidToken
 
-    from bot.core.clock import ShiftedClock
+    from bot.core.running.clock import ShiftedClock
     from bot.systems import make_core
-    from bot.core.store import Store
+    from bot.core.storage.store import Store
 
     store = await Store.open(config.db_path)
     try:
@@ -370,7 +370,7 @@ async def test_a_wrong_token_fails_the_start_and_leaves_nothing_running(fake: Fa
 
 
 async def test_a_picture_with_a_long_text_comes_first_and_the_text_after(tg: Harness) -> None:
-    from bot.core.replies import Reply, Table
+    from bot.core.commands.replies import Reply, Table
 
     assert tg.adapter is not None
     table = Table(("#", "Naam"), tuple((str(i), f"Speler {i:03d}") for i in range(1, 120)))

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main as cli_main
-from bot.core.database_lock import DatabaseInUse, DatabaseLock
-from bot.core.dispatch import Core
+from bot.core.storage.database_lock import DatabaseInUse, DatabaseLock
+from bot.core.commands.dispatch import Core
 from bot.systems import make_core
-from bot.core.store import Store
+from bot.core.storage.store import Store
 from tests.bot.conftest import DIRECTOR, START, actor
 
 OTHER = actor("Baas", director=True, club="club-2")
@@ -89,7 +89,7 @@ def _restore(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 async def _make_backup(db: Path, out: Path) -> None:
-    from bot.core.clock import ShiftedClock
+    from bot.core.running.clock import ShiftedClock
     from bot.config import Config, load_config
 
     base = load_config(REPO / "config.example.toml", env={})

@@ -18,10 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from bot.config import Config, load_config  # noqa: E402
-from bot.core.clock import ShiftedClock  # noqa: E402
-from bot.core.context import Actor  # noqa: E402
-from bot.core.scheduler import Alarm  # noqa: E402
-from bot.core.store import Announcement, Club, Store  # noqa: E402
+from bot.core.running.clock import ShiftedClock  # noqa: E402
+from bot.core.commands.context import Actor  # noqa: E402
+from bot.core.running.scheduler import Alarm  # noqa: E402
+from bot.core.storage.store import Announcement, Club, Store  # noqa: E402
 from bot.systems import make_core  # noqa: E402
 
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)  # round 1's publication, 18:00 in Amsterdam

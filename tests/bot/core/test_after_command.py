@@ -10,11 +10,11 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from bot.config import Config
-from bot.core.clock import ShiftedClock
-from bot.core.context import Actor
-from bot.core.dispatch import Core
-from bot.core.scheduler import Alarm
-from bot.core.store import Announcement, Club, Store
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.context import Actor
+from bot.core.commands.dispatch import Core
+from bot.core.running.scheduler import Alarm
+from bot.core.storage.store import Announcement, Club, Store
 from bot.systems import make_core
 from tests.bot.conftest import START
 
@@ -162,7 +162,7 @@ async def test_the_alarm_is_set_for_the_clubs_next_work(config: Config) -> None:
 
 def test_running_go_games_are_found_by_club(tmp_path: Path) -> None:
     """The per-club look-up of running go games has its index (migration 0072)."""
-    from bot.core.migrations import MIGRATIONS_DIR, migrate
+    from bot.core.storage.migrations import MIGRATIONS_DIR, migrate
 
     conn = sqlite3.connect(tmp_path / "plan.sqlite3")
     try:

@@ -1,4 +1,4 @@
-"""``Batched`` (bot/core/batched.py): calls that come while a batch runs go together in the next one, each
+"""``Batched`` (bot/core/running/batched.py): calls that come while a batch runs go together in the next one, each
 caller gets its own answer, and an error reaches the callers of its batch only."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.core.batched import Batched
+from bot.core.running.batched import Batched
 
 
 async def test_calls_made_together_go_in_one_batch_and_each_gets_its_answer() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timezone
 from zoneinfo import ZoneInfo
 
-from bot.core.calendar import local_to_utc, parse_hhmm, parse_zone
+from bot.core.output.calendar import local_to_utc, parse_hhmm, parse_zone
 from bot.keizer.calendar import season_rounds
 
 AMS = ZoneInfo("Europe/Amsterdam")

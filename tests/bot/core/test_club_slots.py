@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.core.club_slots import ClubSlots
-from bot.core.dispatch import Core
+from bot.core.commands.club_slots import ClubSlots
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, link, ok
 
 

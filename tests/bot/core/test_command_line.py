@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.context import UserError
-from bot.core.dispatch import Core, parse_command
+from bot.core.commands.context import UserError
+from bot.core.commands.dispatch import Core, parse_command
 from tests.bot.conftest import DIRECTOR, ok, rows
 
 
@@ -30,7 +30,7 @@ def test_double_quotes_and_typographic_quotes_group_words() -> None:
 
 
 def test_a_quoted_word_reads_back_as_itself() -> None:
-    from bot.core.command_line import quote_word, split_words
+    from bot.core.commands.command_line import quote_word, split_words
 
     for word in ("Anna", "O'Neill", "Jan van 't Hof", 'Jan "de Snelle" Smit', "a\\b", "", "“x”"):
         assert split_words(quote_word(word)) == [word]

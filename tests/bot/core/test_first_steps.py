@@ -7,7 +7,7 @@ import dataclasses
 import io
 
 from bot.adapters.console import ConsoleAdapter
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, ok, refused, rows
 

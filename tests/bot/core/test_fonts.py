@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
-from bot.core.fonts import FONT_FILES, MISSING_MARK, fonts, right_to_left, runs, text_mask
-from bot.core.pictures import table_png
-from bot.core.replies import Table
+from bot.core.output.fonts import FONT_FILES, MISSING_MARK, fonts, right_to_left, runs, text_mask
+from bot.core.output.pictures import table_png
+from bot.core.commands.replies import Table
 
 
 def test_the_fonts_are_installed() -> None:

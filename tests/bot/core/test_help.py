@@ -4,7 +4,7 @@ others; ``/help uitslag`` explains one command: how to type it, who may, what it
 
 from __future__ import annotations
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, link, ok, refused
 
 ANNA, BERT = actor("Anna"), actor("Bert")

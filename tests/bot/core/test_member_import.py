@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 from bot.adapters.console import ConsoleAdapter
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 CSV = "\ufeffNaam;Rating;Account\nAnna de Vries;1800;<@111>\nJan van 't Hof;1650;\nÉmile Zola;1500\n".encode()

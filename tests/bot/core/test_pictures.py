@@ -6,8 +6,8 @@ import io
 
 from PIL import Image
 
-from bot.core.pictures import table_png
-from bot.core.replies import Table
+from bot.core.output.pictures import table_png
+from bot.core.commands.replies import Table
 
 
 def test_standings_picture_is_a_png_that_grows_with_the_table() -> None:
@@ -31,8 +31,8 @@ def test_no_picture_is_longer_than_a_phone_shows() -> None:
 
     from PIL import Image as _Image
 
-    from bot.core.pictures import MAX_ROWS, MAX_SIDE, table_png
-    from bot.core.replies import Table as _Table
+    from bot.core.output.pictures import MAX_ROWS, MAX_SIDE, table_png
+    from bot.core.commands.replies import Table as _Table
 
     tall = _Table(headers=("#", "Naam", "Punten"), rows=tuple((str(i), f"Speler {i:03d}", str(1000 - i)) for i in range(150)))
     image = _Image.open(_io.BytesIO(table_png("Stand", tall)))
@@ -52,8 +52,8 @@ def test_a_wide_table_stays_readable_at_a_phones_width() -> None:
 
     from PIL import Image as _Image
 
-    from bot.core.pictures import MAX_SIDE, PHONE_WIDTH, table_png
-    from bot.core.replies import Table as _Table
+    from bot.core.output.pictures import MAX_SIDE, PHONE_WIDTH, table_png
+    from bot.core.commands.replies import Table as _Table
 
     headers = ("#", "Naam", "Club", "Rating", "Groep", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "Punten", "SOS")
     rows = tuple(
@@ -70,7 +70,7 @@ def test_half_points_are_numbers_right_aligned_like_whole_ones() -> None:
     """A go score after a jigo (``3½``, ``½``) lines up under the whole numbers in the chat's text table
     (found in a month run through the console: ``Jan de Vries  ½  ½  ½  2190`` sat left, under the wrong
     columns); the picture's columns follow the same rule."""
-    from bot.core.replies import numeric
+    from bot.core.commands.replies import numeric
 
     assert all(numeric(c) for c in ("3", "-1", "+2", "24.5", "3,5", "½", "3½", "-1½", "-½"))
     assert not any(numeric(c) for c in ("", "-", "½½", "²", "1-0", "Jan", "1.2.3"))

@@ -10,9 +10,9 @@ import sqlite3
 from datetime import datetime, timezone
 
 from bot.config import Config
-from bot.core.clock import ShiftedClock
-from bot.core.scheduler import POSTS_IN_FLIGHT, Alarm
-from bot.core.store import Announcement, Club, Store
+from bot.core.running.clock import ShiftedClock
+from bot.core.running.scheduler import POSTS_IN_FLIGHT, Alarm
+from bot.core.storage.store import Announcement, Club, Store
 from bot.systems import make_core
 
 NOW = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)

@@ -8,11 +8,11 @@ import contextvars
 import sqlite3
 
 from bot.config import Config
-from bot.core.context import Context
-from bot.core.dispatch import Core
-from bot.core.registry import Command
-from bot.core.replies import Reply
-from bot.core.store import Store
+from bot.core.commands.context import Context
+from bot.core.commands.dispatch import Core
+from bot.core.commands.registry import Command
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Store
 from tests.bot.conftest import DIRECTOR, START, actor, dump, ok, rows
 
 ANNA = actor("Anna")

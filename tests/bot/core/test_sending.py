@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.config import Config
-from bot.core.rate_limit import RateLimits, SendLimits
-from bot.core.scheduler import Alarm
-from bot.core.store import Announcement, Club, Store
+from bot.core.running.rate_limit import RateLimits, SendLimits
+from bot.core.running.scheduler import Alarm
+from bot.core.storage.store import Announcement, Club, Store
 from bot.systems import make_core
-from bot.core.clock import ShiftedClock
+from bot.core.running.clock import ShiftedClock
 
 NOW = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
 

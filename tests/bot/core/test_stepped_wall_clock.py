@@ -1,6 +1,7 @@
 """Issue 46 §3: the alarm waits on the monotonic clock and asks the wall clock what is due, so a wall
 clock that steps (NTP after boot, an operator, a virtual machine resumed) neither stalls nor delays it.
-The bot runs in a process of its own with Debian's libfaketime preloaded (``./test.sh`` installs the
+The bot runs in a process of its own with Debian's libfaketime preloaded (its build for programs with
+threads: the store and the pictures work on threads of their own) (``./test.sh`` installs the
 ``faketime`` package): the test writes the process's wall clock offset to a file libfaketime reads at each
 call; the monotonic clock is the machine's, as it is when a real wall clock steps."""
 
@@ -17,7 +18,7 @@ import pytest
 
 from tests.paths import REPO
 
-LIBRARY = next(iter(sorted(Path("/usr/lib").glob("*/faketime/libfaketime.so.1"))), Path("/usr/lib/faketime/libfaketime.so.1"))
+LIBRARY = next(iter(sorted(Path("/usr/lib").glob("*/faketime/libfaketimeMT.so.1"))), Path("/usr/lib/faketime/libfaketimeMT.so.1"))
 WORKER = Path(__file__).with_name("stepped_wall_clock_worker.py")
 
 
@@ -72,7 +73,7 @@ def test_a_wall_clock_stepped_back_then_forward_does_not_stall_the_alarm(tmp_pat
         time.sleep(5)  # the publication's moment passes on the monotonic clock; on the wall clock it is 75 min off
         assert "posted pairing" not in worker.lines
         worker.step("+10")
-        assert worker.expect("posted pairing", 10) < 5
+        worker.expect("posted pairing", 30)  # seconds (a pass on a busy machine), not 75 minutes
     finally:
         worker.stop()
 
@@ -85,6 +86,6 @@ def test_a_wall_clock_stepped_forward_past_the_publication_posts_at_once(tmp_pat
         time.sleep(1)
         assert "posted pairing" not in worker.lines
         worker.step("+7200")
-        assert worker.expect("posted pairing", 10) < 5
+        worker.expect("posted pairing", 30)  # seconds (a pass on a busy machine), not an hour
     finally:
         worker.stop()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.migrations import MIGRATIONS_DIR, MigrationError, migration_files
-from bot.core.store import Store, iso
+from bot.core.storage.migrations import MIGRATIONS_DIR, MigrationError, migration_files
+from bot.core.storage.store import Store, iso
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -202,7 +202,7 @@ async def test_the_log_is_checkpointed_by_its_own_thread_not_by_a_commit(tmp_pat
     waits for a much larger log); the checkpointer thread does, within its interval, and stops on close."""
     import threading
 
-    from bot.core.checkpoints import SAFETY_NET_PAGES
+    from bot.core.storage.checkpoints import SAFETY_NET_PAGES
 
     assert not await _fifty_clubs_then_look(tmp_path / "slow.sqlite3", every=60.0, seconds=0.5)  # no commit checkpointed
     assert await _fifty_clubs_then_look(tmp_path / "fast.sqlite3", every=0.05, seconds=30.0)  # the thread did, however busy the machine

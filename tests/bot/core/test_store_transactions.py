@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.store import Store
+from bot.core.storage.store import Store
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 # A read that keeps the database thread busy for a while, so that what is queued behind it waits.

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.context import Actor
-from bot.core.dispatch import Core
-from bot.core.user_limits import BURST, UserLimits
+from bot.core.commands.context import Actor
+from bot.core.commands.dispatch import Core
+from bot.core.commands.user_limits import BURST, UserLimits
 from tests.bot.conftest import DIRECTOR
 
 

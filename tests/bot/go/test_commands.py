@@ -13,8 +13,8 @@ from datetime import datetime, timedelta, timezone
 
 from PIL import Image
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from bot.go.clock import GoSchedule
 from bot.core.i18n import catalogue
 from engine.go.sgf import read_sgf

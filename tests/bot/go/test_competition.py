@@ -5,8 +5,8 @@ differs from what the round already holds is reported to the director privately.
 from __future__ import annotations
 
 import sqlite3
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, refused, rows
 from tests.bot.go.test_commands import ANNA, BERT, ok, pair_anna_and_bert
 from tests.bot.keizer.test_results import director_member

@@ -8,8 +8,8 @@ from tests.paths import REPO
 import json
 from datetime import datetime, timedelta, timezone
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from bot.grades import commands as grades
 from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
 

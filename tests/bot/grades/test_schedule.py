@@ -7,8 +7,8 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timedelta
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from bot.grades.club_grades import LOOK_EVERY, GradesSchedule
 from tests.bot.conftest import rows
 from tests.bot.grades.test_commands import anna_at_1_dan, enter

@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 
 from engine.keizer import Absence
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from bot.keizer import competition, season_io
 from bot.keizer.lookups import keizer_store
 from bot.keizer.web import coming_rounds

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
 from tests.bot.keizer.test_rapid import RAPID_DEADLINE, two_competitions
 
@@ -138,7 +138,7 @@ async def test_the_director_changes_the_pairing_before_and_after_its_announcemen
         assert says in await refused(commands, DIRECTOR, text, config), text
     await refused(commands, ANNA, f"/indeling wissel {w2} {k1}", config)  # a member may not
     # once a result is reported, its game stays; after the announcement is out, a change is a correction
-    from bot.core.scheduler import Alarm
+    from bot.core.running.scheduler import Alarm
 
     async def send(club, announcement) -> str:
         return f"m{announcement.id}"
@@ -205,7 +205,7 @@ async def test_mijn_is_a_members_own_season_in_one_private_reply(commands: Core,
 
 
 async def test_a_member_who_allows_it_gets_a_private_notice_when_a_round_is_paired(commands: Core, clock, config) -> None:
-    from bot.core.scheduler import Alarm
+    from bot.core.running.scheduler import Alarm
 
     await main_season(commands)
     said = await ok(commands, ANNA, "/mijn meldingen aan")

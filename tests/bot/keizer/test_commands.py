@@ -6,10 +6,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.core.clock import ShiftedClock
-from bot.core.context import UserError
-from bot.core.dispatch import parse_command
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.context import UserError
+from bot.core.commands.dispatch import parse_command
+from bot.core.commands.dispatch import Core
 from bot.systems import build_registry
 from tests.bot.conftest import DIRECTOR, actor, dump, link
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, ok
 
 HOSTILE = ['=HYPERLINK("http://evil.example","klik")', "@SUM(1+1)", "+31 6 1234", "-Anna", "Bert; Jansen"]

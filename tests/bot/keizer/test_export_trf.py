@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, ok
 from tests.bot.conftest import refused as unchanged
 from tests.bot.keizer.test_commands import refused

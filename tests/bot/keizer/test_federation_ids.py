@@ -5,7 +5,7 @@ member's; a member asks nothing of another's."""
 
 from __future__ import annotations
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 

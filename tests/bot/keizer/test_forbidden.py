@@ -3,8 +3,8 @@ director keeps apart is not paired while a round without it exists; bad input ch
 
 from __future__ import annotations
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, dump
 from tests.bot.keizer.test_commands import ANNA, make_season, ok, pair_round_one, refused
 

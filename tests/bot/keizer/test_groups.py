@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ORDER = ["Daan", "Carla", "Bert", "Anna"]  # who beats whom: the earlier name wins every game

@@ -14,10 +14,10 @@ import sqlite3
 
 from datetime import datetime, timezone
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
-from bot.core.pictures import table_png
-from bot.core.scheduler import Alarm
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
+from bot.core.output.pictures import table_png
+from bot.core.running.scheduler import Alarm
 from tests.bot.conftest import DIRECTOR, refused as refused_unchanged, rows
 from tests.bot.keizer.test_commands import ANNA, BERT, CARLA, make_season, ok, pair_round_one
 from tests.bot.keizer.test_results import director_member

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
 
 ANNA, BERT, CARLA, DAAN = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan"))

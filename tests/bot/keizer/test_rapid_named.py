@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
-from bot.core.pictures import table_png
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
+from bot.core.output.pictures import table_png
 from tests.bot.conftest import DIRECTOR, actor, ok, rows
-from bot.core.scheduler import Alarm
+from bot.core.running.scheduler import Alarm
 from tests.bot.keizer.test_rapid import ANNA, BERT, CARLA, DAAN, RAPID_DEADLINE, two_competitions
 from tests.bot.keizer.test_results import director_member
 

@@ -4,7 +4,7 @@ both databases (the ``any_store`` fixture)."""
 
 from __future__ import annotations
 
-from bot.core.store import iso
+from bot.core.storage.store import iso
 from bot.keizer.competition import absent_unless_signed_on
 from bot.keizer.store import KeizerStore
 from bot.keizer.week_store import WeekStore

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
-from bot.core.scheduler import Alarm
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
+from bot.core.running.scheduler import Alarm
 from tests.bot.conftest import DIRECTOR, link, refused, rows
 from tests.bot.keizer.test_commands import ANNA, BERT, CARLA, DAAN, EVA, make_season, ok
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, rows
 from tests.bot.keizer.test_commands import ANNA, BERT, DAAN, make_season, ok, pair_round_one, refused
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from bot.core.store import Store
+from bot.core.storage.store import Store
 from bot.keizer.store import KeizerStore, MemberWeek, Season, SeasonPlayer
 from bot.keizer.week_store import WeekStore
 

@@ -7,8 +7,8 @@ from tests.paths import REPO
 
 from datetime import datetime, timezone
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from engine import keizer
 from engine.keizer import pairing, season_file
 from tests.bot.conftest import DIRECTOR, dump

@@ -7,7 +7,7 @@ import io
 
 from PIL import Image
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from bot.keizer.views import PAGE_ROWS
 from tests.bot.conftest import DIRECTOR, actor, ok, refused
 from bot.config import Config

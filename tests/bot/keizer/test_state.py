@@ -9,11 +9,11 @@ import sqlite3
 from datetime import datetime, timezone
 
 from bot.config import Config
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
-from bot.core.migrations import migrate, migration_files
-from bot.core.scheduler import Alarm
-from bot.core.store import Announcement, Club, Store
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
+from bot.core.storage.migrations import migrate, migration_files
+from bot.core.running.scheduler import Alarm
+from bot.core.storage.store import Announcement, Club, Store
 from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, START, actor, link, ok, refused, rows
 

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from bot.config import Config, load_config
-from bot.core.clock import ShiftedClock
-from bot.core.context import Actor, UserError
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.context import Actor, UserError
 from bot.core.i18n import t
-from bot.core.scheduler import Alarm
-from bot.core.store import Announcement, Club, Store
+from bot.core.running.scheduler import Alarm
+from bot.core.storage.store import Announcement, Club, Store
 from bot.keizer import competition
 from bot.keizer.store import KeizerStore
 from bot.systems import make_core

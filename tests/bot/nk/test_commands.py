@@ -8,7 +8,7 @@ import json
 
 import random
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 ANNA, BERT = actor("Anna"), actor("Bert")

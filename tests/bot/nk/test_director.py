@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 

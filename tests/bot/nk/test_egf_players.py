@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused
 from tests.bot.nk.test_director import games_of, play_out, tournament
 from tests.engine.mcmahon.test_egf_file import read_egd

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.context import UserError
+from bot.core.commands.context import UserError
 from bot.ratings import egd, fide, knsb
 from bot.ratings.commands import read_list
 from bot.ratings.lists import Listed, name_keys, text_of

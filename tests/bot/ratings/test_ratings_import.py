@@ -9,7 +9,7 @@ import io
 from pathlib import Path
 
 from bot.adapters.console import ConsoleAdapter
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, ok, refused, rows
 
 DATA = Path(__file__).parent / "samples"

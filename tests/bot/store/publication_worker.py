@@ -20,9 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from bot.config import load_config  # noqa: E402
-from bot.core.clock import ShiftedClock  # noqa: E402
-from bot.core.scheduler import Alarm  # noqa: E402
-from bot.core.store import open_store  # noqa: E402
+from bot.core.running.clock import ShiftedClock  # noqa: E402
+from bot.core.running.scheduler import Alarm  # noqa: E402
+from bot.core.storage.store import open_store  # noqa: E402
 from bot.systems import make_core  # noqa: E402
 
 

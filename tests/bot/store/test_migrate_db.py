@@ -11,8 +11,8 @@ from pathlib import Path
 
 from bot.cli import main
 from bot.config import Config
-from bot.core.database_lock import DatabaseLock
-from bot.core.store import open_store
+from bot.core.storage.database_lock import DatabaseLock
+from bot.core.storage.store import open_store
 from tests.bot.conftest import dump
 from tests.bot.store.test_same_on_both import _run
 

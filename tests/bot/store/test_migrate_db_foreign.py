@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.cli import main
 from bot.config import Config
-from bot.core.store import open_store
+from bot.core.storage.store import open_store
 from tests.bot.store.test_migrate_db import _clubs_and_next_member
 from tests.bot.store.test_same_on_both import _run
 

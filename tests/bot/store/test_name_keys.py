@@ -10,8 +10,8 @@ from pathlib import Path
 
 from bot.cli import main
 from bot.config import Config
-from bot.core.clock import ShiftedClock
-from bot.core.store import Store, open_store
+from bot.core.running.clock import ShiftedClock
+from bot.core.storage.store import Store, open_store
 from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, START
 

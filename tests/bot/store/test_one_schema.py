@@ -6,7 +6,7 @@ the databases themselves (``schema_shape.py``), are compared table by table: the
 family, NOT NULL, place in the primary key, an id the database gives, default), the indexes (columns,
 unique, partial predicate, name) and the foreign keys (columns, target, ON DELETE, ON UPDATE).
 
-Levels: ``bot/core/pg_migrations.py`` refuses a folder where a file lacks its twin of the same name in the
+Levels: ``bot/core/storage/pg_migrations.py`` refuses a folder where a file lacks its twin of the same name in the
 other dialect, so the two sets correspond one to one, and level n is the first n files in name order on
 both sides (numbers may have gaps; they are the same gaps on both sides).
 
@@ -25,10 +25,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.core import migrations as sqlite_migrations
-from bot.core import pg_migrations
-from bot.core.migrations import MIGRATIONS_DIR, migration_files
-from bot.core.pg_migrations import postgres_directory
+from bot.core.storage import migrations as sqlite_migrations
+from bot.core.storage import pg_migrations
+from bot.core.storage.migrations import MIGRATIONS_DIR, migration_files
+from bot.core.storage.pg_migrations import postgres_directory
 from tests.bot.store.schema_shape import (
     WHOLE_TABLE, Column, Index, Part, Table, differences, postgres_shape, sqlite_shape,
 )  # fmt: skip
@@ -49,7 +49,7 @@ class Known:
 DELIBERATE = (
     Known("schema_migrations",
           Column("name", "text", False, 1, False, None), Column("name", "text", True, 1, False, None),
-          "the runners' own record, made by the same CREATE TABLE IF NOT EXISTS in bot/core/migrations.py and"
+          "the runners' own record, made by the same CREATE TABLE IF NOT EXISTS in bot/core/storage/migrations.py and"
           " pg_migrations.py before any migration: SQLite's PRIMARY KEY on a TEXT column lets a NULL in,"
           " PostgreSQL's does not; the runner always writes the file's name"),
     Known("installation",

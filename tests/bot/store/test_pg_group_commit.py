@@ -1,4 +1,4 @@
-"""Group commit on PostgreSQL (``bot/core/postgres.py``, ``_Lane``): the commands of different clubs share
+"""Group commit on PostgreSQL (``bot/core/storage/postgres.py``, ``_Lane``): the commands of different clubs share
 a COMMIT, each in a savepoint of its own; one that fails (a refusal, or an error of the server that aborts
 its statement) undoes only its own writes; each returns only once its change is committed; a club that
 another process holds makes its command wait for it, and holds nobody else's."""
@@ -11,8 +11,8 @@ from datetime import datetime, timezone
 import asyncpg
 import pytest
 
-from bot.core.postgres import lock_number
-from bot.core.store import open_store
+from bot.core.storage.postgres import lock_number
+from bot.core.storage.store import open_store
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.migrations import MIGRATIONS_DIR, MigrationError, migration_files
-from bot.core.pg_migrations import postgres_directory, postgres_files
-from bot.core.store import open_store
+from bot.core.storage.migrations import MIGRATIONS_DIR, MigrationError, migration_files
+from bot.core.storage.pg_migrations import postgres_directory, postgres_files
+from bot.core.storage.store import open_store
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 

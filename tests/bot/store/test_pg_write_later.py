@@ -1,4 +1,4 @@
-"""``write_later`` on PostgreSQL (``bot/core/postgres.py``): a command's changes whose outcome it does not
+"""``write_later`` on PostgreSQL (``bot/core/storage/postgres.py``): a command's changes whose outcome it does not
 need go to the server together with its next round trip, written into one simple query as literals.
 What they write comes back exactly, whatever the text (quotes, backslashes, ``$1``, SQL); one that the
 server refuses fails its own command only, and changes nothing of it; a value no literal says exactly
@@ -13,8 +13,8 @@ import asyncpg
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.pg_literals import literal_sql
-from bot.core.store import open_store
+from bot.core.storage.pg_literals import literal_sql
+from bot.core.storage.store import open_store
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 HOSTILE = ["O'Neill", "van 't Hof", "back\\slash", "\\'", "''", "$1 $2 ? :x", "E'x'", "'; DROP TABLE clubs; --",

@@ -11,9 +11,9 @@ from pathlib import Path
 import asyncpg
 
 from bot.config import Config
-from bot.core.clock import ShiftedClock
-from bot.core.scheduler import Alarm
-from bot.core.store import open_store
+from bot.core.running.clock import ShiftedClock
+from bot.core.running.scheduler import Alarm
+from bot.core.storage.store import open_store
 from bot.keizer.store import KeizerStore
 from tests.bot.keizer.test_records_of_season import games_apart
 from bot.systems import make_core

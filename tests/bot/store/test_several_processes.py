@@ -11,8 +11,8 @@ from datetime import timedelta
 from pathlib import Path
 
 from bot.config import Config
-from bot.core.clock import ShiftedClock
-from bot.core.store import open_store
+from bot.core.running.clock import ShiftedClock
+from bot.core.storage.store import open_store
 from bot.systems import make_core
 from tests.bot.conftest import START, actor
 

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.core.migrations import migration_files
-from bot.core.store import iso, open_store
+from bot.core.storage.migrations import migration_files
+from bot.core.storage.store import iso, open_store
 from bot.systems import build_registry
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
@@ -193,7 +193,7 @@ async def test_clubs_read_together_are_the_clubs_read_one_by_one(any_store) -> N
 
 async def test_several_clubs_posts_are_recorded_in_one_statement_as_one_by_one(any_store) -> None:
     """``mark_announcements_attempted`` and ``mark_announcements_sent`` (the clubs served side by side,
-    ``bot/core/scheduler.py``): each announcement gets its own club's latest post as ``after_ref`` and its
+    ``bot/core/running/scheduler.py``): each announcement gets its own club's latest post as ``after_ref`` and its
     own reference, as the one-by-one records give them; one marked already is left as it is."""
     clubs = [await any_store.get_or_create_club("console", f"c{i}", f"Club {i}", "nl", ZONE, NOW) for i in range(3)]
     for club in clubs:
@@ -267,7 +267,7 @@ async def test_the_change_stamp_moves_with_every_commit_here_and_elsewhere(datab
 async def test_a_long_in_list_is_read_in_parts(any_store) -> None:
     """``fetch_all_in``: a list longer than one statement takes (``IN_LIST_SIZE``) is read in parts and
     every row comes back once, the clubs' pending announcements among them."""
-    from bot.core.database import IN_LIST_SIZE
+    from bot.core.storage.database import IN_LIST_SIZE
 
     clubs = [await any_store.get_or_create_club("console", f"c{i}", "Club", "nl", ZONE, NOW) for i in range(3)]
     for club in clubs:

@@ -13,8 +13,8 @@ from pathlib import Path
 import asyncpg
 
 from bot.config import Config
-from bot.core.clock import ShiftedClock
-from bot.core.store import is_postgres, open_store
+from bot.core.running.clock import ShiftedClock
+from bot.core.storage.store import is_postgres, open_store
 from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, START
 

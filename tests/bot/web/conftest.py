@@ -12,8 +12,8 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-from bot.core.dispatch import Core
-from bot.core.scheduler import Alarm
+from bot.core.commands.dispatch import Core
+from bot.core.running.scheduler import Alarm
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, actor, link, ok
 

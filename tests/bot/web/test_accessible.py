@@ -16,7 +16,7 @@ import pytest
 from PIL import Image, ImageDraw
 from selenium import webdriver
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, ok
 from tests.bot.web.conftest import a_club_with_everything

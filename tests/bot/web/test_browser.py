@@ -20,8 +20,8 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
-from bot.core.dispatch import Core
-from bot.core.scheduler import Alarm
+from bot.core.commands.dispatch import Core
+from bot.core.running.scheduler import Alarm
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, actor, link, ok
 from tests.bot.web.conftest import chromium

@@ -11,8 +11,8 @@ from datetime import datetime, timezone
 import aiohttp
 import pytest
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from tests.bot import ics_reader
 from tests.bot.conftest import DIRECTOR, link, ok, refused
 from tests.bot.keizer.test_commands import ANNA, BERT, CARLA, DAAN, EVA

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from bot.web.connections import PER_ADDRESS
 from bot.web.server import BURST, Flood, start_web
 from tests.bot.conftest import DIRECTOR, ok
@@ -28,8 +28,8 @@ SERVER = """
 import asyncio, resource, sys
 resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
 from bot.config import load_config
-from bot.core.clock import Clock
-from bot.core.store import Store
+from bot.core.running.clock import Clock
+from bot.core.storage.store import Store
 from bot.systems import make_core
 from bot.web.server import start_web
 

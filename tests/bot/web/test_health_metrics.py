@@ -11,7 +11,7 @@ import aiohttp
 
 from bot.app import run_platforms
 from bot.config import Config
-from bot.core.health import REGISTRY
+from bot.core.running.health import REGISTRY
 from tests.bot.adapters.local_server import free_port
 from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram, message, user
 

@@ -14,8 +14,8 @@ import pytest
 
 from selenium import webdriver
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points
 from bot.keizer.lookups import keizer_store

@@ -12,7 +12,7 @@ import aiohttp
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, link, ok
 from tests.bot.web.conftest import a_club_with_everything
 

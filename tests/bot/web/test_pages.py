@@ -8,8 +8,8 @@ from datetime import datetime, timedelta, timezone
 
 import aiohttp
 
-from bot.core.dispatch import Core
-from bot.core.scheduler import Alarm
+from bot.core.commands.dispatch import Core
+from bot.core.running.scheduler import Alarm
 from bot.web.server import BURST
 from tests.bot.conftest import DIRECTOR, actor, ok, refused
 

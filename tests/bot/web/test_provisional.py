@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, ok
 from tests.bot.keizer.test_commands import make_season, pair_round_one
 from tests.bot.web.test_pages import get

@@ -3,8 +3,8 @@ bot's web server: ``/rapid-indeling`` and ``/rapid`` (its standings) as the chat
 
 from __future__ import annotations
 
-from bot.core.clock import ShiftedClock
-from bot.core.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, ok
 from tests.bot.keizer.test_rapid import RAPID_DEADLINE, two_competitions
 from tests.bot.web.test_pages import get

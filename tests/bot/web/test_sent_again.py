@@ -12,8 +12,8 @@ from datetime import datetime, timezone
 
 import aiohttp
 
-from bot.core.dispatch import Core
-from bot.core.store import Store
+from bot.core.commands.dispatch import Core
+from bot.core.storage.store import Store
 from bot.systems import make_core
 from bot.web.freshness import OTHERS_EVERY, Freshness
 from bot.web.kept import takes_gzip

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 
 import aiohttp
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, dump, link, ok, refused
 
 ANNA, BERT = actor("Anna"), actor("Bert")

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from bot.adapters.console import ConsoleAdapter
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from bot.web.style import (
     DARK_BACKGROUNDS,
     LIGHT_BACKGROUNDS,

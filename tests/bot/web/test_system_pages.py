@@ -9,7 +9,7 @@ import re
 
 import aiohttp
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from engine.go.sgf import read_sgf
 from tests.bot.conftest import DIRECTOR, actor, link, ok
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from bot.core.dispatch import Core
+from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR
 
 

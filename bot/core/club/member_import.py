@@ -1,0 +1,178 @@
+"""``/leden importeer`` (``/members import``): the director adds a club's members in one step, from a CSV
+file sent with the command or a list pasted under it (one member a line: name, rating, optionally a chat
+account), instead of a ``/speler`` and a ``/koppel`` per member.
+
+The columns are separated by ``;`` (Dutch Excel), ``,`` or a tab, or, in a pasted list, the rating is the
+last word of the name (``Anna de Vries 1800``); a first line of column names is skipped. An account is a
+mention (``<@123>``) or the platform's user id. Columns 4-6, each optional, are the member's KNSB
+relatienummer, FIDE ID and EGD PIN (``bot/core/club/federation.py``; ``-`` removes one, empty leaves it). A member already in the club (case and accents aside)
+gets the new rating. All or nothing: one bad line and nothing is read, and the reply names every bad
+line and what is wrong with it. The file is read with the limits of ``bot/core/commands/limits.py`` before it is
+parsed; a name must be printable (no control characters) and at most ``MAX_NAME_LENGTH`` long.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+
+from bot.core.commands.context import MAX_NAME_LENGTH, Context, UserError, printable
+from bot.core.commands.dispatch import Core
+from bot.core.club.federation import identity_value
+from bot.core.commands.limits import MAX_FILE_BYTES
+from bot.core.club.linking import account_of
+from bot.core.club.name_key import name_key
+from bot.core.commands.registry import Command, Param, Registry
+from bot.core.commands.replies import Reply
+from bot.core.output.spreadsheet import file_text
+
+MAX_MEMBER_LINES = 5000
+MAX_RATING = 4000  # as /speler
+SHOWN_BAD_LINES = 20
+IMPORT_WORDS = frozenset({"importeer", "import"})
+_RATING = re.compile(r"[0-9]{1,4}")
+_ACCOUNT_ID = re.compile(r"[^<>@\s]{1,80}")
+ID_COLUMNS = ("knsb_id", "fide_id", "egd_pin")  # columns 4-6: the federation identities (empty: unchanged)
+_HEADER = frozenset({"naam", "name", "speler", "player", "lid", "member"})
+
+
+def register(registry: Registry) -> None:
+    registry.add(Command("leden", cmd_leden, director=True, english="members", pasted=True,
+                         params=(Param("actie", "choice", required=True, choices=(("importeer", "importeer"),)),
+                                 Param("bestand", "file"))))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    name: str
+    rating: int
+    account: str | None
+    ids: tuple[tuple[str, str | None], ...] = ()  # (column, value) of the KNSB, FIDE and EGD columns given
+
+
+async def cmd_leden(core: Core, ctx: Context) -> Reply:
+    if [a.lower() for a in ctx.args] not in ([w] for w in IMPORT_WORDS):
+        raise UserError("error_usage", usage=ctx.t("usage_leden"))
+    if not ctx.attachment or not ctx.attachment.strip():
+        raise UserError("members_import_nothing")
+    if len(ctx.attachment) > MAX_FILE_BYTES:
+        raise UserError("members_import_too_big", mb=MAX_FILE_BYTES // (1024 * 1024))
+    parsed, bad = _rows(ctx, _text(ctx.attachment))
+    existing = {name_key(m.name): m for m in await core.store.members(ctx.club.id)}
+    for row in parsed:
+        if row.account is None:
+            continue
+        holder = await core.store.member_by_identity(ctx.club.id, row.account)
+        if holder is not None and holder.id != getattr(existing.get(name_key(row.name)), "id", None):
+            bad.append((row.line, ctx.t("members_import_account_taken", name=holder.name)))
+    for row in parsed:
+        own = getattr(existing.get(name_key(row.name)), "id", None)
+        for column, value in row.ids:
+            other = await core.store.member_by_federation_id(ctx.club.id, column, value) if value else None
+            if other is not None and other != own:
+                taken = await core.store.member(other)
+                bad.append((row.line, ctx.t("members_import_identity_taken", value=value, name=taken.name if taken else "?")))
+    if bad:
+        bad.sort()
+        lines = [ctx.t("members_import_bad_line", line=n, problem=p) for n, p in bad[:SHOWN_BAD_LINES]]
+        if len(bad) > SHOWN_BAD_LINES:
+            lines.append(ctx.t("members_import_more_bad", count=len(bad) - SHOWN_BAD_LINES))
+        raise UserError("members_import_refused", count=len(bad), lines="\n".join(lines))
+    added = updated = linked = 0
+    async with core.store.transaction():
+        for row in parsed:
+            member = existing.get(name_key(row.name))
+            if member is None:
+                member = await core.store.add_member(ctx.club.id, row.name, row.rating, ctx.now)
+                added += 1
+            else:
+                await core.store.update_member_rating(member.id, row.rating)
+                updated += 1
+            if row.account is not None:
+                await core.store.move_member_to(ctx.club.id, row.account, member.id)
+                linked += 1
+            for column, value in row.ids:
+                await core.store.set_identity(member.id, column, value)
+    return Reply(lines=(ctx.t("members_imported", count=len(parsed), added=added, updated=updated, linked=linked),))
+
+
+def _text(content: bytes) -> str:
+    """The file as text (``spreadsheet.file_text``: UTF-8 with or without Excel's byte order mark, else
+    Windows-1252, what a Dutch Excel saves as "CSV"); anything else, or a file with NUL bytes, is no text."""
+    text = file_text(content)
+    if text is None:
+        raise UserError("members_import_not_text")
+    return text
+
+
+def _rows(ctx: Context, text: str) -> tuple[list[Row], list[tuple[int, str]]]:
+    lines = text.splitlines()
+    if len(lines) > MAX_MEMBER_LINES:
+        raise UserError("members_import_too_many", limit=MAX_MEMBER_LINES)
+    rows: list[Row] = []
+    bad: list[tuple[int, str]] = []
+    seen: dict[str, int] = {}
+    accounts: dict[str, int] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        cells = _cells(line)
+        if number == 1 and cells and cells[0].strip().lower() in _HEADER:
+            continue
+        try:
+            row = _row(number, cells)
+        except UserError as err:
+            bad.append((number, ctx.t(err.key, **err.values)))
+            continue
+        key = name_key(row.name)
+        if key in seen:
+            bad.append((number, ctx.t("members_import_twice", name=row.name, first=seen[key])))
+            continue
+        seen[key] = number
+        if row.account is not None:
+            if row.account in accounts:
+                bad.append((number, ctx.t("members_import_account_twice", first=accounts[row.account])))
+                continue
+            accounts[row.account] = number
+        rows.append(row)
+    if not rows and not bad:
+        raise UserError("members_import_nothing")
+    return rows, bad
+
+
+def _cells(line: str) -> list[str]:
+    """A line's cells: by ``;``, a tab or ``,`` (quoted as CSV may be), else ``Name Words 1800 [account]``."""
+    for separator in (";", "\t", ","):
+        if separator in line:
+            try:
+                return next(csv.reader([line], delimiter=separator))
+            except (csv.Error, StopIteration):
+                return [line]
+    words = line.split()
+    account = [words.pop()] if len(words) > 2 and account_of(words[-1]) is not None else []
+    if len(words) >= 2 and _RATING.fullmatch(words[-1]):
+        return [" ".join(words[:-1]), words[-1], *account]
+    return [line, *account]
+
+
+def _row(number: int, cells: list[str]) -> Row:
+    name = " ".join(cells[0].split()) if cells else ""
+    if not name:
+        raise UserError("members_import_no_name")
+    if printable(name) != name:
+        raise UserError("members_import_control")
+    if len(name) > MAX_NAME_LENGTH:
+        raise UserError("members_import_long_name", limit=MAX_NAME_LENGTH)
+    rating_text = cells[1].strip() if len(cells) > 1 else ""
+    if not _RATING.fullmatch(rating_text) or int(rating_text) > MAX_RATING:
+        raise UserError("members_import_rating", value=rating_text[:20])
+    account_text = cells[2].strip() if len(cells) > 2 else ""
+    account = (account_of(account_text) or account_text) if account_text else None
+    if account is not None and not _ACCOUNT_ID.fullmatch(account):
+        raise UserError("members_import_account", value=account_text[:40])
+    if len(cells) > len(ID_COLUMNS) + 3 and any(c.strip() for c in cells[len(ID_COLUMNS) + 3 :]):
+        raise UserError("members_import_columns")
+    ids = tuple((column, identity_value(column, cell)) for column, cell in zip(ID_COLUMNS, cells[3:]) if cell.strip())
+    return Row(number, name, int(rating_text), account, ids)

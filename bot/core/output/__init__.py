@@ -1,0 +1,4 @@
+"""What the bot draws and hands out: ``pictures`` (tables as PNG) and ``fonts`` (every name drawn),
+``calendar`` (local times in the club's timezone), ``spreadsheet`` (CSV files a spreadsheet opens as
+they are).
+"""
