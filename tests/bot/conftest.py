@@ -187,3 +187,17 @@ async def link(commands: Core, *people: Actor) -> None:
         director = Actor(who.platform, who.club_external_id, who.club_name, "user:leider", "Leider", is_director=True)
         reply = await commands.handle(director, f'/koppel "{who.display_name}" <@{who.user_id}>')
         assert reply.ok, f"linking {who.display_name}: {reply.text}"
+
+
+def season_names_at(url: str) -> list[str]:
+    """The seasons' names in the database at ``url``, read by a store of its own (what a bot that ran
+    there left)."""
+
+    async def read() -> list[str]:
+        store = await open_store(url)
+        try:
+            return [r[0] for r in await store.fetch_all("SELECT name FROM seasons")]
+        finally:
+            await store.close()
+
+    return asyncio.run(read())

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, load_config
+from tests.bot.conftest import season_names_at
 from tests.paths import REPO
 
 EXE = Path(sys.executable).parent / "clubbot"
@@ -96,23 +97,12 @@ def test_a_bad_config_file_stops_the_bot_in_one_line(tmp_path: Path) -> None:
 def test_db_takes_a_postgresql_url_and_never_makes_a_file_of_it(tmp_path: Path, pg_url: str) -> None:
     """``clubbot run --db postgresql://...`` runs on that database (it made a SQLite file named after the
     URL before: the operator thought the bot was on PostgreSQL, and it was not)."""
-    import asyncio
-
-    from bot.core.storage.store import open_store
-
     done = subprocess.run([str(EXE), "run", "--db", pg_url, "--clock", "2026-12-01T12:00"], capture_output=True, text=True,
                           input="/seizoen naam=Op-Postgres start=2026-12-03 rondes=2\n/stop\n", timeout=60, env=ENV, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Op-Postgres" in done.stdout and list(tmp_path.iterdir()) == []
 
-    async def season_names() -> list[str]:
-        store = await open_store(pg_url)
-        try:
-            return [r[0] for r in await store.fetch_all("SELECT name FROM seasons")]
-        finally:
-            await store.close()
-
-    assert asyncio.run(season_names()) == ["Op-Postgres"]
+    assert season_names_at(pg_url) == ["Op-Postgres"]
 
 
 @pytest.mark.parametrize("command", [["run", "--db", "mysql://clubbot@db/clubbot"], ["restore", "backup.sqlite3", "--db", "postgresql://x@127.0.0.1/y"]])

@@ -21,6 +21,7 @@ import aiohttp
 from tests.bot.adapters.discord_process import FAKE_ENV
 from tests.bot.adapters.fake_discord import FakeDiscord
 from tests.bot.adapters.fake_telegram import TOKEN as TELEGRAM_TOKEN, FakeTelegram
+from tests.bot.conftest import season_names_at
 from tests.paths import REPO
 
 DOCS = (REPO / "docs" / "deploy.md").read_text(encoding="utf-8")
@@ -99,10 +100,7 @@ def test_the_steps_make_the_user_and_the_folders_the_unit_uses() -> None:
 def test_a_credential_of_systemd_gives_the_variable_the_environment_does_not(tmp_path: Path, pg_url: str) -> None:
     """``LoadCredential=CLUBBOT_DATABASE_URL:...``: systemd puts the file in ``$CREDENTIALS_DIRECTORY``
     under that name; the bot, with no such variable in its environment, runs on that database."""
-    import asyncio as aio
     import subprocess
-
-    from bot.core.storage.store import open_store
 
     folder = tmp_path / "credentials"
     folder.mkdir()
@@ -115,14 +113,7 @@ def test_a_credential_of_systemd_gives_the_variable_the_environment_does_not(tmp
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0 and "Via-Credential" in done.stdout, done.stderr[-3000:]
 
-    async def season_names() -> list[str]:
-        store = await open_store(pg_url)
-        try:
-            return [r[0] for r in await store.fetch_all("SELECT name FROM seasons")]
-        finally:
-            await store.close()
-
-    assert aio.run(season_names()) == ["Via-Credential"]
+    assert season_names_at(pg_url) == ["Via-Credential"]
 
 
 def free_port() -> int:
