@@ -65,7 +65,7 @@ async def run_console(
         await console.send_announcement(club, announcement)
         return None  # a terminal's post has no reference
 
-    alarm = Alarm(core, send)
+    alarm = Alarm(core, send, platforms={"console"})
     console.after_command = alarm.after_command
     console.after_clock = alarm.run_due
     site = None
@@ -171,6 +171,7 @@ async def run_platforms(
             for problem in failures:
                 log.error("clubbot stops: %s", problem)
             return 1
+        alarm.platforms = set(by_platform)  # it claims only the announcements its adapters can post
         await alarm.start()
         site = await start_web(core, config.web_address) if config.web_address else None
         if site is None and config.metrics_address:

@@ -22,7 +22,7 @@ import logging
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from contextlib import asynccontextmanager
-from typing import AsyncIterator, Awaitable, Callable
+from typing import AsyncIterator, Awaitable, Callable, Iterable
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
@@ -69,6 +69,7 @@ class Alarm:
         concurrency: int = CONCURRENCY,
         recheck_every: float = RECHECK_EVERY,
         posts_in_flight: int = POSTS_IN_FLIGHT,
+        platforms: Iterable[str] | None = None,
     ) -> None:
         self.core = core
         self.limits = limits
@@ -76,6 +77,9 @@ class Alarm:
         self.store: Store = core.store
         self.clock: Clock = core.clock
         self.send = send
+        # The platforms this process can post to (its adapters'): a pass claims only their clubs'
+        # announcements (issue 46 §3); None: every club's (one process with every platform, the tests).
+        self.platforms: set[str] | None = set(platforms) if platforms is not None else None
         self.retry_after = retry_after
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self._lock = asyncio.Lock()
@@ -205,7 +209,7 @@ class Alarm:
         (one query), as another process may have posted some meanwhile."""
         by_club: dict[int, list[Announcement]] = {}
         served = dict(self._served)  # before the queues are read: a command's posts after this are seen
-        pending = await self.store.pending_announcements()
+        pending = await self.store.pending_announcements(platforms=self.platforms)
         ANNOUNCEMENTS_QUEUED.set(len(pending))
         for announcement in pending:
             by_club.setdefault(announcement.club_id, []).append(announcement)

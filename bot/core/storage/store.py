@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any, cast
 
 from bot.core.storage.database import Database, from_iso, iso
@@ -376,8 +376,11 @@ class SharedTables(
         await self.queue_announcement(club_id, round_id, f"{corrections}{number}", body, now, picture=picture)
         return True
 
-    async def pending_announcements(self, club_id: int | None = None, clubs: list[int] | None = None) -> list[Announcement]:
-        """What is still to be sent, in the order it was queued: everything, one club's, or ``clubs``'."""
+    async def pending_announcements(
+        self, club_id: int | None = None, clubs: list[int] | None = None, platforms: Iterable[str] | None = None
+    ) -> list[Announcement]:
+        """What is still to be sent, in the order it was queued: everything (of the clubs on ``platforms``:
+        what this process can post), one club's, or ``clubs``'."""
         if club_id is not None:
             rows = await self.fetch_all(
                 "SELECT * FROM announcements WHERE sent_at IS NULL AND club_id = ? ORDER BY id", (club_id,)
@@ -385,6 +388,13 @@ class SharedTables(
         elif clubs is not None:
             rows = await self.fetch_all_in("SELECT * FROM announcements WHERE sent_at IS NULL AND club_id IN ({marks})", clubs)
             rows.sort(key=lambda r: r["id"])
+        elif platforms is not None:
+            wanted = sorted(set(platforms))
+            rows = await self.fetch_all(
+                "SELECT a.* FROM announcements a JOIN clubs c ON c.id = a.club_id WHERE a.sent_at IS NULL"
+                f" AND c.platform IN ({','.join('?' * len(wanted))}) ORDER BY a.id",
+                wanted,
+            ) if wanted else []  # fmt: skip
         else:
             rows = await self.fetch_all("SELECT * FROM announcements WHERE sent_at IS NULL ORDER BY id")
         return [_announcement(r) for r in rows]

@@ -200,3 +200,31 @@ async def test_after_a_command_its_clubs_announcements_go_out_on_both_databases(
         assert [a.body for a in await any_store.pending_announcements()] == ["Nieuws van club 2"]
     finally:
         alarm.shutdown()
+
+
+async def test_a_process_claims_only_what_its_platforms_can_post(any_store: Store, config: Config) -> None:
+    """Issue 46 §3: a process started with ``--platforms discord`` left Telegram clubs' announcements to
+    fail, counted as failed, at every pass; now it leaves them pending, untouched, for a process that has
+    Telegram."""
+    core = make_core(any_store, config, ShiftedClock(START))
+    for platform in ("discord", "telegram"):
+        director = Actor(platform, f"{platform}-club", "Club", "user:leider", "Leider", is_director=True)
+        await ok(core, director, "/speler Anna 2000")
+        club_row = await any_store.club_by_external(platform, f"{platform}-club")
+        assert club_row is not None
+        async with any_store.transaction():
+            await any_store.queue_announcement(club_row.id, None, "news", f"Nieuws op {platform}", core.clock.now())
+    posted: list[str] = []
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        assert club.platform == "discord", f"a {club.platform} club's announcement was tried"
+        posted.append(announcement.body)
+
+    alarm = Alarm(core, send, platforms={"discord"})
+    try:
+        await alarm.run_due()
+    finally:
+        alarm.shutdown()
+    assert posted == ["Nieuws op discord"]
+    left = await any_store.pending_announcements()
+    assert [(a.body, a.attempted) for a in left] == [("Nieuws op telegram", False)]
