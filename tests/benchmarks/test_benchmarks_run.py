@@ -27,7 +27,7 @@ FIGURES: dict[str, list[str]] = {
     "command_cost_bench": [
         r"clubs +wiring +reply p50 +reply p99 +done p50 +done p99 +\(ms\)",
         *(line for size in (1, 5) for line in (
-            rf"# {size} clubs built in {{n}} s",
+            rf"# {size} clubs built in {{n}} s \({{n}} there already\)",
             rf"{size} +club +{{n}} +{{n}} +{{n}} +{{n}}",
             rf"{size} +whole pass +{{n}} +{{n}} +{{n}} +{{n}}",
         )),
