@@ -10,23 +10,22 @@ from engine.go.timing import GameClock, due, next_due
 
 from bot.core.commands.context import Actor
 from bot.core.commands.dispatch import Core
-from bot.go.store import GoGameRow, GoStore
+from bot.go.store import GoStore
 
 from bot.go.play import apply_actions
 from bot.go.view import load_game, member_of, names_of
 
 
-async def running_clocks(core: Core, club_id: int | None = None) -> list[tuple[GoGameRow, GameClock]]:
-    """The clocks of the games being played: every club's, or one club's."""
+async def running_clocks(core: Core, club_id: int | None = None) -> list[GameClock]:
+    """The clocks of the games being played: every club's, or one club's (their moments alone, not the
+    games' records: the scheduler looks at every club's clocks each minute)."""
     gs = GoStore(core.store)
-    rows = await gs.running(club_id)
-    settings = await gs.settings_of(sorted({row.club_id for row in rows}))
-    result = []
-    for row in rows:
-        s = settings[row.club_id]
-        started = row.turn_started_at or row.created_at
-        result.append((row, GameClock(row.id, started, row.reminded_at, s.remind_after, s.max_think)))
-    return result
+    clocks = await gs.running_clocks(club_id)
+    settings = await gs.settings_of(sorted({club for _, club, _, _ in clocks}))
+    return [
+        GameClock(game_id, started, reminded_at, settings[club].remind_after, settings[club].max_think)
+        for game_id, club, started, reminded_at in clocks
+    ]
 
 
 class GoSchedule:
@@ -35,19 +34,19 @@ class GoSchedule:
     async def next_due_moment(self, core: Core, club_id: int | None = None) -> datetime | None:
         """When the next reminder or loss on time falls due (for the scheduler's alarm), in any club or in
         one."""
-        return next_due(c for _, c in await running_clocks(core, club_id))
+        return next_due(await running_clocks(core, club_id))
 
 
     async def run_due(self, core: Core, now: datetime) -> None:
         """Send the reminders that are due and record the games lost on time (the club's channel hears of
         both); a competition pairing lost on time gets its result. One transaction."""
         async with core.store.transaction():
-            clocks = await running_clocks(core)
-            rows = {row.id: row for row, _ in clocks}
-            todo = due(now, [c for _, c in clocks])
+            todo = due(now, await running_clocks(core))
             gs = GoStore(core.store)
             for game_id in (*todo.timeouts, *todo.reminders):
-                row = rows[game_id]
+                row = await gs.game(game_id)  # only the games due are read whole
+                if row is None:
+                    continue
                 club = await core.store.club(row.club_id)
                 if club is None:
                     continue

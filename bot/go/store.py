@@ -129,15 +129,17 @@ class GoStore:
         )
         return [_row(r) for r in rows]
 
-    async def running(self, club_id: int | None = None) -> list[GoGameRow]:
-        """The games being played: every club's, or one club's."""
-        if club_id is None:
-            rows = await self.store.fetch_all("SELECT * FROM go_games WHERE status = 'playing' ORDER BY id")
-        else:
-            rows = await self.store.fetch_all(
-                "SELECT * FROM go_games WHERE club_id = ? AND status = 'playing' ORDER BY id", (club_id,)
-            )
-        return [_row(r) for r in rows]
+    async def running_clocks(self, club_id: int | None = None) -> list[tuple[int, int, datetime, datetime | None]]:
+        """(game, club, when the turn began, when its player was last reminded) of the games being played:
+        every club's, or one club's."""
+        sql = "SELECT id, club_id, turn_started_at, created_at, reminded_at FROM go_games WHERE status = 'playing'"
+        rows = await self.store.fetch_all(sql + " ORDER BY id" if club_id is None else sql + " AND club_id = ? ORDER BY id",
+                                          () if club_id is None else (club_id,))  # fmt: skip
+        return [
+            (r["id"], r["club_id"], from_iso(r["turn_started_at"] or r["created_at"]),
+             from_iso(r["reminded_at"]) if r["reminded_at"] else None)
+            for r in rows
+        ]  # fmt: skip
 
     async def competition_game_ids(self, club_id: int) -> list[int]:
         """The competition games (``keizer_game_id``) the club's go games play."""
