@@ -54,8 +54,10 @@ def pair_next(t: Tournament, forbidden: Collection[tuple[PlayerId, PlayerId]] = 
     every field size; before, a contender pairs like anyone) they may repeat opponents rather than float
     more than one contender (seed 000 scenario 1: four players in group 1 play it out; repeats are
     allowed but avoided). Seed 000 scenario 2, also from round 6: a lone top-group player with an even
-    group 1 (two or more) plays a group-2 player whenever one is present (the lowest not met yet, else
-    the lowest: a repeat), while group 1 pairs among itself, regardless of earlier meetings. A top group that is odd when group 1 is odd floats its
+    group 1 (two or more) plays a group-2 player not met yet whenever one is present (the lowest), while
+    group 1 pairs among itself, regardless of earlier meetings; when the top player met every group-2
+    player, they float on past group 2 by the costs above (a non-contender not met further down: seed 000
+    lets only group 1 meet again; a repeat only when every pairing needs one). A top group that is odd when group 1 is odd floats its
     player into group 1, which is how seed 000's round 7 pairs the top-group player with the last
     group-1 player.
 
@@ -136,12 +138,13 @@ def pair_next(t: Tournament, forbidden: Collection[tuple[PlayerId, PlayerId]] = 
         and len(pools[1]) % 2 == 0
     )
     group_two = groups_by_score.get(played - 2, [])
-    if top_odd_skip and len(pools[0]) == 1 and group_two:
-        # Seed 000 scenario 2: the lone top player meets a group-2 player whenever one is present: the one
-        # the fold gives (the lowest) among those not met yet, else the lowest (a repeat)
+    fresh = [p for p in group_two if p not in met[pools[0][0]]] if top_odd_skip and len(pools[0]) == 1 else []
+    if fresh:
+        # Scenario 2 (see the docstring): the lowest group-2 player not met yet. When the top player met every
+        # group-2 player nothing is fixed here: they float past group 1 (``target``) and the search pairs them
+        # by its costs, the fewest repeats first (a group-3 player not met rather than a repeat)
         lone = pools[0][0]
-        fresh = [p for p in group_two if p not in met[lone]]
-        opponent = (fresh or group_two)[-1]
+        opponent = fresh[-1]
         first.append((lone, opponent))
         ids = [p for p in ids if p not in (lone, opponent)]
         scores = sorted({st.score[p] for p in ids}, reverse=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine.mcmahon.tournament import contenders_of, state_after
@@ -196,6 +196,7 @@ def _run(n: int, seed: int) -> tuple[Tournament, list[str]]:
 
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(16, 200), seed=st.integers(0, 10**6))
+@example(n=16, seed=458)  # round 6: the lone top player met every group-2 player; repeated p013-p007 before
 def test_the_champion_is_known_after_seven_or_eight_rounds(n: int, seed: int) -> None:
     t, problems = _run(n, seed)
     assert not problems
@@ -206,6 +207,29 @@ def test_the_champion_is_known_after_seven_or_eight_rounds(n: int, seed: int) ->
         assert len(t.rounds[7].games) == 1 and s.champion_after == 8
     table = standings(t)
     assert table[0].champion and table[0].player.id == s.champion
+
+
+def test_a_lone_top_player_who_met_all_of_group_two_meets_a_group_three_player_not_a_repeat() -> None:
+    """Seed 000 scenario 2, 16 players, round 6: p007 alone in the top group (5 points), p002 and p014 in
+    group 1, and p007 has met all four group-2 players (p004, p006, p013, p015). Seed 000 allows repeats
+    only in group 1 ("in Groep 1 herhaalde tegenstanders toegestaan"; the two group-1 players meet
+    "onafhankelijk van of ze elkaar al getroffen hebben"), and a pairing without any repeat exists: p007
+    floats on to a group-3 player not met, with the smallest total score difference there is (4, as
+    with the repeat). Before, p007 met p013 again."""
+    t, problems = _run(16, 458)
+    assert not problems
+    stt = state_after(Tournament(t.players, t.rounds[:5]))
+    assert [p for p in stt.score if stt.score[p] == 5] == ["p007"]
+    assert sorted(p for p in stt.score if stt.score[p] == 3) == ["p004", "p006", "p013", "p015"]
+    assert stt.met["p007"] >= {"p004", "p006", "p013", "p015"}
+    games = t.rounds[5].games
+    assert not [g for g in games if g.white in stt.met[g.black]]  # round 6: no repeat at all
+    pairs = {frozenset((g.black, g.white)) for g in games}
+    assert frozenset(("p002", "p014")) in pairs  # group 1 among itself
+    (top_game,) = [g for g in games if "p007" in (g.black, g.white)]
+    other = top_game.white if top_game.black == "p007" else top_game.black
+    assert stt.score[other] == 2  # group 3: the nearest group with a player p007 has not met
+    assert sum(abs(stt.score[g.black] - stt.score[g.white]) for g in games) == 4
 
 
 def test_scenario_two_title_game_after_seven_rounds() -> None:

@@ -1,6 +1,6 @@
 """Seed 000's endgame rules, exactly (issue 31, section 1, item 3): they apply after round 5 in every field
-size; the lone top-group player meets a group-2 player whenever there is one; a contender never gets the
-bye while a non-contender can."""
+size; the lone top-group player meets a group-2 player not met whenever there is one (else a non-contender
+not met further down, not a repeat); a contender never gets the bye while a non-contender can."""
 
 from __future__ import annotations
 
@@ -73,12 +73,14 @@ def test_a_contender_never_gets_the_bye_while_a_non_contender_can(n: int, seed: 
 
 @settings(max_examples=80, deadline=None)
 @given(n=st.integers(6, 40), seed=st.integers(0, 10**6))
-@example(n=14, seed=26)  # every group-2 player had met the top player: a group-3 opponent before
-@example(n=12, seed=106)
-def test_the_lone_top_player_meets_group_two_whenever_there_is_one(n: int, seed: int) -> None:
+@example(n=14, seed=26)  # every group-2 player had met the top player: a repeat before, now a group-3 player
+@example(n=12, seed=106)  # the same: a repeat before
+@example(n=16, seed=458)  # the same (test_mcmahon's round 6: repeat p013-p007)
+def test_the_lone_top_player_meets_group_two_not_met_whenever_there_is_one(n: int, seed: int) -> None:
     """Seed 000 scenario 2 (after round 5): one player in the top group, group 1 even: the top player plays
-    a group-2 player, one not met if there is one, else a repeat (before: a 14-player field gave a
-    group-3 opponent)."""
+    a group-2 player not met yet whenever there is one; when every group-2 player was met, a non-contender
+    not met (further down: seed 000 allows repeats only in group 1), a repeat only when the top player met
+    every non-contender paired this round."""
     for t, p in rounds(n, seed):
         played = p.round - 1
         if played < 5:
@@ -91,4 +93,11 @@ def test_the_lone_top_player_meets_group_two_whenever_there_is_one(n: int, seed:
         if len(top) == 1 and len(one) >= 2 and len(one) % 2 == 0 and two and top[0] != p.bye:
             game = next(g for g in p.games if top[0] in (g.black, g.white))
             other = game.white if game.black == top[0] else game.black
-            assert group(st_, other, played) == 2, (p.round, game, group(st_, other, played))
+            met = st_.met[top[0]]
+            where = (p.round, game, group(st_, other, played))
+            if any(x not in met for x in two):
+                assert group(st_, other, played) == 2 and other not in met, where
+            else:
+                assert group(st_, other, played) >= 2, where
+                below = [x for x in ids if group(st_, x, played) >= 2]
+                assert other not in met or all(x in met for x in below), where
