@@ -29,7 +29,10 @@ class Worker:
         self.offset = tmp / "wall-clock-offset"
         self.step("+0")
         env = {**os.environ, "LD_PRELOAD": str(LIBRARY), "FAKETIME_TIMESTAMP_FILE": str(self.offset),
-               "FAKETIME_NO_CACHE": "1", "FAKETIME_DONT_FAKE_MONOTONIC": "1"}  # fmt: skip
+               "FAKETIME_NO_CACHE": "1", "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+               # fontconfig's fc-list (the pictures' fonts) on the real clock: on a stepped one it may
+               # take its caches for stale and rebuild them, past the bot's 30 s wait for it
+               "FAKETIME_SKIP_CMDS": "fc-list,fc-match,fc-cache"}  # fmt: skip
         self.process = subprocess.Popen(
             [sys.executable, str(WORKER), str(tmp / "club.sqlite3"), str(seconds_to_publication), "0.5"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=REPO,
