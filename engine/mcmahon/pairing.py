@@ -54,10 +54,11 @@ def pair_next(t: Tournament, forbidden: Collection[tuple[PlayerId, PlayerId]] = 
     every field size; before, a contender pairs like anyone) they may repeat opponents rather than float
     more than one contender (seed 000 scenario 1: four players in group 1 play it out; repeats are
     allowed but avoided). Seed 000 scenario 2, also from round 6: a lone top-group player with an even
-    group 1 (two or more) plays a group-2 player not met yet whenever one is present (the lowest), while
-    group 1 pairs among itself, regardless of earlier meetings; when the top player met every group-2
-    player, they float on past group 2 by the costs above (a non-contender not met further down: seed 000
-    lets only group 1 meet again; a repeat only when every pairing needs one). A top group that is odd when group 1 is odd floats its
+    group 1 (two or more) plays a group-2 player not met yet whenever one is present (the lowest whose game
+    lets the others pair best: the fewest repeats, then the smallest score difference), while group 1 pairs
+    among itself, regardless of earlier meetings; when the top player met every group-2 player, they float
+    on past group 2 by the costs above (a non-contender not met further down: seed 000 lets only group 1
+    meet again; a repeat only when every pairing needs one). A top group that is odd when group 1 is odd floats its
     player into group 1, which is how seed 000's round 7 pairs the top-group player with the last
     group-1 player.
 
@@ -137,32 +138,57 @@ def pair_next(t: Tournament, forbidden: Collection[tuple[PlayerId, PlayerId]] = 
         and len(pools[1]) >= 2
         and len(pools[1]) % 2 == 0
     )
-    group_two = groups_by_score.get(played - 2, [])
-    fresh = [p for p in group_two if p not in met[pools[0][0]]] if top_odd_skip and len(pools[0]) == 1 else []
-    if fresh:
-        # Scenario 2 (see the docstring): the lowest group-2 player not met yet. When the top player met every
-        # group-2 player nothing is fixed here: they float past group 1 (``target``) and the search pairs them
-        # by its costs, the fewest repeats first (a group-3 player not met rather than a repeat)
-        lone = pools[0][0]
-        opponent = fresh[-1]
-        first.append((lone, opponent))
-        ids = [p for p in ids if p not in (lone, opponent)]
-        scores = sorted({st.score[p] for p in ids}, reverse=True)
-        groups_by_score = {s: sorted((p for p in ids if st.score[p] == s), key=order_key) for s in scores}
-        pools = [groups_by_score[s] for s in scores]
-        top_odd_skip = False
-    # The contenders' rules come first after round 5, in every field size: a group of contenders floats only
-    # what parity needs and pairs among itself, with repeats rather than sending more contenders away (seed
-    # 000 scenario 1); floaters only go down, so the groups below never pull contenders into their pairing.
-    levels = [
-        Level(
-            tuple(pool), score,
-            all(p in alive for p in pool) and number >= t.settings.endgame_from,
-            2 if index == 0 and top_odd_skip else index + 1,
-        )  # fmt: skip
-        for index, (score, pool) in enumerate(zip(scores, pools))
-    ]
-    return _finish(number, first + pair_score_groups(levels, met), bye, st, met, strength)
+
+    def levels_of(rest: Sequence[PlayerId], skip: bool) -> list[Level]:
+        # The contenders' rules come first after round 5, in every field size: a group of contenders floats
+        # only what parity needs and pairs among itself, with repeats rather than sending more contenders away
+        # (seed 000 scenario 1); floaters only go down, so the groups below never pull contenders into their
+        # pairing. ``skip``: the top group's floater goes past group 1.
+        by_score = sorted({st.score[p] for p in rest}, reverse=True)
+        groups = [tuple(sorted((p for p in rest if st.score[p] == score), key=order_key)) for score in by_score]
+        return [
+            Level(
+                group, score,
+                all(p in alive for p in group) and number >= t.settings.endgame_from,
+                2 if index == 0 and skip else index + 1,
+            )  # fmt: skip
+            for index, (score, group) in enumerate(zip(by_score, groups))
+        ]
+
+    lone = pools[0][0] if top_odd_skip and len(pools[0]) == 1 else None
+    fresh = [p for p in groups_by_score.get(played - 2, []) if lone is not None and p not in met[lone]]
+    if lone is None or not fresh:
+        # When the lone top player met every group-2 player nothing is fixed here: they float past group 1
+        # (``target``) and the search pairs them by its costs, the fewest repeats first (a group-3 player not
+        # met rather than a repeat)
+        return _finish(number, first + pair_score_groups(levels_of(ids, top_odd_skip), met), bye, st, met, strength)
+    # Scenario 2 (see the docstring): the lowest group-2 player not met yet whose game lets the others pair
+    # best (the fewest repeats outside the contenders' own games, then the smallest score difference)
+    best: tuple[tuple[int, Points], list[tuple[PlayerId, PlayerId]]] | None = None
+    for opponent in reversed(fresh):
+        levels = levels_of([p for p in ids if p not in (lone, opponent)], False)
+        pairs = [(lone, opponent)] + pair_score_groups(levels, met)
+        cost = (
+            sum(b in met[a] for a, b in pairs if not (a in alive and b in alive)),
+            sum(abs(st.score[a] - st.score[b]) for a, b in pairs),
+        )
+        if best is None or cost < best[0]:
+            best = (cost, pairs)
+        if cost == (0, st.score[lone] - st.score[opponent] + _parity_bound(levels)):
+            break  # nothing pairs the others better
+    assert best is not None
+    return _finish(number, first + best[1], bye, st, met, strength)
+
+
+def _parity_bound(levels: Sequence[Level]) -> Points:
+    """The least total score difference a pairing of ``levels`` can have: a game crosses every boundary with an
+    odd number of players above it."""
+    above = 0
+    total: Points = 0
+    for upper, lower in zip(levels, levels[1:]):
+        above += len(upper.players)
+        total += (above % 2) * (upper.score - lower.score)
+    return total
 
 
 def _finish(
