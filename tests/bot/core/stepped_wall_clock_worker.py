@@ -18,7 +18,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from bot.config import Config, load_config  # noqa: E402
-from bot.core.output.fonts import installed_fonts  # noqa: E402
 from bot.core.running.clock import ShiftedClock  # noqa: E402
 from bot.core.commands.context import Actor  # noqa: E402
 from bot.core.running.scheduler import Alarm  # noqa: E402
@@ -44,7 +43,6 @@ async def main() -> None:
     async def send(club: Club, announcement: Announcement) -> None:
         print("posted", announcement.kind, flush=True)
 
-    installed_fonts()  # the pictures' fonts found before the clock steps, as a bot finds them at its first picture
     alarm = Alarm(core, send, recheck_every=recheck)
     await alarm.start()
     print("ready", flush=True)

@@ -30,9 +30,10 @@ class Worker:
         self.step("+0")
         env = {**os.environ, "LD_PRELOAD": str(LIBRARY), "FAKETIME_TIMESTAMP_FILE": str(self.offset),
                "FAKETIME_NO_CACHE": "1", "FAKETIME_DONT_FAKE_MONOTONIC": "1",
-               # fontconfig's fc-list (the pictures' fonts) on the real clock: on a stepped one it may
-               # take its caches for stale and rebuild them, past the bot's 30 s wait for it
-               "FAKETIME_SKIP_CMDS": "fc-list,fc-match,fc-cache"}  # fmt: skip
+               # no program on its PATH: the pictures take the bot's fixed fonts instead of asking
+               # fontconfig's fc-list, a program that would run on the stepped clock too (its waits
+               # there can fail with EINVAL, and its caches can look stale)
+               "PATH": ""}  # fmt: skip
         self.process = subprocess.Popen(
             [sys.executable, str(WORKER), str(tmp / "club.sqlite3"), str(seconds_to_publication), "0.5"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=REPO,
