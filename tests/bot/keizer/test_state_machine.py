@@ -13,7 +13,7 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
-from hypothesis import HealthCheck, seed, settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
@@ -208,22 +208,8 @@ class ClubWeeks(RuleBasedStateMachine):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-# 50 random club weeks of 40 steps each, run as two tests of 25, so that two workers of the parallel suite
-# share them. Each half draws its own examples: at random in ./test.sh; in CI, where Hypothesis
-# derandomizes and would seed every state machine alike, the second half from a seed of its own.
-WEEKS = settings(
-    max_examples=25, stateful_step_count=40, deadline=None,
+ClubWeeks.TestCase.settings = settings(
+    max_examples=50, stateful_step_count=40, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )  # fmt: skip
-
-
-class MoreClubWeeks(ClubWeeks):
-    """The second half of the random weeks."""
-
-
-if settings.default.derandomize:
-    seed(20261127)(MoreClubWeeks)
-ClubWeeks.TestCase.settings = WEEKS
-MoreClubWeeks.TestCase.settings = WEEKS
 TestClubWeeks = ClubWeeks.TestCase
-TestMoreClubWeeks = MoreClubWeeks.TestCase
