@@ -26,15 +26,15 @@ N = r"(?:-?[\d,]*\d(?:\.\d+)?)"  # a figure: 7, 1,234, 0.05, -3
 FIGURES: dict[str, list[str]] = {
     "command_cost_bench": [
         r"clubs +wiring +reply p50 +reply p99 +done p50 +done p99 +\(ms\)",
-        *(line for size in (1, 5) for line in (
+        *(line for size in (1, 3) for line in (
             rf"# {size} clubs built in {{n}} s \({{n}} there already\)",
             rf"{size} +club +{{n}} +{{n}} +{{n}} +{{n}}",
             rf"{size} +whole pass +{{n}} +{{n}} +{{n}} +{{n}}",
         )),
         r"ratio to 1 club\(s\), command done",
-        *(rf"{size} +{wiring} +p50 x{{n}} +p99 x{{n}}" for size in (1, 5) for wiring in ("club", "whole pass")),
+        *(rf"{size} +{wiring} +p50 x{{n}} +p99 x{{n}}" for size in (1, 3) for wiring in ("club", "whole pass")),
         r"periodic pass \(nothing due\) and recheck",
-        *(rf"{size} +pass {{n}} +recheck {{n}}" for size in (1, 5)),
+        *(rf"{size} +pass {{n}} +recheck {{n}}" for size in (1, 3)),
     ],  # fmt: skip
     "go_bench": [
         r"3 random legal 9x9 games, {n} turns \({n} a game\), generated in {n} s",
