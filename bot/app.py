@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Callable, Protocol, TextIO
 from zoneinfo import ZoneInfo
 
+from aiohttp import web
+
 from bot.adapters.console import ConsoleAdapter
 from bot.core.running.clock import Clock, ShiftedClock
 from bot.core.commands.context import AfterReply, parse_id
@@ -72,7 +74,7 @@ async def run_console(
     try:
         await console.start()
         await alarm.start()
-        site = await start_web(core, config.web_address) if config.web_address else None
+        site = await start_operator_site(core, config)
         freeze_startup_objects()
         await console.run(stdin)
     finally:
@@ -155,10 +157,12 @@ async def run_platforms(
     started: list[PlatformAdapter] = []
     site = None
     try:
-        logins = [
-            asyncio.create_task(log_in(name, make, config.login_timeout))
-            for name, make in platform_makers(config, core, alarm.after_command)
-        ]
+        makers = platform_makers(config, core, alarm.after_command)
+        for name, _ in makers:  # not connected until its login succeeds: /healthz says so meanwhile
+            core.health.platforms[name] = _not_yet
+        # /healthz and /metrics answer while the logins are still being retried (issue 46 §3)
+        site = await start_operator_site(core, config)
+        logins = [asyncio.create_task(log_in(name, make, config.login_timeout)) for name, make in makers]
         failures: list[BaseException] = []
         for result in await asyncio.gather(*logins, return_exceptions=True):
             if isinstance(result, BaseException):
@@ -171,11 +175,11 @@ async def run_platforms(
             for problem in failures:
                 log.error("clubbot stops: %s", problem)
             return 1
+        for name, _ in makers:
+            if name not in by_platform:  # its token was refused: not running, not waited for
+                core.health.platforms.pop(name, None)
         alarm.platforms = set(by_platform)  # it claims only the announcements its adapters can post
         await alarm.start()
-        site = await start_web(core, config.web_address) if config.web_address else None
-        if site is None and config.metrics_address:
-            site = await start_metrics(core, config.metrics_address)
         freeze_startup_objects()
         await stop.wait()
     finally:
@@ -189,6 +193,20 @@ async def run_platforms(
                 log.exception("stopping the %s adapter failed", adapter.platform)
         await store.close()
     return 0
+
+
+def _not_yet() -> bool:
+    return False
+
+
+async def start_operator_site(core: Core, config: Config) -> web.AppRunner | None:
+    """The website with ``/healthz`` and ``/metrics`` on ``[web] address``, or those two alone on
+    ``[metrics] address``, or nothing."""
+    if config.web_address:
+        return await start_web(core, config.web_address)
+    if config.metrics_address:
+        return await start_metrics(core, config.metrics_address)
+    return None
 
 
 def _parse_start(text: str | None, zone_name: str) -> datetime | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+import aiohttp
 import discord
 
 from bot.app import run_platforms
@@ -49,6 +50,49 @@ async def test_telegram_started_late_is_logged_in_once_it_answers(config: Config
         await telegram.close()
 
 
+async def healthz(port: int) -> tuple[int, dict[str, object]]:
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"http://127.0.0.1:{port}/healthz") as response:
+            return response.status, await response.json()
+
+
+async def test_healthz_answers_while_the_logins_are_retried(config: Config) -> None:
+    """Issue 46 §3: nothing answered on ``[metrics] address`` until every login had succeeded; now
+    ``/healthz`` says the platform is not connected (503) while its login is retried, and ok once it is,
+    and ``/metrics`` answers meanwhile."""
+    port, metrics = free_port(), free_port()
+    stop = asyncio.Event()
+    config = Config(**{**with_telegram_at(config, port, 60).__dict__, "metrics_address": f"127.0.0.1:{metrics}"})
+    task = asyncio.create_task(run_platforms(config, stop))
+    telegram = FakeTelegram()
+    try:
+        for _ in range(100):  # the site comes up before the first login is tried
+            try:
+                status, body = await healthz(metrics)
+                break
+            except aiohttp.ClientConnectionError:
+                await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("nothing answers /healthz while the login is retried")
+        assert status == 503 and body["platforms"] == {"telegram": "disconnected"}, body
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{metrics}/metrics") as response:
+                assert response.status == 200 and "clubbot" in await response.text()
+        assert not task.done()
+        await telegram.start(port)
+        for _ in range(300):
+            status, body = await healthz(metrics)
+            if status == 200:
+                break
+            await asyncio.sleep(0.05)
+        assert status == 200 and body["platforms"] == {"telegram": "connected"}, body
+        stop.set()
+        assert await asyncio.wait_for(task, 15) == 0
+    finally:
+        stop.set()
+        await telegram.close()
+
+
 async def test_a_platform_unreachable_past_login_timeout_ends_the_bot_non_zero(config: Config) -> None:
     refusing = free_port()
     old = discord.http.Route.BASE
@@ -63,3 +107,33 @@ async def test_a_platform_unreachable_past_login_timeout_ends_the_bot_non_zero(c
         discord.http.Route.BASE = old
     assert code != 0
     assert 3 <= time.monotonic() - began < 20
+
+
+async def test_the_console_serves_healthz_on_the_metrics_address(config: Config) -> None:
+    """Issue 46 §3: ``[metrics] address`` was served only with the chat platforms; the console serves it
+    too (the console is its only platform: nothing to wait for, the database answers: ok)."""
+    import io
+    import os
+
+    from bot.app import run_console
+
+    metrics = free_port()
+    config = Config(**{**config.__dict__, "metrics_address": f"127.0.0.1:{metrics}"})
+    read, write = os.pipe()
+    stdin = os.fdopen(read, "r")
+    task = asyncio.create_task(run_console(config, stdin=stdin, stdout=io.StringIO()))
+    try:
+        for _ in range(100):
+            try:
+                status, body = await healthz(metrics)
+                break
+            except aiohttp.ClientConnectionError:
+                await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("nothing answers /healthz on the console's metrics address")
+        assert status == 200 and body["status"] == "ok", body
+    finally:
+        os.write(write, b"/stop\n")
+        os.close(write)
+        assert await asyncio.wait_for(task, 15) == 0
+        stdin.close()
