@@ -56,6 +56,16 @@ async def healthz(port: int) -> tuple[int, dict[str, object]]:
             return response.status, await response.json()
 
 
+async def first_healthz(port: int, where: str) -> tuple[int, dict[str, object]]:
+    """``/healthz``'s first answer, waiting up to 5 s for the site to listen."""
+    for _ in range(100):
+        try:
+            return await healthz(port)
+        except aiohttp.ClientConnectionError:
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"nothing answers /healthz {where}")
+
+
 async def test_healthz_answers_while_the_logins_are_retried(config: Config) -> None:
     """Issue 46 §3: nothing answered on ``[metrics] address`` until every login had succeeded; now
     ``/healthz`` says the platform is not connected (503) while its login is retried, and ok once it is,
@@ -66,14 +76,7 @@ async def test_healthz_answers_while_the_logins_are_retried(config: Config) -> N
     task = asyncio.create_task(run_platforms(config, stop))
     telegram = FakeTelegram()
     try:
-        for _ in range(100):  # the site comes up before the first login is tried
-            try:
-                status, body = await healthz(metrics)
-                break
-            except aiohttp.ClientConnectionError:
-                await asyncio.sleep(0.05)
-        else:
-            raise AssertionError("nothing answers /healthz while the login is retried")
+        status, body = await first_healthz(metrics, "while the login is retried")  # before the first login
         assert status == 503 and body["platforms"] == {"telegram": "disconnected"}, body
         async with aiohttp.ClientSession() as session:
             async with session.get(f"http://127.0.0.1:{metrics}/metrics") as response:
@@ -123,14 +126,7 @@ async def test_the_console_serves_healthz_on_the_metrics_address(config: Config)
     stdin = os.fdopen(read, "r")
     task = asyncio.create_task(run_console(config, stdin=stdin, stdout=io.StringIO()))
     try:
-        for _ in range(100):
-            try:
-                status, body = await healthz(metrics)
-                break
-            except aiohttp.ClientConnectionError:
-                await asyncio.sleep(0.05)
-        else:
-            raise AssertionError("nothing answers /healthz on the console's metrics address")
+        status, body = await first_healthz(metrics, "on the console's metrics address")
         assert status == 200 and body["status"] == "ok", body
     finally:
         os.write(write, b"/stop\n")
