@@ -192,9 +192,13 @@ class Alarm:
     def _wake_no_later_than(self, delay: float) -> None:
         """Move the wake earlier, to ``delay`` seconds from now, if it is set later (or not at all)."""
         run_at = datetime.now(timezone.utc) + timedelta(seconds=max(delay, 0.0))
-        if self._wake_at is not None and self._wake_at <= run_at and self.scheduler.get_job("wake"):
-            return
-        self._schedule_wake(run_at)
+        if not self._wake_set_by(run_at):
+            self._schedule_wake(run_at)
+
+    def _wake_set_by(self, run_at: datetime) -> bool:
+        """Whether the wake is set for ``run_at`` or earlier."""
+        job = self.scheduler.get_job("wake")
+        return job is not None and job.next_run_time is not None and job.next_run_time <= run_at
 
     async def dispatch(self) -> int:
         """Send the pending announcements; return how many are still pending (kept for a retry).
@@ -301,8 +305,7 @@ class Alarm:
                 self.scheduler.remove_job("wake")
             return
         run_at = datetime.now(timezone.utc) + timedelta(seconds=min(delays))
-        job = self.scheduler.get_job("wake") if recheck else None
-        if job is not None and job.next_run_time is not None and job.next_run_time <= run_at:
+        if recheck and self._wake_set_by(run_at):
             self.scheduler.wakeup()
             return
         self._schedule_wake(run_at)
