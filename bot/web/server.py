@@ -28,10 +28,11 @@ from bot.config import ConfigError
 
 from bot.core.commands.command_line import quote_word
 from bot.core.commands.context import Actor, parse_id
-from bot.core.commands.dispatch import Core
+from bot.core.commands.dispatch import UNAVAILABLE, Core
 from bot.core.i18n import t
 from bot.core.commands.registry import WebPage
 from bot.core.commands.replies import Reply
+from bot.core.storage.outage import DatabaseDown, connection_lost
 from bot.core.storage.store import Club
 from bot.core.club.web_links import LINK_PREFIX, club_path
 from bot.web import render, signoff, style
@@ -84,6 +85,13 @@ class Flood:
         return True
 
 
+def database_down() -> web.Response:
+    """While the database cannot be reached: 503, and a line in both languages (the club's own cannot be
+    read), with when to come back."""
+    text = "\n".join(t(language, "web_database_down") for language in ("nl", "en"))
+    return web.Response(status=503, text=text + "\n", headers={"Retry-After": "60"})
+
+
 def _not_found() -> web.HTTPNotFound:
     return web.HTTPNotFound(text="Not found\n")
 
@@ -113,9 +121,13 @@ def make_app(core: Core) -> web.Application:
                 response = await handler(request)
             except web.HTTPException as exc:  # a 404, 403: answered as a plain response
                 response = web.Response(status=exc.status, text=exc.text or exc.reason)
-            except Exception:  # a bug: no trace to the visitor
-                log.exception("web page %s failed", request.path)
-                response = web.Response(status=500, text="Something went wrong\n")
+            except Exception as exc:
+                if connection_lost(exc, connecting=True):  # PostgreSQL stopped or restarting: for a while
+                    guard_of_connections.throttled.log("database", "web page %s: %s", request.path, exc)
+                    response = database_down()
+                else:  # a bug: no trace to the visitor
+                    log.exception("web page %s failed", request.path)
+                    response = web.Response(status=500, text="Something went wrong\n")
         if "X-Frame-Options" not in response.headers:  # a kept page has them already
             response.headers.update(HEADERS)
         return response
@@ -136,9 +148,12 @@ def make_app(core: Core) -> web.Application:
 
     async def ask(club: Club, command: str) -> Reply:
         """A read-only command for the club, asked as the website (no member; limited by address above)."""
-        return await core.handle(
+        reply = await core.handle(
             Actor(club.platform, club.external_id, club.name, WEB_USER, "web"), command, limited=False
         )
+        if UNAVAILABLE in reply.extra:  # the database out of reach: the page says so (503), not "not found"
+            raise DatabaseDown(reply.text)
+        return reply
 
     async def links(club: Club) -> render.Links:
         asked: dict[object, bool] = {}  # one answer per question: four Keizer pages ask "a season?"
@@ -206,6 +221,8 @@ def make_app(core: Core) -> web.Application:
             raise _not_found()
         actor = Actor(club.platform, club.external_id, club.name, f"web:{member.id}", member.name, member_id=member.id)
         feed = await core.handle(actor, "/kalender mijn", limited=False)
+        if UNAVAILABLE in feed.extra:
+            raise DatabaseDown(feed.text)
         if not feed.ok or feed.attachment is None:
             raise _not_found()
         return web.Response(body=feed.attachment[1], content_type="text/calendar", charset="utf-8",
