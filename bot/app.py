@@ -27,6 +27,7 @@ from bot.core.running.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.running.scheduler import Alarm
 from bot.systems import make_core
 from bot.core.running.log_lines import configure_logging
+from bot.adapters.lost import Lost
 from bot.platform_login import log_in
 from bot.web.health_routes import start_metrics
 from bot.web.server import start_web
@@ -89,6 +90,7 @@ class PlatformAdapter(Protocol):
     """What app.py needs of a chat platform's adapter (bot/adapters/discord.py, telegram.py)."""
 
     platform: str  # the clubs.platform value of the clubs it serves: "discord", "telegram"
+    lost: Lost  # set when the platform ended the bot's session for good (a revoked token)
 
     async def start(self) -> None:
         """Connect and begin receiving commands; return once running."""
@@ -181,7 +183,8 @@ async def run_platforms(
         alarm.platforms = set(by_platform)  # it claims only the announcements its adapters can post
         await alarm.start()
         freeze_startup_objects()
-        await stop.wait()
+        if await _until_stopped_or_lost(stop, started):  # a revoked token: exit 1, so that systemd restarts it
+            return 1
     finally:
         alarm.shutdown()
         if site is not None:
@@ -197,6 +200,21 @@ async def run_platforms(
 
 def _not_yet() -> bool:
     return False
+
+
+async def _until_stopped_or_lost(stop: asyncio.Event, adapters: list[PlatformAdapter]) -> bool:
+    """Run until ``stop`` is set (False), or until a platform ends the bot's session for good (True: its
+    reason logged in one line; ``/healthz`` says it is disconnected meanwhile)."""
+    waits = [asyncio.ensure_future(stop.wait()), *(asyncio.ensure_future(a.lost.event.wait()) for a in adapters)]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
+    gone = [adapter for adapter in adapters if adapter.lost]
+    for adapter in gone:
+        log.error("clubbot stops: %s", adapter.lost.reason)
+    return bool(gone)
 
 
 async def start_operator_site(core: Core, config: Config) -> web.AppRunner | None:

@@ -36,6 +36,7 @@ from bot.adapters.discord.channels import check_channel
 from bot.adapters.discord.render import MAX_PARTS, blocks, fit, messages, safe_file_name
 from bot.adapters.discord.slash import ClubTranslator, SlashCommand, build_commands, clip
 from bot.adapters.inflight import InFlight
+from bot.adapters.lost import Lost, gateway_lost
 from bot.core.commands.command_line import quote_word
 from bot.core.commands.context import Actor, AfterReply
 from bot.core.commands.dispatch import Core
@@ -161,6 +162,7 @@ class DiscordAdapter:
         self.defer_after = DEFER_AFTER
         self.client = club_client(self, config, sync_commands)
         self._gateway: asyncio.Task[None] | None = None
+        self.lost = Lost()  # the gateway connection ended for good (a revoked token's 4004): the process exits
         self.in_flight = InFlight()
         # club id -> (message key, values, told a director already): why its announcements are not posted
         self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
@@ -176,14 +178,16 @@ class DiscordAdapter:
             self._gateway = asyncio.create_task(self._connect(), name="discord-gateway")
 
     async def _connect(self) -> None:
+        """The gateway connection, reconnected by discord.py; what it gives up on ends the bot's session
+        for good (``self.lost``: a revoked token's 4004, ...): the process exits so that it is started again."""
         try:
             await self.client.connect(reconnect=True)
-        except Exception:
-            log.exception("the Discord gateway connection ended")
+        except Exception as exc:
+            self.lost(gateway_lost(exc))
 
     def connected(self) -> bool:
         """Logged in with the gateway's session ready and not closed (``/healthz``)."""
-        return self.client.is_ready() and not self.client.is_closed()
+        return not self.lost and self.client.is_ready() and not self.client.is_closed()
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until no command is being handled (before stopping; tests wait for button presses)."""

@@ -32,6 +32,7 @@ import asyncio
 import logging
 import re
 import time
+from contextlib import suppress
 from datetime import timedelta
 from typing import Any, Awaitable, Sequence
 
@@ -57,6 +58,8 @@ from telegram.ext import (
 )
 
 from bot.adapters.inflight import InFlight
+from bot.adapters.lost import Lost
+from bot.adapters.telegram.polling import Polling
 from bot.adapters.telegram.channels import check_channel, with_account, with_channel, with_mentions
 from bot.core.commands.limits import MAX_FILE_BYTES
 from bot.core.commands.context import Actor, AfterReply
@@ -108,6 +111,8 @@ class TelegramAdapter(Outgoing):
         self.config = config
         self.after_command = after_command
         self.poll_timeout = poll_timeout
+        self.lost = Lost()  # Telegram ended the polling for good (a revoked token): the process exits
+        self.polling = Polling(self.lost)
         self.max_retry_wait = max_retry_wait
         self.stop_wait = STOP_WAIT
         self.admin_cache_seconds = admin_cache_seconds
@@ -179,18 +184,16 @@ class TelegramAdapter(Outgoing):
             await self.app.updater.start_polling(
                 timeout=timedelta(seconds=self.poll_timeout),
                 allowed_updates=["message", "callback_query"],
-                error_callback=self._polling_error,
+                error_callback=self.polling.error,
             )
+            self.polling.watch(self.app.updater)
         except BaseException:
             await self.stop()
             raise
 
     def connected(self) -> bool:
         """Initialised and fetching updates (``/healthz``)."""
-        return self.app.running and self.app.updater is not None and self.app.updater.running
-
-    def _polling_error(self, error: TelegramError) -> None:
-        log.warning("fetching updates from Telegram failed (PTB retries): %s", error)
+        return not self.lost and self.app.running and self.app.updater is not None and self.app.updater.running
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until no update is being handled."""
@@ -213,7 +216,8 @@ class TelegramAdapter(Outgoing):
             for task in list(self._pacers.values()):
                 task.cancel()
         if self.app.updater is not None and self.app.updater.running:
-            await self.app.updater.stop()
+            with suppress(TelegramError):  # its polling had ended on a refused token: said already (``self.lost``)
+                await self.app.updater.stop()
         if self.app.running:
             await self.app.stop()
         await self.app.shutdown()

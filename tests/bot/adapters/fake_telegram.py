@@ -104,6 +104,7 @@ class FakeTelegram:
         self.port = 0
         self.max_poll_wait = 1.0
         self._closing = False
+        self.revoked = False  # the token revoked at @BotFather (``revoke``): every request answers 401
         self.group_limit = GroupLimit()  # Telegram's 20 messages a minute to one group, then 429
         self.messages: dict[tuple[str, int], dict[str, Any]] = {}  # (chat id, message id) -> the bot's message
         self.queries: dict[str, float] = {}  # callback query id -> when it was pushed (on ``clock``)
@@ -136,6 +137,11 @@ class FakeTelegram:
         return f"http://127.0.0.1:{self.port}/file/bot"
 
     # ------------------------------------------------------------------ test controls
+    def revoke(self) -> None:
+        """The bot's token revoked at @BotFather: from now on every request with it answers 401
+        Unauthorized, as Telegram does."""
+        self.revoked = True
+
     def push(self, update: dict[str, Any]) -> int:
         """Queue an update for the bot's next getUpdates; returns its update_id."""
         update = {"update_id": next(self._update_ids), **update}
@@ -205,7 +211,7 @@ class FakeTelegram:
         return web.Response(body=content)
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
-        if request.match_info["token"] != TOKEN:
+        if request.match_info["token"] != TOKEN or self.revoked:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         method = request.match_info["method"]
         params: dict[str, Any] = {}
