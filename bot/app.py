@@ -114,12 +114,11 @@ def platform_makers(
     """For each platform whose token is configured: its name and how to build its adapter (a fresh one
     per login try)."""
     makers: list[tuple[str, Callable[[], PlatformAdapter]]] = []
-    wanted = set(config.platforms) if config.platforms is not None else {"discord", "telegram"}
-    if config.discord_token and "discord" in wanted:
+    if "discord" in config.chat_platforms:
         from bot.adapters.discord.adapter import DiscordAdapter
 
         makers.append(("discord", lambda: DiscordAdapter(core, config, after_command)))
-    if config.telegram_token and "telegram" in wanted:
+    if "telegram" in config.chat_platforms:
         from bot.adapters.telegram.adapter import TelegramAdapter
 
         makers.append(("telegram", lambda: TelegramAdapter(core, config, after_command)))

@@ -32,11 +32,12 @@ from bot.core.commands.dispatch import UNAVAILABLE, Core
 from bot.core.i18n import t
 from bot.core.commands.registry import WebPage
 from bot.core.commands.replies import Reply
+from bot.core.running.open_files import kept_for_the_bot
 from bot.core.storage.outage import DatabaseDown, connection_lost
 from bot.core.storage.store import Club
 from bot.core.club.web_links import LINK_PREFIX, club_path
 from bot.web import render, signoff, style
-from bot.web.connections import HEADER_TIMEOUT, Guard, install
+from bot.web.connections import HEADER_TIMEOUT, Guard, address_key, install
 from bot.web.freshness import Freshness
 from bot.web.kept import Kept
 from bot.web.health_routes import add_health_routes
@@ -101,7 +102,8 @@ GUARD = web.AppKey("guard", Guard)
 
 def make_app(core: Core) -> web.Application:
     flood = Flood()
-    guard_of_connections = Guard(HEADERS, core.config.web_trusted_proxies)
+    guard_of_connections = Guard(HEADERS, core.config.web_trusted_proxies, kept_for_the_bot(
+        core.store.dialect == "postgresql", core.config.chat_platforms))
     pages = {p.path: p for p in core.registry.web_pages}
     # A command page by its address (club, page, rest), kept beside what it was made of: while the reply
     # cache hands out that same reply (the season unchanged) and the club, its menu and round links are the
@@ -114,7 +116,7 @@ def make_app(core: Core) -> web.Application:
     async def guard(
         request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
-        if not flood.allow(guard_of_connections.client(request)):
+        if not flood.allow(address_key(guard_of_connections.client(request))):
             response: web.StreamResponse = web.Response(status=429, text="Too many requests\n")
         else:
             try:

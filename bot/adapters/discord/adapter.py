@@ -28,6 +28,7 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any, Sequence
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -39,6 +40,7 @@ from bot.adapters.inflight import InFlight
 from bot.adapters.lost import Lost, gateway_lost
 from bot.core.commands.command_line import quote_word
 from bot.core.commands.context import Actor, AfterReply
+from bot.core.running.open_files import PLATFORM_CONNECTIONS
 from bot.core.commands.dispatch import Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, t
@@ -173,6 +175,8 @@ class DiscordAdapter:
         """Log in (REST), register the commands, and connect to the gateway in the background."""
         if not self.config.discord_token:
             raise RuntimeError("no Discord token configured")
+        if getattr(self.client.http, "connector", None) is discord.utils.MISSING:  # discord.py's own: unlimited
+            self.client.http.connector = aiohttp.TCPConnector(limit=PLATFORM_CONNECTIONS)  # its open files bounded
         await self.client.login(self.config.discord_token)
         if connect:
             self._gateway = asyncio.create_task(self._connect(), name="discord-gateway")

@@ -8,8 +8,7 @@ added in the group administrators' scope.
 
 Directors are the group's administrators (``getChatAdministrators``, cached for a minute) and the users a
 group administrator allow-lists by answering one of their messages with ``/wedstrijdleider``
-(``/director``; table ``telegram_directors``). A private message to the bot works for a member of exactly
-one club; the command then runs in that club.
+(``/director``; table ``telegram_directors``). A private message to the bot works for a member of one club.
 
 A ``Reply`` comes back in the chat where the command was typed, as an answer to the command message (in
 the same forum topic): HTML with the table in a ``<pre>`` block, split at 4096 characters; a picture with
@@ -62,6 +61,7 @@ from bot.adapters.lost import Lost
 from bot.adapters.telegram.polling import Polling
 from bot.adapters.telegram.channels import check_channel, with_account, with_channel, with_mentions
 from bot.core.commands.limits import MAX_FILE_BYTES
+from bot.core.running.open_files import PLATFORM_CONNECTIONS
 from bot.core.commands.context import Actor, AfterReply
 from bot.core.commands.dispatch import Core
 from bot.config import Config
@@ -120,7 +120,7 @@ class TelegramAdapter(Outgoing):
         # a local Bot API server (or the tests' fake): the keyword, else the config's telegram_base_url if any
         base_url = base_url or config.telegram_base_url
         base_file_url = base_file_url or config.telegram_base_file_url
-        builder = Application.builder().token(config.telegram_token).job_queue(None)
+        builder = Application.builder().token(config.telegram_token).job_queue(None).connection_pool_size(PLATFORM_CONNECTIONS)
         if base_url:
             builder = builder.base_url(base_url)
         if base_file_url:

@@ -18,7 +18,8 @@ from pathlib import Path
 import aiohttp
 
 from bot.core.commands.dispatch import Core
-from bot.web.connections import PER_ADDRESS
+from bot.core.running.open_files import PER_ADDRESS_MAX
+from bot.web.connections import address_key
 from bot.web.server import BURST, Flood, start_web
 from tests.bot.conftest import DIRECTOR, ok
 
@@ -142,7 +143,7 @@ async def burst(url: str, forwarded_for: str | list[str], count: int) -> list[in
             await response.read()
             return response.status
 
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=PER_ADDRESS)) as session:
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=PER_ADDRESS_MAX)) as session:
         return list(await asyncio.gather(*(one(session, hop) for hop in hops)))
 
 
@@ -218,3 +219,27 @@ def test_a_failing_accept_is_logged_once_a_minute(tmp_path: Path) -> None:
     accept_lines = [line for line in err.splitlines() if "accept" in line]
     assert len(accept_lines) == 1, err[-3000:]
     assert "the website cannot accept connections" in accept_lines[0]
+
+
+def test_an_ipv6_visitor_counts_by_its_64() -> None:
+    assert address_key("2001:db8:46:1::1") == address_key("2001:db8:46:1:ffff:1:2:3") == "2001:db8:46:1::/64"
+    assert address_key("2001:db8:46:2::1") != address_key("2001:db8:46:1::1")
+    assert address_key("::ffff:198.51.100.7") == address_key("198.51.100.7") == "198.51.100.7"
+    assert address_key("fe80::1%eth0") == "fe80::/64"
+
+
+async def test_an_ipv6_visitor_rotating_through_its_64_is_one_visitor_to_the_flood_limit(commands: Core) -> None:
+    """Issue 46 §3: a router hands a household a whole /64; a visitor asking from a new address of it for
+    each request is still one visitor (429 past the burst), and the next /64 is another."""
+    commands.config = dataclasses.replace(commands.config, web_address="127.0.0.1:0")
+    await ok(commands, DIRECTOR, "/website aan")
+    club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+    assert club is not None
+    commands.config = dataclasses.replace(commands.config, web_trusted_proxies=("127.0.0.1",))
+    runner = await start_web(commands, "127.0.0.1:0")
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/c/{club.id}/"
+    try:
+        assert 429 in await burst(url, [f"2001:db8:46:1::{n:x}" for n in range(1, BURST + 21)], BURST + 20)
+        assert await burst(url, "2001:db8:46:2::1", 1) == [200]
+    finally:
+        await runner.cleanup()

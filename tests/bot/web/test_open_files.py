@@ -1,0 +1,130 @@
+"""The website's connection limits follow the process's real open-file limit (issue 46 §3): the real
+``clubbot run`` process, started with RLIMIT_NOFILE lowered to 1,024 as a unit's ``LimitNOFILE=`` does,
+its website on 127.0.0.1 and Telegram at its local fake. 1,100 connections that send nothing, from one
+address, and the chat's /stand is still answered."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bot.core.running.open_files import kept_for_the_bot, web_connections
+from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram, message, user
+from tests.bot.adapters.local_server import free_port
+from tests.bot.web.test_exposed import REPO, SERVER
+
+CLUBBOT = str(Path(sys.executable).parent / "clubbot")
+OPEN_FILES = 1024
+SILENT = 1100
+
+
+def _lowered() -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
+
+
+def _silent_connections(port: int, count: int, source: str) -> list[socket.socket]:
+    """``count`` connections from ``source`` that say nothing (the ones the kernel cannot complete, past
+    the server's backlog, are given up on)."""
+    held = []
+    for _ in range(count):
+        s = socket.socket(socket.AF_INET6 if ":" in source else socket.AF_INET)
+        s.setblocking(False)
+        s.bind((source, 0))
+        try:
+            s.connect((source if ":" in source else "127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        held.append(s)
+    return held
+
+
+async def answered(telegram: FakeTelegram, asked: str, message_id: int, timeout: float = 30.0) -> bool:
+    """Whether Anna's ``asked`` in the club's group gets an answer within ``timeout`` seconds."""
+    since = len(telegram.sent())
+    telegram.push(message(user(8, "Anna"), asked, message_id=message_id))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if len(telegram.sent()) > since:
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
+async def test_silent_connections_at_a_lowered_open_file_limit_leave_the_chat_answering(tmp_path: Path) -> None:
+    telegram = await FakeTelegram().start()
+    web = free_port()
+    config = tmp_path / "config.toml"
+    config.write_text(f'[telegram]\nbase_url = "{telegram.base_url}"\nbase_file_url = "{telegram.base_file_url}"\n'
+                      f'[web]\naddress = "127.0.0.1:{web}"\n')  # fmt: skip
+    log = tmp_path / "bot.log"
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("CLUBBOT_")}, "CLUBBOT_TELEGRAM_TOKEN": TOKEN}
+    held: list[socket.socket] = []
+    with open(log, "wb") as out:
+        proc = await asyncio.create_subprocess_exec(
+            CLUBBOT, "run", "--config", str(config), "--db", str(tmp_path / "club.sqlite3"), cwd=tmp_path, env=env,
+            stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=out, preexec_fn=_lowered,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not telegram.of("deleteWebhook"):
+            assert proc.returncode is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            await asyncio.sleep(0.1)
+        assert await answered(telegram, "/stand", 1), log.read_text()[-3000:]
+        held = _silent_connections(web, SILENT, "127.0.0.2")
+        await asyncio.sleep(2.0)  # the server has accepted what it will
+        assert await answered(telegram, "/stand", 2), f"/stand got no answer:\n{log.read_text()[-3000:]}"
+        other = await asyncio.to_thread(socket.create_connection, ("127.0.0.1", web), 5, ("127.0.0.3", 0))
+        other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert (await asyncio.to_thread(other.recv, 100)).startswith(b"HTTP/1.1 200"), log.read_text()[-3000:]
+        other.close()
+        assert proc.returncode is None, log.read_text()[-3000:]
+    finally:
+        for s in held:
+            s.close()
+        if proc.returncode is None:
+            proc.kill()
+        await proc.wait()
+        await telegram.close()
+
+
+def test_one_address_holds_a_share_of_what_the_limit_leaves(tmp_path: Path) -> None:
+    """At 256 open files the website keeps what the bot needs and one address holds a share of the rest
+    (7 connections, where a fixed 32 was an eighth of the whole limit)."""
+    limit = 256
+    total, per_address = web_connections(limit, kept_for_the_bot(False, ()))
+    assert per_address < 32 and total == limit - kept_for_the_bot(False, ())
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER.replace("(256, 256)", f"({limit}, {limit})"), str(tmp_path / "club.sqlite3")],
+        cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    held: list[socket.socket] = []
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline())
+        for _ in range(20):
+            s = socket.socket()
+            s.bind(("127.0.0.2", 0))
+            s.settimeout(2)
+            s.connect(("127.0.0.1", port))
+            held.append(s)
+        time.sleep(0.5)
+        still_open = 0
+        for s in held:
+            s.settimeout(0.05)
+            try:
+                still_open += s.recv(1) != b""  # b"": closed by the server
+            except TimeoutError:
+                still_open += 1
+        assert still_open == per_address
+    finally:
+        for s in held:
+            s.close()
+        server.kill()
+        server.communicate(timeout=10)
