@@ -3,8 +3,7 @@ port. It records every call (method, parameters, uploaded files) and answers lik
 deleteWebhook, setMyCommands, getUpdates (a long poll that returns as soon as an update is queued, and
 confirms updates by the offset), getChatAdministrators, sendMessage / sendPhoto / sendDocument (each makes
 a message with a new id), answerCallbackQuery, editMessageReplyMarkup, getFile and the file download.
-Failures can be queued per chat: 403 (the bot was removed), 400 (chat not found) or 429 (too many
-requests, with ``retry_after``).
+Failures can be queued per chat: 403 (the bot was removed), 400 (chat not found) or 429 (``retry_after``).
 
 Point PTB at it with ``base_url=fake.base_url`` and ``base_file_url=fake.base_file_url``. Below the fake:
 a harness with the real ``TelegramAdapter`` polling it, the real commands layer on a SQLite file, the real
@@ -104,7 +103,7 @@ class FakeTelegram:
         self.port = 0
         self.max_poll_wait = 1.0
         self._closing = False
-        self.revoked = False  # the token revoked at @BotFather (``revoke``): every request answers 401
+        self.revoked = False  # True: the token revoked at @BotFather, every request answers 401 Unauthorized
         self.group_limit = GroupLimit()  # Telegram's 20 messages a minute to one group, then 429
         self.messages: dict[tuple[str, int], dict[str, Any]] = {}  # (chat id, message id) -> the bot's message
         self.queries: dict[str, float] = {}  # callback query id -> when it was pushed (on ``clock``)
@@ -137,11 +136,6 @@ class FakeTelegram:
         return f"http://127.0.0.1:{self.port}/file/bot"
 
     # ------------------------------------------------------------------ test controls
-    def revoke(self) -> None:
-        """The bot's token revoked at @BotFather: from now on every request with it answers 401
-        Unauthorized, as Telegram does."""
-        self.revoked = True
-
     def push(self, update: dict[str, Any]) -> int:
         """Queue an update for the bot's next getUpdates; returns its update_id."""
         update = {"update_id": next(self._update_ids), **update}
