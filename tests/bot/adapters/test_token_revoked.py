@@ -7,9 +7,7 @@ and exits with status 1, so that its supervisor starts it again; before, it went
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
-import time
 from pathlib import Path
 
 from bot.adapters.lost import Lost
@@ -17,26 +15,18 @@ from bot.adapters.telegram.polling import Polling
 from tests.bot.adapters.discord_process import FAKE_ENV
 from tests.bot.adapters.fake_discord import FakeDiscord
 from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram
+from tests.bot.bot_process import CLUBBOT, bot_process, environment, until
 from tests.paths import REPO
 
-CLUBBOT = str(Path(sys.executable).parent / "clubbot")
 
-
-def environment(**secrets: str) -> dict[str, str]:
-    return {**{k: v for k, v in os.environ.items() if not k.startswith("CLUBBOT_")}, **secrets}
-
-
-async def exited(proc: asyncio.subprocess.Process, log: Path, timeout: float = 60.0) -> int:
+async def exits_with_one_clear_line(proc: asyncio.subprocess.Process, log: Path, words: str) -> None:
+    """The process ends by itself within a minute, status 1, one ``clubbot stops`` line, no traceback."""
     try:
-        return await asyncio.wait_for(proc.wait(), timeout)
+        status = await asyncio.wait_for(proc.wait(), 60)
     except TimeoutError:
-        proc.kill()
-        await proc.wait()
         raise AssertionError(f"the bot ran on after its token was revoked:\n{log.read_text()[-3000:]}") from None
-
-
-def one_clear_line(log: Path, words: str) -> None:
     text = log.read_text()
+    assert status == 1, text[-3000:]
     lines = [line for line in text.splitlines() if "clubbot stops" in line]
     assert len(lines) == 1 and words in lines[0], text[-3000:]
     assert "Traceback" not in text, text[-3000:]
@@ -48,55 +38,31 @@ async def test_a_telegram_token_revoked_while_running_stops_the_bot_with_status_
     config.write_text(f'[telegram]\nbase_url = "{telegram.base_url}"\nbase_file_url = "{telegram.base_file_url}"\n')
     log = tmp_path / "bot.log"
     try:
-        with open(log, "wb") as out:
-            proc = await asyncio.create_subprocess_exec(
-                CLUBBOT, "run", "--config", str(config), "--db", str(tmp_path / "club.sqlite3"), cwd=tmp_path,
-                env=environment(CLUBBOT_TELEGRAM_TOKEN=TOKEN), stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=out,
-            )  # fmt: skip
-        try:
-            deadline = time.monotonic() + 60
-            while not telegram.of("deleteWebhook"):  # its last call before it polls
-                assert proc.returncode is None and time.monotonic() < deadline, log.read_text()[-3000:]
-                await asyncio.sleep(0.1)
+        async with bot_process(log, CLUBBOT, "run", "--config", str(config), "--db", str(tmp_path / "club.sqlite3"),
+                               cwd=tmp_path, env=environment(CLUBBOT_TELEGRAM_TOKEN=TOKEN)) as proc:  # fmt: skip
+            await until(lambda: bool(telegram.of("deleteWebhook")), proc, log)  # its last call before it polls
             await asyncio.sleep(1.0)  # polling
             assert proc.returncode is None, log.read_text()[-3000:]
             telegram.revoked = True  # at @BotFather
-            assert await exited(proc, log) == 1, log.read_text()[-3000:]
-        finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
+            await exits_with_one_clear_line(proc, log, "Telegram refused the bot's token while it ran (getUpdates: Unauthorized)")
     finally:
         await telegram.close()
-    one_clear_line(log, "Telegram refused the bot's token while it ran (getUpdates: Unauthorized)")
 
 
 async def test_a_discord_token_revoked_while_running_stops_the_bot_with_status_1(tmp_path: Path) -> None:
     discord = await FakeDiscord().start()
     log = tmp_path / "bot.log"
     try:
-        with open(log, "wb") as out:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "tests.bot.adapters.discord_process", "run", "--config",
-                str(REPO / "config.example.toml"), "--db", str(tmp_path / "club.sqlite3"), cwd=REPO,
-                env=environment(CLUBBOT_DISCORD_TOKEN="test-token", **{FAKE_ENV: discord.url}),
-                stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=out,
-            )  # fmt: skip
-        try:
-            try:
-                await discord.wait_for(lambda: discord.ready.is_set() or proc.returncode is not None, timeout=60)
-            except TimeoutError:
-                raise AssertionError(f"the bot did not connect to Discord:\n{log.read_text()[-3000:]}") from None
-            assert proc.returncode is None, log.read_text()[-3000:]
+        async with bot_process(
+            log, sys.executable, "-m", "tests.bot.adapters.discord_process", "run", "--config",
+            str(REPO / "config.example.toml"), "--db", str(tmp_path / "club.sqlite3"), cwd=REPO,
+            env=environment(CLUBBOT_DISCORD_TOKEN="test-token", **{FAKE_ENV: discord.url}),
+        ) as proc:  # fmt: skip
+            await until(discord.ready.is_set, proc, log)
             await discord.revoke()
-            assert await exited(proc, log) == 1, log.read_text()[-3000:]
-        finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
+            await exits_with_one_clear_line(proc, log, "Discord closed the gateway connection with 4004, authentication failed")
     finally:
         await discord.close()
-    one_clear_line(log, "Discord closed the gateway connection with 4004, authentication failed")
 
 
 async def test_a_lasting_telegram_conflict_ends_the_session_a_short_one_does_not() -> None:

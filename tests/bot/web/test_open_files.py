@@ -6,20 +6,17 @@ address, and the chat's /stand is still answered."""
 from __future__ import annotations
 
 import asyncio
-import os
 import resource
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from bot.core.running.open_files import kept_for_the_bot, web_connections
 from tests.bot.adapters.fake_telegram import TOKEN, FakeTelegram, message, user
 from tests.bot.adapters.local_server import free_port
-from tests.bot.web.test_exposed import REPO, SERVER
+from tests.bot.bot_process import CLUBBOT, bot_process, environment, until
+from tests.bot.web.test_exposed import SERVER, web_server
 
-CLUBBOT = str(Path(sys.executable).parent / "clubbot")
 OPEN_FILES = 1024
 SILENT = 1100
 
@@ -63,33 +60,23 @@ async def test_silent_connections_at_a_lowered_open_file_limit_leave_the_chat_an
     config.write_text(f'[telegram]\nbase_url = "{telegram.base_url}"\nbase_file_url = "{telegram.base_file_url}"\n'
                       f'[web]\naddress = "127.0.0.1:{web}"\n')  # fmt: skip
     log = tmp_path / "bot.log"
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("CLUBBOT_")}, "CLUBBOT_TELEGRAM_TOKEN": TOKEN}
     held: list[socket.socket] = []
-    with open(log, "wb") as out:
-        proc = await asyncio.create_subprocess_exec(
-            CLUBBOT, "run", "--config", str(config), "--db", str(tmp_path / "club.sqlite3"), cwd=tmp_path, env=env,
-            stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=out, preexec_fn=_lowered,
-        )  # fmt: skip
     try:
-        deadline = time.monotonic() + 60
-        while not telegram.of("deleteWebhook"):
-            assert proc.returncode is None and time.monotonic() < deadline, log.read_text()[-3000:]
-            await asyncio.sleep(0.1)
-        assert await answered(telegram, "/stand", 1), log.read_text()[-3000:]
-        held = _silent_connections(web, SILENT, "127.0.0.2")
-        await asyncio.sleep(2.0)  # the server has accepted what it will
-        assert await answered(telegram, "/stand", 2), f"/stand got no answer:\n{log.read_text()[-3000:]}"
-        other = await asyncio.to_thread(socket.create_connection, ("127.0.0.1", web), 5, ("127.0.0.3", 0))
-        other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        assert (await asyncio.to_thread(other.recv, 100)).startswith(b"HTTP/1.1 200"), log.read_text()[-3000:]
-        other.close()
-        assert proc.returncode is None, log.read_text()[-3000:]
+        async with bot_process(log, CLUBBOT, "run", "--config", str(config), "--db", str(tmp_path / "club.sqlite3"),
+                               cwd=tmp_path, env=environment(CLUBBOT_TELEGRAM_TOKEN=TOKEN), preexec_fn=_lowered) as proc:  # fmt: skip
+            await until(lambda: bool(telegram.of("deleteWebhook")), proc, log)
+            assert await answered(telegram, "/stand", 1), log.read_text()[-3000:]
+            held = _silent_connections(web, SILENT, "127.0.0.2")
+            await asyncio.sleep(2.0)  # the server has accepted what it will
+            assert await answered(telegram, "/stand", 2), f"/stand got no answer:\n{log.read_text()[-3000:]}"
+            other = await asyncio.to_thread(socket.create_connection, ("127.0.0.1", web), 5, ("127.0.0.3", 0))
+            other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            assert (await asyncio.to_thread(other.recv, 100)).startswith(b"HTTP/1.1 200"), log.read_text()[-3000:]
+            other.close()
+            assert proc.returncode is None, log.read_text()[-3000:]
     finally:
         for s in held:
             s.close()
-        if proc.returncode is None:
-            proc.kill()
-        await proc.wait()
         await telegram.close()
 
 
@@ -99,28 +86,17 @@ def test_one_address_holds_a_share_of_what_the_limit_leaves(tmp_path: Path) -> N
     limit = 256
     total, per_address = web_connections(limit, kept_for_the_bot(False, ()))
     assert per_address < 32 and total == limit - kept_for_the_bot(False, ())
-    server = subprocess.Popen(
-        [sys.executable, "-c", SERVER.replace("(256, 256)", f"({limit}, {limit})"), str(tmp_path / "club.sqlite3")],
-        cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )  # fmt: skip
+    server = web_server(SERVER.replace("(256, 256)", f"({limit}, {limit})"), tmp_path / "club.sqlite3")
     held: list[socket.socket] = []
     try:
         assert server.stdout is not None
-        port = int(server.stdout.readline())
-        for _ in range(20):
-            s = socket.socket()
-            s.bind(("127.0.0.2", 0))
-            s.settimeout(2)
-            s.connect(("127.0.0.1", port))
-            held.append(s)
-        time.sleep(0.5)
+        held = _silent_connections(int(server.stdout.readline()), 20, "127.0.0.2")
+        time.sleep(1.0)
         still_open = 0
         for s in held:
-            s.settimeout(0.05)
             try:
                 still_open += s.recv(1) != b""  # b"": closed by the server
-            except TimeoutError:
+            except BlockingIOError:  # nothing to read: open
                 still_open += 1
         assert still_open == per_address
     finally:
