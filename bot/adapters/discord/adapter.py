@@ -45,6 +45,7 @@ from bot.core.commands.dispatch import Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, t
 from bot.core.commands.replies import Button, Reply
+from bot.core.storage.outage import DatabaseDown
 from bot.core.storage.store import Announcement, Club
 
 log = logging.getLogger(__name__)
@@ -312,7 +313,12 @@ class DiscordAdapter:
     async def _run_as(
         self, interaction: discord.Interaction, actor: Actor, text: str, attachment: bytes | None, update: bool
     ) -> None:
-        await self.in_flight.run(self._run_counted(interaction, actor, text, attachment, update))
+        try:
+            await self.in_flight.run(self._run_counted(interaction, actor, text, attachment, update))
+        except DatabaseDown:  # PostgreSQL out of reach (issue 46 §3): said in the club's language, not a crash
+            lang = self.core.languages.get((PLATFORM, actor.club_external_id)) or self.fallback_language(interaction)
+            down = Reply(lines=(t(lang, "error_database_down"),), ok=False, private=True)
+            await self.answer(interaction, down, lang, deferred=interaction.response.is_done())
 
     async def _run_counted(
         self, interaction: discord.Interaction, actor: Actor, text: str, attachment: bytes | None, update: bool

@@ -308,7 +308,7 @@ class TelegramAdapter(Outgoing):
         message = update.effective_message
         if message is None or message.text is None:
             return
-        await self._counted(self._run_message(message, message.text, None))
+        await self._counted(self._run_message(message, message.text, None), message)
 
     async def on_document(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A command with a file, typed as the file's caption (``/importeer start=...``), or with a photo
@@ -316,7 +316,7 @@ class TelegramAdapter(Outgoing):
         message = update.effective_message
         if message is None or (message.document is None and not message.photo) or not message.caption:
             return
-        await self._counted(self._run_document(message))
+        await self._counted(self._run_document(message), message)
 
     async def _run_document(self, message: Message) -> None:
         document = message.document or message.photo[-1]
@@ -338,8 +338,8 @@ class TelegramAdapter(Outgoing):
         club = await self.core.store.club_by_external(PLATFORM, str(chat.id))
         return club.language if club is not None else self.fallback_language(user)
 
-    async def _counted(self, work: Awaitable[None]) -> None:
-        await self.in_flight.run(work)
+    async def _counted(self, work: Awaitable[None], message: Message | None = None) -> None:
+        await self.in_flight.run(self.unless_database_down(work, message) if message is not None else work)
 
     async def _run_message(self, message: Message, text: str, attachment: bytes | None) -> None:
         actor = await self.actor_for(message.chat, message.from_user, message.sender_chat)
@@ -449,7 +449,7 @@ class TelegramAdapter(Outgoing):
         message = update.effective_message
         if message is None:
             return
-        await self._counted(self._run_director_command(message))
+        await self._counted(self._run_director_command(message), message)
 
     async def _run_director_command(self, message: Message) -> None:
         """The allow-list of directors besides the administrators: an administrator answers a member's

@@ -16,10 +16,14 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, Tele
 from bot.adapters.telegram.render import MAX_CAPTION, clip, retry_seconds, announcement_chunks, channel_target, reply_chunks, units
 from bot.core.i18n import t
 from bot.core.commands.replies import Button, Reply
+from bot.core.storage.outage import DatabaseDown
 from bot.core.storage.store import Announcement, Club
 
 if TYPE_CHECKING:
+    from telegram import User
     from telegram.ext import Application, ExtBot
+
+    from bot.core.commands.dispatch import Core
 
     from bot.adapters.telegram.store import TelegramStore
 
@@ -34,6 +38,7 @@ class Outgoing:
     ``tg_store``, ``_tokens``, ``_progress``, ``_problems``, ``_paced``, ``_pacers`` and ``max_retry_wait``)."""
 
     app: Application[ExtBot[None], Any, Any, Any, Any, Any]
+    core: Core
     tg_store: TelegramStore
     max_retry_wait: float
     _tokens: dict[str, str]
@@ -41,6 +46,21 @@ class Outgoing:
     _problems: dict[int, tuple[str, dict[str, object], bool]]
     _paced: dict[str, list[tuple[str, dict[str, Any]]]]  # chat id -> replies waiting for its rate limit
     _pacers: dict[str, "asyncio.Task[None]"]  # chat id -> the task sending them
+
+    if TYPE_CHECKING:
+
+        def fallback_language(self, user: User | None) -> str: ...
+
+    async def unless_database_down(self, work: Awaitable[None], message: Message) -> None:
+        """``work``: a command typed in ``message``. If the database cannot be reached meanwhile (PostgreSQL
+        restarting: issue 46 §3), the member is told to try again in a minute, in the club's language as
+        last read or else their own, where the command would have crashed."""
+        try:
+            await work
+        except DatabaseDown:
+            chat = message.chat
+            lang = self.core.languages.get(("telegram", str(chat.id))) or self.fallback_language(message.from_user)
+            await self.send_reply(chat.id, Reply(lines=(t(lang, "error_database_down"),), ok=False), reply_to=message)
 
     def keyboard(self, buttons: Sequence[Button]) -> InlineKeyboardMarkup | None:
         """One button a row; the callback_data is the command, or a token for a command over 64 bytes."""

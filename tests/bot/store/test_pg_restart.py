@@ -20,6 +20,7 @@ from bot.core.running.clock import ShiftedClock
 from bot.core.storage.store import Store, open_store
 from bot.systems import make_core
 from bot.web.server import start_web
+from tests.bot.adapters.fake_telegram import GROUP, FakeTelegram, Harness, user as tg_user
 from tests.bot.conftest import DIRECTOR, actor, ok
 from tests.postgres_server import PostgresServer, PostgresUnavailable
 
@@ -156,3 +157,34 @@ async def test_claims_and_the_cache_news_come_back_after_a_restart(
         assert club is not None and club.language == "en"
     finally:
         await other.close()
+
+
+async def test_a_telegram_member_is_told_to_try_again_while_the_database_is_down(
+    own_server: PostgresServer, config: Config
+) -> None:
+    """The real Telegram adapter against its fake, on the test's own PostgreSQL: a command while the server
+    is down gets "try again in a minute" in the club's language (English here) where the adapter's own
+    reads of the database (its directors) crashed it before, and once the server is back it works."""
+    own_server.psql("DROP DATABASE IF EXISTS chat WITH (FORCE)")
+    store = await open_store(own_server.create_database("chat"))
+    fake = await FakeTelegram().start()
+    tg = Harness(fake, store, config)
+    await tg.start()
+    try:
+        fake.admins[str(GROUP)] = [7]
+        leider, anna = tg_user(7, "Leider"), tg_user(8, "Anna", language="nl")
+        await tg.say(leider, "/taal en")
+        await tg.say(anna, "/stand")
+        await asyncio.to_thread(own_server.halt)
+        calls = await tg.say(anna, "/stand")
+        texts = [c.params.get("text", "") for c in calls if c.method == "sendMessage"]
+        assert texts == [t("en", "error_database_down")], texts
+        await asyncio.to_thread(own_server.resume)
+        calls = await tg.say(anna, "/aanmelden")
+        assert any("Anna" in str(c.params.get("text", "")) for c in calls if c.method == "sendMessage"), calls
+    finally:
+        if not _running(own_server):
+            own_server.resume()
+        await tg.stop()
+        await fake.close()
+        await store.close()
