@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 from collections.abc import AsyncIterator, Iterator
 
 import aiohttp
@@ -17,7 +18,8 @@ from bot.config import Config
 from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.running.clock import ShiftedClock
-from bot.core.storage.store import Store, open_store
+from bot.core.running.scheduler import Alarm
+from bot.core.storage.store import Announcement, Club, Store, open_store
 from bot.systems import make_core
 from bot.web.server import start_web
 from tests.bot.adapters.fake_telegram import GROUP, FakeTelegram, Harness, user as tg_user
@@ -188,3 +190,28 @@ async def test_a_telegram_member_is_told_to_try_again_while_the_database_is_down
         await tg.stop()
         await fake.close()
         await store.close()
+
+
+async def test_the_scheduler_waits_for_the_database_without_a_traceback(
+    restarting: tuple[PostgresServer, Core], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The alarm's pass while the server is down says so in one warning (not a traceback per system and
+    one from APScheduler), and runs again once the server is back."""
+    server, core = restarting
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        raise AssertionError("nothing is due")
+
+    alarm = Alarm(core, send)
+    try:
+        await asyncio.to_thread(server.halt)
+        with caplog.at_level(logging.WARNING):
+            await alarm._wake()  # what APScheduler calls at the alarm
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+        assert [r for r in caplog.records if "database_down" in r.getMessage()], caplog.text
+        await asyncio.to_thread(server.resume)
+        before = core.health.last_wake
+        await alarm._wake()
+        assert core.health.last_wake is not None and core.health.last_wake != before
+    finally:
+        alarm.shutdown()
