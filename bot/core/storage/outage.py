@@ -65,6 +65,17 @@ async def tried_twice(read: Callable[..., Awaitable[T]], *args: Any) -> T:
         raise
 
 
+async def once(change: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """``await change(*args)``, not repeated (it may have been made before its connection went), with a
+    connection that could not be had or was lost said as ``DatabaseDown``."""
+    try:
+        return await change(*args)
+    except Exception as exc:
+        if connection_lost(exc, connecting=True):
+            raise down(exc) from exc
+        raise
+
+
 async def fresh(conn: asyncpg.Connection, url: str) -> asyncpg.Connection:
     """``conn``, or a new connection in its place if the server closed it; ``DatabaseDown`` if none
     can be opened now."""

@@ -43,7 +43,7 @@ import asyncpg
 
 from bot.core.commands.club_slots import ClubSlots
 from bot.core.storage.database import ReadPath, check_write
-from bot.core.storage.outage import tried_twice
+from bot.core.storage.outage import once, tried_twice
 from bot.core.storage.pg_claims import Claims, lock_number
 from bot.core.storage.pg_lanes import CACHE_CHANNEL, Lane
 from bot.core.storage.pg_literals import literal_sql
@@ -239,10 +239,10 @@ class PostgresDatabase(Claims, ReadPath):
             conn = self._pool
         translated = self._sql(sql)
         if translated.endswith(" RETURNING id"):
-            value = await conn.fetchval(translated, *params)
+            value = await once(conn.fetchval, translated, *params)
             self._committed_alone(conn)
             return int(value or 0)
-        await conn.execute(translated, *params)
+        await once(conn.execute, translated, *params)
         self._committed_alone(conn)
         return 0
 
@@ -255,7 +255,7 @@ class PostgresDatabase(Claims, ReadPath):
                     return await self.execute(sql, params)
             conn = self._pool
         translated = self._sql(sql).removesuffix(" RETURNING id")
-        status = await conn.execute(translated, *params)
+        status = await once(conn.execute, translated, *params)
         self._committed_alone(conn)
         return int(status.rsplit(" ", 1)[-1]) if status and status[-1].isdigit() else 0
 
@@ -292,7 +292,7 @@ class PostgresDatabase(Claims, ReadPath):
                 async with self.transaction():
                     return await self.returning(sql, params)
             conn = self._pool
-        found = list(await conn.fetch(self._sql(sql), *params))
+        found = list(await once(conn.fetch, self._sql(sql), *params))
         self._committed_alone(conn)
         return found
 

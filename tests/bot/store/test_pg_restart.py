@@ -19,6 +19,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.running.clock import ShiftedClock
 from bot.core.running.scheduler import Alarm
+from bot.core.storage.outage import DatabaseDown
 from bot.core.storage.store import Announcement, Club, Store, open_store
 from bot.systems import make_core
 from bot.web.server import start_web
@@ -215,3 +216,16 @@ async def test_the_scheduler_waits_for_the_database_without_a_traceback(
         assert core.health.last_wake is not None and core.health.last_wake != before
     finally:
         alarm.shutdown()
+
+
+async def test_a_change_outside_a_command_while_down_is_said_as_the_database_down(
+    restarting: tuple[PostgresServer, Core],
+) -> None:
+    """A single change outside a command (the scheduler's bookkeeping) is not repeated (it may have been
+    made), and its failure while the server is down is ``DatabaseDown``, which the callers say in one line."""
+    server, core = restarting
+    await asyncio.to_thread(server.halt)
+    with pytest.raises(DatabaseDown):
+        await core.store.execute("UPDATE seasons SET name = name WHERE id = 0")
+    await asyncio.to_thread(server.resume)
+    assert await core.store.execute("UPDATE seasons SET name = name WHERE id = 0") == 0
