@@ -57,12 +57,7 @@ async def tried_twice(read: Callable[..., Awaitable[T]], *args: Any) -> T:
     except Exception as exc:
         if not connection_lost(exc, connecting=True):
             raise
-    try:
-        return await read(*args)
-    except Exception as exc:
-        if connection_lost(exc, connecting=True):
-            raise down(exc) from exc
-        raise
+    return await once(read, *args)
 
 
 async def once(change: Callable[..., Awaitable[T]], *args: Any) -> T:
