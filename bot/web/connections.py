@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 HEADER_TIMEOUT = 15.0  # seconds a connection may take to send a whole request (and stay idle between two)
 LOG_EVERY = 60.0  # seconds between two log lines of the same kind of error
+LOW_WEB_SHARE = 64  # fewer connections than this left for the website: the limit is too low, said at start
 IPV6_SITE = 64  # an IPv6 visitor is counted by the /64 its address is in: one line, one house, many addresses
 
 
@@ -68,7 +69,11 @@ class Guard:
         website's limits are what is left of the process's real open-file limit."""
         self.headers = headers
         self.trusted = frozenset(trusted_proxies)
-        self.limit, self.per_address_limit = web_connections(open_file_limit(), kept)
+        limit = open_file_limit()
+        self.limit, self.per_address_limit = web_connections(limit, kept)
+        if limit is not None and limit - kept < LOW_WEB_SHARE:
+            log.warning("the open-file limit (%d) leaves the website %d connections beside the %d the bot keeps for "
+                        "itself: raise it (LimitNOFILE=65536 in the unit, docs/deploy.md)", limit, self.limit, kept)  # fmt: skip
         self.per_address: Counter[str] = Counter()
         self.total = 0
         self.throttled = Throttled()

@@ -39,6 +39,7 @@ def kept_for_the_bot(postgres: bool, platforms: Iterable[str]) -> int:
 
 def web_connections(limit: int | None, kept: int) -> tuple[int, int]:
     """(in all, per address): the website's connections out of ``limit`` open files, ``kept`` kept back.
-    Below what the bot keeps the website still gets a few (a misconfigured limit is logged at start)."""
+    Below what the bot keeps the website still gets a few (``bot/web/connections.py`` says at start that
+    the limit is too low)."""
     total = WEB_MAX if limit is None else max(8, min(WEB_MAX, limit - kept))
     return total, max(2, min(PER_ADDRESS_MAX, total // PER_ADDRESS_SHARE))

@@ -104,3 +104,14 @@ def test_one_address_holds_a_share_of_what_the_limit_leaves(tmp_path: Path) -> N
             s.close()
         server.kill()
         server.communicate(timeout=10)
+
+
+def test_a_limit_too_low_for_the_website_is_said_at_start(tmp_path: Path) -> None:
+    server = web_server(SERVER.replace("(256, 256)", "(100, 100)"), tmp_path / "club.sqlite3")
+    try:
+        assert server.stdout is not None
+        assert int(server.stdout.readline()) > 0  # it serves all the same
+    finally:
+        server.kill()
+        _, err = server.communicate(timeout=10)
+    assert "the open-file limit (100) leaves the website 32 connections" in err, err[-2000:]
