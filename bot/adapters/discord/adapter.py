@@ -41,7 +41,7 @@ from bot.adapters.lost import Lost, gateway_lost
 from bot.core.commands.command_line import quote_word
 from bot.core.commands.context import Actor, AfterReply
 from bot.core.running.open_files import PLATFORM_CONNECTIONS
-from bot.core.commands.dispatch import Core
+from bot.core.commands.dispatch import UNAVAILABLE, Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, t
 from bot.core.commands.replies import Button, Reply
@@ -335,7 +335,7 @@ class DiscordAdapter:
         reply = await task
         club = await self.core.club_of(actor)
         await self.answer(interaction, reply, club.language, deferred=deferred, update=update)
-        if actor.is_director:
+        if actor.is_director and UNAVAILABLE not in reply.extra:  # the database out of reach: nothing to tell
             await self.tell_problem(interaction, club)
         await self.after(actor)
 

@@ -63,7 +63,7 @@ from bot.adapters.telegram.channels import check_channel, with_account, with_cha
 from bot.core.commands.limits import MAX_FILE_BYTES
 from bot.core.running.open_files import PLATFORM_CONNECTIONS
 from bot.core.commands.context import Actor, AfterReply
-from bot.core.commands.dispatch import Core
+from bot.core.commands.dispatch import UNAVAILABLE, Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, catalogue, t
 from bot.core.commands.replies import Reply
@@ -354,7 +354,7 @@ class TelegramAdapter(Outgoing):
         if reply.ok and reply.private and privately and message.chat.type != ChatType.PRIVATE:
             reply = await self._file_privately(message, reply, await self._chat_language(message.chat, message.from_user))
         await self.send_reply(message.chat.id, reply, reply_to=message)
-        if actor.is_director:
+        if actor.is_director and UNAVAILABLE not in reply.extra:  # the database out of reach: nothing to tell
             club = await self.core.club_of(actor)
             await self.tell_problem(message.chat.id, club, message)
         await self.after(actor)

@@ -182,6 +182,9 @@ async def test_a_telegram_member_is_told_to_try_again_while_the_database_is_down
         calls = await tg.say(anna, "/stand")
         texts = [c.params.get("text", "") for c in calls if c.method == "sendMessage"]
         assert texts == [t("en", "error_database_down")], texts
+        calls = await tg.say(leider, "/stand")  # a director: told once, not again for the club's problems
+        texts = [c.params.get("text", "") for c in calls if c.method == "sendMessage"]
+        assert texts == [t("en", "error_database_down")], texts
         await asyncio.to_thread(own_server.resume)
         calls = await tg.say(anna, "/aanmelden")
         assert any("Anna" in str(c.params.get("text", "")) for c in calls if c.method == "sendMessage"), calls
