@@ -24,53 +24,25 @@ from bot.core.storage.store import Announcement, Club, Store, open_store
 from bot.systems import make_core
 from bot.web.server import start_web
 from tests.bot.adapters.fake_telegram import GROUP, FakeTelegram, Harness, user as tg_user
-from tests.bot.conftest import DIRECTOR, actor, ok
-from tests.postgres_server import PostgresServer, PostgresUnavailable
+from tests.bot.conftest import DIRECTOR, actor, ok, restart, running_again
+from tests.postgres_server import PostgresServer
 
 ANNA, BERT, CAROL = actor("Anna"), actor("Bert"), actor("Carol")
 
 
-@pytest.fixture(scope="module")
-def own_server() -> Iterator[PostgresServer]:
-    """A server of this module's own, which its tests stop and start (the session's is shared)."""
-    try:
-        server = PostgresServer().start()
-    except PostgresUnavailable as exc:
-        pytest.fail(f"PostgreSQL is needed for this test and is not available: {exc}")
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture
-async def restarting(own_server: PostgresServer, config: Config, clock: ShiftedClock) -> AsyncIterator[tuple[PostgresServer, Core]]:
-    own_server.psql("DROP DATABASE IF EXISTS clubs WITH (FORCE)")
-    url = own_server.create_database("clubs")
+async def restarting(stoppable_postgres: PostgresServer, config: Config, clock: ShiftedClock) -> AsyncIterator[tuple[PostgresServer, Core]]:
+    stoppable_postgres.psql("DROP DATABASE IF EXISTS clubs WITH (FORCE)")
+    url = stoppable_postgres.create_database("clubs")
     store = await open_store(url)
     core = make_core(store, config, clock)
     await ok(core, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=5")
     await ok(core, ANNA, "/aanmelden")
     try:
-        yield own_server, core
+        yield stoppable_postgres, core
     finally:
-        if not _running(own_server):
-            own_server.resume()
+        running_again(stoppable_postgres)
         await store.close()
-
-
-async def restart(server: PostgresServer) -> None:
-    """Stopped and started again while the bot's loop runs on, as in a deployment."""
-    await asyncio.to_thread(server.halt)
-    await asyncio.to_thread(server.resume)
-
-
-def _running(server: PostgresServer) -> bool:
-    try:
-        server.psql("SELECT 1")
-        return True
-    except PostgresUnavailable:
-        return False
 
 
 async def test_the_first_command_after_a_restart_works(restarting: tuple[PostgresServer, Core]) -> None:
@@ -163,13 +135,13 @@ async def test_claims_and_the_cache_news_come_back_after_a_restart(
 
 
 async def test_a_telegram_member_is_told_to_try_again_while_the_database_is_down(
-    own_server: PostgresServer, config: Config
+    stoppable_postgres: PostgresServer, config: Config
 ) -> None:
     """The real Telegram adapter against its fake, on the test's own PostgreSQL: a command while the server
     is down gets "try again in a minute" in the club's language (English here) where the adapter's own
     reads of the database (its directors) crashed it before, and once the server is back it works."""
-    own_server.psql("DROP DATABASE IF EXISTS chat WITH (FORCE)")
-    store = await open_store(own_server.create_database("chat"))
+    stoppable_postgres.psql("DROP DATABASE IF EXISTS chat WITH (FORCE)")
+    store = await open_store(stoppable_postgres.create_database("chat"))
     fake = await FakeTelegram().start()
     tg = Harness(fake, store, config)
     await tg.start()
@@ -178,19 +150,18 @@ async def test_a_telegram_member_is_told_to_try_again_while_the_database_is_down
         leider, anna = tg_user(7, "Leider"), tg_user(8, "Anna", language="nl")
         await tg.say(leider, "/taal en")
         await tg.say(anna, "/stand")
-        await asyncio.to_thread(own_server.halt)
+        await asyncio.to_thread(stoppable_postgres.halt)
         calls = await tg.say(anna, "/stand")
         texts = [c.params.get("text", "") for c in calls if c.method == "sendMessage"]
         assert texts == [t("en", "error_database_down")], texts
         calls = await tg.say(leider, "/stand")  # a director: told once, not again for the club's problems
         texts = [c.params.get("text", "") for c in calls if c.method == "sendMessage"]
         assert texts == [t("en", "error_database_down")], texts
-        await asyncio.to_thread(own_server.resume)
+        await asyncio.to_thread(stoppable_postgres.resume)
         calls = await tg.say(anna, "/aanmelden")
         assert any("Anna" in str(c.params.get("text", "")) for c in calls if c.method == "sendMessage"), calls
     finally:
-        if not _running(own_server):
-            own_server.resume()
+        running_again(stoppable_postgres)
         await tg.stop()
         await fake.close()
         await store.close()
