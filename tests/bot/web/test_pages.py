@@ -4,6 +4,7 @@ what does not exist or is switched off, the security headers, 429 for a flood.""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta, timezone
 
 import aiohttp
@@ -75,12 +76,17 @@ async def test_the_pages_follow_the_directors_switch_and_the_publication(command
 async def test_a_flood_from_one_address_gets_429(commands: Core, site: str) -> None:
     club = await club_with_a_season(commands)
     await ok(commands, DIRECTOR, "/website aan")
-    statuses = []
-    async with aiohttp.ClientSession() as session:
-        for _ in range(BURST + 40):
+    # 16 connections side by side (the site lets one address hold 32): one after another, a busy machine's
+    # requests would come slower than the bucket refills
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=16)) as session:
+
+        async def status() -> int:
             async with session.get(f"{site}/c/{club}/") as response:
-                statuses.append(response.status)
-    assert statuses[0] == 200 and 429 in statuses
+                return response.status
+
+        first = await status()
+        statuses = await asyncio.gather(*(status() for _ in range(BURST + 40)))
+    assert first == 200 and 429 in statuses
 
 
 async def test_the_season_calendar_to_subscribe_to(commands: Core, site: str) -> None:
