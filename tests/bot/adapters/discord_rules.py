@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from tests.bot.adapters.refusals import RefusalLog
 from tests.bot.adapters.discord_spec import CHECKED, PREFIX, check_answer, check_request
 
 
@@ -15,6 +16,7 @@ class DiscordRules:
 
     requests: list[Any]
     problems: list[str]
+    refusals: RefusalLog
     checked: int
     interactions: dict[str, list[Any]]
     token_lifetime: float
@@ -34,16 +36,27 @@ class DiscordRules:
         self.interactions[str(payload["id"])] = [self.now(), payload["token"], False]
 
     def _checked(self, r: Any, multipart: bool) -> tuple[int, Any]:
-        """Refuse a request the spec refuses (400, 50035 Invalid Form Body, as Discord does), else answer it;
-        what breaks a rule is kept in ``problems`` and fails the test (the ``fake`` fixture)."""
+        """Answer a request, and keep every refusal in ``refusals`` (it fails the test that made it unless
+        the test expects it: ``refusals.py``)."""
+        status, answer = self._checked_answer(r, multipart)
+        self.refusals.record(f"{r.method} {r.path}", status, _reason(answer), r.arranged)
+        return status, answer
+
+    def _checked_answer(self, r: Any, multipart: bool) -> tuple[int, Any]:
+        """Refuse a request the spec refuses (400, 50035 Invalid Form Body, or the code of the rule broken
+        (``discord_limits.Rule``), as Discord does), else answer it; an answer of the fake's own that the
+        description refuses is kept in ``problems`` and fails the test (the ``fake`` fixture)."""
         if not r.path.startswith(PREFIX):
             return self._answer(r)
         self.checked += 1
         CHECKED[0] += 1
         broken = check_request(r.method, r.path, r.query, r.json, multipart)
+        other = [b for b in broken if getattr(b, "code", 50035) != 50035]
+        if other:
+            return 400, {"code": other[0].code, "message": other[0].message}  # type: ignore[attr-defined]
         if broken:
-            self.problems += broken
-            return 400, {"code": 50035, "message": "Invalid Form Body", "errors": {"_errors": [{"code": "INVALID", "message": b} for b in broken]}}
+            errors = [{"code": getattr(b, "error", "INVALID"), "message": str(b)} for b in broken]
+            return 400, {"code": 50035, "message": "Invalid Form Body", "errors": {"_errors": errors}}
         status, answer = self._answer(r)
         if status < 300:
             self.problems += [f"the fake's {p}" for p in check_answer(r.method, r.path, status, answer)]
@@ -76,3 +89,11 @@ class DiscordRules:
         r.headers.update({"Retry-After": str(max(1, round(reset_after))), "X-RateLimit-Scope": "user"})
         return 429, {"code": 0, "message": "You are being rate limited.", "retry_after": round(reset_after, 3), "global": False}
 
+
+def _reason(answer: Any) -> str:
+    """What a refusal says: its code and message, and the fields' errors."""
+    if not isinstance(answer, dict):
+        return ""
+    errors = answer.get("errors")
+    details = [str(e.get("message")) for e in errors.get("_errors", [])] if isinstance(errors, dict) else []
+    return f"{answer.get('code')} {answer.get('message')}" + (": " + "; ".join(details) if details else "")

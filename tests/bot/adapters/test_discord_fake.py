@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
+import pytest
 
 from tests.bot.adapters.discord_world import ANNOUNCE, APP_ID, slash_payload
 from tests.bot.adapters.fake_discord import FakeDiscord, fake  # noqa: F401
@@ -23,12 +24,14 @@ async def call(fake: FakeDiscord, method: str, path: str, body: Any = None, **qu
             return answer.status, data, dict(answer.headers)
 
 
-async def refused(fake: FakeDiscord, method: str, path: str, body: Any = None, **query: str) -> list[str]:
-    """The rules the request broke; the fake answered 400 Invalid Form Body. (Cleared: this test wanted them.)"""
+async def refused(fake: FakeDiscord, method: str, path: str, body: Any = None, code: int = 50035, **query: str) -> list[str]:
+    """The rules the request broke, as the fake answered them: 400 with Discord's ``code`` (Invalid Form Body,
+    its field errors). (Taken from the fake's refusals: this test wanted them.)"""
     status, data, _ = await call(fake, method, path, body, **query)
-    broken, fake.problems = fake.problems, []
-    assert status == 400 and data["code"] == 50035, (status, data)
-    return broken
+    (refusal,) = fake.refusals.take()
+    assert status == 400 and data["code"] == code and refusal.status == 400, (status, data)
+    assert refusal.request == f"{method} /api/v10{path}" and refusal.reason.startswith(f"{code} {data['message']}")
+    return [str(e["message"]) for e in data.get("errors", {}).get("_errors", [])] or [data["message"]]
 
 
 def button(custom_id: str = "clubbot:/x", label: str = "Ja") -> dict[str, Any]:
@@ -81,6 +84,48 @@ async def test_application_commands_are_held_to_discords_rules(fake: FakeDiscord
         assert any(rule in r for r in broken), (rule, broken)
 
 
+def link(url: str | None = "https://example.org", **more: Any) -> dict[str, Any]:
+    return {"type": 2, "style": 5, "label": "Site", **({"url": url} if url else {}), **more}
+
+
+def embed(characters: int) -> dict[str, Any]:
+    fields = [{"name": "n" * 25, "value": "v" * 25, "inline": False}]
+    return {"type": "rich", "title": "t" * 100, "description": "d" * (characters - 150), "fields": fields}
+
+
+async def test_components_and_embeds_are_held_to_the_rules_discord_documents(fake: FakeDiscord) -> None:
+    """Each refused as Discord refuses it (400, 50035 Invalid Form Body, Discord's words for the field); what
+    keeps just inside the rule passes."""
+    row = lambda *buttons: {"type": 1, "components": list(buttons)}  # noqa: E731
+    fine = {"content": "a", "components": [row(button("clubbot:/a"), button("clubbot:/b"), link())], "embeds": [embed(3000), embed(3000)]}
+    assert (await call(fake, "POST", MESSAGES, fine))[0] == 200
+    cases = [
+        ({"components": [row(button("clubbot:/a")), row(button("clubbot:/a", label="Nee"))]},
+         "components[1].components[0].custom_id: Component custom id cannot be duplicated", "COMPONENT_CUSTOM_ID_DUPLICATED"),
+        ({"components": [row(link(None, custom_id="clubbot:/site"))]}, "a link button must have a url, and cannot have a custom_id", "INVALID"),
+        ({"components": [row(link(custom_id="clubbot:/site"))]}, "a link button must have a url, and cannot have a custom_id", "INVALID"),
+        ({"components": [row({"type": 2, "style": 1, "label": "Ja"})]}, "components[0].components[0].custom_id: A custom id is required", "INVALID"),
+        ({"embeds": [embed(3000), embed(3001)]}, "body.embeds: Embed size exceeds maximum size of 6000 (6001 characters)", "INVALID"),
+    ]  # fmt: skip
+    for body, rule, error in cases:
+        status, data, _ = await call(fake, "POST", MESSAGES, {"content": "a", **body})
+        (refusal,) = fake.refusals.take()
+        assert (status, data["code"], data["message"]) == (400, 50035, "Invalid Form Body"), (rule, data)
+        assert [(e["code"], rule in e["message"]) for e in data["errors"]["_errors"]] == [(error, True)], (rule, data)
+        assert rule in refusal.reason
+
+
+async def test_a_bulk_overwrite_is_held_to_100_commands_with_unique_names(fake: FakeDiscord) -> None:
+    path = f"/applications/{APP_ID}/commands"
+    hundred = [command(name=f"c{i}") for i in range(100)]
+    assert (await call(fake, "PUT", path, hundred))[0] == 200
+    assert (await call(fake, "PUT", path, [command(), {**command(), "type": 2, "description": ""}]))[0] == 200  # a user command may share it
+    assert await refused(fake, "PUT", path, [*hundred, command(name="c100")], code=30032) == ["Maximum number of application commands reached (100)"]
+    (broken,) = await refused(fake, "PUT", path, [command(), command(description="Nog een keer")])
+    assert "Application command names must be unique (/afmelden, type 1, 2 times)" in broken
+
+
+@pytest.mark.expect_refusal("callback 400 40060 ", "callback 404 10062 ", "404 10015 Unknown Webhook", "401 50027 Invalid Webhook Token")
 async def test_interactions_are_answered_once_within_3_seconds_and_followed_up_for_15_minutes(fake: FakeDiscord) -> None:
     first, late, never = (slash_payload("stand", "Anna") for _ in range(3))
     for payload in (first, late):
