@@ -21,27 +21,11 @@ from bot.core.commands.dispatch import Core
 from bot.systems import make_core
 from bot.config import Config, load_config
 from bot.core.storage.store import Store, open_store
-from tests.bot.adapters import refusals
+from tests.bot.adapters.refusals import platform_refusals, pytest_configure  # noqa: F401 - every bot test's
 from tests.postgres_server import PostgresServer, PostgresUnavailable
 
 # Tuesday 1 December 2026, noon in Amsterdam: the first round is on Thursday 3 December.
 START = datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "expect_refusal(pattern, ...): the test makes platform refusals matching these")
-
-
-@pytest.fixture(autouse=True)
-def platform_refusals(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A request a platform's fake refused fails the test that made it, unless the test expected it
-    (``tests/bot/adapters/refusals.py``). Set up first, so it ends after the fakes' own fixtures."""
-    marker = request.node.get_closest_marker("expect_refusal")
-    refusals.begin(list(marker.args) if marker else [])
-    yield
-    problems = refusals.unexpected()
-    if problems:
-        pytest.fail("platform refusals the test did not expect:\n" + "\n".join(problems[:40]), pytrace=False)
 
 
 @pytest.fixture

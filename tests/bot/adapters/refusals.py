@@ -6,8 +6,8 @@ too old, an endpoint the fake does not know, ...). A 429 is no refusal: the plat
 libraries wait and send again. Refusals a test arranged itself (``fail_channel``, ``fail_chat``, members
 whose DMs are closed or who blocked the bot) are expected by that arrangement.
 
-Every other refusal fails the test at its end (the autouse fixture ``platform_refusals`` in
-``tests/bot/conftest.py``), also one the bot only logged and went on from, such as a refused
+Every other refusal fails the test at its end (the autouse fixture ``platform_refusals`` below, which
+``tests/bot/conftest.py`` gives every bot test), also one the bot only logged and went on from, such as a refused
 ``setMyCommands`` at start; with the refusal's request, status and reason. A test that means to make one
 says so: ``expect_refusal("not 1-256")`` (a regular expression searched in "request status reason") or
 the marker ``@pytest.mark.expect_refusal("...")``; an expected refusal that never came fails the test too.
@@ -16,7 +16,10 @@ the marker ``@pytest.mark.expect_refusal("...")``; an expected refusal that neve
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+import pytest
 
 LOGS: list["RefusalLog"] = []  # the logs of the fakes made during the running test
 EXPECTED: list["Expected"] = []
@@ -82,3 +85,19 @@ def unexpected() -> list[str]:
     LOGS.clear()
     EXPECTED.clear()
     return problems
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "expect_refusal(pattern, ...): the test makes platform refusals matching these")
+
+
+@pytest.fixture(autouse=True)
+def platform_refusals(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A request a platform's fake refused fails the test that made it, unless the test expected it. Autouse,
+    so set up before the fakes' fixtures and ended after them."""
+    marker = request.node.get_closest_marker("expect_refusal")
+    begin(list(marker.args) if marker else [])
+    yield
+    problems = unexpected()
+    if problems:
+        pytest.fail("platform refusals the test did not expect:\n" + "\n".join(problems[:40]), pytrace=False)
