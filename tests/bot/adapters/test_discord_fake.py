@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
-import pytest
 
 from tests.bot.adapters.discord_world import ANNOUNCE, APP_ID, slash_payload
 from tests.bot.adapters.fake_discord import FakeDiscord, fake  # noqa: F401
+from tests.bot.adapters.refusals import expect_refusal
 
 MESSAGES = f"/channels/{ANNOUNCE}/messages"
 
@@ -125,8 +125,10 @@ async def test_a_bulk_overwrite_is_held_to_100_commands_with_unique_names(fake: 
     assert "Application command names must be unique (/afmelden, type 1, 2 times)" in broken
 
 
-@pytest.mark.expect_refusal("callback 400 40060 ", "callback 404 10062 ", "404 10015 Unknown Webhook", "401 50027 Invalid Webhook Token")
 async def test_interactions_are_answered_once_within_3_seconds_and_followed_up_for_15_minutes(fake: FakeDiscord) -> None:
+    """(Each refusal expected as the test makes it: ``expect_refusal``.)"""
+    for refusal in ("callback 400 40060 ", "callback 404 10062 ", "404 10015 Unknown Webhook", "401 50027 Invalid Webhook Token"):
+        expect_refusal(refusal)
     first, late, never = (slash_payload("stand", "Anna") for _ in range(3))
     for payload in (first, late):
         fake.delivered(payload)
