@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from tests.bot.adapters.discord_limits import Rule
 from tests.bot.adapters.refusals import RefusalLog
 from tests.bot.adapters.discord_spec import CHECKED, PREFIX, check_answer, check_request
 
@@ -51,11 +52,11 @@ class DiscordRules:
         self.checked += 1
         CHECKED[0] += 1
         broken = check_request(r.method, r.path, r.query, r.json, multipart)
-        other = [b for b in broken if getattr(b, "code", 50035) != 50035]
+        other = [b for b in broken if isinstance(b, Rule) and b.code != 50035]
         if other:
-            return 400, {"code": other[0].code, "message": other[0].message}  # type: ignore[attr-defined]
+            return 400, {"code": other[0].code, "message": other[0].message}
         if broken:
-            errors = [{"code": getattr(b, "error", "INVALID"), "message": str(b)} for b in broken]
+            errors = [{"code": b.error if isinstance(b, Rule) else "INVALID", "message": str(b)} for b in broken]
             return 400, {"code": 50035, "message": "Invalid Form Body", "errors": {"_errors": errors}}
         status, answer = self._answer(r)
         if status < 300:
