@@ -201,8 +201,9 @@ def documented_limits(template: str, method: str, body: Any, where: str) -> list
         rows = [c for c in message.get("components") or [] if c.get("type") == 1]
         if len(rows) > MAX_ROWS:
             errors.append(f"{where}: body.components: {len(rows)} action rows > {MAX_ROWS}")
-        errors += limits.components(message.get("components") or [], f"{where}: body.components")
-        errors += limits.embeds(message.get("embeds") or [], f"{where}: body.embeds")
+        field = ("data",) if template.endswith("/callback") else ()  # where the message is in the body
+        errors += limits.components(message.get("components") or [], f"{where}: body.components", (*field, "components"))
+        errors += limits.embeds(message.get("embeds") or [], f"{where}: body.embeds", (*field, "embeds"))
     if template.endswith("/commands") and isinstance(body, list):
         errors += limits.command_list(body, f"{where}: body")
         for i, command in enumerate(body):
