@@ -31,6 +31,7 @@ from bot.core.running.scheduler import Alarm
 from bot.core.storage.store import Announcement, Club, Store
 from tests.bot.conftest import START
 from tests.bot.adapters.local_server import serve_locally
+from tests.bot.adapters.refusals import RefusalLog
 from tests.bot.adapters.telegram_rules import SPEC, GroupLimit, Refused, check_answer, check_request
 
 TOKEN = "123456:TEST-token"
@@ -111,7 +112,8 @@ class FakeTelegram:
         self.query_timeout = QUERY_TIMEOUT
         self.blocked: set[int] = set()  # users who blocked the bot: 403 on a message to their private chat
         self.checked = 0  # requests checked against the Bot API description
-        self.violations: list[str] = []  # the rules requests broke (the fixture fails the test on any)
+        self.violations: list[str] = []  # what the fake's own answers lack (the fixture fails the test on any)
+        self.refusals = RefusalLog("Telegram")  # every refusal (refusals.py)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, port: int = 0) -> "FakeTelegram":
@@ -206,7 +208,7 @@ class FakeTelegram:
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         if request.match_info["token"] != TOKEN:
-            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+            return self._refuse(Call(request.match_info["method"], {}), 401, {"description": "Unauthorized"})
         method = request.match_info["method"]
         params: dict[str, Any] = {}
         files: dict[str, tuple[str, bytes]] = {}
@@ -221,45 +223,42 @@ class FakeTelegram:
                     params[key] = _value(str(value))
         call = Call(method, params, files)
         self.checked += 1
+        if method != "getUpdates":
+            self.calls.append(call)
         try:
             check_request(method, params, files)
         except Refused as err:
-            self.violations.append(str(err))
-            call.status = 400
-            self.calls.append(call)
-            return web.json_response({"ok": False, "error_code": 400, "description": f"Bad Request: {err}"}, status=400)
+            return self._refuse(call, 400, {"description": f"Bad Request: {err}"})
         handler = getattr(self, "api_" + method, None)
         if handler is None:
-            call.status = 404
-            self.calls.append(call)
-            return web.json_response({"ok": False, "error_code": 404, "description": "Not Found"}, status=404)
-        if method != "getUpdates":
-            self.calls.append(call)
+            return self._refuse(call, 404, {"description": "Not Found"})
         failures = self._failures.get(str(params.get("chat_id")))
         if method.startswith("send") and failures:
             status, body = failures.pop(0)
             if status != 200:
-                call.status = status
-                return web.json_response(body, status=status)
+                return self._refuse(call, status, body, arranged=True)
         if method in SEND_METHODS and str(params.get("chat_id")).isdigit() and int(params["chat_id"]) in self.blocked:
-            call.status = 403
-            return web.json_response({"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked by the user"}, status=403)
+            return self._refuse(call, 403, {"description": "Forbidden: bot was blocked by the user"}, arranged=True)
         if method in SEND_METHODS:
             limited = self.group_limit.refuse(str(params.get("chat_id")))
             if limited is not None:
-                call.status = 429
-                return web.json_response(limited, status=429)
+                return self._refuse(call, 429, limited)
         try:
             result = await handler(params, files)
         except FakeError as err:
-            call.status = err.status
-            return web.json_response({"ok": False, "error_code": err.status, "description": err.description}, status=err.status)
+            return self._refuse(call, err.status, {"description": err.description})
         try:
             check_answer(method, result)
         except Refused as err:
             self.violations.append(str(err))
         call.result = result
         return web.json_response({"ok": True, "result": result})
+
+    def _refuse(self, call: Call, status: int, body: dict[str, Any], arranged: bool = False) -> web.Response:
+        """Telegram's error answer; kept in ``refusals`` (refusals.py: it fails the test unless expected)."""
+        call.status = status
+        self.refusals.record(call.method, status, str(body.get("description")), arranged)
+        return web.json_response({"ok": False, "error_code": status, **body}, status=status)
 
     def _bot_user(self) -> dict[str, Any]:
         return {
@@ -489,7 +488,7 @@ async def fake(request: pytest.FixtureRequest) -> AsyncIterator[FakeTelegram]:
         counter = CheckedCount()
         request.config.pluginmanager.register(counter, "telegram-checked")
     counter.total += server.checked
-    assert not server.violations, "requests the real Telegram refuses:\n" + "\n".join(server.violations)
+    assert not server.violations, "the fake's answers lack what the Bot API requires:\n" + "\n".join(server.violations)
 
 
 @pytest.fixture
