@@ -14,6 +14,7 @@ import io
 import logging
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bot.adapters.discord.channels import SNOWFLAKE_DIGITS
@@ -63,7 +64,7 @@ async def send_announcement(adapter: "DiscordAdapter", club: Club, announcement:
     try:
         channel_id = int(club.channel_id or "")
     except ValueError:
-        adapter._problem(club, "discord_problem_no_channel", {})
+        adapter.problems.note(club.id, "discord_problem_no_channel", {})
         raise RuntimeError(f"club {club.id} has no Discord channel for announcements (/kanaal)")
     parts = text_messages(announcement.body) or [""]
     channel = adapter.client.get_partial_messageable(channel_id)
@@ -81,20 +82,29 @@ async def send_announcement(adapter: "DiscordAdapter", club: Club, announcement:
                 content=parts[part], files=files, nonce=nonce(announcement, part), suppress_embeds=True
             )
             posted[part] = str(message.id)
-    except discord.Forbidden as err:
-        adapter._problem(club, "discord_problem_forbidden", {"channel": channel_id})
-        log.warning("no permission to post announcement %s in channel %s: %s", announcement.id, channel_id, err)
+    except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as err:
+        key, values = failure(err, channel_id)
+        adapter.problems.note(club.id, key, values)
+        log.warning("announcement %s not posted in channel %s: %s", announcement.id, channel_id, err)
         raise
-    except discord.NotFound as err:
-        adapter._problem(club, "discord_problem_not_found", {"channel": channel_id})
-        log.warning("channel %s of announcement %s is gone: %s", channel_id, announcement.id, err)
-        raise
-    except (discord.HTTPException, discord.RateLimited) as err:
-        adapter._problem(club, "discord_problem_other", {"error": str(err)[:200]})
-        log.warning("announcement %s not posted: %s", announcement.id, err)
-        raise
-    adapter._problems.pop(club.id, None)
+    adapter.problems.clear(club.id)
     return posted[len(parts) - 1]
+
+
+def failure(err: BaseException, channel_id: int) -> tuple[str, dict[str, object]]:
+    """What a failed post means for the director (``bot/adapters/problems.py``): Discord's 403 (Missing
+    Access 50001, Missing Permissions 50013: the bot's role may not post there, or it left the server), 404
+    (Unknown Channel 10003), a server error, a rate limit too long to wait or no connection (Discord is
+    down), else another refusal."""
+    if isinstance(err, discord.Forbidden):
+        return "discord_problem_forbidden", {"channel": channel_id}
+    if isinstance(err, discord.NotFound):
+        return "discord_problem_not_found", {"channel": channel_id}
+    if isinstance(err, (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError)):
+        return "discord_problem_down", {}
+    if isinstance(err, discord.HTTPException) and err.status in (408, 429):
+        return "discord_problem_down", {}
+    return "discord_problem_other", {}
 
 
 async def posted_already(
