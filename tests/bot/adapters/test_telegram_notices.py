@@ -1,0 +1,87 @@
+"""Telling the right person, in their language (issue 46 §4), on Telegram through the real python-telegram-bot
+against the local fake: a rate limit of two seconds is retried silently, a failure that lasts a few minutes is
+told once to a director in the club's language without Telegram's raw error, and a picture refused because the
+bot may not send photos follows its text once the rights are back."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.adapters.problems import NOTICE_AFTER
+from bot.config import Config
+from tests.bot.adapters.fake_telegram import GROUP, FakeTelegram, Harness, fake, tg  # noqa: F401 - fixtures
+from tests.bot.adapters.test_telegram_adapter import ANNA, LEIDER, OTHER_CHAT, pairing_posts, pending, setup_club
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+FEW_MINUTES = NOTICE_AFTER + timedelta(seconds=10)
+RAW = ("Too Many Requests", "retry after", "Bad Request", "Forbidden", "rights to send photos", "429", "400")
+
+
+def announced(fake: FakeTelegram) -> list:
+    """The pairing's posts in the group (the replies to commands there answer a message)."""
+    return [c for c in pairing_posts(fake, GROUP) if "reply_parameters" not in c.params]
+
+
+def told(calls: list) -> list[str]:
+    return [c.text for c in calls if c.method == "sendMessage" and c.text.startswith(("Let op", "Note:"))]
+
+
+async def test_a_two_second_rate_limit_is_retried_without_a_word_to_the_director(
+    tg: Harness, fake: FakeTelegram, config: Config
+) -> None:
+    await setup_club(tg, fake, str(OTHER_CHAT))
+    fake.fail_chat(OTHER_CHAT, 429, retry_after=2)  # longer than the adapter waits at once (1 s here)
+    calls = await tg.say(LEIDER, "/publiceer")
+    assert [c.status for c in pairing_posts(fake, OTHER_CHAT, ok_only=False)] == [429]
+    assert told(await tg.say(LEIDER, "/indeling")) == [] and told(calls) == []
+    await tg.alarm.run_due()  # the retry
+    assert len(pairing_posts(fake, OTHER_CHAT)) == 1 and pending(config)[-1][1] is not None
+    tg.clock.advance(FEW_MINUTES)
+    assert told(await tg.say(LEIDER, "/indeling")) == []
+
+
+async def test_a_rate_limit_lasting_minutes_is_told_once_in_the_clubs_language(
+    tg: Harness, fake: FakeTelegram, config: Config
+) -> None:
+    await setup_club(tg, fake, str(OTHER_CHAT))
+    await tg.say(LEIDER, "/taal en")
+    fake.fail_chat(OTHER_CHAT, 429, retry_after=30, times=100)
+    await tg.say(LEIDER, "/publiceer")
+    assert told(await tg.say(LEIDER, "/indeling")) == []
+    tg.clock.advance(FEW_MINUTES)
+    await tg.alarm.run_due()
+    assert told(await tg.say(ANNA, "/indeling")) == []  # a member is not told
+    (note,) = told(await tg.say(LEIDER, "/indeling"))
+    assert note.startswith("Note: Telegram has been unreachable or overloaded for a few minutes"), note
+    assert not any(raw in note for raw in RAW), note
+    assert told(await tg.say(LEIDER, "/indeling")) == []  # once
+    assert pairing_posts(fake, OTHER_CHAT) == [] and pending(config)[-1] == ("pairing", None)
+
+
+async def test_a_picture_refused_for_missing_rights_follows_the_text_once_the_rights_are_back(
+    tg: Harness, fake: FakeTelegram, config: Config
+) -> None:
+    await setup_club(tg, fake)  # the announcements go to the club's group
+    fake.no_photos.add(str(GROUP))
+    await tg.say(LEIDER, "/publiceer")
+    await tg.alarm.run_due()
+    await tg.alarm.run_due()
+    (text,) = announced(fake)  # the text went at once, once
+    assert text.method == "sendMessage"
+    refused = [c for c in fake.of("sendPhoto") if c.chat_id == str(GROUP)]
+    assert len(refused) == 3 and not any(c.ok for c in refused)
+    assert pending(config)[-1] == ("pairing", None)  # the picture is owed
+    tg.clock.advance(FEW_MINUTES)
+    (note,) = told(await tg.say(LEIDER, "/indeling"))
+    assert "geen foto's sturen" in note and "tekst is geplaatst" in note and not any(raw in note for raw in RAW), note
+    # the group lets members send photos again: the picture follows, alone, once
+    fake.no_photos.clear()
+    await tg.alarm.run_due()
+    await tg.alarm.run_due()
+    photos = [c for c in fake.of("sendPhoto") if c.chat_id == str(GROUP) and c.ok]
+    assert len(photos) == 1 and "caption" not in photos[0].params
+    assert len(announced(fake)) == 1 and pending(config)[-1][1] is not None
+    assert told(await tg.say(LEIDER, "/indeling")) == []
