@@ -12,14 +12,20 @@ tells apart (its ``<platform>_problem_<kind>`` messages):
 - ``picture``: the text went, the picture waits for the right to send photos (Telegram);
 - ``down``: the platform does not answer or answers with a server error or a long rate limit;
 - ``other``: the platform refused the post for another reason (the log says which).
+
+The members whose platform refused a private notice (``MemberNotices.private_closed``) are told to the
+next director the same way, once each (``closed_accounts_note``); ``/leden`` keeps showing them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.core.i18n import t
 from bot.core.running.clock import Clock
+from bot.core.storage.store import Club, Store
 
 NOTICE_AFTER = timedelta(minutes=5)  # failing for this long before a director is told
 
@@ -65,3 +71,15 @@ class Problems:
 
     def get(self, club_id: int) -> Problem | None:
         return self._by_club.get(club_id)
+
+
+async def closed_accounts_note(
+    store: Store, club: Club, key: str, shown: Callable[[str], str] = str, **values: object
+) -> tuple[str, list[str]] | None:
+    """The note ``key`` naming the club's members the bot could not write to privately and no director has
+    heard of yet (their names as ``shown``), with their accounts to mark told once it went; None if none."""
+    rows = await store.private_closed_untold(club.id)
+    if not rows:
+        return None
+    names = ", ".join(shown(name) for _, name in rows)
+    return t(club.language, key, count=len(rows), names=names, **values), [account for account, _ in rows]

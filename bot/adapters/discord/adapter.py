@@ -33,10 +33,10 @@ from discord import app_commands
 
 from bot.adapters.discord.announce import send_announcement
 from bot.adapters.discord.channels import check_channel
-from bot.adapters.discord.render import MAX_PARTS, blocks, fit, messages, safe_file_name
+from bot.adapters.discord.render import MAX_PARTS, blocks, escape, fit, messages, safe_file_name
 from bot.adapters.discord.slash import ClubTranslator, SlashCommand, build_commands, clip
 from bot.adapters.inflight import InFlight
-from bot.adapters.problems import Problems
+from bot.adapters.problems import Problems, closed_accounts_note
 from bot.core.commands.command_line import quote_word
 from bot.core.commands.context import Actor, AfterReply
 from bot.core.commands.dispatch import Core
@@ -409,16 +409,22 @@ class DiscordAdapter:
 
     async def tell_problem(self, interaction: discord.Interaction, club: Club) -> None:
         """Tell a director (once per problem, after the posts failed for a few minutes: ``problems.py``) why
-        the club's announcements are not being posted."""
+        the club's announcements are not being posted, and (once each) which members cannot get private
+        notices because their direct messages are closed."""
         problem = self.problems.to_tell(club.id)
-        if problem is None:
+        closed = await closed_accounts_note(self.core.store, club, "discord_private_closed", escape)
+        notes = ([t(club.language, problem.key, **problem.values)] if problem is not None else []) + ([closed[0]] if closed else [])
+        if not notes:
             return
         try:
-            await interaction.followup.send(content=t(club.language, problem.key, **problem.values), ephemeral=True)
+            await interaction.followup.send(content="\n\n".join(notes), ephemeral=True)
         except discord.HTTPException:
             log.exception("telling the director about announcement trouble failed")
             return
-        self.problems.told(club.id)
+        if problem is not None:
+            self.problems.told(club.id)
+        if closed:
+            await self.core.store.private_closed_told(club.id, closed[1])
 
     # ------------------------------------------------------------------ the slash commands
     def build_commands(self) -> list[SlashCommand]:

@@ -18,7 +18,7 @@ import aiohttp
 import discord
 
 from bot.adapters.discord.channels import SNOWFLAKE_DIGITS
-from bot.adapters.discord.render import MAX_CONTENT, UNSAFE, escape, safe_file_name, text_messages
+from bot.adapters.discord.render import UNSAFE, safe_file_name, text_messages
 from bot.core.commands.context import parse_id
 from bot.core.storage.store import Announcement, Club
 
@@ -44,15 +44,29 @@ def nonce(announcement: Announcement, part: int) -> str:
     return f"clubbot-{announcement.id}" + (f"-{part}" if part else "")
 
 
+CLOSED_DMS = 50007  # Discord's "Cannot send messages to this user": the member's direct messages are closed
+
+
 async def send_private(adapter: "DiscordAdapter", announcement: Announcement) -> str | None:
-    """A member's private notice: to their direct messages (at least once; closed DMs: dropped, logged)."""
+    """A member's private notice: to their direct messages (at least once), several messages when long. A
+    member whose direct messages are closed (403, 50007) cannot get it: it is dropped (not retried for ever),
+    and their account marked so that the club's directors learn it once and ``/leden`` shows it; a notice
+    that goes clears the mark. Returns the last message's id."""
     assert announcement.recipient is not None
+    store = adapter.core.store
     try:
         user = await adapter.client.fetch_user(int(announcement.recipient))
-        message = await user.send(escape(announcement.body)[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none())
-    except (discord.Forbidden, discord.NotFound, ValueError) as err:  # DMs closed, gone: not retried
+        for part in text_messages(announcement.body) or [""]:
+            message = await user.send(part, allowed_mentions=discord.AllowedMentions.none())
+    except discord.Forbidden as err:
+        if err.code == CLOSED_DMS:
+            await store.private_closed(announcement.club_id, announcement.recipient, adapter.core.clock.now())
         log.warning("private notice %s not delivered: %s", announcement.id, err)
         return None
+    except (discord.NotFound, ValueError) as err:  # the account is gone: not retried
+        log.warning("private notice %s not delivered: %s", announcement.id, err)
+        return None
+    await store.private_open(announcement.club_id, announcement.recipient)
     return str(message.id)
 
 
