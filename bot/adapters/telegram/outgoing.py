@@ -13,8 +13,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Mess
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
-from bot.adapters.problems import Problems
-from bot.adapters.telegram.render import MAX_CAPTION, clip, retry_seconds, announcement_chunks, channel_target, reply_chunks, units
+from bot.adapters.problems import Problems, closed_accounts_note
+from bot.adapters.telegram.render import MAX_CAPTION, clip, retry_seconds, announcement_chunks, channel_target, html_chunks, reply_chunks, units
 from bot.core.i18n import t
 from bot.core.commands.replies import Button, Reply
 from bot.core.storage.store import Announcement, Club
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from telegram.ext import Application, ExtBot
 
     from bot.adapters.telegram.store import TelegramStore
+    from bot.core.commands.dispatch import Core
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +33,11 @@ TOKEN_PREFIX = "#"
 
 class Outgoing:
     """The sending half of ``TelegramAdapter`` (a mixin: it uses the adapter's ``app``, ``config``,
-    ``tg_store``, ``_tokens``, ``_progress``, ``_owed_pictures``, ``problems``, ``_paced``, ``_pacers`` and
+    ``core``, ``tg_store``, ``_tokens``, ``_progress``, ``_owed_pictures``, ``problems``, ``_paced``, ``_pacers`` and
     ``max_retry_wait``)."""
 
     app: Application[ExtBot[None], Any, Any, Any, Any, Any]
+    core: Core
     tg_store: TelegramStore
     max_retry_wait: float
     _tokens: dict[str, str]
@@ -178,10 +180,7 @@ class Outgoing:
         owed and follows once the rights are back. A member's private notice goes to their private chat with
         the bot (a member who never started one cannot get it: dropped, logged)."""
         if announcement.recipient is not None:
-            try:
-                await self.app.bot.send_message(int(announcement.recipient), announcement.body[:4000])
-            except (Forbidden, BadRequest, ValueError) as err:
-                log.warning("private notice %s not delivered: %s", announcement.id, err)
+            await self._send_private(announcement)
             return
         chat_id, thread = channel_target(club.channel_id or club.external_id)
         picture = announcement.image
@@ -216,6 +215,24 @@ class Outgoing:
         self._owed_pictures.discard(announcement.id)
         self.problems.clear(club.id)
 
+    async def _send_private(self, announcement: Announcement) -> None:
+        """A member's private notice, several messages when long. Telegram lets a bot write only to a member
+        who started a chat with it and did not block it (else 403): the notice is dropped (not retried for
+        ever) and the account marked, so the directors learn it once and ``/leden`` shows it."""
+        assert announcement.recipient is not None
+        store = self.core.store
+        try:
+            for chunk in html_chunks(announcement.body.splitlines()):
+                await self.app.bot.send_message(int(announcement.recipient), chunk, parse_mode=ParseMode.HTML)
+        except Forbidden as err:
+            await store.private_closed(announcement.club_id, announcement.recipient, self.core.clock.now())
+            log.warning("private notice %s not delivered: %s", announcement.id, err)
+            return
+        except (BadRequest, ValueError) as err:
+            log.warning("private notice %s not delivered: %s", announcement.id, err)
+            return
+        await store.private_open(announcement.club_id, announcement.recipient)
+
     async def _post(self, club: Club, chat_id: int | str, method: str, kwargs: dict[str, Any]) -> int | str:
         """One message of an announcement; returns the chat id it went to (a group may have become a
         supergroup on the way). Raises, after noting the problem for the directors, when it did not go (a
@@ -238,13 +255,22 @@ class Outgoing:
 
     async def tell_problem(self, chat_id: int, club: Club, message: Message | None = None) -> None:
         """Tell a director (once per problem, after the posts failed for a few minutes: ``problems.py``) why
-        the club's announcements are not being posted."""
+        the club's announcements are not being posted, and (once each) which members cannot get private
+        notices because they have no chat with the bot."""
         problem = self.problems.to_tell(club.id)
-        if problem is None:
+        closed = await closed_accounts_note(self.core.store, club, "telegram_private_closed", bot=self._bot_name())
+        lines = ([t(club.language, problem.key, **problem.values)] if problem is not None else []) + ([closed[0]] if closed else [])
+        if not lines:
             return
-        self.problems.told(club.id)
-        text = t(club.language, problem.key, **problem.values)
-        await self.send_reply(chat_id, Reply(lines=(text,), ok=False), reply_to=message)
+        if problem is not None:
+            self.problems.told(club.id)
+        if closed:
+            await self.core.store.private_closed_told(club.id, closed[1])
+        await self.send_reply(chat_id, Reply(lines=tuple(lines), ok=False), reply_to=message)
+
+    if TYPE_CHECKING:
+
+        def _bot_name(self) -> str: ...
 
 
 def no_photo_rights(err: BadRequest) -> bool:

@@ -11,8 +11,8 @@ import pytest
 
 from bot.adapters.problems import NOTICE_AFTER
 from bot.config import Config
-from tests.bot.adapters.fake_telegram import GROUP, FakeTelegram, Harness, fake, tg  # noqa: F401 - fixtures
-from tests.bot.adapters.test_telegram_adapter import ANNA, LEIDER, OTHER_CHAT, pairing_posts, pending, setup_club
+from tests.bot.adapters.fake_telegram import GROUP, FakeTelegram, Harness, fake, private_chat, tg  # noqa: F401 - fixtures
+from tests.bot.adapters.test_telegram_adapter import ANNA, BERT, LEIDER, OTHER_CHAT, pairing_posts, pending, setup_club
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -85,3 +85,34 @@ async def test_a_picture_refused_for_missing_rights_follows_the_text_once_the_ri
     assert len(photos) == 1 and "caption" not in photos[0].params
     assert len(announced(fake)) == 1 and pending(config)[-1][1] is not None
     assert told(await tg.say(LEIDER, "/indeling")) == []
+
+
+async def test_a_member_without_a_chat_with_the_bot_is_named_to_the_director_once_and_in_the_member_list(
+    tg: Harness, fake: FakeTelegram, config: Config
+) -> None:
+    await setup_club(tg, fake)
+    for who in (ANNA, BERT):
+        await tg.say(LEIDER, f"/koppel {who['first_name']} <@{who['id']}>")
+        await tg.say(who, "/mijn meldingen aan", chat=private_chat(who))
+    fake.fail_chat(BERT["id"], 403, times=5, description="Forbidden: bot can't initiate conversation with a user")
+    await tg.say(LEIDER, "/publiceer")
+    await tg.alarm.run_due()
+    assert [c for c in fake.sent(BERT["id"]) if "Ronde 1" in c.text] == []
+    (note,) = told(await tg.say(LEIDER, "/indeling"))
+    assert "dit lid kan geen privéberichten" in note and "Bert" in note and "Anna" not in note and "@clubbot" in note, note
+    assert told(await tg.say(LEIDER, "/indeling")) == []  # once, not per notice
+    (listing,) = [c.text for c in await tg.say(LEIDER, "/leden") if "Privéberichten" in c.text]
+    rows = {line.split()[0]: line.removesuffix("</pre>") for line in listing.splitlines() if line.startswith(("Anna", "Bert"))}
+    assert rows["Bert"].endswith("kan niet") and not rows["Anna"].endswith("kan niet"), listing
+
+
+async def test_a_long_private_notice_is_split_into_several_messages_not_cut(tg: Harness, fake: FakeTelegram) -> None:
+    await setup_club(tg, fake)
+    await tg.say(LEIDER, f"/koppel Anna <@{ANNA['id']}>")
+    club = await tg.store.club_by_external("telegram", str(GROUP))
+    assert club is not None
+    body = "\n".join(f"Regel {i:03d} " + "x" * 60 for i in range(150))  # about 10,000 characters
+    await tg.store.queue_announcement(club.id, None, "notice:lang", body, tg.clock.now(), recipient=str(ANNA["id"]))
+    await tg.alarm.run_due()
+    messages = [c.text for c in fake.sent(ANNA["id"]) if "Regel" in c.text]
+    assert len(messages) == 3 and "\n".join(messages).splitlines() == body.splitlines()
