@@ -183,10 +183,12 @@ class Outgoing:
             await self._send_private(announcement)
             return
         chat_id, thread = channel_target(club.channel_id or club.external_id)
-        picture = announcement.image
-        parts = self._picture_and_text(picture, announcement_chunks(announcement), f"{announcement.kind}.png")
-        if announcement.id in self._owed_pictures and picture is not None:  # the text went already
-            parts = [("send_photo", {"photo": parts[0][1]["photo"]})]
+        picture, chunks = announcement.image, announcement_chunks(announcement)
+        owed = announcement.id in self._owed_pictures and picture is not None
+        if owed:  # the picture after the text (which went, or part of it: ``_progress`` counts in this order)
+            parts = self._picture_and_text(None, chunks, "") + [("send_photo", {"photo": InputFile(picture, filename=f"{announcement.kind}.png")})]
+        else:
+            parts = self._picture_and_text(picture, chunks, f"{announcement.kind}.png")
         extra: dict[str, Any] = {"message_thread_id": thread} if thread else {}
         done = self._progress.get(announcement.id, 0)
         refused: BadRequest | None = None
@@ -198,20 +200,25 @@ class Outgoing:
             except BadRequest as err:
                 if method != "send_photo" or "chat not found" in str(err).lower():
                     raise
-                if no_photo_rights(err):
-                    refused = err  # the picture waits for the right to send photos; the text goes now
-                    log.warning("picture of announcement %s refused (%s); it follows the text later", announcement.id, err)
+                if no_photo_rights(err):  # the picture waits for the right to send photos; the text goes now
+                    refused = err
+                    log.warning("picture of announcement %s refused (%s); it follows the text", announcement.id, err)
+                    if owed:  # the text went already: the picture is all that is left
+                        self.problems.note(club.id, "telegram_problem_picture", {"chat": chat_id})
+                        raise
+                    self._owed_pictures.add(announcement.id)
                 else:  # this picture cannot go (too large, ...): the text alone
                     log.warning("picture of announcement %s refused (%s); the text goes alone", announcement.id, err)
                 if "caption" in kwargs:
                     text = {"text": kwargs["caption"], "parse_mode": ParseMode.HTML, **extra}
                     chat_id = await self._post(club, chat_id, "send_message", text)
-            self._progress[announcement.id] = index + 1
-        self._progress.pop(announcement.id, None)
+            # from the picture's refusal on, the progress counts the texts of the owed order (texts, picture)
+            first_photo_alone = parts[0][0] == "send_photo" and "caption" not in parts[0][1]
+            self._progress[announcement.id] = index + (0 if refused is not None and first_photo_alone else 1)
         if refused is not None:
-            self._owed_pictures.add(announcement.id)
             self.problems.note(club.id, "telegram_problem_picture", {"chat": chat_id})
             raise refused
+        self._progress.pop(announcement.id, None)
         self._owed_pictures.discard(announcement.id)
         self.problems.clear(club.id)
 

@@ -5,9 +5,11 @@ bot may not send photos follows its text once the rights are back."""
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 
 import pytest
+from PIL import Image
 
 from bot.adapters.problems import NOTICE_AFTER
 from bot.config import Config
@@ -116,3 +118,30 @@ async def test_a_long_private_notice_is_split_into_several_messages_not_cut(tg: 
     await tg.alarm.run_due()
     messages = [c.text for c in fake.sent(ANNA["id"]) if "Regel" in c.text]
     assert len(messages) == 3 and "\n".join(messages).splitlines() == body.splitlines()
+
+
+async def test_an_owed_picture_of_a_long_announcement_follows_all_its_texts_each_sent_once(
+    tg: Harness, fake: FakeTelegram, config: Config
+) -> None:
+    """The picture first, then three messages of text: refused for missing rights, and the second text
+    refused for a while (429); the texts each go once, in order, and the picture after them."""
+    await setup_club(tg, fake)
+    club = await tg.store.club_by_external("telegram", str(GROUP))
+    assert club is not None
+    png = io.BytesIO()
+    Image.new("RGB", (40, 20), (26, 95, 180)).save(png, "PNG")
+    body = "\n".join(f"Regel {i:03d} " + "x" * 60 for i in range(150))  # about 11,000 characters: three messages
+    await tg.store.queue_announcement(club.id, None, "notice", body, tg.clock.now(), image=png.getvalue())
+    fake.no_photos.add(str(GROUP))
+    fake.fail_chat(GROUP, 429, after=2, retry_after=30)  # the refused picture, the first text, then 429
+    await tg.alarm.run_due()
+    await tg.alarm.run_due()
+    texts = [c.text for c in fake.sent(GROUP) if "Regel" in c.text]
+    assert len(texts) == 3 and "\n".join(texts).replace("<pre>", "").replace("</pre>", "").splitlines() == body.splitlines()
+    assert pending(config)[-1] == ("notice", None)
+    fake.no_photos.clear()
+    await tg.alarm.run_due()
+    await tg.alarm.run_due()
+    posts = [c for c in fake.sent(GROUP) if "Regel" in c.text or c.method == "sendPhoto"]
+    assert [c.method for c in posts] == ["sendMessage"] * 3 + ["sendPhoto"]
+    assert pending(config)[-1][1] is not None
