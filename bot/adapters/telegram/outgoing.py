@@ -185,8 +185,9 @@ class Outgoing:
         chat_id, thread = channel_target(club.channel_id or club.external_id)
         picture, chunks = announcement.image, announcement_chunks(announcement)
         owed = announcement.id in self._owed_pictures and picture is not None
-        if owed:  # the picture after the text (which went, or part of it: ``_progress`` counts in this order)
-            parts = self._picture_and_text(None, chunks, "") + [("send_photo", {"photo": InputFile(picture, filename=f"{announcement.kind}.png")})]
+        if owed and picture is not None:  # the picture after the text (``_progress`` counts in this order)
+            photo = InputFile(picture, filename=f"{announcement.kind}.png")
+            parts = self._picture_and_text(None, chunks, "") + [("send_photo", {"photo": photo})]
         else:
             parts = self._picture_and_text(picture, chunks, f"{announcement.kind}.png")
         extra: dict[str, Any] = {"message_thread_id": thread} if thread else {}
