@@ -50,6 +50,14 @@ async def setup_club(tg: Harness, fake: FakeTelegram, channel: str = "") -> None
     await tg.say(LEIDER, "/speler Bert 1900")
 
 
+async def linked_with_notices(tg: Harness, *members: dict) -> None:
+    """Members linked to their accounts, each with the pairing notices on (in their private chat)."""
+    for who in members:
+        await tg.say(LEIDER, f"/koppel {who['first_name']} <@{who['id']}>")
+        calls = await tg.say(who, "/mijn meldingen aan", chat=private_chat(who))
+        assert any("privébericht" in c.text for c in calls)
+
+
 def pending(config: Config) -> list[tuple[str, str | None]]:
     db = sqlite3.connect(config.db_path)
     try:
@@ -443,10 +451,7 @@ async def test_a_private_notice_goes_to_the_members_own_chat_and_a_closed_one_is
     tg: Harness, fake: FakeTelegram, config: Config
 ) -> None:
     await setup_club(tg, fake)
-    for who in (ANNA, BERT):
-        await tg.say(LEIDER, f"/koppel {who['first_name']} <@{who['id']}>")
-        calls = await tg.say(who, "/mijn meldingen aan", chat=private_chat(who))
-        assert any("privébericht" in c.text for c in calls)
+    await linked_with_notices(tg, ANNA, BERT)
     fake.fail_chat(BERT["id"], 403, description="Forbidden: bot can't initiate conversation with a user")
     await tg.say(LEIDER, "/publiceer")
     await tg.alarm.run_due()

@@ -13,8 +13,10 @@ from PIL import Image
 
 from bot.adapters.problems import NOTICE_AFTER
 from bot.config import Config
-from tests.bot.adapters.fake_telegram import GROUP, FakeTelegram, Harness, fake, private_chat, tg  # noqa: F401 - fixtures
-from tests.bot.adapters.test_telegram_adapter import ANNA, BERT, LEIDER, OTHER_CHAT, pairing_posts, pending, setup_club
+from tests.bot.adapters.fake_telegram import GROUP, FakeTelegram, Harness, fake, tg  # noqa: F401 - fixtures
+from tests.bot.adapters.test_telegram_adapter import (
+    ANNA, BERT, LEIDER, OTHER_CHAT, linked_with_notices, pairing_posts, pending, setup_club,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -93,9 +95,7 @@ async def test_a_member_without_a_chat_with_the_bot_is_named_to_the_director_onc
     tg: Harness, fake: FakeTelegram, config: Config
 ) -> None:
     await setup_club(tg, fake)
-    for who in (ANNA, BERT):
-        await tg.say(LEIDER, f"/koppel {who['first_name']} <@{who['id']}>")
-        await tg.say(who, "/mijn meldingen aan", chat=private_chat(who))
+    await linked_with_notices(tg, ANNA, BERT)
     fake.fail_chat(BERT["id"], 403, times=5, description="Forbidden: bot can't initiate conversation with a user")
     await tg.say(LEIDER, "/publiceer")
     await tg.alarm.run_due()
