@@ -28,6 +28,7 @@ from bot.core.running.clock import Clock
 from bot.core.storage.store import Club, Store
 
 NOTICE_AFTER = timedelta(minutes=5)  # failing for this long before a director is told
+NAMED = 20  # members named in one note (the count says how many; /leden lists them all)
 
 
 @dataclass
@@ -69,17 +70,15 @@ class Problems:
         if problem is not None:
             problem.told = True
 
-    def get(self, club_id: int) -> Problem | None:
-        return self._by_club.get(club_id)
-
 
 async def closed_accounts_note(
     store: Store, club: Club, key: str, shown: Callable[[str], str] = str, **values: object
 ) -> tuple[str, list[str]] | None:
     """The note ``key`` naming the club's members the bot could not write to privately and no director has
-    heard of yet (their names as ``shown``), with their accounts to mark told once it went; None if none."""
+    heard of yet (their names as ``shown``, the first ``NAMED``), with their accounts to mark told once it
+    went; None if none."""
     rows = await store.private_closed_untold(club.id)
     if not rows:
         return None
-    names = ", ".join(shown(name) for _, name in rows)
+    names = ", ".join(shown(name) for _, name in rows[:NAMED]) + (", …" if len(rows) > NAMED else "")
     return t(club.language, key, count=len(rows), names=names, **values), [account for account, _ in rows]

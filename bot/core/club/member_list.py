@@ -1,6 +1,7 @@
 """``/leden`` (``/members``) alone: the club's member list for a director, each member with their rating,
 whether a chat account is linked, and whether the bot cannot send them private notices (their platform
-refused a private message: Discord's closed direct messages; issue 46 §4)."""
+refused a private message: Discord's closed direct messages, a Telegram member without a chat with the
+bot; issue 46 §4)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ async def member_list(core: Core, ctx: Context) -> Reply:
     if not members:
         return Reply(lines=(ctx.t("members_list_empty"),), private=True)
     linked = await core.store.linked_accounts(ctx.club.id)  # member id -> private messages refused
-    closed = [member_id for member_id, refused in linked.items() if refused]
+    closed = {member_id for member_id, refused in linked.items() if refused}
     rows = tuple(
         (
             m.name,

@@ -1,8 +1,8 @@
 """Which members allow the bot's private messages, and the chat account each goes to: the pairing notices
 (``/mijn meldingen aan``, migration 0028: off by default) and the reminders (migration 0066, issue 34 §2: on
 unless the member turns them off); and the accounts the platform will not let the bot write to privately
-(migration 0073, issue 46 §4: Discord's closed direct messages), which the directors learn of once and
-``/leden`` shows."""
+(migration 0073, issue 46 §4: Discord's closed direct messages, a Telegram member who never started a chat
+with the bot), which the directors learn of once and ``/leden`` shows."""
 
 from __future__ import annotations
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+from bot.adapters.problems import closed_accounts_note
+
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 
 
@@ -32,3 +34,16 @@ async def test_a_closed_account_is_told_once_listed_and_cleared_when_a_message_g
     await any_store.private_closed(club.id, "222", NOW + timedelta(days=2))  # closed anew: told anew
     assert await any_store.private_closed_untold(club.id) == [("222", "bert")]
     assert await any_store.private_closed_untold(club.id + 1) == []
+
+
+async def test_the_directors_note_names_twenty_and_counts_them_all(any_store) -> None:
+    club = await any_store.get_or_create_club("discord", "g1", "A", "nl", "Europe/Amsterdam", NOW)
+    for i in range(25):
+        member = await any_store.add_member(club.id, f"Lid {i:02d}", 1500, NOW)
+        await any_store.link_identity(club.id, str(1000 + i), member.id)
+        await any_store.private_closed(club.id, str(1000 + i), NOW)
+    note = await closed_accounts_note(any_store, club, "discord_private_closed")
+    assert note is not None
+    text, accounts = note
+    assert "deze 25 leden kunnen geen privéberichten" in text and "Lid 19, …" in text and "Lid 20" not in text
+    assert sorted(accounts) == [str(1000 + i) for i in range(25)]  # all are told: the count said so
