@@ -57,6 +57,7 @@ from telegram.ext import (
 )
 
 from bot.adapters.inflight import InFlight
+from bot.adapters.problems import Problems
 from bot.adapters.telegram.channels import check_channel, with_account, with_channel, with_mentions
 from bot.core.commands.limits import MAX_FILE_BYTES
 from bot.core.commands.context import Actor, AfterReply
@@ -124,8 +125,8 @@ class TelegramAdapter(Outgoing):
         self._admins: dict[int, tuple[float, frozenset[int]]] = {}
         self._tokens: dict[str, str] = {}  # callback_data token -> command, for commands over 64 bytes
         self._progress: dict[int, int] = {}  # announcement id -> how many of its messages went out
-        # club id -> (message key, values, told a director already): why its announcements are not posted
-        self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
+        self._owed_pictures: set[int] = set()  # announcements whose picture waits for the right to send photos
+        self.problems = Problems(core.clock)  # why a club's announcements are not posted, for its directors
         self._paced: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         self._pacers: dict[str, asyncio.Task[None]] = {}
         self.in_flight = InFlight()

@@ -266,9 +266,6 @@ class FakeDiscord(DiscordRules, FakeGateway):
         if r.method == "POST" and p == ["users", "@me", "channels"]:  # open a DM channel with a member
             uid = int((r.json or {}).get("recipient_id", 0))
             name = next((n for n, u in USERS.items() if u == uid), "?")
-            if uid in self.closed_dms:
-                r.arranged = True
-                return 403, {"code": 50007, "message": "Cannot send messages to this user"}
             return 200, {"id": str(DM_CHANNEL + uid % 1000), "type": 1, "flags": 0, "recipients": [user_payload(uid, name)]}
         if r.method == "GET" and p[0] == "guilds" and len(p) == 4 and p[2] == "members":
             if p[1] == str(GUILD) and p[3] == str(BOT_ID):
@@ -321,6 +318,9 @@ class FakeDiscord(DiscordRules, FakeGateway):
         return 200, answer
 
     def _post(self, r: Request, channel_id: str) -> tuple[int, Any]:
+        if any(str(DM_CHANNEL + uid % 1000) == channel_id for uid in self.closed_dms):  # as Discord: the DM opens, no message goes
+            r.arranged = True
+            return 403, {"code": 50007, "message": "Cannot send messages to this user"}
         queue = self._failures.get(channel_id)
         if queue:
             r.arranged = True

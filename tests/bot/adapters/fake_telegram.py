@@ -4,7 +4,7 @@ deleteWebhook, setMyCommands, getUpdates (a long poll that returns as soon as an
 confirms updates by the offset), getChatAdministrators, sendMessage / sendPhoto / sendDocument (each makes
 a message with a new id), answerCallbackQuery, editMessageReplyMarkup, getFile and the file download.
 Failures can be queued per chat: 403 (the bot was removed), 400 (chat not found) or 429 (too many
-requests, with ``retry_after``).
+requests, with ``retry_after``); a chat in ``no_photos`` refuses pictures (400, not enough rights).
 
 Point PTB at it with ``base_url=fake.base_url`` and ``base_file_url=fake.base_file_url``. Below the fake:
 a harness with the real ``TelegramAdapter`` polling it, the real commands layer on a SQLite file, the real
@@ -42,8 +42,7 @@ GROUP_TITLE = "Schaakclub De Toren"
 NOW = 1796131200  # a Unix time for the messages' dates
 SEND_METHODS = ("sendMessage", "sendPhoto", "sendDocument")
 QUERY_TIMEOUT = 15.0  # seconds after which answerCallbackQuery says "query is too old"
-NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply markup are exactly "
-                "the same as a current content and reply markup of the message")  # fmt: skip
+NOT_MODIFIED = "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 
@@ -76,17 +75,16 @@ def _value(raw: str) -> Any:
         return raw
 
 
-FULL_INFO = {"accent_color_id": 0, "max_reaction_count": 11,
-             "accepted_gift_types": {"unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False,
-                                     "premium_subscription": False, "gifts_from_channels": False}}  # fmt: skip  # what every getChat answer carries
+FULL_INFO = {"accent_color_id": 0, "max_reaction_count": 11, "accepted_gift_types": {"unlimited_gifts": False, "limited_gifts": False,
+             "unique_gifts": False, "premium_subscription": False, "gifts_from_channels": False}}  # fmt: skip  # what every getChat answer carries
 
 
 class FakeError(Exception):
     """An API error the fake answers (``{"ok": false}`` with this status and description)."""
 
-    def __init__(self, status: int, description: str) -> None:
+    def __init__(self, status: int, description: str, arranged: bool = False) -> None:
         super().__init__(description)
-        self.status, self.description = status, description
+        self.status, self.description, self.arranged = status, description, arranged  # arranged: by the test
 
 
 class FakeTelegram:
@@ -111,6 +109,7 @@ class FakeTelegram:
         self.answered: set[str] = set()
         self.query_timeout = QUERY_TIMEOUT
         self.blocked: set[int] = set()  # users who blocked the bot: 403 on a message to their private chat
+        self.no_photos: set[str] = set()  # chats whose permissions do not let the bot send photos
         self.checked = 0  # requests checked against the Bot API description
         self.violations: list[str] = []  # what the fake's own answers lack (the fixture fails the test on any)
         self.refusals = RefusalLog("Telegram")  # every refusal (refusals.py)
@@ -151,9 +150,8 @@ class FakeTelegram:
         self, chat_id: int | str, status: int, times: int = 1, retry_after: int = 30, after: int = 0,
         migrate_to: int | None = None, description: str | None = None,
     ) -> None:
-        """The next ``times`` messages to the chat fail with ``status`` (after ``after`` that succeed):
-        403 (the bot was removed), 400 (chat not found; with ``migrate_to``: the group became that
-        supergroup) or 429 (too many requests)."""
+        """The next ``times`` messages to the chat fail with ``status`` (after ``after`` that succeed): 403 (the
+        bot was removed), 400 (chat not found; ``migrate_to``: the group became that supergroup) or 429."""
         body: dict[str, Any] = {
             403: {"ok": False, "error_code": 403, "description": "Forbidden: bot was kicked from the supergroup chat"},
             400: {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"},
@@ -246,7 +244,7 @@ class FakeTelegram:
         try:
             result = await handler(params, files)
         except FakeError as err:
-            return self._refuse(call, err.status, {"description": err.description})
+            return self._refuse(call, err.status, {"description": err.description}, err.arranged)
         try:
             check_answer(method, result)
         except Refused as err:
@@ -333,6 +331,8 @@ class FakeTelegram:
         return self._message(params, text=params["text"])
 
     async def api_sendPhoto(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        if str(params["chat_id"]) in self.no_photos:  # as Telegram answers: the text would go, the photo does not
+            raise FakeError(400, "Bad Request: not enough rights to send photos to the chat", arranged=True)
         photo = [{"file_id": "photo-1", "file_unique_id": "p1", "width": 800, "height": 600}]
         extra = {"caption": params["caption"]} if params.get("caption") else {}
         return self._message(params, photo=photo, **extra)
