@@ -16,11 +16,14 @@ import time
 from collections import deque
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import parse_qs, urlsplit
 
 SPEC = json.loads((Path(__file__).parent / "spec" / "telegram_bot_api_subset.json").read_text(encoding="utf-8"))
 MAX_TEXT, MAX_CAPTION, MAX_CALLBACK_DATA = 4096, 1024, 64
 MAX_PHOTO_BYTES, MAX_PHOTO_SIDES, MAX_PHOTO_RATIO = 10 * 1024 * 1024, 10000, 20
 COMMAND = re.compile(r"[a-z0-9_]{1,32}")
+START_PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a deep link's start parameter
+USERNAME = re.compile(r"[A-Za-z0-9_]{5,32}")
 # the tags Telegram's HTML parse mode accepts (core.telegram.org/bots/api#html-style) and their attributes
 TAGS = {
     "b": (), "strong": (), "i": (), "em": (), "u": (), "ins": (), "s": (), "strike": (), "del": (),
@@ -146,6 +149,8 @@ def check_request(method: str, params: dict[str, Any], files: dict[str, tuple[st
             data = button.get("callback_data")
             if data is not None and not 1 <= len(str(data).encode("utf-8")) <= MAX_CALLBACK_DATA:
                 raise Refused(f"{method}: callback_data of {len(str(data).encode())} bytes (1-{MAX_CALLBACK_DATA})")
+            if button.get("url") is not None:
+                check_button_url(method, str(button["url"]))
     if method == "setMyCommands":
         commands = params["commands"]
         if len(commands) > 100:
@@ -164,6 +169,25 @@ def check_request(method: str, params: dict[str, Any], files: dict[str, tuple[st
             width, height = size
             if width + height > MAX_PHOTO_SIDES or max(width, height) > MAX_PHOTO_RATIO * min(width, height):
                 raise Refused(f"sendPhoto: photo {width}x{height} (width + height <= 10000, ratio <= 20)")
+
+
+def check_button_url(method: str, url: str) -> None:
+    """A URL button: http(s) or tg: (BUTTON_URL_INVALID otherwise). A deep link to a bot
+    (``t.me/<bot>?start=<payload>``, core.telegram.org/bots/features#deep-linking) names a username of 5-32
+    characters ``A-Z a-z 0-9 _`` and a payload of 1-64 characters ``A-Z a-z 0-9 _ -``; Telegram's apps open
+    any other as a chat without the payload, so the fake refuses it."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https", "tg") or parts.scheme != "tg" and not parts.netloc:
+        raise Refused(f"{method}: BUTTON_URL_INVALID {url[:80]!r}")
+    if parts.netloc.lower() not in ("t.me", "telegram.me"):
+        return
+    query = parse_qs(parts.query, keep_blank_values=True)
+    for key in ("start", "startgroup"):
+        if key in query:
+            if not USERNAME.fullmatch(parts.path.strip("/")):
+                raise Refused(f"{method}: deep link to {parts.path!r}, not a bot's username")
+            if len(query[key]) != 1 or not START_PAYLOAD.fullmatch(query[key][0]):
+                raise Refused(f"{method}: deep link {key}={query[key]!r} is not 1-64 of A-Z a-z 0-9 _ -")
 
 
 def check_answer(method: str, result: Any) -> None:

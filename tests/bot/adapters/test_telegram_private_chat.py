@@ -1,0 +1,84 @@
+"""The private chat with the bot, opened by a deep link (issue 46 §4): where the bot may not write to a
+member yet, the group's answer has a button ``https://t.me/<bot>?start=<payload>`` (the fake checks it as
+Telegram does), and Start in the chat it opens brings what was asked for, to the asker only, once."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
+    BOT_USERNAME,
+    GROUP,
+    GROUP_TITLE,
+    Call,
+    FakeTelegram,
+    Harness,
+    buttons,
+    fake,
+    private_chat,
+    tg,
+)
+from tests.bot.adapters.test_telegram_adapter import ANNA, LEIDER, setup_club
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+CLOSED = "Forbidden: bot can't initiate conversation with a user"
+
+
+def start_payload(call: Call) -> str:
+    """The payload of the deep link on the one button of a message, checked to open the bot's private chat."""
+    (button,) = buttons(call)
+    assert "callback_data" not in button
+    url = urlsplit(button["url"])
+    assert (url.scheme, url.netloc, url.path) == ("https", "t.me", "/" + BOT_USERNAME)
+    (payload,) = parse_qs(url.query)["start"]
+    return payload
+
+
+def group_note(calls: list[Call]) -> Call:
+    (note,) = [c for c in calls if c.method == "sendMessage" and c.chat_id == str(GROUP)]
+    return note
+
+
+async def test_a_private_file_the_bot_may_not_send_yet_comes_through_the_deep_link(tg: Harness, fake: FakeTelegram) -> None:
+    await setup_club(tg, fake)
+    fake.fail_chat(LEIDER["id"], 403, description=CLOSED)
+    calls = await tg.say(LEIDER, "/backup")
+    assert [c for c in calls if c.method == "sendDocument" and c.ok] == []
+    payload = start_payload(group_note(calls))
+    # someone else who presses the button gets nothing of the director's
+    calls = await tg.say(ANNA, f"/start {payload}", chat=private_chat(ANNA))
+    assert [c for c in calls if c.method == "sendDocument"] == []
+    (answer,) = [c for c in calls if c.method == "sendMessage"]
+    assert answer.chat_id == str(ANNA["id"]) and "werkt niet meer" in answer.text
+    # the director presses Start in the chat the link opened: the backup comes there
+    calls = await tg.say(LEIDER, f"/start {payload}", chat=private_chat(LEIDER))
+    (document,) = [c for c in calls if c.method == "sendDocument"]
+    assert document.chat_id == str(LEIDER["id"])
+    assert next(iter(document.files.values()))[1].startswith(b"SQLite format 3")
+    # once: the same link again brings no second copy
+    calls = await tg.say(LEIDER, f"/start {payload}", chat=private_chat(LEIDER))
+    assert [c for c in calls if c.method == "sendDocument"] == []
+
+
+async def test_a_link_code_comes_through_the_deep_link_and_never_to_the_group(tg: Harness, fake: FakeTelegram) -> None:
+    await setup_club(tg, fake)
+    fake.fail_chat(LEIDER["id"], 403, description=CLOSED)
+    calls = await tg.say(LEIDER, "/koppel Bert")
+    note = group_note(calls)
+    assert "Koppelcode" not in note.text
+    calls = await tg.say(LEIDER, f"/start {start_payload(note)}", chat=private_chat(LEIDER))
+    (code,) = [c for c in calls if c.method == "sendMessage"]
+    assert code.chat_id == str(LEIDER["id"]) and "Koppelcode voor Bert" in code.text
+
+
+async def test_start_in_the_private_chat_says_what_it_is_for(tg: Harness, fake: FakeTelegram) -> None:
+    await setup_club(tg, fake)
+    calls = await tg.say(ANNA, "/start", chat=private_chat(ANNA))
+    (answer,) = [c for c in calls if c.method == "sendMessage"]
+    assert "/aanmelden" in answer.text  # not a member yet: join in the club's group first
+    await tg.say(LEIDER, f"/koppel Anna <@{ANNA['id']}>")
+    calls = await tg.say(ANNA, "/start open", chat=private_chat(ANNA))
+    (answer,) = [c for c in calls if c.method == "sendMessage"]
+    assert answer.chat_id == str(ANNA["id"]) and "Welkom" in answer.text and GROUP_TITLE in answer.text
