@@ -32,6 +32,7 @@ from bot.core.commands.registry import Command, Registry
 from bot.core.i18n import t
 from bot.core.output.pictures import picture_spec
 from bot.core.commands.replies import Button, Reply, Table
+from bot.nk import params
 from bot.nk.adjustments import MAX_NAME, swap, withdraw
 from bot.nk.lookups import current as _current
 from bot.nk.lookups import running as _running
@@ -67,7 +68,8 @@ _EARNED = {"top": mcmahon.EARNED_TOP, "topgroep": mcmahon.EARNED_TOP, "groep1": 
 
 
 def register(registry: Registry) -> None:
-    registry.add(Command("nk", cmd_nk, english="championship", confirms_result=True))  # /nk uitslag, /nk bevestig
+    registry.add(Command("nk", cmd_nk, english="championship", confirms_result=True,  # /nk uitslag, /nk bevestig
+                         params=params.NK))  # fmt: skip
     # /stand nk: the NK's table; and in a club that runs only an NK tournament, /stand is its table
     registry.route("stand", ("nk", "championship"), nk_standings, fallback=True)
     registry.competitions.append(NkSource())
