@@ -60,6 +60,7 @@ from telegram.ext import (
 
 from bot.adapters.inflight import InFlight
 from bot.adapters.telegram.channels import check_channel, with_account, with_channel, with_mentions
+from bot.core.club.linking import LINK_CODE
 from bot.core.commands.limits import MAX_FILE_BYTES
 from bot.core.commands.context import Actor, AfterReply
 from bot.core.commands.dispatch import Core
@@ -351,6 +352,8 @@ class TelegramAdapter(PrivateChat):
         text = with_mentions(text, message)
         text = with_account(self.core.registry.aliases, with_channel(self.core.registry.aliases, text, message), message)
         reply = await self.core.handle(actor, text, attachment=attachment)
+        if LINK_CODE in reply.extra:  # a link code: with the link that redeems it
+            reply = self.with_link(reply, actor.club_external_id, (await self.core.club_of(actor)).language)
         privately = reply.attachment is not None or reply.secret
         markup = None
         if reply.ok and reply.private and privately and message.chat.type != ChatType.PRIVATE:

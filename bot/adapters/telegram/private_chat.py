@@ -10,6 +10,11 @@ allows) says what for:
   token, is run again for the user who asked, in the club where they asked, and answered in the private
   chat. Anyone else pressing the button, or a token the bot has forgotten (a restart), gets the welcome
   and is told to ask again in the group.
+- ``link-<group>-<code>``: a director's one-time link code (``/koppel Anna``) as a link the director hands
+  the member: it opens the member's private chat with the bot, and Start there redeems the code in that
+  club (``/aanmelden CODE``, as the member would type it in the group): linked in one tap, and the private
+  chat for their notices is open. The code is the secret, as when typed; ``<group>`` is the club's chat id
+  with ``m`` for its minus sign.
 - ``open`` (or nothing): the welcome: what the private chat is for, and ``/help``.
 
 A payload is typed by the user, so it never carries a command: only a token this process handed to that
@@ -18,6 +23,7 @@ user, checked against who presses Start.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import secrets
@@ -31,6 +37,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.adapters.telegram.outgoing import Outgoing
+from bot.core.club.linking import LINK_CODE, REDEEM_COMMAND
 from bot.core.commands.context import Actor
 from bot.core.commands.replies import Reply
 from bot.core.i18n import t
@@ -43,6 +50,7 @@ log = logging.getLogger(__name__)
 
 PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a start parameter may hold (Bot API, deep linking)
 AGAIN = "again-"
+LINK = re.compile(r"link-(m?[0-9]{1,20})-([A-Za-z2-9]{8})")  # link-m1001234567890-ABCDEFGH
 OPEN = "open"
 START = "start"
 AGAIN_LIFETIME = 24 * 3600.0  # seconds a command waits for its private chat
@@ -54,6 +62,12 @@ def deep_link(username: str, payload: str) -> str:
     if not PAYLOAD.fullmatch(payload):
         raise ValueError(f"not a start payload: {payload!r}")
     return f"https://t.me/{username}?start={payload}"
+
+
+def link_payload(club_chat: str, code: str) -> str | None:
+    """The start payload that redeems ``code`` in the club of group ``club_chat``; None if it cannot be one."""
+    payload = f"link-{club_chat.replace('-', 'm', 1)}-{code.replace('-', '')}"
+    return payload if LINK.fullmatch(payload) and PAYLOAD.fullmatch(payload) else None
 
 
 @dataclass(frozen=True)
@@ -88,6 +102,18 @@ class PrivateChat(Outgoing):
             return None
         url = deep_link(username, payload)
         return InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "telegram_button_open_private"), url=url)]])
+
+    def with_link(self, reply: Reply, club_chat: str, lang: str) -> Reply:
+        """A reply handing out a link code gets the link that redeems it in one tap."""
+        code = reply.extra.get(LINK_CODE)
+        payload = link_payload(club_chat, code) if code else None
+        if payload is None:
+            return reply
+        try:
+            url = deep_link(self.app.bot.username, payload)
+        except RuntimeError:  # not initialised: no name to link to
+            return reply
+        return dataclasses.replace(reply, lines=(*reply.lines, t(lang, "telegram_link_code_link", url=url)))
 
     def wait_for_private_chat(self, user_id: int, club_chat: str, command: str) -> str:
         """Keep a command until its asker opens the private chat; the payload that runs it there."""
@@ -134,6 +160,11 @@ class PrivateChat(Outgoing):
         payload = args[0] if args else OPEN
         if payload.startswith(AGAIN) and user is not None and await self._run_waiting(message, user, payload[len(AGAIN):]):
             return
+        link = LINK.fullmatch(payload)
+        if link is not None and user is not None:
+            chat, code = link.group(1).replace("m", "-", 1), link.group(2)
+            await self._run_as(message, user, chat, f"/{REDEEM_COMMAND} {code[:4]}-{code[4:]}")
+            return
         lang = self.fallback_language(user)
         lines = [t(lang, "telegram_start_again_gone")] if payload.startswith(AGAIN) else []
         found = await self.actor_for(message.chat, user)
@@ -149,12 +180,21 @@ class PrivateChat(Outgoing):
         waiting = self._waiting.get(token)
         if waiting is None or waiting.user_id != user.id or waiting.until <= time.monotonic():
             return False
-        club = await self.core.store.club_by_external("telegram", waiting.club_chat)
-        if club is None:
+        if await self.core.store.club_by_external("telegram", waiting.club_chat) is None:
             return False
         del self._waiting[token]
+        await self._run_as(message, user, waiting.club_chat, waiting.command)
+        return True
+
+    async def _run_as(self, message: Message, user: User, club_chat: str, command: str) -> None:
+        """Run ``command`` as ``user`` in the club of group ``club_chat``, answered in the private chat."""
+        club = await self.core.store.club_by_external("telegram", club_chat)
+        if club is None:
+            lang = self.fallback_language(user)
+            await self.send_reply(message.chat.id, Reply(lines=(t(lang, "error_link_code_unknown"),), ok=False), reply_to=message)
+            return
         director = await self.is_director(club.external_id, user.id, club)
         actor = Actor("telegram", club.external_id, club.name, str(user.id), user.full_name, director)
-        await self.send_reply(message.chat.id, await self.core.handle(actor, waiting.command), reply_to=message)
+        reply = self.with_link(await self.core.handle(actor, command), club.external_id, club.language)
+        await self.send_reply(message.chat.id, reply, reply_to=message)
         await self.after(actor)
-        return True

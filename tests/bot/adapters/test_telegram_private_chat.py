@@ -4,6 +4,7 @@ Telegram does), and Start in the chat it opens brings what was asked for, to the
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -20,7 +21,8 @@ from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
     private_chat,
     tg,
 )
-from tests.bot.adapters.test_telegram_adapter import ANNA, LEIDER, setup_club
+from tests.bot.adapters.telegram_rules import START_PAYLOAD
+from tests.bot.adapters.test_telegram_adapter import ANNA, BERT, LEIDER, setup_club
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 CLOSED = "Forbidden: bot can't initiate conversation with a user"
@@ -82,3 +84,24 @@ async def test_start_in_the_private_chat_says_what_it_is_for(tg: Harness, fake: 
     calls = await tg.say(ANNA, "/start open", chat=private_chat(ANNA))
     (answer,) = [c for c in calls if c.method == "sendMessage"]
     assert answer.chat_id == str(ANNA["id"]) and "Welkom" in answer.text and GROUP_TITLE in answer.text
+
+
+async def test_a_link_code_comes_with_a_link_that_links_the_member_in_one_tap(tg: Harness, fake: FakeTelegram) -> None:
+    await setup_club(tg, fake)
+    calls = await tg.say(LEIDER, "/koppel Bert")
+    (code,) = [c for c in calls if c.method == "sendMessage" and c.chat_id == str(LEIDER["id"])]
+    found = re.search(r"https://t\.me/" + BOT_USERNAME + r"\?start=(\S+)", code.text)
+    assert found is not None, code.text
+    payload = found.group(1)
+    typed = re.search(r"Koppelcode voor Bert: ([A-Z0-9]{4})-([A-Z0-9]{4})", code.text)
+    assert typed is not None and START_PAYLOAD.fullmatch(payload) and payload.endswith("-" + "".join(typed.groups()))
+    # Bert taps it: his private chat with the bot opens, and Start links his account to the member Bert
+    calls = await tg.say(BERT, f"/start {payload}", chat=private_chat(BERT))
+    (answer,) = [c for c in calls if c.method == "sendMessage"]
+    assert answer.chat_id == str(BERT["id"]) and "Gekoppeld: je bent nu Bert" in answer.text, answer.text
+    calls = await tg.say(BERT, "/start", chat=private_chat(BERT))
+    assert GROUP_TITLE in [c for c in calls if c.method == "sendMessage"][0].text  # he is the club's Bert now
+    # once: the code is used up, and someone else tapping the link is refused without a change
+    calls = await tg.say(ANNA, f"/start {payload}", chat=private_chat(ANNA))
+    (answer,) = [c for c in calls if c.method == "sendMessage"]
+    assert "koppelcode ken ik niet" in answer.text.lower(), answer.text
