@@ -66,9 +66,9 @@ from bot.core.commands.context import Actor, AfterReply
 from bot.core.commands.dispatch import Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, catalogue, t
-from bot.core.commands.replies import Reply
+from bot.core.commands.replies import PRIVATE_NOTICES, Reply
 from bot.core.storage.store import Club
-from bot.adapters.telegram.private_chat import START, PrivateChat, Waiting
+from bot.adapters.telegram.private_chat import NOTICES, START, PrivateChat, Waiting
 from bot.adapters.telegram.render import clip, language_of, units
 from bot.adapters.telegram.store import TelegramStore
 
@@ -359,6 +359,8 @@ class TelegramAdapter(PrivateChat):
         if reply.ok and reply.private and privately and message.chat.type != ChatType.PRIVATE:
             lang = await self._chat_language(message.chat, message.from_user)
             reply, markup = await self.file_privately(message, reply, lang, text, attachment is not None)
+        elif PRIVATE_NOTICES in reply.extra and message.chat.type != ChatType.PRIVATE:  # the way to the private chat
+            markup = self.open_private_button(await self._chat_language(message.chat, message.from_user), NOTICES)
         await self.send_reply(message.chat.id, reply, reply_to=message, markup=markup)
         if actor.is_director:
             club = await self.core.club_of(actor)

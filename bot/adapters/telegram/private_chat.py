@@ -15,6 +15,8 @@ allows) says what for:
   club (``/aanmelden CODE``, as the member would type it in the group): linked in one tap, and the private
   chat for their notices is open. The code is the secret, as when typed; ``<group>`` is the club's chat id
   with ``m`` for its minus sign.
+- ``notices``: from the answer to ``/mijn meldingen aan`` in the group: the welcome, which says the
+  member's private notices come here (the bot may write to them from now on).
 - ``open`` (or nothing): the welcome: what the private chat is for, and ``/help``.
 
 A payload is typed by the user, so it never carries a command: only a token this process handed to that
@@ -52,6 +54,7 @@ PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a start parameter may hold 
 AGAIN = "again-"
 LINK = re.compile(r"link-(m?[0-9]{1,20})-([A-Za-z2-9]{8})")  # link-m1001234567890-ABCDEFGH
 OPEN = "open"
+NOTICES = "notices"
 START = "start"
 AGAIN_LIFETIME = 24 * 3600.0  # seconds a command waits for its private chat
 MAX_WAITING = 10_000  # commands waiting at once; the oldest go first

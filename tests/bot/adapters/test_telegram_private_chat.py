@@ -105,3 +105,19 @@ async def test_a_link_code_comes_with_a_link_that_links_the_member_in_one_tap(tg
     calls = await tg.say(ANNA, f"/start {payload}", chat=private_chat(ANNA))
     (answer,) = [c for c in calls if c.method == "sendMessage"]
     assert "koppelcode ken ik niet" in answer.text.lower(), answer.text
+
+
+async def test_turning_notices_on_in_the_group_offers_the_private_chat_they_need(tg: Harness, fake: FakeTelegram) -> None:
+    await setup_club(tg, fake)
+    await tg.say(LEIDER, f"/koppel Anna <@{ANNA['id']}>")
+    calls = await tg.say(ANNA, "/mijn meldingen aan")
+    note = group_note(calls)
+    assert "privébericht" in note.text
+    payload = start_payload(note)
+    calls = await tg.say(ANNA, f"/start {payload}", chat=private_chat(ANNA))
+    (answer,) = [c for c in calls if c.method == "sendMessage"]
+    assert answer.chat_id == str(ANNA["id"]) and "privéberichten" in answer.text and GROUP_TITLE in answer.text
+    # turning them off, or on in the private chat itself, needs no way there
+    assert buttons(group_note(await tg.say(ANNA, "/mijn meldingen uit"))) == []
+    calls = await tg.say(ANNA, "/mijn meldingen aan", chat=private_chat(ANNA))
+    assert all(buttons(c) == [] for c in calls if c.method == "sendMessage")
