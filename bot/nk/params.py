@@ -33,7 +33,7 @@ NK = (
     Param("actie", "choice", required=True, choices=ACTIONS),
     Param("naam", complete=member_names), Param("tweede", complete=member_names),
     Param("egfrating", "int", low=-900, high=3500), Param("nkuitslag", "choice", choices=RESULTS),
-    Param("reglementair", "bool", style=FLAG), Param("nkronde", "int", low=1, high=20),
+    Param("reglementair", "bool", style=FLAG), Param("nkronde", "int", low=1, high=100),
     Param("nkongedaan", "bool", style=FLAG, word="ongedaan"),
     _keyed("nkrondes", "int", "rondes", low=1, high=20), _keyed("topgroep", "int", "groep", low=2, high=1000),
     _keyed("komi"), _keyed("recht", "choice", choices=RIGHTS), _keyed("sterkte", "int", low=-900, high=3500),

@@ -101,6 +101,14 @@ async def test_the_nk_is_run_with_options(bot: Harness) -> None:
     assert flags(answer) & EPHEMERAL and "/nk nieuw" in shown(content(answer)), content(answer)
     names = await bot.autocomplete("nk", "Leider", "naam", "an", director=True)
     assert [c["value"] for c in names] == ["Anna"]
+    await bot.command("nk", "Leider", {"actie": "inschrijven", "naam": "Bert", "rating": 1700}, director=True)
+    answer = await bot.command("nk", "Leider", {"actie": "ronde"}, director=True)
+    assert not flags(answer) & EPHEMERAL, content(answer)
+    answer = await bot.command("nk", "Leider", {"actie": "uitslag", "naam": "Bert", "uitslag": "gewonnen", "reglementair": True,
+                                                "ronde": 1}, director=True)  # fmt: skip
+    assert not flags(answer) & EPHEMERAL, content(answer)
+    answer = await bot.command("nk", "Anna", {"actie": "indeling", "ronde": 1})
+    assert re.search(r"1  Bert +Anna +Bert \(F\)", shown(content(answer))), content(answer)  # Bert won by forfeit
 
 
 async def test_grades_are_set_and_games_entered_with_options(bot: Harness) -> None:
