@@ -142,10 +142,10 @@ class PrivateChat(Outgoing):
             await self._send_parts(user.id, self.reply_parts(reply), {})
         except (Forbidden, BadRequest) as err:
             log.info("a private file for user %s could not go to their private chat: %s", user.id, err)
-            # a command with a file of its own is not kept: the button only opens the chat
-            payload = OPEN if attachment else self.wait_for_private_chat(user.id, str(message.chat.id), command)
-            text = t(lang, "telegram_file_needs_private_chat")
-            return Reply(lines=(text,), ok=False), self.open_private_button(lang, payload)
+            if attachment:  # a command with a file of its own is not kept: the button only opens the chat
+                return Reply(lines=(t(lang, "telegram_file_needs_private_chat_ask_again"),), ok=False), self.open_private_button(lang, OPEN)
+            payload = self.wait_for_private_chat(user.id, str(message.chat.id), command)
+            return Reply(lines=(t(lang, "telegram_file_needs_private_chat"),), ok=False), self.open_private_button(lang, payload)
         except TelegramError:
             log.exception("sending a private file to user %s failed", user.id)
             return Reply(lines=(t(lang, "error_internal"),), ok=False), None
@@ -174,7 +174,9 @@ class PrivateChat(Outgoing):
         if isinstance(found, Actor):
             lang = (await self.core.club_of(found)).language
             lines.append(t(lang, "telegram_start_welcome", club=found.club_name))
-        elif not lines or found != "telegram_dm_unknown":
+        elif found == "telegram_dm_unknown":  # no member (yet), or a director who is none: what the chat is for
+            lines.append(t(lang, "telegram_start_welcome_stranger"))
+        else:
             lines.append(t(lang, found))
         await self.send_reply(message.chat.id, Reply(lines=tuple(lines)), reply_to=message)
 

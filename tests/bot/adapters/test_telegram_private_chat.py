@@ -9,6 +9,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from bot.adapters.telegram.adapter import TelegramAdapter
+from bot.config import Config
+from bot.core.commands.context import Context
+from bot.core.commands.dispatch import Core
+from bot.core.commands.registry import Command
+from bot.core.commands.replies import Reply
+from bot.core.storage.store import Store
 from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
     BOT_USERNAME,
     GROUP,
@@ -18,6 +25,7 @@ from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
     Harness,
     buttons,
     fake,
+    message,
     private_chat,
     tg,
 )
@@ -121,3 +129,35 @@ async def test_turning_notices_on_in_the_group_offers_the_private_chat_they_need
     assert buttons(group_note(await tg.say(ANNA, "/mijn meldingen uit"))) == []
     calls = await tg.say(ANNA, "/mijn meldingen aan", chat=private_chat(ANNA))
     assert all(buttons(c) == [] for c in calls if c.method == "sendMessage")
+
+
+async def test_a_command_sent_with_a_file_is_not_kept_and_the_member_is_asked_to_send_it_again(
+    fake: FakeTelegram, store: Store, config: Config
+) -> None:
+    """A command with a file of its own is not kept for the private chat (the file would be gone): the
+    button only opens the chat, and the answer says to send it again."""
+    harness = Harness(fake, store, config)
+
+    async def echo(core: Core, ctx: Context) -> Reply:  # a system's command: a private file from a file
+        return Reply(lines=("terug",), private=True, attachment=("terug.txt", ctx.attachment or b""))
+
+    harness.commands.registry.add(Command("terugsturen", echo))
+    assert harness.adapter is not None  # built before the command was there: built again, knowing it
+    harness.adapter = TelegramAdapter(harness.commands, harness.adapter.config, harness.alarm.after_command,
+                                      base_url=fake.base_url, base_file_url=fake.base_file_url, poll_timeout=10)  # fmt: skip
+    await harness.start()
+    try:
+        await setup_club(harness, fake)
+        fake.fail_chat(LEIDER["id"], 403, description=CLOSED)
+        fake.files["documents/file-9"] = b"inhoud"
+        update = message(LEIDER, "", message_id=60)
+        del update["message"]["text"]
+        update["message"].update(caption="/terugsturen", document={"file_id": "file-9", "file_unique_id": "u9",
+                                                                     "file_name": "x.txt", "file_size": 6})  # fmt: skip
+        note = group_note(await harness.send(update))
+        assert start_payload(note) == "open" and "opnieuw" in note.text, note.text
+        calls = await harness.say(LEIDER, "/start open", chat=private_chat(LEIDER))
+        assert [c for c in calls if c.method == "sendDocument"] == []
+        assert "Welkom" in [c for c in calls if c.method == "sendMessage"][0].text
+    finally:
+        await harness.stop()
