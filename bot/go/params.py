@@ -4,10 +4,26 @@ handlers read as ever (``bot/core/commands/registry.py`` ``Param``)."""
 
 from __future__ import annotations
 
-from bot.core.commands.completers import member_names
-from bot.core.commands.registry import FLAG, NAMED, PREFIXED, WORDS, Param
+from typing import Any
 
-GAME = Param("partij", "int", low=1, high=999_999_999, style=PREFIXED, word="#")  # ``#12``
+from bot.core.commands.completers import MAX_SUGGESTIONS, member_names
+from bot.core.commands.dispatch import Core
+from bot.core.commands.registry import FLAG, NAMED, PREFIXED, WORDS, Param
+from bot.core.storage.store import Club
+from bot.go.store import GoStore
+
+
+async def open_games(core: Core, club: Club, typed: str, given: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The club's go games being challenged or played, newest first, whose number starts with what is
+    typed: ``#12 Anna - Bert (19x19)``."""
+    games = await GoStore(core.store).games_of_club(club.id, ("challenged", "playing"))
+    text = str(typed or "").lstrip("#").strip()
+    names = {m.id: m.name for m in await core.store.members(club.id)}
+    found = [g for g in reversed(games) if str(g.id).startswith(text)][:MAX_SUGGESTIONS]
+    return [(f"#{g.id} {names.get(g.black_id, '?')} - {names.get(g.white_id, '?')} ({g.size}x{g.size})", g.id) for g in found]
+
+
+GAME = Param("partij", "int", low=1, high=999_999_999, style=PREFIXED, word="#", complete=open_games)  # ``#12``
 OPPONENT = Param("tegenstander", complete=member_names)
 ACTIONS = (
     ("discord_choice_go_challenge", "uitdagen"), ("discord_choice_go_accept", "accepteren"),

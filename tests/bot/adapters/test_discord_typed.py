@@ -78,6 +78,8 @@ async def test_a_go_game_is_challenged_accepted_and_played_with_options(bot: Har
     text = shown(content(answer))
     assert "op 9x9, voorgift 2" in text and "Zwart: Bert" in text, text  # the weaker (1900) takes the stones
     handicap = game_number(answer)
+    offered = await bot.autocomplete("zet", "Bert", "partij", "")  # the club's open games, by number
+    assert [(c["name"], c["value"]) for c in offered] == [(f"#{handicap} Bert - Anna (9x9)", handicap)], offered
     answer = await bot.command("go", "Bert", {"actie": "accepteren", "tegenstander": "Anna"})
     assert not flags(answer) & EPHEMERAL, content(answer)
     # both handicap stones in one option: each point its own word of the line (/zet C3 G7 #n)
