@@ -19,6 +19,7 @@ from bot.core.storage.store import Store
 from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
     BOT_USERNAME,
     GROUP,
+    GROUP_CHAT,
     GROUP_TITLE,
     Call,
     FakeTelegram,
@@ -28,6 +29,7 @@ from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
     message,
     private_chat,
     tg,
+    user,
 )
 from tests.bot.adapters.telegram_rules import START_PAYLOAD
 from tests.bot.adapters.test_telegram_adapter import ANNA, BERT, LEIDER, setup_club
@@ -161,3 +163,14 @@ async def test_a_command_sent_with_a_file_is_not_kept_and_the_member_is_asked_to
         assert "Welkom" in [c for c in calls if c.method == "sendMessage"][0].text
     finally:
         await harness.stop()
+
+
+async def test_an_anonymous_administrator_is_asked_to_ask_under_their_own_name(tg: Harness, fake: FakeTelegram) -> None:
+    """Someone writing as the group has no private chat: no button, and never the file in the group."""
+    await setup_club(tg, fake)
+    anonymous = user(1087968824, "Group")
+    anonymous["is_bot"] = True
+    calls = await tg.say(anonymous, "/backup", sender_chat=GROUP_CHAT)
+    assert [c for c in calls if c.method == "sendDocument"] == []
+    note = group_note(calls)
+    assert "eigen naam" in note.text and buttons(note) == []
