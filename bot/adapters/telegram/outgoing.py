@@ -59,9 +59,11 @@ class Outgoing:
         return InlineKeyboardMarkup(rows) if rows else None
 
     async def send_reply(
-        self, chat_id: int, reply: Reply, reply_to: Message | None = None, thread: int | None = None
+        self, chat_id: int, reply: Reply, reply_to: Message | None = None, thread: int | None = None,
+        markup: InlineKeyboardMarkup | None = None,
     ) -> None:
-        """A reply as messages in a chat. Failures are logged: a reply is not kept for later."""
+        """A reply as messages in a chat (``markup``: a keyboard of the adapter's own, such as a deep
+        link, instead of the reply's buttons). Failures are logged: a reply is not kept for later."""
         if reply_to is not None and reply_to.is_topic_message:
             thread = reply_to.message_thread_id
         extra: dict[str, Any] = {}
@@ -70,6 +72,8 @@ class Outgoing:
         if reply_to is not None:
             extra["reply_parameters"] = ReplyParameters(reply_to.message_id, allow_sending_without_reply=True)
         parts = self.reply_parts(reply)
+        if markup is not None and parts:
+            parts[-1][1]["reply_markup"] = markup
         try:
             try:
                 await self._send_parts(chat_id, parts, extra, paced=True)

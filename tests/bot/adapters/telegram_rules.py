@@ -29,6 +29,7 @@ import time
 from collections import deque
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import parse_qs, urlsplit
 
 SPEC = json.loads((Path(__file__).parent / "spec" / "telegram_bot_api_subset.json").read_text(encoding="utf-8"))
 MAX_TEXT, MAX_CAPTION, MAX_CALLBACK_DATA = 4096, 1024, 64
@@ -39,6 +40,8 @@ PARSE_MODES = ("html", "markdown", "markdownv2", "none")  # as the Bot API serve
 # what an inline keyboard button does: exactly one of these (core.telegram.org/bots/api#inlinekeyboardbutton)
 BUTTON_KINDS = ("url", "callback_data", "web_app", "login_url", "switch_inline_query", "switch_inline_query_current_chat",
                 "switch_inline_query_chosen_chat", "copy_text", "callback_game", "pay")  # fmt: skip
+START_PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a deep link's start parameter
+USERNAME = re.compile(r"[A-Za-z0-9_]{5,32}")
 # the tags Telegram's HTML parse mode accepts (core.telegram.org/bots/api#html-style) and their attributes
 TAGS = {
     "b": (), "strong": (), "i": (), "em": (), "u": (), "ins": (), "s": (), "strike": (), "del": (),
@@ -167,6 +170,8 @@ def check_request(method: str, params: dict[str, Any], files: dict[str, tuple[st
             data = button.get("callback_data")
             if data is not None and not 1 <= len(str(data).encode("utf-8")) <= MAX_CALLBACK_DATA:
                 raise Refused(f"{method}: callback_data of {len(str(data).encode())} bytes (1-{MAX_CALLBACK_DATA})")
+            if button.get("url") is not None:
+                check_button_url(method, str(button["url"]))
     check_markup_and_options(method, params)
     if method == "setMyCommands":
         commands = params["commands"]
@@ -209,6 +214,25 @@ def check_markup_and_options(method: str, params: dict[str, Any]) -> None:
         raise Refused(f"invalid language code specified ({language!r}: two letters of ISO 639-1, or none)")
     if method == "answerCallbackQuery" and len(str(params.get("text") or "")) > MAX_CALLBACK_ANSWER:
         raise Refused(f"MESSAGE_TOO_LONG (a callback query's text of {len(str(params['text']))} characters, at most {MAX_CALLBACK_ANSWER})")
+
+
+def check_button_url(method: str, url: str) -> None:
+    """A URL button: http(s) or tg: (BUTTON_URL_INVALID otherwise). A deep link to a bot
+    (``t.me/<bot>?start=<payload>``, core.telegram.org/bots/features#deep-linking) names a username of 5-32
+    characters ``A-Z a-z 0-9 _`` and a payload of 1-64 characters ``A-Z a-z 0-9 _ -``; Telegram's apps open
+    any other as a chat without the payload, so the fake refuses it."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https", "tg") or parts.scheme != "tg" and not parts.netloc:
+        raise Refused(f"{method}: BUTTON_URL_INVALID {url[:80]!r}")
+    if parts.netloc.lower() not in ("t.me", "telegram.me"):
+        return
+    query = parse_qs(parts.query, keep_blank_values=True)
+    for key in ("start", "startgroup"):
+        if key in query:
+            if not USERNAME.fullmatch(parts.path.strip("/")):
+                raise Refused(f"{method}: deep link to {parts.path!r}, not a bot's username")
+            if len(query[key]) != 1 or not START_PAYLOAD.fullmatch(query[key][0]):
+                raise Refused(f"{method}: deep link {key}={query[key]!r} is not 1-64 of A-Z a-z 0-9 _ -")
 
 
 def check_answer(method: str, result: Any) -> None:

@@ -431,7 +431,7 @@ async def test_a_private_file_is_not_put_in_the_group_when_the_bot_may_not_write
     calls = await tg.say(LEIDER, "/backup")
     assert [c for c in calls if c.method == "sendDocument" and c.ok] == []
     (note,) = [c for c in calls if c.method == "sendMessage" and c.chat_id == str(GROUP)]
-    assert "Start" in note.text and "@" in note.text
+    assert "Start" in note.text and "privégesprek" in note.text
 
 
 # ------------------------------------------------------------------------------------------------ linking accounts

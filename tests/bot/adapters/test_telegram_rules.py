@@ -150,3 +150,30 @@ async def test_stateful_errors_as_telegram_answers_them(fake: FakeTelegram) -> N
         fake.blocked.add(anna["id"])
         with pytest.raises(Forbidden, match="(?i)blocked by the user"):
             await bot.send_message(anna["id"], "hallo")
+
+
+def _url_button(url: str) -> dict:
+    return {"chat_id": 1, "text": "x", "reply_markup": {"inline_keyboard": [[{"text": "k", "url": url}]]}}
+
+
+@pytest.mark.parametrize(
+    "url, rule",
+    [
+        ("https://t.me/clubbot?start=again-Ab_9-x", None),
+        ("https://t.me/clubbot?start=" + "a" * 64, None),
+        ("https://example.org/stand?x=1", None),
+        ("https://t.me/clubbot?start=" + "a" * 65, "is not 1-64"),
+        ("https://t.me/clubbot?start=", "is not 1-64"),
+        ("https://t.me/clubbot?start=koppel%20Anna", "is not 1-64"),
+        ("https://t.me/clubbot?start=a.b", "is not 1-64"),
+        ("https://t.me/bot?start=x", "not a bot's username"),
+        ("t.me/clubbot?start=x", "BUTTON_URL_INVALID"),
+        ("javascript:alert(1)", "BUTTON_URL_INVALID"),
+    ],
+)  # fmt: skip
+def test_a_url_button_and_its_deep_link_are_checked(url: str, rule: str | None) -> None:
+    if rule is None:
+        check_request("sendMessage", _url_button(url), {})
+        return
+    with pytest.raises(Refused, match=rule):
+        check_request("sendMessage", _url_button(url), {})
