@@ -47,6 +47,8 @@ class Config:
     shards: tuple[int, ...] | None = None  # the Discord shards this process runs (--shards 0-3); None: all
     shard_count: int | None = None  # how many shards the bot has in all (--shard-count 8)
     platforms: tuple[str, ...] | None = None  # the chats this process serves (--platforms discord); None: all
+    lichess_url: str = "https://lichess.org"  # [lichess] url (issue 43)
+    lichess_token: str | None = None  # the bot's own lichess token; None: online play is off
 
     @property
     def database(self) -> str | Path:

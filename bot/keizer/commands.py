@@ -89,6 +89,8 @@ FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_cho
            ("discord_choice_trf", "trf"))  # fmt: skip
 MISSING = (("discord_choice_missing_pair", "indelen"), ("discord_choice_missing_wait", "wachten"))
 ON_OFF = (("discord_choice_on", "aan"), ("discord_choice_off", "uit"))
+ONLINE = (("lichess", "lichess"), ("discord_choice_off", "uit"))  # /seizoen online= (bot/keizer/online_settings.py)
+YES_NO = (("discord_choice_rated", "ja"), ("discord_choice_casual", "nee"))
 ATTENDANCE = (("discord_choice_attendance_default", "standaard"), ("discord_choice_attendance_absent", "afgemeld"))
 CALENDAR_FEED = (("discord_choice_calendar_link", "link"), ("discord_choice_calendar_new", "nieuw"))
 WHY = (("discord_choice_why_points", "punten"), ("discord_choice_why_pairing", "indeling"))
@@ -131,7 +133,9 @@ def register(registry: Registry) -> None:
     add(Command("groepen", cmd_groepen, english="groups"))
     add(Command("seizoen", cmd_seizoen, director=True, english="season",
                 params=(_keyed("naam", required=True), _keyed("start", required=True), *_calendar(),
-                        _keyed("startvolgorde", "choice", choices=ORDERS), Param("toch", "bool", style=FLAG))))  # fmt: skip
+                        _keyed("startvolgorde", "choice", choices=ORDERS), Param("toch", "bool", style=FLAG),
+                        _keyed("online", "choice", choices=ONLINE), _keyed("tempo"),
+                        _keyed("beoordeeld", "choice", choices=YES_NO), _keyed("uiterlijk"))))  # fmt: skip
     add(Command("speler", cmd_speler, director=True, english="player",
                 params=(Param("naam", required=True, complete=member_names),
                         Param("rating", "int", low=0, high=4000),

@@ -28,6 +28,10 @@ from bot.keizer import competition, director_games, season_io
 from bot.keizer.calendar import season_rounds
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.online_settings import (
+    cmd_online, cmd_show_season, describe, new_season_online, only_online, save_new_season_online, split_online,
+)
+from bot.keizer.calendar_store import VenueStore
 from bot.keizer.open_results import MISSING_VALUES, open_store, with_missing_setting
 from bot.keizer.reminders import REMINDER_KEYS, REMINDER_VALUES, with_reminder_setting
 from bot.keizer.reports import EXPORT_FORMATS, export
@@ -58,8 +62,15 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
     for keys, known, stored, reply in _SETTINGS:
         if _only_setting(ctx, keys):
             return await _set_setting(core, ctx, keys, known, stored, reply)
+    if only_online(ctx):  # online=lichess|uit tempo=...: the running season's, from its coming round
+        return await cmd_online(core, ctx)
+    if all("=" in a and a.partition("=")[0].lower() in _KIND_KEYS for a in ctx.args):  # /seizoen [soort=rapid]
+        return await cmd_show_season(core, ctx)
     anyway, ctx = director_games.anyway(ctx)  # toch: the director knows a running season ends
+    online, args = split_online(ctx.args)  # online=lichess tempo=15+10 ... (bot/keizer/online_settings.py)
+    ctx = ctx.with_args(args)
     opts = await season_options(core, ctx, "usage_seizoen", need_name=True)
+    playing_online = new_season_online(core, ctx, online, opts.publish.strftime("%H:%M"))
     calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone)
     if calendar[0][2] <= ctx.now:
         raise UserError("error_start_in_past", date=opts.first_day.isoformat())
@@ -89,7 +100,10 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         )  # fmt: skip
         for member_id, rating, group in carried:
             await keizer_store(core).upsert_season_player(season.id, member_id, rating, 1, group, positions.get(member_id))
+        await save_new_season_online(core, season, playing_online)
     lines = [season_created(ctx, opts, calendar, len(carried))]
+    if playing_online is not None:
+        lines.append(describe(ctx, playing_online, (await VenueStore(core.store).venue(ctx.club.id)).ends))
     if opts.kind == "rapid" and previous is None:
         lines.append(ctx.t("rapid_roster_empty"))
     return Reply(lines=tuple(lines))
