@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core.storage.database import iso
+from bot.core.storage.database import from_iso, iso
 from bot.core.storage.store_part import StorePart
 
 BY_DIRECTOR, BY_LOGIN = "director", "lichess"
@@ -59,3 +59,46 @@ class LichessAccounts(StorePart):
             " user_id = excluded.user_id, linked_by = excluded.linked_by, linked_at = excluded.linked_at",
             (member_id, club_id, username, user_id(username), by, iso(now)),
         )
+
+    # /koppel lichess: the member's personal link to "log in with lichess" (bot/core/club/lichess_link.py)
+    async def set_lichess_login(self, club_id: int, member_id: int, token_hash: str, expires_at: datetime) -> None:
+        """The member's new link (their earlier one, and any login it began, stops working)."""
+        await self.write(
+            "INSERT INTO lichess_logins (member_id, club_id, token_hash, expires_at, state_hash, verifier)"
+            " VALUES (?, ?, ?, ?, NULL, NULL) ON CONFLICT (member_id) DO UPDATE SET token_hash = excluded.token_hash,"
+            " expires_at = excluded.expires_at, state_hash = NULL, verifier = NULL",
+            (member_id, club_id, token_hash, iso(expires_at)),
+        )
+
+    async def lichess_login_of_link(self, club_id: int, token_hash: str) -> tuple[int, datetime] | None:
+        """(member, until when) of the club's link with this hash."""
+        row = await self.fetch_one(
+            "SELECT member_id, expires_at FROM lichess_logins WHERE club_id = ? AND token_hash = ?", (club_id, token_hash)
+        )
+        return (int(row["member_id"]), from_iso(row["expires_at"])) if row else None
+
+    async def begin_lichess_login(self, member_id: int, state_hash: str, verifier: str) -> None:
+        """A login under way from the member's link (one at a time: a new one replaces it)."""
+        await self.write(
+            "UPDATE lichess_logins SET state_hash = ?, verifier = ? WHERE member_id = ?", (state_hash, verifier, member_id)
+        )
+
+    async def lichess_login_club(self, state_hash: str) -> int | None:
+        """The club of the login under way with this state."""
+        row = await self.fetch_one("SELECT club_id FROM lichess_logins WHERE state_hash = ?", (state_hash,))
+        return int(row["club_id"]) if row else None
+
+    async def take_lichess_login(self, state_hash: str) -> tuple[int, int, datetime, str] | None:
+        """(club, member, until when, the PKCE verifier) of the login with this state, which is over: its
+        state and verifier are cleared at once, so the same answer from lichess is never taken twice."""
+        row = await self.fetch_one(
+            "SELECT club_id, member_id, expires_at, verifier FROM lichess_logins WHERE state_hash = ?", (state_hash,)
+        )
+        if row is None or row["verifier"] is None:
+            return None
+        await self.write("UPDATE lichess_logins SET state_hash = NULL, verifier = NULL WHERE member_id = ?", (row["member_id"],))
+        return int(row["club_id"]), int(row["member_id"]), from_iso(row["expires_at"]), str(row["verifier"])
+
+    async def drop_lichess_login(self, member_id: int) -> None:
+        """The link is used up (or expired)."""
+        await self.write("DELETE FROM lichess_logins WHERE member_id = ?", (member_id,))
