@@ -26,19 +26,22 @@ from __future__ import annotations
 
 import json
 import sys
+import urllib.error
 import urllib.request
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+if TYPE_CHECKING:  # the command line below imports nothing of the server, so that it starts at once
+    from aiohttp import web
 
-from tests.bot.online.fake_lichess_rules import error
-
-if TYPE_CHECKING:
     from tests.bot.online.fake_lichess import FakeLichess
 
 
 def add_control(app: web.Application, fake: FakeLichess) -> None:
+    from aiohttp import web
+
+    from tests.bot.online.fake_lichess_rules import error
+
     async def body(request: web.Request) -> dict[str, Any]:
         text = await request.text()
         data = json.loads(text) if text.strip() else {}
@@ -128,6 +131,8 @@ def main(argv: list[str] | None = None) -> None:
             print(answer.read().decode())
     except urllib.error.HTTPError as refused:
         raise SystemExit(refused.read().decode()) from None
+    except urllib.error.URLError as unreachable:
+        raise SystemExit(f"no fake lichess at {words[0]}: {unreachable.reason}") from None
 
 
 if __name__ == "__main__":
