@@ -64,7 +64,7 @@ class Online:
     def __init__(self, config: Config, store: Store, timing: Timing | None = None) -> None:
         self.url = config.lichess_url
         self._token = config.lichess_token
-        self._timing = timing
+        self.timing = timing  # the client's clock (tests: the fake lichess's), set before its first use
         self._client: Lichess | None = None
         self.turn = LichessTurn(store)
 
@@ -76,7 +76,7 @@ class Online:
         if self._token is None:
             raise OnlineOff("online play is off: no lichess token ([lichess] token_env)")
         if self._client is None:
-            self._client = Lichess(self.url, self._token, timing=self._timing)
+            self._client = Lichess(self.url, self._token, timing=self.timing)
         return self._client
 
     async def close(self) -> None:

@@ -6,6 +6,7 @@ request the client would never send."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable
 from typing import Any
 
@@ -188,3 +189,22 @@ def test_the_fake_s_answers_are_held_to_the_description_too() -> None:
         "the fake's answer to POST /api/games/export/_ids: status 'won' is not a GameStatusName",
         "the fake's answer to POST /api/games/export/_ids: players.black lacks user or rating",
     ]
+
+
+async def test_the_stream_of_games_by_users_tells_of_games_started_and_ended_between_them(lichess: FakeLichess) -> None:
+    lichess.add_user("Anna"), lichess.add_user("Bert"), lichess.add_user("Carla")
+    for users in ("anna,bert", "anna,carla"):
+        await send(lichess, "POST", "/api/challenge/open", form={**GOOD_OPEN, "users": users})
+    ours, theirs = list(lichess.world.challenges)
+    lichess.start_game(ours)
+    async with aiohttp.ClientSession() as session:
+        async with session.post(lichess.url + "/api/stream/games-by-users?withCurrentGames=true", data=b"anna,bert",
+                                headers={"Content-Type": "text/plain", "Authorization": f"Bearer {lichess.bot_token}"}) as stream:  # fmt: skip
+            assert stream.status == 200 and stream.content_type == "application/x-ndjson"
+            first = json.loads(await stream.content.readline())
+            lichess.start_game(theirs)  # Carla is not followed: not told
+            lichess.end_game(ours, "resign", "black")
+            second = json.loads(await stream.content.readline())
+    assert (first["id"], first["statusName"], first["status"]) == (ours, "started", 20)
+    assert (second["id"], second["statusName"], second["status"], second["winner"]) == (ours, "resign", 31, "black")
+    assert second["players"] == {"white": {"userId": "anna", "rating": 1500}, "black": {"userId": "bert", "rating": 1500}}
