@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
 
+from tests.bot.path_templates import fit
+
 SOURCE = ("Lichess API description, OpenAPI 3.1, API version 2.0.165, lichess-org/api doc/specs at commit f59dc805 "
           "(2026-08-22)")  # fmt: skip
 FORM = "application/x-www-form-urlencoded"
@@ -148,20 +150,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
 
 def endpoint_of(method: str, path: str) -> tuple[Endpoint, dict[str, str]] | None:
     """The endpoint a request's method and path fit, with the path's parameters."""
-    parts = path.strip("/").split("/")
-    for endpoint in ENDPOINTS:
-        names = endpoint.path.strip("/").split("/")
-        if endpoint.method != method or len(names) != len(parts):
-            continue
-        params = {}
-        for name, part in zip(names, parts):
-            if name.startswith("{"):
-                params[name[1:-1]] = part
-            elif name != part:
-                break
-        else:
-            return endpoint, params
-    return None
+    found = fit([e.path for e in ENDPOINTS if e.method == method], path)
+    if found is None:
+        return None
+    return next(e for e in ENDPOINTS if e.method == method and e.path == found[0]), found[1]
 
 
 def check(method: str, path: str, query: str, headers: dict[str, str], body: bytes) -> list[str]:
