@@ -163,6 +163,10 @@ class Lichess:
         data = await self._json("POST", "/api/token", form=form, anonymous=True)
         return str(data["access_token"])
 
+    async def revoke(self, token: str) -> None:
+        """Give a member's token back to lichess once the account is read: the bot keeps no member's token."""
+        await self._text("DELETE", "/api/token", bearer=token, accept="application/json")
+
     async def account(self, token: str | None = None) -> Account:
         """The account of ``token`` (a member's, just exchanged), else of the bot's own token."""
         data = await self._json("GET", "/api/account", bearer=token)

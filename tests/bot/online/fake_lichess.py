@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -28,6 +29,7 @@ from urllib.parse import parse_qsl, urlencode
 import pytest
 from aiohttp import web
 
+from bot.config import Config
 from tests.bot.adapters.local_server import serve_locally
 from tests.bot.online.fake_lichess_rules import RULES, Rules, error, keep_rules, ndjson, who_sent
 from tests.bot.online.fake_lichess_state import FakeChallenge, FakeClock, FakeGame, FakeUser, World, game_json, game_pgn, new_id, s256, speed
@@ -98,6 +100,7 @@ class FakeLichess:
         app.router.add_get("/api/account", self._account)
         app.router.add_get("/oauth", self._oauth)
         app.router.add_post("/api/token", self._token)
+        app.router.add_delete("/api/token", self._revoke)
         from tests.bot.online.fake_lichess_control import add_control
 
         add_control(app, self)
@@ -266,6 +269,18 @@ class FakeLichess:
             return web.json_response({"error": "invalid_grant", "error_description": why}, status=400)
         token = self.world.add_token(given["user"])
         return web.json_response({"token_type": "Bearer", "access_token": token, "expires_in": 31536000})
+
+
+    async def _revoke(self, request: web.Request) -> web.Response:
+        if self.world.tokens.pop(who_sent(request), None) is None:
+            return error(401, "No such token")
+        return web.Response(status=204)
+
+
+def with_lichess(config: Config, fake: FakeLichess) -> Config:
+    """``config`` pointed at the fake, with the bot's token in it: online play on. A Core made with it plays
+    on the fake; set ``core.online.timing = fake.clock`` before its first request to share the fake's clock."""
+    return dataclasses.replace(config, lichess_url=fake.url, lichess_token=fake.bot_token)
 
 
 @pytest.fixture

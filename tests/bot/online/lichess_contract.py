@@ -145,6 +145,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         form=(Param("grant_type", required=True, const="authorization_code"), Param("code", required=True),
               Param("code_verifier", required=True), Param("redirect_uri", required=True), Param("client_id", required=True)),
     ),  # fmt: skip
+    Endpoint("apiTokenDelete", "DELETE", "/api/token", "tags/oauth/api-token.yaml", auth="required", answers=""),
 )
 
 
