@@ -16,7 +16,7 @@ from bot.core.online.settings import LICHESS_CLAIM, LichessTurn, OnlineOff
 from bot.core.storage.store import open_store
 from bot.systems import make_core
 from bot.core.running.clock import Clock
-from tests.bot.online.fake_lichess import FakeLichess, lichess  # noqa: F401  (the fixture)
+from tests.bot.online.fake_lichess import FakeLichess, lichess, with_lichess  # noqa: F401  (the fixture)
 from tests.paths import REPO
 
 EXE = Path(sys.executable).parent / "clubbot"
@@ -60,6 +60,20 @@ async def test_without_a_token_there_is_no_client_to_ask_lichess_anything(tmp_pa
     finally:
         await core.online.close()
         await store.close()
+
+
+async def test_with_a_token_the_process_has_one_client_for_every_request(lichess: FakeLichess, tmp_path: Path) -> None:
+    config = with_lichess(load_config(config_file(tmp_path, ""), env={}), lichess)
+    store = await open_store(tmp_path / "c.sqlite3")
+    core = make_core(store, config, Clock())
+    core.online.timing = lichess.clock
+    try:
+        assert core.online.on and core.online.client() is core.online.client()
+        assert (await core.online.client().account()).username == "ClubBot"
+    finally:
+        await core.online.close()
+        await store.close()
+    assert [s.who for s in lichess.requests()] == [lichess.bot_token]
 
 
 async def clubbot_run(config: Path, db: Path, env: dict[str, str], script: str) -> tuple[int, str, str]:
