@@ -73,7 +73,6 @@ class FakeLichess:
         return self.world.expire(self.clock.ms(), challenge_id)
 
     def start_game(self, challenge_id: str, **overrides: Any) -> FakeGame:
-        self.world.expire(self.clock.ms())
         game = self.world.start(challenge_id, self.clock.ms(), **overrides)
         self._tell(game)
         return game
@@ -135,7 +134,6 @@ class FakeLichess:
                 return error(400, f"{uid}: no such user" if uid not in self.world.users else f"{uid}: account closed")
         limit = int(form["clock.limit"]) if "clock.limit" in form else None
         increment = int(form["clock.increment"]) if "clock.increment" in form else None
-        self.world.expire(now)
         challenge = FakeChallenge(new_id(self.world.challenges), self._user_of(request), players[0], players[1],
                                   form.get("rated") == "true", limit, increment, form.get("variant", "standard"),
                                   form.get("name"), tuple(filter(None, form.get("rules", "").split(","))), now, expires)  # fmt: skip
@@ -155,14 +153,11 @@ class FakeLichess:
             "urlWhite": f"{link}?color=white", "urlBlack": f"{link}?color=black",
             "open": {"userIds": [c.white, c.black]} if c.white else {},
         }  # fmt: skip
-        if c.name:
-            answer["name"] = c.name
         return answer
 
     async def _cancel(self, request: web.Request) -> web.Response:
-        self.world.expire(self.clock.ms())
-        challenge = self.world.challenges.get(request.match_info["challengeId"])
-        if challenge is None or challenge.expired or challenge.status == "canceled" or challenge.creator != self._user_of(request):
+        challenge = self.world.challenge(request.match_info["challengeId"], self.clock.ms())
+        if challenge is None or challenge.creator != self._user_of(request):
             return error(404, "Not found.")
         game = self.world.games.get(challenge.id)
         if challenge.status == "created":

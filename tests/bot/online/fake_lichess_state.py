@@ -164,18 +164,29 @@ class World:
 
     def expire(self, now_ms: int, challenge_id: str | None = None) -> list[str]:
         """Expire the challenges past their time (or the one named, now): those still open are gone."""
-        gone = []
-        for challenge in self.challenges.values():
-            due = challenge.expires_ms <= now_ms if challenge_id is None else challenge.id == challenge_id
-            if due and challenge.status == "created" and not challenge.expired:
-                challenge.expired = True
-                gone.append(challenge.id)
-        return gone
+        named = [self.challenges[challenge_id]] if challenge_id is not None else list(self.challenges.values())
+        return [c.id for c in named if self.gone(c, now_ms if challenge_id is None else c.expires_ms)]
+
+    def gone(self, challenge: FakeChallenge, now_ms: int) -> bool:
+        """Whether an open challenge has expired by ``now_ms`` (it is marked so, and stays gone)."""
+        if challenge.status == "created" and not challenge.expired and challenge.expires_ms <= now_ms:
+            challenge.expired = True
+            return True
+        return False
+
+    def challenge(self, challenge_id: str, now_ms: int) -> FakeChallenge | None:
+        """A challenge as lichess knows it now: None when unknown, expired or cancelled."""
+        found = self.challenges.get(challenge_id)
+        if found is None:
+            return None
+        self.gone(found, now_ms)
+        return None if found.expired or found.status == "canceled" else found
 
     def start(self, challenge_id: str, now_ms: int, **overrides: Any) -> FakeGame:
         """The two players joined the challenge: its game starts (``overrides``: a game other than the one
         asked for, e.g. the colours reversed, another clock)."""
         challenge = self.challenges[challenge_id]
+        self.gone(challenge, now_ms)
         if challenge.status != "created" or challenge.expired:
             raise ValueError(f"challenge {challenge_id} is {'expired' if challenge.expired else challenge.status}, no game starts")
         if challenge.white is None or challenge.black is None:
