@@ -182,6 +182,21 @@ class World:
         self.gone(found, now_ms)
         return None if found.expired or found.status == "canceled" else found
 
+    def latest_of(self, name: str, now_ms: int, game: bool) -> str:
+        """A script's way to a board without its id: the newest open challenge (``game``: the newest game still
+        being played, else the newest game) that ``name`` is in."""
+        uid = name.lower().lstrip("@")
+        if game:
+            theirs = [g for g in self.games.values() if uid in (g.white, g.black)]
+            playing = [g for g in theirs if not g.finished]
+            if playing or theirs:
+                return max(playing or theirs, key=lambda g: g.created_ms).id
+            raise ValueError(f"{uid} has no game")
+        open_ = [c for c in self.challenges.values() if uid in (c.white, c.black) and self.challenge(c.id, now_ms) and c.status == "created"]
+        if not open_:
+            raise ValueError(f"{uid} has no open challenge")
+        return max(open_, key=lambda c: c.created_ms).id
+
     def start(self, challenge_id: str, now_ms: int, **overrides: Any) -> FakeGame:
         """The two players joined the challenge: its game starts (``overrides``: a game other than the one
         asked for, e.g. the colours reversed, another clock)."""

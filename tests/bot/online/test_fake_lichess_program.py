@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
+
+import pytest
 
 from bot.core.online.lichess import Lichess
 from bot.core.online.lichess_answers import TimeControl
@@ -24,8 +26,9 @@ def control(url: str, *words: str) -> dict:
 
 async def test_the_fake_runs_as_a_program_and_a_script_ends_its_games() -> None:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "tests.bot.online.fake_lichess", "--port", str(port), "--user", "Anna"],
-                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    process = subprocess.Popen([sys.executable, "-m", "tests.bot.online.fake_lichess", "--port", str(port), "--user", "Anna",
+                                "--clock", "2026-12-03T17:00:00+00:00"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)  # fmt: skip
     try:
         assert process.stdout is not None
         first = process.stdout.readline()  # waits for the fake to be listening
@@ -33,13 +36,14 @@ async def test_the_fake_runs_as_a_program_and_a_script_ends_its_games() -> None:
         assert first.startswith(f"fake lichess at {url} (the bot's token: lip_clubbot_fake_token"), first
         assert control(url, "user", "Bert")["name"] == "Bert"
         bot = Lichess(url, "lip_clubbot_fake_token")
-        expires = datetime.now(timezone.utc) + timedelta(hours=3)
+        expires = datetime(2026, 12, 3, 22, 0, tzinfo=timezone.utc)  # within two weeks of the fake's time, not of today's
         made = await bot.create_challenge("Anna", "Bert", TimeControl(900, 10), rated=True, name="Club 1.1", expires_at=expires)
-        assert control(url, "start", made.id)["status"] == "started"
-        assert control(url, "end", made.id, "outoftime", "black", "plies=41")["winner"] == "black"
+        assert control(url, "start", "@bert")["id"] == made.id  # the newest open challenge Bert is in
+        assert control(url, "end", "@anna", "outoftime", "black", "plies=41")["winner"] == "black"
         [game] = await bot.export_games([made.id])
         assert (game.status, game.winner, game.plies) == ("outoftime", "black", 41)
         await bot.close()
+        assert control(url, "clock", "2026-12-03T18:00")["now"] == pytest.approx(datetime(2026, 12, 3, 18, 0, tzinfo=timezone.utc).timestamp(), abs=1)
         state = control(url, "state")
         assert state["problems"] == [] and [c["status"] for c in state["challenges"]] == ["accepted"]
         assert [r["path"] for r in state["requests"]] == ["/api/challenge/open", "/api/games/export/_ids"]
