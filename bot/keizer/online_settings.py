@@ -18,7 +18,6 @@ import re
 from dataclasses import replace
 from datetime import datetime, time, timedelta
 
-from bot.core.club.lichess_link import online_play_on
 from bot.core.commands.context import Context, UserError
 from bot.core.commands.dispatch import Core
 from bot.core.commands.replies import Reply
@@ -107,7 +106,7 @@ def decide(core: Core, ctx: Context, given: dict[str, str], current: OnlineSetti
         setting = replace(setting, rated=rated)
     if "latest" in given:
         setting = replace(setting, latest_start=_latest(ctx, given["latest"], publish))
-    if setting.online and not online_play_on(core):
+    if setting.online and not core.online.on:
         raise UserError("error_online_disabled")
     if not setting.online and "online" not in given:  # tempo=... for a season played at the club
         raise UserError("error_online_not_on", usage=ctx.t("usage_seizoen_online"))
@@ -177,6 +176,6 @@ async def cmd_show_season(core: Core, ctx: Context) -> Reply:
     lines = [ctx.t("season_shown", name=season.name, rounds=season.rounds_count, deadline=season.deadline_time,
                    publish=season.publish_time, timezone=season.timezone),  # fmt: skip
              describe(ctx, setting, await _evening_end(core, ctx))]
-    if setting is not None and setting.online and not online_play_on(core):
+    if setting is not None and setting.online and not core.online.on:
         lines.append(ctx.t("online_disabled_note"))
     return Reply(lines=tuple(for_competition(ctx.lang, kind, line) for line in lines[:1]) + tuple(lines[1:]))
