@@ -2,7 +2,7 @@
 lichess's rules (the introduction of the API's description, version 2.0.165):
 
 - **One request at a time.** Every request of a client waits for the one before it to be answered and read
-  (an asyncio lock). A process has one client (``bot/core/online/settings.py`` ``online_client``).
+  (an asyncio lock). A process has one client (``core.online.client()``, ``bot/core/online/settings.py``).
 - **A minute after a 429.** An answer 429 raises ``RateLimited``, and no request of the client goes out
   before a minute has passed on the monotonic clock (``Timing``): the next one waits for it, so a caller
   that retries at once still keeps the rule (``paused_for()`` tells a caller that would rather skip).
