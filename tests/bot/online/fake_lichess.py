@@ -196,7 +196,15 @@ class FakeLichess:
         watcher = (users, queue)
         self.watchers.append(watcher)
         try:
-            while (event := await queue.get()) is not None:
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), 0.05)
+                except asyncio.TimeoutError:
+                    if request.transport is None or request.transport.is_closing():
+                        break  # the reader went away: the stream is no longer in flight
+                    continue
+                if event is None:
+                    break
                 await response.write((json.dumps(event) + "\n").encode())
         except (ConnectionResetError, asyncio.CancelledError):
             pass

@@ -7,7 +7,8 @@ refuses, 429 during the minute after a 429) and the rule is kept in ``problems``
 its end (the ``lichess`` fixture in ``fake_lichess.py``). Who a request comes from is its token ("the bot's
 token" for the bot's requests); requests without a token (a member's browser at ``/oauth``, the website's
 token exchange) are counted as "anonymous" for the minute after a 429 but not for one request at a time,
-since several visitors' browsers do not share a turn.
+since several visitors' browsers do not share a turn. The description makes no exception for a stream: an
+open stream of games is the token's request in flight for as long as it is open.
 """
 
 from __future__ import annotations
@@ -80,8 +81,7 @@ async def keep_rules(request: web.Request, handler: Any) -> web.StreamResponse:
     now = rules.clock.time()
     seen = Seen(now, who, request.method, request.path)
     rules.seen.append(seen)
-    streaming = request.path == "/api/stream/games-by-users"  # a stream stays open beside the requests
-    counted = who != "anonymous" and not streaming
+    counted = who != "anonymous"  # a stream is a request too: while it is open, it is the one in flight
     if counted:
         if rules.in_flight.get(who, 0) >= 1:
             rules.problems.append(f"{request.method} {request.path}: a second request while one was in flight "
