@@ -94,7 +94,8 @@ class Lichess:
     async def create_challenge(self, white: str, black: str, clock: TimeControl, *, rated: bool, name: str,
                                expires_at: datetime, rules: Iterable[str] = ()) -> Challenge:  # fmt: skip
         """An open challenge only ``white`` and ``black`` (lichess usernames) may join, white getting white,
-        with ``clock``, rated or casual, named ``name``, expiring at ``expires_at`` (at most two weeks on)."""
+        with ``clock``, rated or casual, named ``name``, expiring at ``expires_at`` (at most two weeks on).
+        An account lichess does not know or has closed: ``Refused`` with lichess's words."""
         form = {"rated": "true" if rated else "false", "clock.limit": str(clock.limit), "clock.increment": str(clock.increment),
                 "name": name, "users": f"{white},{black}", "expiresAt": str(int(expires_at.timestamp() * 1000))}  # fmt: skip
         if rules:
@@ -127,7 +128,8 @@ class Lichess:
     async def export_pgn(self, game_ids: Sequence[str]) -> str:
         """The games of ``game_ids`` as one PGN text (most recent first within each request of 300)."""
         texts = [await self._text("POST", "/api/games/export/_ids", body=",".join(b), accept=PGN) for b in batches(game_ids, EXPORT_BATCH)]
-        return "\n\n".join(t.strip() for t in texts if t.strip()) + "\n" if any(t.strip() for t in texts) else ""
+        games = [text.strip() for text in texts if text.strip()]
+        return "\n\n".join(games) + "\n" if games else ""
 
     async def game_pgn(self, game_id: str) -> str | None:
         """One game as PGN; None when lichess has no such game."""

@@ -174,6 +174,7 @@ async def test_log_in_with_lichess_reads_the_account_the_member_logged_in_as(lic
     bot = client(lichess)
     verifier, state = new_verifier(), new_state()
     link = bot.authorize_url("clubbot.example", "https://club.example/lichess/back", challenge_of(verifier), state)
+    assert "scope" not in link and "code_challenge_method=S256" in link and verifier not in link  # no scope asked
     lichess.log_in_as("Anna")
     async with aiohttp.ClientSession() as browser:
         async with browser.get(link, allow_redirects=False) as answer:
