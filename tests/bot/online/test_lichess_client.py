@@ -11,12 +11,14 @@ from urllib.parse import parse_qs
 
 import aiohttp
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.core.online.lichess import Lichess
 from bot.core.online.lichess_answers import RateLimited, Refused, TimeControl, Unavailable
 from bot.core.online.pkce import challenge_of, new_state, new_verifier
 from tests.bot.adapters.local_server import free_port
-from tests.bot.online.fake_lichess import FakeLichess, lichess  # noqa: F401  (the fixture)
+from tests.bot.online.fake_lichess import FakeLichess, lichess, strict_lichess  # noqa: F401  (the fixture)
 
 CLOCK = TimeControl(900, 10)
 
@@ -238,3 +240,24 @@ def test_a_tempo_is_minutes_and_seconds(text: str, limit: int, increment: int) -
 def test_a_wrong_tempo_is_refused(text: str) -> None:
     with pytest.raises(ValueError):
         TimeControl.parse(text)
+
+
+CHALLENGES = st.lists(st.tuples(st.text(min_size=1, max_size=60), st.integers(0, 10800), st.integers(0, 60), st.booleans(),
+                                st.integers(1, 14 * 24 * 3600)), min_size=1, max_size=8)  # fmt: skip
+
+
+@settings(max_examples=25)
+@given(asked=CHALLENGES)
+async def test_every_challenge_within_lichess_s_bounds_is_taken_as_asked(asked: list[tuple[str, int, int, bool, int]]) -> None:
+    """Any name (accents, commas, ampersands, emoji), any clock lichess offers, rated or not, any expiry up to two
+    weeks: lichess takes the request, and the challenge is the one asked for."""
+    async with strict_lichess() as fake:
+        fake.add_user("Anna"), fake.add_user("Bert")
+        bot = client(fake)
+        for name, limit, increment, rated, seconds in asked:
+            expires = datetime.fromtimestamp(fake.clock.time() + seconds, timezone.utc)
+            made = await bot.create_challenge("Anna", "Bert", TimeControl(limit, increment), rated=rated, name=name, expires_at=expires)
+            kept = fake.world.challenges[made.id]
+            assert (kept.name, kept.limit, kept.increment, kept.rated) == (name, limit, increment, rated)
+            assert made.clock == TimeControl(limit, increment)
+        await bot.close()
