@@ -162,6 +162,15 @@ async def test_a_5xx_is_unavailable_and_the_next_request_is_answered(lichess: Fa
     await bot.close()
 
 
+async def test_a_token_lichess_does_not_know_is_refused(lichess: FakeLichess) -> None:
+    lichess.add_user("Anna"), lichess.add_user("Bert")
+    bot = Lichess(lichess.url, "lip_revoked", timing=lichess.clock)
+    with pytest.raises(Refused, match="No such token") as refused:
+        await bot.create_challenge("anna", "bert", CLOCK, rated=True, name="x", expires_at=in_hours(lichess, 1))
+    await bot.close()
+    assert refused.value.status == 401 and not lichess.world.challenges
+
+
 async def test_lichess_unreachable_is_unavailable() -> None:
     bot = Lichess(f"http://127.0.0.1:{free_port()}", "lip_x", timeout=5)
     with pytest.raises(Unavailable, match="could not be reached"):
