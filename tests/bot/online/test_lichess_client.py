@@ -171,6 +171,24 @@ async def test_a_token_lichess_does_not_know_is_refused(lichess: FakeLichess) ->
     assert refused.value.status == 401 and not lichess.world.challenges
 
 
+async def test_a_dropped_connection_or_no_answer_in_time_is_unavailable(lichess: FakeLichess) -> None:
+    lichess.add_user("Anna"), lichess.add_user("Bert")
+    bot = client(lichess)
+    lichess.fail_next(1, 0)  # the connection closed without an answer (a POST: aiohttp retries no POST by itself)
+    with pytest.raises(Unavailable, match="could not be reached"):
+        await bot.create_challenge("anna", "bert", CLOCK, rated=True, name="x", expires_at=in_hours(lichess, 1))
+    assert not lichess.world.challenges
+    await bot.create_challenge("anna", "bert", CLOCK, rated=True, name="x", expires_at=in_hours(lichess, 1))
+    await bot.close()
+    slow = Lichess(lichess.url, lichess.bot_token, timing=lichess.clock, timeout=0.2)
+    lichess.rules.latency = 0.5
+    with pytest.raises(Unavailable, match="TimeoutError"):
+        await slow.users_status(["anna"])
+    await slow.close()
+    while lichess.rules.in_flight.get(lichess.bot_token):  # lichess still answering the request given up on
+        await asyncio.sleep(0.05)
+
+
 async def test_lichess_unreachable_is_unavailable() -> None:
     bot = Lichess(f"http://127.0.0.1:{free_port()}", "lip_x", timeout=5)
     with pytest.raises(Unavailable, match="could not be reached"):
