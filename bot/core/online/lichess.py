@@ -96,6 +96,8 @@ class Lichess:
         """An open challenge only ``white`` and ``black`` (lichess usernames) may join, white getting white,
         with ``clock``, rated or casual, named ``name``, expiring at ``expires_at`` (at most two weeks on).
         An account lichess does not know or has closed: ``Refused`` with lichess's words."""
+        if expires_at.tzinfo is None:
+            raise ValueError("expires_at is a moment with its zone (the bot's clock gives UTC)")
         form = {"rated": "true" if rated else "false", "clock.limit": str(clock.limit), "clock.increment": str(clock.increment),
                 "name": name, "users": f"{white},{black}", "expiresAt": str(int(expires_at.timestamp() * 1000))}  # fmt: skip
         if rules:
