@@ -44,6 +44,8 @@ async def test_one_lichess_account_is_one_members_case_aside(commands: Core, con
     await ok(commands, DIRECTOR, "/speler Anna lichess=-")
     await ok(commands, DIRECTOR, "/speler Bert lichess=BOBBY")  # free again
     assert account(config, "Bert") == [("BOBBY", "bobby", "director")]
+    await ok(commands, DIRECTOR, "/speler Carla 1600 lichess=none")  # a name like any other: only - removes
+    assert account(config, "Carla") == [("none", "none", "director")]
 
 
 @pytest.mark.parametrize("typed", ["a", "x" * 31, "anna devries", "é1234", "anna.dv", "anna@dv", "ånna", "١٢٣٤"])
