@@ -19,7 +19,8 @@ from datetime import timedelta
 from bot.core.commands.completers import member_names
 from bot.core.commands.context import Context, UserError
 from bot.core.commands.dispatch import Core
-from bot.core.commands.registry import Command, Param, Registry
+from bot.core.club.lichess_link import LOGIN_WORDS, cmd_koppel_lichess
+from bot.core.commands.registry import FLAG, Command, Param, Registry
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 
@@ -27,13 +28,19 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to mix up
 CODE_LENGTH = 8
 CODE_LIFETIME = timedelta(days=7)
 _CODE = re.compile(r"^[A-Za-z2-9]{4}-?[A-Za-z2-9]{4}$")
+REDEEM_COMMAND = "aanmelden"  # what the member types with the code: /aanmelden CODE
+LINK_CODE = "link_code"  # Reply.extra: the code a reply hands out, for a platform that can make a link of it
 # A chat account as a command argument: what a Discord mention and the adapters' user options look like.
 _ACCOUNT = re.compile(r"^<@!?([^<>@\s]{1,80})>$")
 
 
 def register(registry: Registry) -> None:
-    registry.add(Command("koppel", cmd_koppel, director=True, english="link",
-                         params=(Param("speler", required=True, complete=member_names), Param("account", "user"))))  # fmt: skip
+    # /koppel Naam [@account] is the director's (cmd_koppel says so); /koppel lichess is every member's own
+    # (bot/core/club/lichess_link.py), so the command itself is open to all
+    registry.add(Command("koppel", cmd_koppel, english="link",
+                         params=(Param("lichess", "bool", style=FLAG), Param("speler", complete=member_names),
+                                 Param("account", "user"))))  # fmt: skip
+    registry.route("koppel", LOGIN_WORDS, cmd_koppel_lichess, writes=True)
 
 
 def looks_like_code(word: str) -> bool:
@@ -59,6 +66,8 @@ def account_of(word: str) -> str | None:
 async def cmd_koppel(core: Core, ctx: Context) -> Reply:
     """Link a chat account to an existing member: ``/koppel Anna @account``, or ``/koppel Anna`` for a
     one-time code the member redeems with ``/aanmelden CODE``."""
+    if not ctx.is_director:
+        raise UserError("error_director_only", command="koppel" if ctx.lang == "nl" else "link")
     args = list(ctx.args)
     account = account_of(args[-1]) if args else None
     if account is not None:
@@ -74,7 +83,8 @@ async def cmd_koppel(core: Core, ctx: Context) -> Reply:
         by = ctx.actor.user_id
         await core.store.set_link_code(ctx.club.id, member.id, _hash(ctx.club.id, code), ctx.now + CODE_LIFETIME, by)
         until = ctx.local(ctx.now + CODE_LIFETIME)
-        return Reply(lines=(ctx.t("link_code", name=member.name, code=code, until=until),), private=True, secret=True)
+        lines = (ctx.t("link_code", name=member.name, code=code, until=until),)
+        return Reply(lines=lines, private=True, secret=True, extra={LINK_CODE: code})
     current = await core.store.member_by_identity(ctx.club.id, account)
     if current is not None and current.id != member.id:
         raise UserError("error_account_is_other_member", name=current.name)

@@ -33,6 +33,7 @@ from bot.core.commands.reply_cache import ReplyCache
 from bot.core.storage.outage import DatabaseDown, connection_lost, down
 from bot.core.storage.store import Club, Member, Store, club_key
 from bot.core.commands.user_limits import UserLimits
+from bot.core.online.settings import Online
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,8 @@ class Core:
         # Each club's language as last read, to say "try again in a minute" in it while the database that
         # holds it cannot be reached (``database_down``).
         self.languages: dict[tuple[str, str], str] = {}
+        # Online play on lichess: ``online.on`` (a token is set), the process's one client, whose turn it is
+        self.online = Online(config, store)
 
     async def club_of(self, actor: Actor) -> Club:
         """The actor's club, or, for a chat the bot has never accepted anything in, the club it would be
