@@ -71,6 +71,7 @@ from bot.core.commands.dispatch import UNAVAILABLE, Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, catalogue, t
 from bot.core.commands.replies import PRIVATE_NOTICES, Reply
+from bot.core.storage.outage import DatabaseDown
 from bot.core.storage.store import Club
 from bot.adapters.telegram.private_chat import NOTICES, START, PrivateChat, Waiting
 from bot.adapters.telegram.render import clip, language_of, units
@@ -376,7 +377,19 @@ class TelegramAdapter(PrivateChat):
         await self.send_reply(message.chat.id, Reply(lines=(t(lang, key, **values),), ok=False), reply_to=message)
 
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._counted(self._run_callback(update))
+        await self._counted(self._pressed(update))
+
+    async def _pressed(self, update: Update) -> None:
+        """A button press; while the database cannot be reached the presser is told so in an alert (issue
+        46 §3), not left with the button's spinner."""
+        try:
+            await self._run_callback(update)
+        except DatabaseDown:
+            query = update.callback_query
+            if query is not None:
+                chat = str(query.message.chat.id) if query.message is not None else ""
+                lang = self.core.languages.get((PLATFORM, chat)) or self.fallback_language(query.from_user)
+                await self._answer_callback(query, t(lang, "error_database_down"))
 
     async def _run_callback(self, update: Update) -> None:
         """A button: run its command as whoever pressed it."""

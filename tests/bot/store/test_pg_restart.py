@@ -23,7 +23,7 @@ from bot.core.storage.outage import DatabaseDown
 from bot.core.storage.store import Announcement, Club, Store, open_store
 from bot.systems import make_core
 from bot.web.server import start_web
-from tests.bot.adapters.fake_telegram import GROUP, FakeTelegram, Harness, user as tg_user
+from tests.bot.adapters.fake_telegram import GROUP, FakeTelegram, Harness, callback, user as tg_user
 from tests.bot.conftest import DIRECTOR, actor, ok, restart, running_again
 from tests.postgres_server import PostgresServer
 
@@ -149,8 +149,11 @@ async def test_a_telegram_member_is_told_to_try_again_while_the_database_is_down
         fake.admins[str(GROUP)] = [7]
         leider, anna = tg_user(7, "Leider"), tg_user(8, "Anna", language="nl")
         await tg.say(leider, "/taal en")
-        await tg.say(anna, "/stand")
+        answered = [c for c in await tg.say(anna, "/stand") if c.method == "sendMessage"]
         await asyncio.to_thread(stoppable_postgres.halt)
+        calls = await tg.send(callback(anna, answered[-1].result, "/stand"))  # a button pressed
+        alerts = [c.params.get("text") for c in calls if c.method == "answerCallbackQuery"]
+        assert alerts == [t("en", "error_database_down")], calls
         calls = await tg.say(anna, "/stand")
         texts = [c.params.get("text", "") for c in calls if c.method == "sendMessage"]
         assert texts == [t("en", "error_database_down")], texts
