@@ -71,7 +71,6 @@ from bot.core.commands.dispatch import UNAVAILABLE, Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, catalogue, t
 from bot.core.commands.replies import PRIVATE_NOTICES, Reply
-from bot.core.storage.outage import DatabaseDown
 from bot.core.storage.store import Club
 from bot.adapters.telegram.private_chat import NOTICES, START, PrivateChat, Waiting
 from bot.adapters.telegram.render import clip, language_of, units
@@ -347,7 +346,9 @@ class TelegramAdapter(PrivateChat):
         return club.language if club is not None else self.fallback_language(user)
 
     async def _counted(self, work: Awaitable[None], message: Message | None = None) -> None:
-        await self.in_flight.run(self.unless_database_down(work, message) if message is not None else work)
+        if message is not None:  # while the database cannot be reached, the reply says so
+            work = self.unless_database_down(work, message.chat, message.from_user, lambda lang: self._refuse(message, lang, "error_database_down"))
+        await self.in_flight.run(work)
 
     async def _run_message(self, message: Message, text: str, attachment: bytes | None) -> None:
         actor = await self.actor_for(message.chat, message.from_user, message.sender_chat)
@@ -377,19 +378,10 @@ class TelegramAdapter(PrivateChat):
         await self.send_reply(message.chat.id, Reply(lines=(t(lang, key, **values),), ok=False), reply_to=message)
 
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._counted(self._pressed(update))
-
-    async def _pressed(self, update: Update) -> None:
-        """A button press; while the database cannot be reached the presser is told so in an alert (issue
-        46 §3), not left with the button's spinner."""
-        try:
-            await self._run_callback(update)
-        except DatabaseDown:
-            query = update.callback_query
-            if query is not None:
-                chat = str(query.message.chat.id) if query.message is not None else ""
-                lang = self.core.languages.get((PLATFORM, chat)) or self.fallback_language(query.from_user)
-                await self._answer_callback(query, t(lang, "error_database_down"))
+        query = update.callback_query  # while the database cannot be reached, an alert says so (not a spinner)
+        chat = query.message.chat if query is not None and query.message is not None else None
+        tell = (lambda lang: self._answer_callback(query, t(lang, "error_database_down"))) if query is not None else None
+        await self._counted(self.unless_database_down(self._run_callback(update), chat, query.from_user if query else None, tell))
 
     async def _run_callback(self, update: Update) -> None:
         """A button: run its command as whoever pressed it."""

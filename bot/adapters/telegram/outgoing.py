@@ -21,7 +21,7 @@ from bot.core.storage.outage import DatabaseDown
 from bot.core.storage.store import Announcement, Club
 
 if TYPE_CHECKING:
-    from telegram import User
+    from telegram import Chat, User
     from telegram.ext import Application, ExtBot
 
     from bot.adapters.telegram.store import TelegramStore
@@ -53,16 +53,18 @@ class Outgoing:
 
         def fallback_language(self, user: User | None) -> str: ...
 
-    async def unless_database_down(self, work: Awaitable[None], message: Message) -> None:
-        """``work``: a command typed in ``message``. If the database cannot be reached meanwhile (PostgreSQL
-        restarting: issue 46 §3), the member is told to try again in a minute, in the club's language as
-        last read or else their own, where the command would have crashed."""
+    async def unless_database_down(
+        self, work: Awaitable[None], chat: Chat | None, user: User | None, tell: Callable[[str], Awaitable[None]] | None
+    ) -> None:
+        """``work``: a command typed or pressed in ``chat`` by ``user``. If the database cannot be reached
+        meanwhile (PostgreSQL restarting: issue 46 §3), ``tell(language)`` says "try again in a minute" in the
+        club's language as last read, or else the user's, where the command would have crashed."""
         try:
             await work
         except DatabaseDown:
-            chat = message.chat
-            lang = self.core.languages.get(("telegram", str(chat.id))) or self.fallback_language(message.from_user)
-            await self.send_reply(chat.id, Reply(lines=(t(lang, "error_database_down"),), ok=False), reply_to=message)
+            if tell is not None:
+                known = self.core.languages.get(("telegram", str(chat.id))) if chat is not None else None
+                await tell(known or self.fallback_language(user))
 
     def keyboard(self, buttons: Sequence[Button]) -> InlineKeyboardMarkup | None:
         """One button a row; the callback_data is the command, or a token for a command over 64 bytes."""
