@@ -4,8 +4,8 @@ lichess's rules (the introduction of the API's description, version 2.0.165):
 - **One request at a time.** Every request of a client waits for the one before it to be answered and read
   (an asyncio lock). A process has one client (``bot/core/online/settings.py`` ``online_client``).
 - **A minute after a 429.** An answer 429 raises ``RateLimited``, and no request of the client goes out
-  before a minute has passed on the monotonic clock (``Timing``; longer when lichess's ``Retry-After``
-  says so): the next one waits for it, so a caller that retries at once still keeps the rule.
+  before a minute has passed on the monotonic clock (``Timing``): the next one waits for it, so a caller
+  that retries at once still keeps the rule (``paused_for()`` tells a caller that would rather skip).
 - **Down is not refused.** A 5xx, a lost connection or no answer in ``timeout`` seconds is ``Unavailable``
   (try again later); a 4xx is ``Refused`` with lichess's own error text. Nothing is retried here: the caller
   (the round's due work) knows when trying again is worth it.
@@ -163,6 +163,10 @@ class Lichess:
         data = await self._json("POST", "/api/token", form=form, anonymous=True)
         return str(data["access_token"])
 
+    async def revoke(self, token: str) -> None:
+        """Give a member's token back to lichess once the account is read: the bot keeps no member's token."""
+        await self._text("DELETE", "/api/token", bearer=token, accept="application/json")
+
     async def account(self, token: str | None = None) -> Account:
         """The account of ``token`` (a member's, just exchanged), else of the bot's own token."""
         data = await self._json("GET", "/api/account", bearer=token)
@@ -199,13 +203,11 @@ class Lichess:
                                                     allow_redirects=False) as answer:  # fmt: skip
                     text = await answer.text()
                     status = answer.status
-                    retry_after = answer.headers.get("Retry-After", "")
             except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
                 raise Unavailable(f"lichess at {self.url} could not be reached ({exc.__class__.__name__})") from exc
             if status == 429:
-                pause = max(RATE_PAUSE, float(retry_after) if retry_after.isdigit() else 0.0)
-                self.not_before = self.timing.monotonic() + pause
-                log.warning("lichess answered 429 (too many requests) to %s %s: no request for %.0f s", method, path.split("?")[0], pause)
+                self.not_before = self.timing.monotonic() + RATE_PAUSE
+                log.warning("lichess answered 429 (too many requests) to %s %s: no request for %.0f s", method, path.split("?")[0], RATE_PAUSE)
                 raise RateLimited(f"lichess answered 429 to {method} {path.split('?')[0]}", self.not_before)
         if status >= 500:
             raise Unavailable(f"lichess answered {status} to {method} {path.split('?')[0]}")

@@ -7,6 +7,7 @@ The fields are the ones the description of the Lichess API gives (API 2.0.165: `
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +57,18 @@ class TimeControl:
     def __str__(self) -> str:
         minutes = self.limit / 60
         return f"{minutes:g}+{self.increment}"
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """A tempo as a club writes it, minutes and the increment in seconds: ``15+10``, ``90+30``, ``0.5+0``
+        (a ``ValueError`` for anything else, or a clock lichess does not offer: over 180 minutes, over 60 s)."""
+        found = re.fullmatch(r"\s*([0-9]{1,3}(?:[.,][0-9]{1,2})?)\s*\+\s*([0-9]{1,2})\s*", text)
+        if found is None:
+            raise ValueError(f"a tempo is minutes+seconds, like 15+10, not {text[:20]!r}")
+        seconds = float(found.group(1).replace(",", ".")) * 60
+        if seconds != int(seconds):
+            raise ValueError(f"a tempo's minutes come to whole seconds, not {text[:20]!r}")
+        return cls(int(seconds), int(found.group(2)))
 
 
 @dataclass(frozen=True)
@@ -107,6 +120,22 @@ class Game:
     def moved(self, colour: str) -> bool:
         """Whether the player of ``colour`` made a move in this game (white moves first)."""
         return self.plies >= (1 if colour == "white" else 2)
+
+    def differences(self, white: str, black: str, clock: TimeControl, rated: bool) -> list[str]:
+        """What makes this game not the one that was made (empty: it is): ``players`` (others than the two),
+        ``colours`` (the two, reversed), ``clock``, ``rated``, ``variant`` (not standard chess). Usernames
+        compare as lichess ids do, case aside."""
+        asked, played = (white.lower(), black.lower()), ((self.white or "").lower(), (self.black or "").lower())
+        found = []
+        if played != asked:
+            found.append("colours" if played == asked[::-1] else "players")
+        if self.clock != clock:
+            found.append("clock")
+        if self.rated != rated:
+            found.append("rated")
+        if self.variant != "standard":
+            found.append("variant")
+        return found
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Game:

@@ -20,18 +20,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
 from aiohttp import web
 
+from bot.config import Config
 from tests.bot.adapters.local_server import serve_locally
+from tests.bot.online.fake_lichess_control import add_control
 from tests.bot.online.fake_lichess_rules import RULES, Rules, error, keep_rules, ndjson, who_sent
 from tests.bot.online.fake_lichess_state import FakeChallenge, FakeClock, FakeGame, FakeUser, World, game_json, game_pgn, new_id, s256, speed
-from tests.bot.online.lichess_contract import JSON, NDJSON, PGN, expires_problem
+from tests.bot.online.lichess_contract import GAME_STATUS_IDS, JSON, NDJSON, PGN, expires_problem
 
 BOT_NAME = "ClubBot"
 BOT_TOKEN = "lip_clubbot_fake_token"
@@ -71,7 +76,6 @@ class FakeLichess:
         return self.world.expire(self.clock.ms(), challenge_id)
 
     def start_game(self, challenge_id: str, **overrides: Any) -> FakeGame:
-        self.world.expire(self.clock.ms())
         game = self.world.start(challenge_id, self.clock.ms(), **overrides)
         self._tell(game)
         return game
@@ -98,8 +102,7 @@ class FakeLichess:
         app.router.add_get("/api/account", self._account)
         app.router.add_get("/oauth", self._oauth)
         app.router.add_post("/api/token", self._token)
-        from tests.bot.online.fake_lichess_control import add_control
-
+        app.router.add_delete("/api/token", self._revoke)
         add_control(app, self)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner, port = await serve_locally(app, port)
@@ -132,7 +135,6 @@ class FakeLichess:
                 return error(400, f"{uid}: no such user" if uid not in self.world.users else f"{uid}: account closed")
         limit = int(form["clock.limit"]) if "clock.limit" in form else None
         increment = int(form["clock.increment"]) if "clock.increment" in form else None
-        self.world.expire(now)
         challenge = FakeChallenge(new_id(self.world.challenges), self._user_of(request), players[0], players[1],
                                   form.get("rated") == "true", limit, increment, form.get("variant", "standard"),
                                   form.get("name"), tuple(filter(None, form.get("rules", "").split(","))), now, expires)  # fmt: skip
@@ -152,14 +154,11 @@ class FakeLichess:
             "urlWhite": f"{link}?color=white", "urlBlack": f"{link}?color=black",
             "open": {"userIds": [c.white, c.black]} if c.white else {},
         }  # fmt: skip
-        if c.name:
-            answer["name"] = c.name
         return answer
 
     async def _cancel(self, request: web.Request) -> web.Response:
-        self.world.expire(self.clock.ms())
-        challenge = self.world.challenges.get(request.match_info["challengeId"])
-        if challenge is None or challenge.expired or challenge.status == "canceled" or challenge.creator != self._user_of(request):
+        challenge = self.world.challenge(request.match_info["challengeId"], self.clock.ms())
+        if challenge is None or challenge.creator != self._user_of(request):
             return error(404, "Not found.")
         game = self.world.games.get(challenge.id)
         if challenge.status == "created":
@@ -206,8 +205,6 @@ class FakeLichess:
         return response
 
     def _stream_event(self, game: FakeGame) -> dict[str, Any]:
-        from tests.bot.online.lichess_contract import GAME_STATUS_IDS
-
         event = {key: value for key, value in game_json(self.world, game).items() if key in ("id", "rated", "variant", "speed", "perf", "createdAt", "clock", "winner")}
         event["status"], event["statusName"] = GAME_STATUS_IDS[game.status], game.status
         event["players"] = {c: {"userId": u, "rating": 1500} for c, u in (("white", game.white), ("black", game.black))}
@@ -268,11 +265,24 @@ class FakeLichess:
         return web.json_response({"token_type": "Bearer", "access_token": token, "expires_in": 31536000})
 
 
-@pytest.fixture
-async def lichess() -> AsyncIterator[FakeLichess]:
-    """The fake lichess on its own frozen clock (also the client's ``timing``); the test fails at its end if a
-    request broke a rule of lichess's."""
-    fake = await FakeLichess(FakeClock(frozen=True)).start()
+    async def _revoke(self, request: web.Request) -> web.Response:
+        if self.world.tokens.pop(who_sent(request), None) is None:
+            return error(401, "No such token")
+        return web.Response(status=204)
+
+
+def with_lichess(config: Config, fake: FakeLichess) -> Config:
+    """``config`` pointed at the fake, with the bot's token in it: online play on. A Core made with it plays
+    on the fake; set ``core.online.timing = fake.clock`` before its first request to share the fake's clock."""
+    return dataclasses.replace(config, lichess_url=fake.url, lichess_token=fake.bot_token)
+
+
+@asynccontextmanager
+async def strict_lichess(start: datetime | None = None, latency: float = 0.002) -> AsyncIterator[FakeLichess]:
+    """The fake lichess on a frozen clock starting at ``start`` (default: now; give the bot's clock's start, so
+    that its challenges' expiry times agree with the fake's), which is also the client's ``timing``; at the
+    end, an AssertionError naming every rule of lichess's a request broke."""
+    fake = await FakeLichess(FakeClock(start.timestamp() if start else None, frozen=True), latency).start()
     try:
         yield fake
     finally:
@@ -281,8 +291,16 @@ async def lichess() -> AsyncIterator[FakeLichess]:
     assert not broken, f"{len(broken)} rule(s) of lichess's API broken:\n" + "\n".join(broken[:40])
 
 
-async def _serve(port: int, users: list[str], token: str) -> None:
-    fake = await FakeLichess(bot_token=token).start(port)
+@pytest.fixture
+async def lichess() -> AsyncIterator[FakeLichess]:
+    """The fake lichess on its own frozen clock, starting now (``strict_lichess``); the test fails at its end
+    if a request broke a rule of lichess's."""
+    async with strict_lichess() as fake:
+        yield fake
+
+
+async def _serve(port: int, users: list[str], token: str, start: datetime | None) -> None:
+    fake = await FakeLichess(FakeClock(start.timestamp() if start else None), bot_token=token).start(port)
     for name in users:
         fake.add_user(name)
     print(f"fake lichess at {fake.url} (the bot's token: {fake.bot_token}; control: {fake.url}/_fake/state)", flush=True)
@@ -297,9 +315,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=0, help="the port (0: a free one)")
     parser.add_argument("--user", action="append", default=[], help="an account that exists (again for each)")
     parser.add_argument("--token", default=BOT_TOKEN, help="the bot's token (CLUBBOT_LICHESS_TOKEN)")
+    parser.add_argument("--clock", type=datetime.fromisoformat, default=None,
+                        help="the fake's time starts here (as the bot's clubbot run --clock; with an offset or UTC)")  # fmt: skip
     options = parser.parse_args(argv)
+    start = options.clock
+    if start is not None and start.tzinfo is None:
+        start = start.replace(tzinfo=timezone.utc)
     try:
-        asyncio.run(_serve(options.port, options.user, options.token))
+        asyncio.run(_serve(options.port, options.user, options.token, start))
     except KeyboardInterrupt:
         pass
 

@@ -8,6 +8,7 @@
 ``POST /_fake/challenges/{id}/start``    the two players joined: the game starts (``{"white": "bert", ...}``:
                                          another game than the challenge asked for, e.g. colours reversed)
 ``POST /_fake/games/{id}/end``           ``{"status": "mate", "winner": "white", "plies": 31}``
+                                         (for an id, ``@anna``: Anna's newest open challenge, or game)
 ``POST /_fake/expire``                   ``{"id": "..."}`` or ``{}``: that challenge or those past their time
 ``POST /_fake/fail``                     ``{"count": 2, "status": 503}``: the next requests fail (a 5xx or 429)
 ``POST /_fake/clock``                    ``{"advance": 3600}`` or ``{"set": 1796000000}`` (seconds)
@@ -18,27 +19,34 @@ A refused control request answers 400 with ``{"error": ...}``. As a program::
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 state
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 start CHALLENGE [white=bert black=anna]
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 end GAME mate white [plies=31]
+    python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 start @anna ; ... end @anna draw
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 user Anna | close Anna | login anna
-    python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 expire [CHALLENGE] | fail 2 503 | clock 3600
+    python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 expire [CHALLENGE] | fail 2 503
+    python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 clock 3600 | clock 2026-12-03T18:00
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
+import urllib.error
 import urllib.request
 from dataclasses import asdict
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+if TYPE_CHECKING:  # the command line below imports nothing of the server, so that it starts at once
+    from aiohttp import web
 
-from tests.bot.online.fake_lichess_rules import error
-
-if TYPE_CHECKING:
     from tests.bot.online.fake_lichess import FakeLichess
 
 
 def add_control(app: web.Application, fake: FakeLichess) -> None:
+    from aiohttp import web
+
+    from tests.bot.online.fake_lichess_rules import error
+
     async def body(request: web.Request) -> dict[str, Any]:
         text = await request.text()
         data = json.loads(text) if text.strip() else {}
@@ -61,11 +69,16 @@ def add_control(app: web.Application, fake: FakeLichess) -> None:
                 "challenges": [asdict(c) for c in world.challenges.values()], "games": [asdict(g) for g in world.games.values()],
                 "requests": [asdict(s) for s in fake.rules.seen], "problems": fake.problems}  # fmt: skip
 
+    def board(request: web.Request, game: bool) -> str:
+        """The id in the path, or ``@name``: that player's newest open challenge (or game)."""
+        named = request.match_info["id"]
+        return fake.world.latest_of(named, fake.clock.ms(), game) if named.startswith("@") else named
+
     def start(request: web.Request, data: dict[str, Any]) -> dict[str, Any]:
-        return asdict(fake.start_game(request.match_info["id"], **data))
+        return asdict(fake.start_game(board(request, game=False), **data))
 
     def end(request: web.Request, data: dict[str, Any]) -> dict[str, Any]:
-        return asdict(fake.end_game(request.match_info["id"], data["status"], data.get("winner"), data.get("plies")))
+        return asdict(fake.end_game(board(request, game=True), data["status"], data.get("winner"), data.get("plies")))
 
     def clock(_: web.Request, data: dict[str, Any]) -> dict[str, float]:
         fake.clock.set(float(data["set"])) if "set" in data else fake.clock.advance(float(data["advance"]))
@@ -111,8 +124,11 @@ def request_for(words: list[str]) -> tuple[str, str, dict[str, Any]]:
         return "POST", "/_fake/expire", {"id": rest[0]} if rest else {}
     if command == "fail":
         return "POST", "/_fake/fail", {"count": int(rest[0]) if rest else 1, "status": int(rest[1]) if len(rest) > 1 else 503}
-    if command == "clock":
-        return "POST", "/_fake/clock", {"advance": float(rest[0])}
+    if command == "clock":  # seconds forward, or a moment (ISO; without an offset: UTC)
+        if re.fullmatch(r"[0-9]+(\.[0-9]+)?", rest[0]):
+            return "POST", "/_fake/clock", {"advance": float(rest[0])}
+        moment = datetime.fromisoformat(rest[0])
+        return "POST", "/_fake/clock", {"set": (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()}
     raise SystemExit(f"unknown command {command!r}: state, start, end, user, close, login, expire, fail, clock")
 
 
@@ -128,6 +144,8 @@ def main(argv: list[str] | None = None) -> None:
             print(answer.read().decode())
     except urllib.error.HTTPError as refused:
         raise SystemExit(refused.read().decode()) from None
+    except urllib.error.URLError as unreachable:
+        raise SystemExit(f"no fake lichess at {words[0]}: {unreachable.reason}") from None
 
 
 if __name__ == "__main__":

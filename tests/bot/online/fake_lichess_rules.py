@@ -20,7 +20,7 @@ from typing import Any
 from aiohttp import web
 
 from tests.bot.online.fake_lichess_state import FakeClock
-from tests.bot.online.lichess_contract import check
+from tests.bot.online.lichess_contract import answer_problems, check
 
 RATE_PAUSE = 60.0  # seconds: the minute after a 429
 
@@ -117,7 +117,13 @@ async def _answer(request: web.Request, rules: Rules, seen: Seen, handler: Any) 
     if broken:
         rules.problems.extend(broken)
         return error(404 if "no such endpoint" in broken[0] or "not allowed" in broken[0] else 400, "; ".join(broken))
-    return await handler(request)  # type: ignore[no-any-return]
+    answer: web.StreamResponse = await handler(request)
+    if answer.status == 200 and isinstance(answer, web.Response) and answer.content_type in ("application/json", "application/x-ndjson"):
+        text = answer.text or ""
+        items = [json.loads(line) for line in text.splitlines() if line.strip()] if answer.content_type.endswith("ndjson") else [json.loads(text)]
+        items = items[0] if len(items) == 1 and isinstance(items[0], list) else items
+        rules.problems += answer_problems(request.method, request.path, items)
+    return answer
 
 
 def ndjson(items: list[dict[str, Any]]) -> web.Response:

@@ -164,18 +164,44 @@ class World:
 
     def expire(self, now_ms: int, challenge_id: str | None = None) -> list[str]:
         """Expire the challenges past their time (or the one named, now): those still open are gone."""
-        gone = []
-        for challenge in self.challenges.values():
-            due = challenge.expires_ms <= now_ms if challenge_id is None else challenge.id == challenge_id
-            if due and challenge.status == "created" and not challenge.expired:
-                challenge.expired = True
-                gone.append(challenge.id)
-        return gone
+        named = [self.challenges[challenge_id]] if challenge_id is not None else list(self.challenges.values())
+        return [c.id for c in named if self.gone(c, now_ms if challenge_id is None else c.expires_ms)]
+
+    def gone(self, challenge: FakeChallenge, now_ms: int) -> bool:
+        """Whether an open challenge has expired by ``now_ms`` (it is marked so, and stays gone)."""
+        if challenge.status == "created" and not challenge.expired and challenge.expires_ms <= now_ms:
+            challenge.expired = True
+            return True
+        return False
+
+    def challenge(self, challenge_id: str, now_ms: int) -> FakeChallenge | None:
+        """A challenge as lichess knows it now: None when unknown, expired or cancelled."""
+        found = self.challenges.get(challenge_id)
+        if found is None:
+            return None
+        self.gone(found, now_ms)
+        return None if found.expired or found.status == "canceled" else found
+
+    def latest_of(self, name: str, now_ms: int, game: bool) -> str:
+        """A script's way to a board without its id: the newest open challenge (``game``: the newest game still
+        being played, else the newest game) that ``name`` is in."""
+        uid = name.lower().lstrip("@")
+        if game:
+            theirs = [g for g in self.games.values() if uid in (g.white, g.black)]
+            playing = [g for g in theirs if not g.finished]
+            if playing or theirs:
+                return max(playing or theirs, key=lambda g: g.created_ms).id
+            raise ValueError(f"{uid} has no game")
+        open_ = [c for c in self.challenges.values() if uid in (c.white, c.black) and self.challenge(c.id, now_ms) and c.status == "created"]
+        if not open_:
+            raise ValueError(f"{uid} has no open challenge")
+        return max(open_, key=lambda c: c.created_ms).id
 
     def start(self, challenge_id: str, now_ms: int, **overrides: Any) -> FakeGame:
         """The two players joined the challenge: its game starts (``overrides``: a game other than the one
         asked for, e.g. the colours reversed, another clock)."""
         challenge = self.challenges[challenge_id]
+        self.gone(challenge, now_ms)
         if challenge.status != "created" or challenge.expired:
             raise ValueError(f"challenge {challenge_id} is {'expired' if challenge.expired else challenge.status}, no game starts")
         if challenge.white is None or challenge.black is None:

@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qsl
+
+from tests.bot.path_templates import fit
 
 SOURCE = ("Lichess API description, OpenAPI 3.1, API version 2.0.165, lichess-org/api doc/specs at commit f59dc805 "
           "(2026-08-22)")  # fmt: skip
@@ -142,25 +145,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         form=(Param("grant_type", required=True, const="authorization_code"), Param("code", required=True),
               Param("code_verifier", required=True), Param("redirect_uri", required=True), Param("client_id", required=True)),
     ),  # fmt: skip
+    Endpoint("apiTokenDelete", "DELETE", "/api/token", "tags/oauth/api-token.yaml", auth="required", answers=""),
 )
 
 
 def endpoint_of(method: str, path: str) -> tuple[Endpoint, dict[str, str]] | None:
     """The endpoint a request's method and path fit, with the path's parameters."""
-    parts = path.strip("/").split("/")
-    for endpoint in ENDPOINTS:
-        names = endpoint.path.strip("/").split("/")
-        if endpoint.method != method or len(names) != len(parts):
-            continue
-        params = {}
-        for name, part in zip(names, parts):
-            if name.startswith("{"):
-                params[name[1:-1]] = part
-            elif name != part:
-                break
-        else:
-            return endpoint, params
-    return None
+    found = fit([e.path for e in ENDPOINTS if e.method == method], path)
+    if found is None:
+        return None
+    return next(e for e in ENDPOINTS if e.method == method and e.path == found[0]), found[1]
 
 
 def check(method: str, path: str, query: str, headers: dict[str, str], body: bytes) -> list[str]:
@@ -266,3 +260,38 @@ def expires_problem(expires_at_ms: int, created_ms: int) -> str:
     if expires_at_ms - created_ms > TWO_WEEKS_MS:
         return "POST /api/challenge/open: form expiresAt: more than 2 weeks after creation"
     return ""
+
+
+# What an answer of lichess holds (the schemas' required fields and enums), to hold the fake's answers to it too.
+GAME_REQUIRED = ("id", "rated", "variant", "speed", "perf", "createdAt", "lastMoveAt", "status", "players")  # GameJson
+ANSWER_REQUIRED: dict[str, tuple[str, ...]] = {
+    "challengeOpen": ("id", "url", "status", "challenger", "destUser", "variant", "rated", "speed", "timeControl", "color",
+                      "perf", "urlWhite", "urlBlack", "open"),  # fmt: skip  schemas/ChallengeOpenJson.yaml
+    "challengeCancel": ("ok",),  # schemas/Ok.yaml
+    "gamePgn": GAME_REQUIRED,
+    "gamesExportIds": GAME_REQUIRED,
+    "gamesByUsers": ("id",),  # schemas/GameStreamGame.yaml
+    "apiUsersStatus": ("id", "name"),
+    "accountMe": ("id", "username", "url"),  # schemas/UserExtended.yaml (User's and its own)
+    "apiToken": ("token_type", "access_token", "expires_in"),
+}
+
+
+def answer_problems(method: str, path: str, items: list[Any]) -> list[str]:
+    """What a 200 answer's JSON objects (one, or one per ndjson line or list item) lack of the description."""
+    found = endpoint_of(method, path)
+    if found is None:
+        return []
+    endpoint = found[0]
+    where = f"the fake's answer to {method} {endpoint.path}"
+    broken = []
+    for item in items:
+        broken += [f"{where}: required {name!r} missing" for name in ANSWER_REQUIRED.get(endpoint.operation, ()) if name not in item]
+        if endpoint.operation in ("gamePgn", "gamesExportIds") and item.get("status") not in GAME_STATUSES:
+            broken.append(f"{where}: status {item.get('status')!r} is not a GameStatusName")
+        if endpoint.operation in ("gamePgn", "gamesExportIds"):
+            players = item.get("players", {})
+            broken += [f"{where}: players.{c} lacks user or rating" for c in ("white", "black") if not {"user", "rating"} <= set(players.get(c, {}))]
+        if endpoint.operation == "challengeOpen" and item.get("status") not in CHALLENGE_STATUSES:
+            broken.append(f"{where}: status {item.get('status')!r} is not a ChallengeStatus")
+    return broken

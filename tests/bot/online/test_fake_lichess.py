@@ -6,6 +6,7 @@ request the client would never send."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable
 from typing import Any
 
@@ -171,3 +172,39 @@ async def test_games_end_as_a_test_asks_and_say_who_moved(lichess: FakeLichess) 
     status, body = await send(lichess, "POST", "/api/games/export/_ids", text=",".join(ids), headers={"Accept": "application/x-ndjson"})
     assert status == 200 and '"status": "outoftime"' in body and '"winner": "black"' in body
     assert '"status": "noStart"' in body and '"moves": "Nf3"' in body and '"status": "started"' in body
+
+
+def test_the_fake_s_answers_are_held_to_the_description_too() -> None:
+    """The check of the fake's own answers (run on every answer it gives) can fail: an answer lacking what the
+    description requires is named."""
+    from tests.bot.online.lichess_contract import answer_problems
+
+    found = answer_problems("POST", "/api/challenge/open", [{"id": "abcdefgh", "status": "made"}])
+    assert "the fake's answer to POST /api/challenge/open: required 'urlWhite' missing" in found
+    assert "the fake's answer to POST /api/challenge/open: status 'made' is not a ChallengeStatus" in found
+    assert len(found) == 13  # the 12 fields besides id and status, and the status
+    game = {"id": "abcdefgh", "rated": True, "variant": "standard", "speed": "rapid", "perf": "rapid", "createdAt": 1,
+            "lastMoveAt": 2, "status": "won", "players": {"white": {"user": {"id": "a", "name": "A"}, "rating": 1500}, "black": {}}}  # fmt: skip
+    assert answer_problems("POST", "/api/games/export/_ids", [game]) == [
+        "the fake's answer to POST /api/games/export/_ids: status 'won' is not a GameStatusName",
+        "the fake's answer to POST /api/games/export/_ids: players.black lacks user or rating",
+    ]
+
+
+async def test_the_stream_of_games_by_users_tells_of_games_started_and_ended_between_them(lichess: FakeLichess) -> None:
+    lichess.add_user("Anna"), lichess.add_user("Bert"), lichess.add_user("Carla")
+    for users in ("anna,bert", "anna,carla"):
+        await send(lichess, "POST", "/api/challenge/open", form={**GOOD_OPEN, "users": users})
+    ours, theirs = list(lichess.world.challenges)
+    lichess.start_game(ours)
+    async with aiohttp.ClientSession() as session:
+        async with session.post(lichess.url + "/api/stream/games-by-users?withCurrentGames=true", data=b"anna,bert",
+                                headers={"Content-Type": "text/plain", "Authorization": f"Bearer {lichess.bot_token}"}) as stream:  # fmt: skip
+            assert stream.status == 200 and stream.content_type == "application/x-ndjson"
+            first = json.loads(await stream.content.readline())
+            lichess.start_game(theirs)  # Carla is not followed: not told
+            lichess.end_game(ours, "resign", "black")
+            second = json.loads(await stream.content.readline())
+    assert (first["id"], first["statusName"], first["status"]) == (ours, "started", 20)
+    assert (second["id"], second["statusName"], second["status"], second["winner"]) == (ours, "resign", 31, "black")
+    assert second["players"] == {"white": {"userId": "anna", "rating": 1500}, "black": {"userId": "bert", "rating": 1500}}

@@ -189,6 +189,9 @@ async def test_log_in_with_lichess_reads_the_account_the_member_logged_in_as(lic
             query = dict(p.split("=", 1) for p in answer.headers["Location"].split("?", 1)[1].split("&"))
     token = await bot.exchange_code(query["code"], verifier, "https://club.example/lichess/back", "clubbot.example")
     assert (await bot.account(token)).username == "Anna"
+    await bot.revoke(token)  # the bot keeps no member's token
+    with pytest.raises(Refused, match="No such token"):
+        await bot.account(token)
     with pytest.raises(Refused, match="invalid_grant"):  # a code is good once
         await bot.exchange_code(query["code"], verifier, "https://club.example/lichess/back", "clubbot.example")
     assert (await bot.account()).username == "ClubBot"  # the bot's own token
@@ -206,3 +209,31 @@ async def test_a_member_who_cancels_the_login_comes_back_with_access_denied(lich
             back = answer.headers["Location"]
     assert "error=access_denied" in back and "state=s1" in back and "code=" not in back
     await bot.close()
+
+
+async def test_a_game_other_than_the_one_made_says_how_it_differs(lichess: FakeLichess) -> None:
+    """A game is the one that was made only with the two players in the right colours, the clock, the rated
+    setting and standard chess (issue 43 §3); otherwise the differences are named for the director."""
+    lichess.add_user("Anna"), lichess.add_user("Bert"), lichess.add_user("Carla")
+    bot = client(lichess)
+    made = [await bot.create_challenge("Anna", "Bert", CLOCK, rated=True, name="x", expires_at=in_hours(lichess, 2)) for _ in range(5)]
+    lichess.start_game(made[0].id)
+    lichess.start_game(made[1].id, white="bert", black="anna")
+    lichess.start_game(made[2].id, limit=600, increment=0, rated=False)
+    lichess.start_game(made[3].id, black="carla", variant="chess960")
+    games = {g.id: g for g in await bot.export_games([c.id for c in made])}
+    await bot.close()
+    assert [games[c.id].differences("Anna", "Bert", CLOCK, True) for c in made[:4]] == [
+        [], ["colours"], ["clock", "rated"], ["players", "variant"]]
+    assert made[4].id not in games  # never started: no game
+
+
+@pytest.mark.parametrize(("text", "limit", "increment"), [("15+10", 900, 10), (" 90 + 30 ", 5400, 30), ("0,5+0", 30, 0), ("180+60", 10800, 60)])
+def test_a_tempo_is_minutes_and_seconds(text: str, limit: int, increment: int) -> None:
+    assert TimeControl.parse(text) == TimeControl(limit, increment)
+
+
+@pytest.mark.parametrize("text", ["15", "15+", "15 10", "181+0", "15+61", "0.01+0", "-5+3", "15+10+5", "kwartier"])
+def test_a_wrong_tempo_is_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        TimeControl.parse(text)
