@@ -117,14 +117,16 @@ def _club_clause(club_id: int | None) -> tuple[str, tuple[Any, ...]]:
 class OnlineGames(StorePart):
     """Part of the shared tables' store (``bot/core/storage/store.py``)."""
 
-    async def queue_online_games(self, games: Iterable[WantedGame], now: datetime) -> None:
-        """One ``pending`` row per game (in the caller's transaction: the one that pairs the round)."""
+    async def queue_online_games(self, games: Iterable[WantedGame], now: datetime, announced: bool = False) -> None:
+        """One ``pending`` row per game (in the caller's transaction: the one that pairs the round). ``announced``:
+        its round is announced already (a pairing change's new game): its link follows once made."""
         rows = [(g.club_id, g.system, g.round_ref, g.game_ref, g.board, g.white_id, g.black_id, g.white_user, g.black_user,
-                 g.clock.limit, g.clock.increment, 1 if g.rated else 0, g.name, iso(g.starts_at), iso(g.expires_at), iso(now))
+                 g.clock.limit, g.clock.increment, 1 if g.rated else 0, g.name, iso(g.starts_at), iso(g.expires_at), iso(now),
+                 iso(now) if announced else None)
                 for g in games]  # fmt: skip
         if rows:
-            marks = ", ".join(["?"] * (len(_COLUMNS) + 1))
-            await self.execute_many(f"INSERT INTO online_games ({', '.join(_COLUMNS)}, queued_at) VALUES ({marks})", rows)
+            marks = ", ".join(["?"] * (len(_COLUMNS) + 2))
+            await self.execute_many(f"INSERT INTO online_games ({', '.join(_COLUMNS)}, queued_at, announced_at) VALUES ({marks})", rows)
 
     async def online_games_of_round(self, club_id: int, system: str, round_ref: int) -> list[OnlineGame]:
         """The round's rows, cancelled ones too, by board and then the order they were queued."""
@@ -200,13 +202,14 @@ class OnlineGames(StorePart):
     # cancelling
     async def cancel_online_games(self, game_ids: Sequence[int], now: datetime) -> None:
         """The rows a pairing change made stale: not made yet, cancelled here; made, cancelled at lichess by
-        the worker (``cancel``). A row attempted but not recorded is cancelled here: if lichess made it just
+        the worker (``cancel``); either way never announced or reported any more. A row attempted but not recorded is cancelled here: if lichess made it just
         before a crash, nobody ever hears of that challenge, and it expires."""
         for game_id in game_ids:
             await self.write(
                 f"UPDATE online_games SET status = CASE WHEN lichess_id IS NULL THEN '{CANCELLED}' ELSE '{CANCEL}' END,"
-                f" cancelled_at = ? WHERE id = ? AND status IN ('{PENDING}', '{CREATED}')",
-                (iso(now), game_id),
+                " cancelled_at = ?, announced_at = COALESCE(announced_at, ?), link_sent_at = COALESCE(link_sent_at, ?),"
+                f" reported_at = COALESCE(reported_at, ?) WHERE id = ? AND status IN ('{PENDING}', '{CREATED}')",
+                (iso(now), iso(now), iso(now), iso(now), game_id),
             )
 
     async def online_games_to_cancel(self, club_id: int | None = None, limit: int = 500) -> list[OnlineGame]:
