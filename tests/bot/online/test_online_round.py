@@ -157,3 +157,25 @@ async def test_after_a_429_the_pass_waits_lichess_s_minute_and_then_makes_them_a
     assert [s.status for s in made] == [429] + [200] * 6 and made[1].at - made[0].at >= 60
     (announcement,) = posted.channel("pairing")  # within the hold: with every link
     assert all(" lichess: " in line for line in announcement.splitlines()[1:7])
+
+
+async def test_on_postgresql_the_round_s_challenges_are_made_announced_and_cancelled(pg_url, config, clock, lichess) -> None:
+    from bot.core.storage.store import open_store
+
+    pg = await open_store(pg_url)
+    core = make_core(pg, with_lichess(config, lichess), clock)
+    core.online.timing = lichess.clock
+    try:
+        await online_club(core, lichess)
+        posted = Posted()
+        await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+        made = {c.id: c for c in lichess.world.challenges.values()}
+        assert len(made) == 6 and all((c.limit, c.increment, c.rated) == (900, 10, True) for c in made.values())
+        (announcement,) = posted.channel("pairing")
+        assert sorted(line.rsplit("/", 1)[1] for line in announcement.splitlines()[1:7]) == sorted(made)
+        await ok(core, DIRECTOR, "/publiceer ongedaan")
+        await Alarm(core, posted.send).run_due()
+        assert sorted(c.status for c in made.values()) == ["canceled"] * 6
+    finally:
+        await core.online.close()
+        await pg.close()
