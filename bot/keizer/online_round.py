@@ -144,6 +144,14 @@ def own_link(lang: str, game: OnlineGame | None, colour: str) -> str:
     return "\n" + t(lang, "online_link_notice", url=game.url_white if colour == "colour_white" else game.url_black)
 
 
+def player_buttons(lang: str, game: OnlineGame) -> dict[int, tuple[str, str]]:
+    """Each player's button under their private notice: their own colour's link (none before it is made)."""
+    if game.url_white is None or game.url_black is None:
+        return {}
+    label = t(lang, "online_button")
+    return {game.white_id: (label, game.url_white), game.black_id: (label, game.url_black)}
+
+
 async def _round_and_club(core: Core, club_id: int, round_ref: int) -> tuple[Club, Season, RoundRow] | None:
     row = await keizer_store(core).round(round_ref)
     season = await keizer_store(core).season(row.season_id) if row is not None else None
@@ -173,8 +181,10 @@ class KeizerOnline:
                                              names[bye] if bye is not None else None, season.kind, links=links)  # fmt: skip
         await core.store.queue_announcement(club.id, row.id, "pairing", body, now, picture=picture)
         accounts = (await keizer_store(core).pairing_constraints(club.id, season.id, row.id)).notice_accounts
+        buttons = {member: button for g in games for member, button in player_buttons(club.language, g).items()}
         for kind, text, recipient in private_notices(club, season.kind, row, names, pairs, bye, accounts, links):
-            await core.store.queue_announcement(club.id, row.id, kind, text, now, recipient=recipient)
+            member = int(kind.removeprefix("notice:"))
+            await core.store.queue_announcement(club.id, row.id, kind, text, now, recipient=recipient, link=buttons.get(member))
 
     async def late_links(self, core: Core, club_id: int, round_ref: int, games: Sequence[OnlineGame], now: datetime) -> None:
         found = await _round_and_club(core, club_id, round_ref)
@@ -188,10 +198,11 @@ class KeizerOnline:
             body = for_competition(lang, season.kind, t(lang, "online_link_late", round=row.number, board=game.board,
                                    white=names.get(game.white_id, "?"), black=names.get(game.black_id, "?"), url=game.url or ""))  # fmt: skip
             await core.store.queue_announcement(club.id, row.id, f"online-link:{game.id}", body, now)
+            buttons = player_buttons(lang, game)
             for member in (game.white_id, game.black_id):
                 if member in accounts:
                     await core.store.queue_announcement(club.id, row.id, f"online-link:{game.id}:{member}", body, now,
-                                                        recipient=accounts[member])  # fmt: skip
+                                                        recipient=accounts[member], link=buttons.get(member))  # fmt: skip
 
     async def not_made(self, core: Core, club_id: int, round_ref: int, games: Sequence[OnlineGame], now: datetime) -> None:
         found = await _round_and_club(core, club_id, round_ref)

@@ -24,9 +24,12 @@ class Posted:
     """What the alarm posted: (recipient or None for the channel, kind, body), in order."""
 
     posts: list[tuple[str | None, str, str]] = field(default_factory=list)
+    buttons: dict[str, list[tuple[str, str] | None]] = field(default_factory=dict)  # a recipient's buttons, in order
 
     async def send(self, club: Club, announcement: Announcement) -> str:
         self.posts.append((announcement.recipient, announcement.kind, announcement.body))
+        if announcement.recipient is not None:
+            self.buttons.setdefault(announcement.recipient.removeprefix("user:"), []).append(announcement.link)
         return f"m{announcement.id}"
 
     def channel(self, kind: str | None = None) -> list[str]:

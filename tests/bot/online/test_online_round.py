@@ -64,6 +64,8 @@ async def test_twelve_players_at_18_00_hold_six_challenges_with_their_links_anno
         assert lines[board] == f"Bord {board}: {white.capitalize()} - {black.capitalize()} lichess: {url}"
         assert posted.private(white)[-1].endswith(f"\nJe partij op lichess: {url}?color=white")
         assert posted.private(black)[-1].endswith(f"\nJe partij op lichess: {url}?color=black")
+        assert posted.buttons[white][-1] == ("Naar je partij op lichess", f"{url}?color=white")  # a button that opens it
+        assert posted.buttons[black][-1] == ("Naar je partij op lichess", f"{url}?color=black")
     assert len(lichess.requests("/api/challenge/open")) == 6
     await at(core, clock, lichess, PUBLISHED + timedelta(minutes=10), Alarm(core, posted.send))  # a later pass makes none again
     assert len(lichess.requests("/api/challenge/open")) == 6 and len(posted.channel("pairing")) == 1
@@ -106,6 +108,7 @@ async def test_lichess_down_at_publication_the_round_is_announced_and_the_links_
     assert len(lichess.world.challenges) == 6
     late = posted.channel()[1:]
     assert len(late) == 6 and all(" op lichess: " + lichess.url in body for body in late)
+    assert posted.buttons["anna"][-1] is not None and posted.buttons["anna"][-1][1].startswith(lichess.url)  # the late link's button
     assert posted.private("leider") == []
 
 
