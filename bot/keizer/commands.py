@@ -131,8 +131,9 @@ def register(registry: Registry) -> None:
     add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID), confirms_result=True))
     add(Command("prijzen", cmd_prijzen, english="prizes", params=(), reads_only=True, cache_key=prizes_key))
     add(Command("groepen", cmd_groepen, english="groups"))
+    # naam and start make a new season; without them the command shows the running one or changes its settings
     add(Command("seizoen", cmd_seizoen, director=True, english="season",
-                params=(_keyed("naam", required=True), _keyed("start", required=True), *_calendar(),
+                params=(_keyed("naam"), _keyed("start"), *_calendar(),
                         _keyed("startvolgorde", "choice", choices=ORDERS), Param("toch", "bool", style=FLAG),
                         _keyed("online", "choice", choices=ONLINE), _keyed("tempo"),
                         _keyed("beoordeeld", "choice", choices=YES_NO), _keyed("uiterlijk"))))  # fmt: skip

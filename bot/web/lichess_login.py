@@ -44,14 +44,16 @@ def _page(core: Core, club: Club | None, key: str, status: int, **values: str) -
     return response
 
 
-async def open_login(core: Core, club: Club, request: web.Request, lichess: Lichess) -> web.StreamResponse:
+async def open_login(core: Core, club: Club, request: web.Request) -> web.StreamResponse:
     """``/c/<club>/lichess/<secret>``: a new login, and on to lichess."""
     secret = request.match_info["secret"]
     started = await begin_login(core, club, secret, core.clock.now()) if _SECRET.match(secret) else None
     uri = redirect_uri(core)
     if started is None or uri is None:
         return _page(core, club, "lichess_web_expired", 404)
-    where = lichess.authorize_url(client_id(core), uri, started.challenge, started.state)
+    if not core.online.on:  # the operator took the token away since the link was given
+        return _page(core, club, "lichess_link_online_off", 503)
+    where = core.online.client().authorize_url(client_id(core), uri, started.challenge, started.state)
     response = web.Response(status=303, headers={"Location": where, "Cache-Control": "no-store"})
     seconds = max(1, int((started.until - core.clock.now()).total_seconds()))
     response.set_cookie(COOKIE, started.state, path=CALLBACK_PATH, max_age=seconds, httponly=True, samesite="Lax",
@@ -59,7 +61,7 @@ async def open_login(core: Core, club: Club, request: web.Request, lichess: Lich
     return response
 
 
-async def come_back(core: Core, request: web.Request, lichess: Lichess) -> web.StreamResponse:
+async def come_back(core: Core, request: web.Request) -> web.StreamResponse:
     """``CALLBACK_PATH``: lichess sends the member back; the login is finished or refused, and said so."""
     state, mine = request.query.get("state", ""), request.cookies.get(COOKIE, "")
     if not state or not mine or not hmac.compare_digest(state.encode(), mine.encode()):
@@ -71,7 +73,9 @@ async def come_back(core: Core, request: web.Request, lichess: Lichess) -> web.S
         return _done(_page(core, pending.club if pending else None, "lichess_web_expired", 410))
     if "error" in request.query or not request.query.get("code"):  # access_denied: the member cancelled
         return _done(_page(core, pending.club, "lichess_web_cancelled", 200))
-    return _done(await _link(core, pending, request.query["code"], lichess))
+    if not core.online.on:
+        return _done(_page(core, pending.club, "lichess_link_online_off", 503))
+    return _done(await _link(core, pending, request.query["code"], core.online.client()))
 
 
 async def _link(core: Core, pending: Pending, code: str, lichess: Lichess) -> web.Response:
@@ -79,13 +83,17 @@ async def _link(core: Core, pending: Pending, code: str, lichess: Lichess) -> we
     assert uri is not None  # the website runs: it has an address
     try:
         token = await lichess.exchange_code(code, pending.verifier, uri, client_id(core))
-        account = await lichess.account(token)  # the token is used for this alone and kept nowhere
+        account = await lichess.account(token)  # the token is used for this alone, given back and kept nowhere
     except Refused as exc:  # a code of another login, or used: lichess does not take it
         log.info("event=lichess_login outcome=refused status=%s", exc.status)
         return _page(core, pending.club, "lichess_web_refused", 400)
     except LichessError as exc:  # down, or a 429: nothing linked, the member may try again
         log.info("event=lichess_login outcome=unavailable error=%s", exc.__class__.__name__)
         return _page(core, pending.club, "lichess_web_unavailable", 503)
+    try:
+        await lichess.revoke(token)
+    except LichessError as exc:  # not given back: it is still kept nowhere, and expires on lichess's side
+        log.info("event=lichess_login revoke=failed error=%s", exc.__class__.__name__)
     other = await finish_login(core, pending, account.username, core.clock.now())
     if other is not None:
         return _page(core, pending.club, "lichess_web_taken", 409, username=account.username, other=other)

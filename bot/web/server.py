@@ -35,7 +35,6 @@ from bot.core.commands.replies import Reply
 from bot.core.storage.store import Club
 from bot.core.club.web_links import LINK_PREFIX, club_path
 from bot.core.club.lichess_link import CALLBACK_PATH, LOGIN_PREFIX
-from bot.core.online.lichess import Lichess
 from bot.web import lichess_login, render, signoff, style
 from bot.web.connections import HEADER_TIMEOUT, Guard, install
 from bot.web.freshness import Freshness
@@ -329,20 +328,15 @@ def make_app(core: Core) -> web.Application:
         return await signoff.show_form(core, club, request, await links(club))
 
     # "log in with lichess" (/koppel lichess): a member's own link, whatever the club's pages are set to
-    lichess = Lichess(core.config.lichess_url, core.config.lichess_token)
-
     async def lichess_link(request: web.Request) -> web.StreamResponse:
         number = parse_id(request.match_info["club"])
         club = await core.store.club(number) if number is not None else None
         if club is None:
             raise _not_found()
-        return await lichess_login.open_login(core, club, request, lichess)
+        return await lichess_login.open_login(core, club, request)
 
     async def lichess_back(request: web.Request) -> web.StreamResponse:
-        return await lichess_login.come_back(core, request, lichess)
-
-    async def close_lichess(_: web.Application) -> None:
-        await lichess.close()
+        return await lichess_login.come_back(core, request)
 
     app = web.Application(middlewares=[guard], client_max_size=16 * 1024)
     app[GUARD] = guard_of_connections
@@ -362,7 +356,6 @@ def make_app(core: Core) -> web.Application:
     app.router.add_route("POST", "/c/{club}/afmelden", form)
     app.router.add_get(f"/c/{{club}}/{LOGIN_PREFIX}/{{secret}}", lichess_link)
     app.router.add_get(CALLBACK_PATH, lichess_back)
-    app.on_cleanup.append(close_lichess)
     app.router.add_get("/c/{club}/{page}", page)  # an unknown page: its 404
     app.router.add_get("/c/{club}/{page}/{rest}", page)
     add_health_routes(app, core)

@@ -8,7 +8,7 @@ with PKCE (S256), asking for no scope; its state is kept hashed here and in the 
 its verifier only here. When lichess sends the member back, the website exchanges the code (with the
 verifier: a code another login got is refused by lichess), reads the username from ``/api/account``, and
 ``finish_login`` stores it for the member of the link, unless another member of the club holds that account.
-The token is read once and never stored. Everything here is the rule; the website only carries it out.
+The token is used to read the account, given back to lichess (revoked) and never stored. Everything here is the rule; the website only carries it out.
 """
 
 from __future__ import annotations
@@ -32,11 +32,6 @@ LOGIN_PREFIX = "lichess"  # /c/<club>/lichess/<secret>
 CALLBACK_PATH = "/lichess/terug"  # where lichess sends the member back (the redirect_uri)
 
 
-def online_play_on(core: Core) -> bool:
-    """Whether this bot plays online at all: its operator gave it its lichess token."""
-    return bool(core.config.lichess_token)
-
-
 def redirect_uri(core: Core) -> str | None:
     base = site_base(core)
     return f"{base}{CALLBACK_PATH}" if base else None
@@ -57,7 +52,7 @@ async def cmd_koppel_lichess(core: Core, ctx: Context) -> Reply:
     if ctx.args:  # /koppel lichess Naam: a username a member types is never trusted
         raise UserError("lichess_link_usage")
     member = ctx.require_member()
-    if not online_play_on(core):
+    if not core.online.on:
         raise UserError("lichess_link_online_off")
     base = site_base(core)
     if base is None:

@@ -16,6 +16,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.running.clock import ShiftedClock
 from bot.keizer.calendar_store import Venue
 from bot.keizer.online_season import OnlineSetting, OnlineStore
+from bot.keizer.store import KeizerStore
 from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
 
@@ -71,6 +72,8 @@ async def test_a_switch_holds_from_the_coming_round_and_published_rounds_keep_th
     assert (await ok(online, DIRECTOR, "/seizoen")).splitlines()[1] == "Online: nee, vanaf ronde 2 worden de partijen aan de club gespeeld."
     await ok(online, DIRECTOR, "/seizoen online=lichess")
     assert stored(config) == [("main", 2, "lichess", 900, 10, 1, None)]
+    said = await ok(online, DIRECTOR, "/seizoen tempo=0.5+0")  # bullet: half a minute, as lichess offers it
+    assert "tempo 0.5+0" in said and stored(config) == [("main", 2, "lichess", 30, 0, 1, None)]
 
 
 BAD = [
@@ -146,3 +149,24 @@ def test_the_latest_start_is_the_evenings_end_or_the_time_set() -> None:
     assert at.latest_start_at(day, published, "Europe/Amsterdam", Venue()) == datetime(2026, 12, 3, 20, 0, tzinfo=timezone.utc)
     after_midnight = dataclasses.replace(setting, latest_start=time(1, 0))
     assert after_midnight.latest_start_at(day, published, "Europe/Amsterdam", Venue()) == datetime(2026, 12, 4, 0, 0, tzinfo=timezone.utc)
+
+
+async def test_the_setting_of_a_round_is_the_latest_switch_before_it_on_both_databases(any_store) -> None:
+    now = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
+    club = await any_store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", now)
+    async with any_store.transaction():
+        season = await KeizerStore(any_store).create_season(
+            club.id, "S", "main", [(1, "2026-12-03", now, now)], "17:00", "18:00", "Europe/Amsterdam", "{}", now
+        )
+    settings = OnlineStore(any_store)
+    async with any_store.transaction():
+        await settings.set_setting(season.id, OnlineSetting("lichess", 900, 10, False, None, 1))
+        await settings.set_setting(season.id, OnlineSetting(None, 900, 10, False, None, 5))
+        await settings.set_setting(season.id, OnlineSetting("lichess", 1500, 5, True, time(22, 0), 9))
+    assert [await settings.setting(season.id, n) for n in (1, 4)] == [OnlineSetting("lichess", 900, 10, False, None, 1)] * 2
+    assert (await settings.setting(season.id, 5)).platform is None
+    assert await settings.setting(season.id, 12) == OnlineSetting("lichess", 1500, 5, True, time(22, 0), 9)
+    async with any_store.transaction():  # a switch from round 3 (a round unpublished again): the later ones go
+        await settings.set_setting(season.id, OnlineSetting("lichess", 600, 0, False, None, 3))
+    assert [s.from_round for s in await settings.settings(season.id)] == [1, 3]
+    assert (await settings.setting(season.id, 12)).clock_limit == 600

@@ -21,17 +21,25 @@ from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.online.pkce import challenge_of
 from bot.core.running.clock import ShiftedClock
+from bot.systems import make_core
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, actor, dump, link, ok, refused, rows
-from tests.bot.online.fake_lichess import FakeLichess, lichess  # noqa: F401  (the fixture)
+from tests.bot.online.fake_lichess import FakeLichess, lichess, with_lichess  # noqa: F401  (the fixture)
 
 ANNA, BERT = actor("Anna"), actor("Bert")
 
 
 @pytest.fixture
-async def site(commands: Core, lichess: FakeLichess) -> AsyncIterator[str]:  # noqa: F811  (the fixture)
-    """The club's website on 127.0.0.1, and a bot that plays online against the fake lichess."""
-    commands.config = dataclasses.replace(commands.config, lichess_url=lichess.url, lichess_token=lichess.bot_token)
+def commands(store, config, clock: ShiftedClock, lichess: FakeLichess) -> Core:  # noqa: F811  (the fixture)
+    """The bot playing online against the fake lichess (its token and address), on the fake's clock."""
+    core = make_core(store, with_lichess(config, lichess), clock)
+    core.online.timing = lichess.clock
+    return core
+
+
+@pytest.fixture
+async def site(commands: Core) -> AsyncIterator[str]:
+    """The club's website on 127.0.0.1, of the bot playing online."""
     runner = await start_web(commands, "127.0.0.1:0")
     base = f"http://127.0.0.1:{runner.addresses[0][1]}"
     commands.config = dataclasses.replace(commands.config, web_base_url=base)
@@ -90,9 +98,9 @@ async def test_a_member_links_the_account_they_log_in_with(commands: Core, site:
     assert query["redirect_uri"] == f"{site}/lichess/terug" and query["client_id"] == site.partition("://")[2]
     assert len(query["code_challenge"]) == 43 and len(query["state"]) >= 32
     assert history[1].url.path == "/oauth" and str(history[1].headers["Location"]).startswith(f"{site}/lichess/terug?code=")
-    # no token is kept, nor the login's state or verifier
-    tokens = [tok for tok, user in lichess.world.tokens.items() if user == "annadv"]
-    assert tokens and not any(tok in repr(dump(config.db_path)) for tok in tokens)
+    # the member's token was given back to lichess, and no token or code is kept, nor the login's state or verifier
+    assert [user for user in lichess.world.tokens.values() if user == "annadv"] == []
+    assert "lio_" not in repr(dump(config.db_path)) and "liu_" not in repr(dump(config.db_path))
     assert rows(config, "SELECT COUNT(*) FROM lichess_logins") == [(0,)]
     said = await ok(commands, DIRECTOR, "/speler Anna")
     assert said.endswith("lichess AnnaDV (zelf gekoppeld door in te loggen op lichess).")
@@ -184,11 +192,11 @@ async def test_an_expired_link_a_cancel_and_lichess_down_link_nothing(
     assert status == 200 and "Done: the lichess account AnnaDV is now linked to Anna." in page
 
 
-async def test_without_online_play_or_a_website_there_is_no_link(commands: Core, config, lichess: FakeLichess) -> None:  # noqa: F811
-    await ok(commands, DIRECTOR, "/speler Anna 1800")
-    await link(commands, ANNA)
-    assert "Online spelen staat uit op deze bot" in await refused(commands, ANNA, "/koppel lichess", config)
-    commands.config = dataclasses.replace(commands.config, lichess_url=lichess.url, lichess_token=lichess.bot_token)
+async def test_without_online_play_or_a_website_there_is_no_link(commands: Core, store, config, clock) -> None:
+    offline = make_core(store, config, clock)  # no lichess token
+    await ok(offline, DIRECTOR, "/speler Anna 1800")
+    await link(offline, ANNA)
+    assert "Online spelen staat uit op deze bot" in await refused(offline, ANNA, "/koppel lichess", config)
     assert "Deze bot heeft geen website" in await refused(commands, ANNA, "/koppel lichess", config)
     assert "wedstrijdleider" in await refused(commands, ANNA, "/koppel Bert", config)  # the rest is the director's
     assert await refused(commands, actor("Vreemde"), "/koppel lichess", config) == t("nl", "error_not_a_member")
