@@ -60,13 +60,14 @@ async def online_plan(core: Core, club: Club, season: Season, row: RoundRow) -> 
     if not core.online.on:
         return None
     setting = await OnlineStore(core.store).setting(season.id, row.number)
-    if setting is None or not setting.online or setting.clock_limit is None or setting.clock_increment is None:
+    clock = setting.clock() if setting is not None and setting.online else None
+    if setting is None or clock is None:
         return None
     venue = await VenueStore(core.store).venue(club.id)
     day = date.fromisoformat(row.play_date)
     starts_at = venue.evening(day, season.timezone)[0]
     expires_at = setting.latest_start_at(day, row.publish_at, season.timezone, venue)
-    return OnlinePlan(TimeControl(setting.clock_limit, setting.clock_increment), setting.rated, min(starts_at, expires_at),
+    return OnlinePlan(clock, setting.rated, min(starts_at, expires_at),
                       expires_at, await core.store.lichess_accounts(club.id))  # fmt: skip
 
 
