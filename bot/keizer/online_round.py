@@ -153,13 +153,14 @@ def player_buttons(lang: str, game: OnlineGame) -> dict[int, tuple[str, str]]:
     return {game.white_id: (label, game.url_white), game.black_id: (label, game.url_black)}
 
 
-async def _round_and_club(core: Core, club_id: int, round_ref: int) -> tuple[Club, Season, RoundRow] | None:
+async def _round_and_club(core: Core, club_id: int, round_ref: int) -> tuple[Club, Season, RoundRow, dict[int, str]] | None:
+    """The club, season and round of a hook's call, and the club's members' names."""
     row = await keizer_store(core).round(round_ref)
     season = await keizer_store(core).season(row.season_id) if row is not None else None
     club = await core.store.club(club_id)
     if row is None or season is None or club is None:
         return None
-    return club, season, row
+    return club, season, row, {m.id: m.name for m in await core.store.members(club.id)}
 
 
 class KeizerOnline:
@@ -171,9 +172,7 @@ class KeizerOnline:
         found = await _round_and_club(core, club_id, round_ref)
         if found is None:
             return
-        club, season, row = found
-        data = await competition.load(core.store, season)
-        names = {int(p.id): p.name for p in data.players}
+        club, season, row, names = found
         rows = await keizer_store(core).games_of_round(row.id)
         bye = await keizer_store(core).bye_of_round(row.id)
         links = {g.board: g for g in games}
@@ -191,9 +190,8 @@ class KeizerOnline:
         found = await _round_and_club(core, club_id, round_ref)
         if found is None:
             return
-        club, season, row = found
+        club, season, row, names = found
         lang = club.language
-        names = {m.id: m.name for m in await core.store.members(club.id)}
         accounts = (await keizer_store(core).pairing_constraints(club.id, season.id, row.id)).notice_accounts
         for game in games:
             body = for_competition(lang, season.kind, t(lang, "online_link_late", round=row.number, board=game.board,
@@ -209,9 +207,8 @@ class KeizerOnline:
         found = await _round_and_club(core, club_id, round_ref)
         if found is None:
             return
-        club, season, row = found
+        club, season, row, names = found
         lang = club.language
-        names = {m.id: m.name for m in await core.store.members(club.id)}
         boards = "; ".join(t(lang, "pairing_line", board=g.board, white=names.get(g.white_id, "?"), black=names.get(g.black_id, "?"))
                            for g in games)  # fmt: skip
         body = for_competition(lang, season.kind, t(lang, "online_not_made", round=row.number, count=len(games), boards=boards))

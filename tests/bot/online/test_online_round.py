@@ -5,35 +5,19 @@ season played at the club that asks lichess nothing."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
 
-import pytest
 
 from bot.core.commands.dispatch import Core
-from bot.core.running.clock import ShiftedClock
 from bot.core.running.scheduler import Alarm
 from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, ok, rows
-from tests.bot.online.fake_lichess import FakeLichess, strict_lichess, with_lichess
+from tests.bot.online.fake_lichess import FakeLichess, with_lichess
+from tests.bot.online.round_setup import core, lichess  # noqa: F401 - fixtures
 from tests.bot.online.round_setup import PUBLISHED, SEASON, Posted, at, online_club
 
 LATEST = datetime(2026, 12, 3, 22, 30, tzinfo=timezone.utc)  # the end of the playing evening, 23:30 in Amsterdam
 STARTS = datetime(2026, 12, 3, 19, 0, tzinfo=timezone.utc)  # its start, 20:00
-
-
-@pytest.fixture
-async def lichess(clock: ShiftedClock) -> AsyncIterator[FakeLichess]:
-    async with strict_lichess(start=clock.now()) as fake:
-        yield fake
-
-
-@pytest.fixture
-async def core(store, config, clock: ShiftedClock, lichess: FakeLichess) -> AsyncIterator[Core]:
-    made = make_core(store, with_lichess(config, lichess), clock)
-    made.online.timing = lichess.clock
-    yield made
-    await made.online.close()
 
 
 def challenges(lichess: FakeLichess) -> list[tuple]:

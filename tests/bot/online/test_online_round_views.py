@@ -5,34 +5,16 @@ ones whose links follow, against the strict fake with the real alarm."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import aiohttp
-import pytest
 
 from bot.core.commands.dispatch import Core
-from bot.core.running.clock import ShiftedClock
 from bot.core.running.scheduler import Alarm
-from bot.systems import make_core
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, actor, ok, rows
-from tests.bot.online.fake_lichess import FakeLichess, strict_lichess, with_lichess
+from tests.bot.online.round_setup import core, lichess  # noqa: F401 - fixtures
 from tests.bot.online.round_setup import PUBLISHED, Posted, at, online_club
-
-
-@pytest.fixture
-async def lichess(clock: ShiftedClock) -> AsyncIterator[FakeLichess]:
-    async with strict_lichess(start=clock.now()) as fake:
-        yield fake
-
-
-@pytest.fixture
-async def core(store, config, clock: ShiftedClock, lichess: FakeLichess) -> AsyncIterator[Core]:
-    made = make_core(store, with_lichess(config, lichess), clock)
-    made.online.timing = lichess.clock
-    yield made
-    await made.online.close()
 
 
 def made(config) -> dict[int, str]:
