@@ -16,6 +16,7 @@ keeps two passes of one process apart):
    list of one's challenges, ``GET /api/challenge``, is of challenges made by or to the account), so a crash
    between the request and its record leaves at most one extra challenge on lichess per crash, never
    recorded and so never announced; it expires at the latest start (docs/online.md, docs/reliability.md).
+   At most ``PASS_BUDGET`` seconds of requests a pass, so the alarm's posts are never held up longer.
 4. Lichess down (a 5xx, no answer) or a 429: this row and the rest of the pass wait ``RETRY_AFTER`` (the
    client itself keeps its minute after a 429); lichess refusing a row (a closed account): it fails.
 5. The system's hooks (``bot/core/online/rounds.py``), each in the transaction that marks its rows: a round
@@ -26,6 +27,7 @@ keeps two passes of one process apart):
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -40,6 +42,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RETRY_AFTER = timedelta(minutes=1)  # lichess down or limiting: the rows of the pass are tried again this much later
+# Seconds of requests in one pass at most: the alarm posts every club's announcements after its timed work, so
+# a publication minute's thousands of challenges are made a share per pass, with the posts in between (the
+# rest is due at once: the next pass follows within a second).
+PASS_BUDGET = 10.0
 
 
 def _by_round(games: Sequence[OnlineGame]) -> dict[tuple[int, str, int], list[OnlineGame]]:
@@ -72,7 +78,7 @@ class OnlineChallenges:
                 await store.mark_online_announced(club_id, system, round_ref, now)
                 if hooks is not None:
                     games = await store.online_games_of_round(club_id, system, round_ref)
-                    await hooks.announce(core, club_id, round_ref, [g for g in games if g.status not in ("cancel", "cancelled")], now)
+                    await hooks.announce(core, club_id, round_ref, [g for g in games if g.status in ("pending", "created")], now)
         for (club_id, system, round_ref), games in _by_round(await store.online_links_late()).items():
             hooks = core.registry.online_rounds.get(system)
             async with store.transaction():
@@ -117,7 +123,10 @@ class OnlineChallenges:
         if client.paused_for() > 0:
             await self._later(core, todo, now, "lichess's minute after a 429")
             return
+        until = time.monotonic() + PASS_BUDGET
         for done, game in enumerate(todo):
+            if done and time.monotonic() > until:  # the rest in the next pass, the announcements posted in between
+                return
             if not await store.mark_online_attempted(game.id, now):  # cancelled meanwhile
                 continue
             try:

@@ -166,3 +166,21 @@ async def test_on_postgresql_the_round_s_challenges_are_made_announced_and_cance
     finally:
         await core.online.close()
         await pg.close()
+
+
+async def test_a_pass_makes_challenges_for_its_time_budget_and_the_next_passes_the_rest(core: Core, config, clock, lichess,
+                                                                                      monkeypatch) -> None:  # fmt: skip
+    """The alarm posts every club's announcements after its timed work: a pass's requests stop at its budget
+    (here: one request a pass), so a publication minute's thousands of challenges never hold the posts up."""
+    monkeypatch.setattr("bot.core.online.challenges.PASS_BUDGET", 0.0)
+    await online_club(core, lichess)
+    posted = Posted()
+    alarm = Alarm(core, posted.send)
+    await at(core, clock, lichess, PUBLISHED, alarm)
+    assert len(lichess.world.challenges) == 1 and posted.channel("pairing") == []
+    for _ in range(5):
+        await alarm.run_due()
+    assert len(lichess.world.challenges) == 6
+    (announcement,) = posted.channel("pairing")
+    assert all(" lichess: " in line for line in announcement.splitlines()[1:7])
+    alarm.shutdown()
