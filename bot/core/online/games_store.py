@@ -264,12 +264,12 @@ class OnlineGames(StorePart):
         for game_id in game_ids:
             await self.write("UPDATE online_games SET reported_at = ? WHERE id = ?", (iso(now), game_id))
 
-    async def next_online_moment(self, hold: timedelta, club_id: int | None = None) -> datetime | None:
+    async def next_online_moment(self, hold: timedelta, club_id: int | None = None, making: bool = True) -> datetime | None:
         """The earliest moment the worker has something to do: a row to make (now, or at its retry), one to
         cancel or a late link (now), a round to announce (when its last row is settled, else ``hold`` after it
-        was queued), a start of play to report on."""
+        was queued), a start of play to report on. Not ``making`` (online play off): the last two only."""
         where, values = _club_clause(club_id)
-        row = await self.fetch_one(
+        row = None if not making else await self.fetch_one(
             f"SELECT MIN(CASE WHEN status IN ('{PENDING}', '{CANCEL}') THEN COALESCE(retry_at, queued_at) ELSE queued_at END) AS due"
             f" FROM online_games WHERE (status = '{CANCEL}' OR status = '{PENDING}'"
             f" OR (status = '{CREATED}' AND announced_at IS NOT NULL AND link_sent_at IS NULL)){where}",

@@ -184,3 +184,22 @@ async def test_a_pass_makes_challenges_for_its_time_budget_and_the_next_passes_t
     (announcement,) = posted.channel("pairing")
     assert all(" lichess: " in line for line in announcement.splitlines()[1:7])
     alarm.shutdown()
+
+
+async def test_a_round_queued_before_online_play_went_off_is_announced_without_links_and_lichess_asked_nothing(
+    core: Core, store, config, clock, lichess
+) -> None:
+    await online_club(core, lichess)
+    posted = Posted()
+    lichess.fail_next(1, 503)
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))  # queued, not made: lichess down
+    asked = len(lichess.requests())
+    off = make_core(store, config, clock)  # restarted without the token: online play off
+    assert not off.online.on
+    await at(off, clock, lichess, PUBLISHED + timedelta(minutes=3), Alarm(off, posted.send))
+    (announcement,) = posted.channel("pairing")
+    assert "lichess" not in announcement and len(announcement.splitlines()) >= 7
+    await at(off, clock, lichess, STARTS, Alarm(off, posted.send))
+    (told,) = posted.private("leider")
+    assert told.startswith("Ronde 1: 6 partijen konden bij het begin van de speelavond niet op lichess worden aangemaakt")
+    assert len(lichess.requests()) == asked and lichess.world.challenges == {}
