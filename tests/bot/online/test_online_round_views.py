@@ -89,3 +89,18 @@ async def test_a_change_before_the_announcement_waits_for_it_and_announces_the_n
     boards, links = pairs(config), made(config)
     assert announcement.splitlines()[1:7] == [f"Bord {b}: {w} - {k} lichess: {links[b]}" for b, (w, k) in sorted(boards.items())]
     assert len([c for c in lichess.world.challenges.values() if c.status == "created"]) == 6
+
+
+async def test_publiceer_makes_the_challenges_and_announces_them_right_after_the_command(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess)
+    posted = Posted()
+    alarm = Alarm(core, posted.send)
+    clock.set(PUBLISHED - timedelta(minutes=30))  # past the deadline, before the publication time
+    lichess.clock.set(clock.now().timestamp())
+    await ok(core, DIRECTOR, "/publiceer")
+    await alarm.after_command(DIRECTOR)  # what an adapter does once the reply is out
+    links = made(config)
+    assert len(links) == 6 and len(lichess.world.challenges) == 6
+    (announcement,) = posted.channel("pairing")
+    assert [line.rsplit(" ", 1)[1] for line in announcement.splitlines()[1:7]] == [links[b] for b in range(1, 7)]
+    alarm.shutdown()
