@@ -104,3 +104,17 @@ async def test_publiceer_makes_the_challenges_and_announces_them_right_after_the
     (announcement,) = posted.channel("pairing")
     assert [line.rsplit(" ", 1)[1] for line in announcement.splitlines()[1:7]] == [links[b] for b in range(1, 7)]
     alarm.shutdown()
+
+
+async def test_in_english_the_links_and_the_button_are_in_english(core: Core, config, clock, lichess) -> None:
+    await ok(core, DIRECTOR, "/taal en")
+    await online_club(core, lichess)
+    posted = Posted()
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    links, boards = made(config), pairs(config)
+    (announcement,) = posted.channel("pairing")
+    assert announcement.splitlines()[1] == f"Board 1: {boards[1][0]} - {boards[1][1]} lichess: {links[1]}"
+    white = boards[1][0]
+    assert posted.private(white)[-1].endswith(f"\nYour game on lichess: {links[1]}?color=white")
+    assert posted.buttons[white.lower()][-1] == ("Open your game on lichess", f"{links[1]}?color=white")
+    assert f"Board 1 on lichess: {links[1]}" in (await ok(core, DIRECTOR, "/pairings")).splitlines()
