@@ -14,7 +14,7 @@ from bot.core.running.scheduler import Alarm
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, actor, ok, rows
 from tests.bot.online.round_setup import core, lichess  # noqa: F401 - fixtures
-from tests.bot.online.round_setup import PUBLISHED, Posted, at, online_club
+from tests.bot.online.round_setup import PLAYERS, PUBLISHED, Posted, at, online_club
 
 
 def made(config) -> dict[int, str]:
@@ -118,3 +118,20 @@ async def test_in_english_the_links_and_the_button_are_in_english(core: Core, co
     assert posted.private(white)[-1].endswith(f"\nYour game on lichess: {links[1]}?color=white")
     assert posted.buttons[white.lower()][-1] == ("Open your game on lichess", f"{links[1]}?color=white")
     assert f"Board 1 on lichess: {links[1]}" in (await ok(core, DIRECTOR, "/pairings")).splitlines()
+
+
+async def test_the_standby_paired_in_a_missing_player_s_place_gets_a_new_challenge(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess, players=PLAYERS[:11])  # eleven: one has the bye, the standby
+    posted = Posted()
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    before, boards = made(config), pairs(config)
+    (standby,) = rows(config, "SELECT m.name FROM byes b JOIN members m ON m.id = b.member_id")[0]
+    gone = boards[3][0]
+    await ok(core, DIRECTOR, f"/invaller {gone}")
+    await at(core, clock, lichess, PUBLISHED + timedelta(minutes=20), Alarm(core, posted.send))
+    after, boards = made(config), pairs(config)
+    assert standby in boards[3] and lichess.world.challenges[before[3].rsplit("/", 1)[1]].status == "canceled"
+    fresh = lichess.world.challenges[after[3].rsplit("/", 1)[1]]
+    assert (fresh.white, fresh.black) == (boards[3][0].lower(), boards[3][1].lower())
+    assert {b: after[b] for b in after if b != 3} == {b: before[b] for b in before if b != 3}
+    assert posted.private(standby)[-1].startswith("Ronde 1, bord 3: ")
