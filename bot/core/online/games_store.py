@@ -78,6 +78,7 @@ class OnlineGame(WantedGame):
     url_black: str | None = None
     announced: bool = False
     link_sent: bool = False
+    error: str | None = None  # why it is not made (lichess's refusal, or down), when it is not
 
     @property
     def made(self) -> bool:
@@ -93,7 +94,7 @@ def _game(row: Any) -> OnlineGame:
         rated=bool(row["rated"]), name=str(row["name"]), starts_at=from_iso(row["starts_at"]), expires_at=from_iso(row["expires_at"]),
         id=int(row["id"]), status=str(row["status"]), attempted=row["attempted_at"] is not None, attempts=int(row["attempts"]),
         lichess_id=row["lichess_id"], url=row["url"], url_white=row["url_white"], url_black=row["url_black"],
-        announced=row["announced_at"] is not None, link_sent=row["link_sent_at"] is not None,
+        announced=row["announced_at"] is not None, link_sent=row["link_sent_at"] is not None, error=row["error"],
     )  # fmt: skip
 
 
@@ -252,11 +253,12 @@ class OnlineGames(StorePart):
         return await self.execute("UPDATE online_games SET link_sent_at = ? WHERE id = ? AND link_sent_at IS NULL", (iso(now), game_id)) == 1
 
     async def online_games_not_made(self, now: datetime, club_id: int | None = None) -> list[OnlineGame]:
-        """Rows still not made at their start of play, the director not yet told."""
+        """Rows the director is to be told of, not yet told: refused by lichess (``failed``: at once), or still
+        not made at their start of play."""
         where, values = _club_clause(club_id)
         rows = await self.fetch_all(
-            f"SELECT * FROM online_games WHERE status IN ('{PENDING}', '{FAILED}') AND starts_at <= ? AND reported_at IS NULL{where}"
-            " ORDER BY id", (iso(now), *values),
+            f"SELECT * FROM online_games WHERE reported_at IS NULL AND (status = '{FAILED}' OR (status = '{PENDING}'"
+            f" AND starts_at <= ?)){where} ORDER BY id", (iso(now), *values),
         )  # fmt: skip
         return [_game(r) for r in rows]
 
@@ -276,7 +278,8 @@ class OnlineGames(StorePart):
             values,
         )  # fmt: skip
         report = await self.fetch_one(
-            f"SELECT MIN(starts_at) AS due FROM online_games WHERE status IN ('{PENDING}', '{FAILED}') AND reported_at IS NULL{where}",
+            f"SELECT MIN(CASE WHEN status = '{FAILED}' THEN queued_at ELSE starts_at END) AS due FROM online_games"
+            f" WHERE status IN ('{PENDING}', '{FAILED}') AND reported_at IS NULL{where}",
             values,
         )  # fmt: skip
         rounds = await self.fetch_all(
