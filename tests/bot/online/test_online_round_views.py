@@ -135,3 +135,19 @@ async def test_the_standby_paired_in_a_missing_player_s_place_gets_a_new_challen
     assert (fresh.white, fresh.black) == (boards[3][0].lower(), boards[3][1].lower())
     assert {b: after[b] for b in after if b != 3} == {b: before[b] for b in before if b != 3}
     assert posted.private(standby)[-1].startswith("Ronde 1, bord 3: ")
+
+
+async def test_publiceer_before_the_deadline_tells_the_director_who_has_no_lichess_account_once(core: Core, config, clock,
+                                                                                                lichess) -> None:  # fmt: skip
+    await online_club(core, lichess, without=("Lies", "Kees"))
+    posted = Posted()
+    alarm = Alarm(core, posted.send)
+    clock.set(PUBLISHED - timedelta(hours=3))  # before the sign-off deadline
+    lichess.clock.set(clock.now().timestamp())
+    await ok(core, DIRECTOR, "/publiceer")
+    await alarm.after_command(DIRECTOR)
+    (told,) = posted.private("leider")
+    assert told.startswith("Ronde 1 wordt op lichess gespeeld, maar 2 spelers hebben geen lichess-account: Kees, Lies.")
+    await at(core, clock, lichess, PUBLISHED, alarm)  # the deadline and the publication time pass: not told again
+    assert len(posted.private("leider")) == 1
+    alarm.shutdown()
