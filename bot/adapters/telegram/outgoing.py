@@ -252,9 +252,14 @@ class Outgoing:
         ever) and the account marked, so the directors learn it once and ``/leden`` shows it."""
         assert announcement.recipient is not None
         store = self.core.store
+        markup = None
+        if announcement.link is not None:  # a button that opens an address (a game on lichess), on the last part
+            markup = InlineKeyboardMarkup([[InlineKeyboardButton(clip(announcement.link[0], 64), url=announcement.link[1])]])
         try:
-            for chunk in html_chunks(announcement.body.splitlines()):
-                await self.app.bot.send_message(int(announcement.recipient), chunk, parse_mode=ParseMode.HTML)
+            chunks = html_chunks(announcement.body.splitlines())
+            for number, chunk in enumerate(chunks, start=1):
+                await self.app.bot.send_message(int(announcement.recipient), chunk, parse_mode=ParseMode.HTML,
+                                                reply_markup=markup if number == len(chunks) else None)  # fmt: skip
         except Forbidden as err:
             await store.private_closed(announcement.club_id, announcement.recipient, self.core.clock.now())
             log.warning("private notice %s not delivered: %s", announcement.id, err)
