@@ -51,17 +51,40 @@ def marked_stones(cells: Sequence[int], size: int, dead: frozenset[int], point: 
     open (neutral) points, stones of that colour that have territory of their own, it is not, and
     marking it all would kill living groups. So the area counts as closed when every point of the
     colour's territory in it (empty points, and the opponent's stones marked dead, of areas bordered by
-    that colour only: ``territory``) belongs to the marked stone's own group; otherwise only that group is
-    marked: its chain and the stones of its colour joined to it through the empty points of such
-    territory (its eyes)."""
+    that colour only: ``territory``; the opponent's ``enclosed_stones``, invaders not yet marked, count as
+    dead here, so that a living group keeps its territory while they stand in it) belongs to the marked
+    stone's own group; otherwise only that group is marked: its chain and the stones of its colour joined
+    to it through the empty points of such territory (its eyes)."""
     colour = cells[point]
     enemy = other(colour)
-    own = set(territory(cells, size, dead)[colour - 1])
+    own = set(territory(cells, size, dead | enclosed_stones(cells, size, dead, enemy))[colour - 1])
     area = marking_region(cells, size, point)
     group = _flood(size, point, lambda r: cells[r] == colour and r not in dead or r in own and cells[r] != enemy)
     closed = all(q in group for q in area if q in own)
     chosen = area if closed else group
     return {q for q in chosen if cells[q] == colour}, closed
+
+
+def enclosed_stones(cells: Sequence[int], size: int, dead: frozenset[int], colour: int) -> frozenset[int]:
+    """The living stones of ``colour`` that lie in an area the other colour surrounds without any
+    territory of ``colour`` in it (an invader left in the opponent's territory, not yet marked): every
+    point reachable from them without crossing the other colour is either a stone or a point that touches
+    the other colour. They are not counted as dead, but the area around them is the other colour's when
+    ``marked_stones`` asks whether that colour has territory of its own there: else a living group whose
+    territory holds an unmarked invader would look like one without territory, and a mark on a dead chain
+    next to it would take it too."""
+    enemy = other(colour)
+    own = territory(cells, size, dead)[colour - 1]
+    seen: set[int] = set()
+    found: set[int] = set()
+    for start in range(size * size):
+        if cells[start] != colour or start in dead or start in seen:
+            continue
+        area = _flood(size, start, lambda r: cells[r] != enemy)
+        seen |= area
+        if not any(q in own for q in area):
+            found |= {q for q in area if cells[q] == colour and q not in dead}
+    return frozenset(found)
 
 
 def toggle_dead(cells: Sequence[int], size: int, dead: frozenset[int], point: int) -> frozenset[int]:
