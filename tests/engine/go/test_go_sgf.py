@@ -113,3 +113,20 @@ def test_one_handicap_stone_is_no_ha_property() -> None:
     g.apply(Action("handicap", BLACK, (parse_point("E5", 9),)))
     text = write_sgf(settings, g.actions)
     assert "HA[" not in text and "AB[ee]" in text
+
+
+def test_a_counted_game_ends_with_the_agreed_territory_and_reads_back() -> None:
+    """Issue 45 §2: TB/TW in the last node, the points under dead stones included (white's dead D4 on
+    black's territory); without a count (``territory=None``) there is none."""
+    from engine.go import territory
+
+    settings = GoSettings(9, Fraction(7, 2))
+    g = play(settings, ["B E5", "W D4", "B pass", "W pass", "B mark D4", "B done", "W accept"])
+    assert g.outcome is not None and g.dead == {parse_point("D4", 9)}
+    text = write_sgf(settings, g.actions, result=g.outcome.sgf(), territory=territory(g.board.cells, 9, g.dead))
+    last = text.rstrip().rstrip(")").rsplit(";", 1)[1]
+    assert last.startswith("W[]TB[") and "TW" not in text
+    assert "[df]" in last and last.count("[") == 1 + 80  # the pass, then every point but E5
+    back = read_sgf(text)
+    assert bytes(back.game.board.cells) == bytes(g.board.cells)
+    assert "TB" not in write_sgf(settings, g.actions, result=g.outcome.sgf())
