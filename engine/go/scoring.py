@@ -65,25 +65,38 @@ def marked_stones(cells: Sequence[int], size: int, dead: frozenset[int], point: 
     return {q for q in chosen if cells[q] == colour}, closed
 
 
+def _regions(cells: Sequence[int], size: int, dead: frozenset[int], colour: int) -> list[tuple[set[int], set[int]]]:
+    """Each area reachable from the living stones of ``colour`` without crossing the other colour, with
+    those stones in it."""
+    enemy = other(colour)
+    seen: set[int] = set()
+    found = []
+    for start in range(size * size):
+        if cells[start] == colour and start not in dead and start not in seen:
+            area = _flood(size, start, lambda r: cells[r] != enemy)
+            seen |= area
+            found.append((area, {q for q in area if cells[q] == colour and q not in dead}))
+    return found
+
+
 def enclosed_stones(cells: Sequence[int], size: int, dead: frozenset[int], colour: int) -> frozenset[int]:
     """The living stones of ``colour`` that lie in an area the other colour surrounds without any
     territory of ``colour`` in it (an invader left in the opponent's territory, not yet marked): every
-    point reachable from them without crossing the other colour is either a stone or a point that touches
-    the other colour. They are not counted as dead, but the area around them is the other colour's when
-    ``marked_stones`` asks whether that colour has territory of its own there: else a living group whose
-    territory holds an unmarked invader would look like one without territory, and a mark on a dead chain
-    next to it would take it too."""
+    point reachable from them without crossing the other colour is a stone or touches the other colour.
+    An invader of the other colour in a smaller such area of its own does not count against ``colour``'s
+    territory (white's unmarked dead stone in black's territory does not make black's group an invader).
+    They are not counted as dead, but the area around them is the other colour's when ``marked_stones``
+    asks whether that colour has territory of its own there: else a living group whose territory holds an
+    unmarked invader would look like one without territory, and a mark on a dead chain next to it would
+    take it too."""
     enemy = other(colour)
-    own = territory(cells, size, dead)[colour - 1]
-    seen: set[int] = set()
+    enemy_territory = territory(cells, size, dead)[enemy - 1]
+    bare = [(len(area), stones) for area, stones in _regions(cells, size, dead, enemy) if not area & enemy_territory]
     found: set[int] = set()
-    for start in range(size * size):
-        if cells[start] != colour or start in dead or start in seen:
-            continue
-        area = _flood(size, start, lambda r: cells[r] != enemy)
-        seen |= area
-        if not any(q in own for q in area):
-            found |= {q for q in area if cells[q] == colour and q not in dead}
+    for area, stones in _regions(cells, size, dead, colour):
+        smaller = frozenset(q for n, others in bare if n < len(area) for q in others)
+        if not area & territory(cells, size, dead | smaller)[colour - 1]:
+            found |= stones
     return frozenset(found)
 
 

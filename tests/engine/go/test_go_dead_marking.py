@@ -82,6 +82,31 @@ def test_g13_200004_marked_in_any_order_gives_gnu_gos_dead_list() -> None:
         assert dead == gnu
 
 
+# The same corner when black's A5-B5 lives only through B4 (it has no eye of its own; white's group, now of 73
+# stones, holds the whole left edge above it): black's territory at the bottom holds the unmarked dead G3, so
+# black's stones there have no clean territory either. They are no invaders (G3 is white's, in a smaller
+# area), and A4 and B4 stay open: the mark still takes the chain of 5.
+BLACK_WITHOUT_EYES = [
+    "OOO..........",  # 13
+    "OOO....x.....",  # 12
+    "OOO..........",  # 11
+    "OOOOOOOOOO...",  # 10
+    "OOOOOOOOOOOOO",  # 9
+    "OOOOOOOOOOOOO",  # 8
+    "OOOOOOOOOOOOO",  # 7
+    "OOOOOOOOOOOOO",  # 6
+    *G13_200004[8:],
+]
+
+
+def test_an_invader_in_the_territory_of_the_group_around_the_open_points_does_not_open_them() -> None:
+    cells = bytes(board_from(BLACK_WITHOUT_EYES).cells)
+    assert names(enclosed_stones(cells, 13, frozenset(), BLACK), 13) == {"H12"}
+    assert names(enclosed_stones(cells, 13, frozenset(), WHITE), 13) >= {"G3"}
+    stones, closed = marked_stones(cells, 13, frozenset(), parse_point("A3", 13))
+    assert names(stones, 13) == {"A3", "A2", "A1", "B1", "C1"} and not closed
+
+
 def replayed(record: dict[str, object]) -> GoGame:
     size = int(str(record["size"]))
     game = GoGame(GoSettings(size, default_komi(size)))
