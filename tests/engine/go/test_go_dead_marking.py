@@ -2,8 +2,9 @@
 that reaches living stones through open points.
 
 ``gnugo_games.json`` holds games GNU Go 3.8 played against itself (``gnugo --mode gtp --seed N --level L``,
-``genmove`` for each colour until two passes, 13x13 komi 4.5 and 9x9 komi 3.5), with GNU Go's
-``final_status_list dead`` and ``final_score`` at the end; GNU Go itself is not needed to run the tests."""
+``genmove`` for each colour until two passes; 9x9 komi 3.5, 13x13 komi 4.5, 19x19 komi 5.5), with GNU Go's
+``final_status_list dead`` and ``final_score`` at the end, written by ``make_gnugo_games.py`` beside this file;
+GNU Go itself is not needed to run the tests."""
 
 from __future__ import annotations
 
