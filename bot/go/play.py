@@ -78,7 +78,7 @@ async def apply_actions(core: Core, ctx: Context, row: GoGameRow, game: GoGame, 
         except GoError as err:
             raise engine_error(ctx, err, game, names, row)
     turn = ctx.now if game.to_act != before else None
-    await GoStore(core.store).append(row.id, [a.text(row.size) for a in actions], turn)
+    await GoStore(core.store).append(row.id, [a.text(row.size) for a in actions], turn, ctx.now)
     if game.phase == "over":
         return await finish(core, ctx, row, game, names)
     return []
@@ -90,7 +90,7 @@ async def after_action(core: Core, ctx: Context, row: GoGameRow, game: GoGame, h
         outcome = game.outcome
         assert outcome is not None
         png, text = picture(ctx, row, game, names, counting=outcome.how == "score")
-        attachment = await sgf_file(core, ctx.club, row, game, names, outcome.sgf())
+        attachment = await sgf_file(core, ctx.club, row, game, names, outcome.sgf(), ctx.now)
         return Reply(lines=(*head, *end, ctx.t("go_sgf_attached")), image=png, attachment=attachment,
                      extra={"board_text": text})  # fmt: skip
     return board_reply(ctx, row, game, names, head)

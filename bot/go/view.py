@@ -4,6 +4,7 @@ the buttons for the next step, the SGF file; and picking a member's game by ``#i
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
@@ -192,17 +193,25 @@ def chat_source(core: Core) -> CompetitionSource | None:
     return next((s for s in core.registry.competitions if s.chat_play), None)
 
 
-async def sgf_file(core: Core, club: Club, row: GoGameRow, game: GoGame, names: dict[int, str], result: str) -> tuple[str, bytes]:
-    """The game's record: the days played in the club's time zone (the challenge's day and the last
-    one), and for a competition pairing its competition and round."""
+async def sgf_file(
+    core: Core, club: Club, row: GoGameRow, game: GoGame, names: dict[int, str], result: str,
+    now: datetime | None = None,
+) -> tuple[str, bytes]:  # fmt: skip
+    """The game's record: the days it was played in the club's time zone (the days its record changed,
+    ``now`` included: the action just stored; for a game stored before those were kept, the challenge's
+    day and the last), for a competition pairing its competition and round, and for a counted game the
+    territory and dead stones the players agreed."""
     zone = parse_zone(club.timezone) or ZoneInfo("UTC")
-    days = [m.astimezone(zone).date() for m in (row.created_at, row.finished_at) if m is not None]
+    moments: list[datetime | None] = [*row.played_at, *([now] if now is not None else [])]
+    days = [m.astimezone(zone).date() for m in moments or [row.created_at, row.finished_at] if m is not None]
     source = chat_source(core) if row.keizer_game_id is not None else None
     pairing = await source.game(core, row.keizer_game_id) if source is not None and row.keizer_game_id is not None else None
+    counted = game.outcome is not None and game.outcome.how == "score"
     text = write_sgf(
         settings_of(row), game.actions, black=names[row.black_id], white=names[row.white_id],
         date=sgf_dates(days), result=result,
         event=pairing.competition_name if pairing else "", round=str(pairing.round_number) if pairing else "",
+        territory=territory(game.board.cells, row.size, game.dead) if counted else None,
     )  # fmt: skip
     filename = re.sub(r"[^A-Za-z0-9._-]+", "_", f"go-{row.id}-{names[row.black_id]}-{names[row.white_id]}") + ".sgf"
     return filename, text.encode("utf-8")

@@ -51,17 +51,53 @@ def marked_stones(cells: Sequence[int], size: int, dead: frozenset[int], point: 
     open (neutral) points, stones of that colour that have territory of their own, it is not, and
     marking it all would kill living groups. So the area counts as closed when every point of the
     colour's territory in it (empty points, and the opponent's stones marked dead, of areas bordered by
-    that colour only: ``territory``) belongs to the marked stone's own group; otherwise only that group is
-    marked: its chain and the stones of its colour joined to it through the empty points of such
-    territory (its eyes)."""
+    that colour only: ``territory``; the opponent's ``enclosed_stones``, invaders not yet marked, count as
+    dead here, so that a living group keeps its territory while they stand in it) belongs to the marked
+    stone's own group; otherwise only that group is marked: its chain and the stones of its colour joined
+    to it through the empty points of such territory (its eyes)."""
     colour = cells[point]
     enemy = other(colour)
-    own = set(territory(cells, size, dead)[colour - 1])
+    own = set(territory(cells, size, dead | enclosed_stones(cells, size, dead, enemy))[colour - 1])
     area = marking_region(cells, size, point)
     group = _flood(size, point, lambda r: cells[r] == colour and r not in dead or r in own and cells[r] != enemy)
     closed = all(q in group for q in area if q in own)
     chosen = area if closed else group
     return {q for q in chosen if cells[q] == colour}, closed
+
+
+def _regions(cells: Sequence[int], size: int, dead: frozenset[int], colour: int) -> list[tuple[set[int], set[int]]]:
+    """Each area reachable from the living stones of ``colour`` without crossing the other colour, with
+    those stones in it."""
+    enemy = other(colour)
+    seen: set[int] = set()
+    found = []
+    for start in range(size * size):
+        if cells[start] == colour and start not in dead and start not in seen:
+            area = _flood(size, start, lambda r: cells[r] != enemy)
+            seen |= area
+            found.append((area, {q for q in area if cells[q] == colour and q not in dead}))
+    return found
+
+
+def enclosed_stones(cells: Sequence[int], size: int, dead: frozenset[int], colour: int) -> frozenset[int]:
+    """The living stones of ``colour`` that lie in an area the other colour surrounds without any
+    territory of ``colour`` in it (an invader left in the opponent's territory, not yet marked): every
+    point reachable from them without crossing the other colour is a stone or touches the other colour.
+    An invader of the other colour in a smaller such area of its own does not count against ``colour``'s
+    territory (white's unmarked dead stone in black's territory does not make black's group an invader).
+    They are not counted as dead, but the area around them is the other colour's when ``marked_stones``
+    asks whether that colour has territory of its own there: else a living group whose territory holds an
+    unmarked invader would look like one without territory, and a mark on a dead chain next to it would
+    take it too."""
+    enemy = other(colour)
+    enemy_territory = territory(cells, size, dead)[enemy - 1]
+    bare = [(len(area), stones) for area, stones in _regions(cells, size, dead, enemy) if not area & enemy_territory]
+    found: set[int] = set()
+    for area, stones in _regions(cells, size, dead, colour):
+        smaller = frozenset(q for n, others in bare if n < len(area) for q in others)
+        if not area & territory(cells, size, dead | smaller)[colour - 1]:
+            found |= stones
+    return frozenset(found)
 
 
 def toggle_dead(cells: Sequence[int], size: int, dead: frozenset[int], point: int) -> frozenset[int]:

@@ -3,7 +3,8 @@
 Written: the root node with size, komi, the rules (``RU[Japanese]``: seed 001 counts territory and forbids
 simple ko, as the Japanese rules do), handicap (``HA`` from 2 stones, as SGF requires, and the stones as
 ``AB``), the players, the days played (``DT``), event and round (``EV``, ``RO``) and the result (``RE``:
-``B+3.5``, ``W+R``, ``B+T``, ``0``), then one node per move (``B[]`` is a pass).
+``B+3.5``, ``W+R``, ``B+T``, ``0``), then one node per move (``B[]`` is a pass); a counted game's last
+node has the territory the players agreed (``TB``, ``TW``, the points under dead stones included).
 Read: the main line (the first variation wherever the record branches); setup stones other than
 black's handicap (``AW``, ``AE``, ``AB`` after the root) are not supported and refused. A move after two
 passes means the marking was rejected and play resumed: the replay inserts that marking and rejection.
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date as Date
 from fractions import Fraction
+from typing import Iterable
 
 from engine.go.board import BLACK, WHITE, GoError, other
 from engine.go.game import Action, GoGame, GoSettings
@@ -75,8 +77,12 @@ def write_sgf(
     result: str = "",
     event: str = "",
     round: str = "",
+    territory: tuple[Iterable[int], Iterable[int]] | None = None,
 ) -> str:
-    """The SGF text of a game: its moves and passes (marking and agreement are not moves)."""
+    """The SGF text of a game: its moves and passes (marking and agreement are not moves). ``territory``:
+    black's and white's territory as the players agreed it, the points under dead stones included (seed
+    001 counts them so), written as ``TB``/``TW`` in the last node: a dead stone is a stone on the other
+    colour's territory, as FF[4] lets territory properties lie on stones."""
     size = settings.size
     root = [f"FF[4]GM[1]CA[UTF-8]AP[clubbot:1]SZ[{size}]KM[{_komi_text(settings.komi)}]RU[{RULES}]"]
     if settings.handicap >= 2:
@@ -93,6 +99,16 @@ def write_sgf(
             nodes.append(f";{letter}[{sgf_point(action.points[0], size)}]")
         elif action.kind == "pass":
             nodes.append(f";{letter}[]")
+    if territory is not None:
+        marks = "".join(
+            key + "".join(f"[{sgf_point(p, size)}]" for p in sorted(points))
+            for key, points in (("TB", territory[0]), ("TW", territory[1]))
+            if points
+        )
+        if nodes:
+            nodes[-1] += marks
+        else:
+            root.append(marks)
     lines = ["(;" + "".join(root)]
     for start in range(0, len(nodes), 12):
         lines.append("".join(nodes[start : start + 12]))

@@ -290,11 +290,12 @@ async def test_a_second_challenge_for_a_pairing_in_play_says_so(commands: Core, 
 
 async def test_the_sgf_of_a_competition_game(commands: Core, clock: ShiftedClock, config) -> None:
     """Issue 31 §3: the record names the rules, the competition and its round, and the days in the
-    club's time zone (a challenge at 00:30 in Amsterdam is that day, not the UTC day before)."""
+    club's time zone (a move at 00:30 in Amsterdam is that day, not the UTC day before)."""
     await pair_anna_and_bert(commands, clock)
     clock.set(datetime(2026, 12, 3, 23, 30, tzinfo=timezone.utc))  # 00:30 on 4 December in Amsterdam
     await ok(commands, ANNA, "/go uitdagen Bert 9")
     await ok(commands, BERT, "/go accepteren")
+    await ok(commands, ANNA, "/zet E5")  # DT lists the days played (issue 45 §2): this move's day
     clock.set(datetime(2026, 12, 5, 12, 0, tzinfo=timezone.utc))
     await ok(commands, ANNA, "/opgeven")
     sgf = (await ok(commands, BERT, "/go sgf #1")).attachment[1].decode()

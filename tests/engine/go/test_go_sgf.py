@@ -3,9 +3,12 @@ programs are read (handicap, passes, variations); a broken or illegal record is 
 
 from __future__ import annotations
 
+from datetime import date
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.go import BLACK, WHITE, Action, GoError, GoGame, GoSettings, parse_point, standard_handicap
 from engine.go.sgf import read_sgf, write_sgf
@@ -113,3 +116,46 @@ def test_one_handicap_stone_is_no_ha_property() -> None:
     g.apply(Action("handicap", BLACK, (parse_point("E5", 9),)))
     text = write_sgf(settings, g.actions)
     assert "HA[" not in text and "AB[ee]" in text
+
+
+def test_a_counted_game_ends_with_the_agreed_territory_and_reads_back() -> None:
+    """Issue 45 §2: TB/TW in the last node, the points under dead stones included (white's dead D4 on
+    black's territory); without a count (``territory=None``) there is none."""
+    from engine.go import territory
+
+    settings = GoSettings(9, Fraction(7, 2))
+    g = play(settings, ["B E5", "W D4", "B pass", "W pass", "B mark D4", "B done", "W accept"])
+    assert g.outcome is not None and g.dead == {parse_point("D4", 9)}
+    text = write_sgf(settings, g.actions, result=g.outcome.sgf(), territory=territory(g.board.cells, 9, g.dead))
+    last = text.rstrip().rstrip(")").rsplit(";", 1)[1]
+    assert last.startswith("W[]TB[") and "TW" not in text
+    assert "[df]" in last and last.count("[") == 1 + 80  # the pass, then every point but E5
+    back = read_sgf(text)
+    assert bytes(back.game.board.cells) == bytes(g.board.cells)
+    assert "TB" not in write_sgf(settings, g.actions, result=g.outcome.sgf())
+
+
+def read_ff4_dates(text: str) -> list[date]:
+    """FF[4]'s DT read by its rules: a full ``YYYY-MM-DD``, then each part as short as the one before
+    allows: ``DD`` (same month), ``MM-DD`` (same year), or in full."""
+    days: list[date] = []
+    for part in text.split(","):
+        pieces = [int(p) for p in part.split("-")]
+        if len(pieces) == 3:
+            days.append(date(*pieces))
+        elif len(pieces) == 2:
+            days.append(date(days[-1].year, *pieces))
+        else:
+            days.append(date(days[-1].year, days[-1].month, pieces[0]))
+    return days
+
+
+@given(st.sets(st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 12, 31)), min_size=1, max_size=12))
+def test_dt_reads_back_by_ff4s_rules_as_the_days_played(days: set[date]) -> None:
+    """Issue 45 §2: DT lists every day played, in order, and nothing else (``2026-12-02,03,10``,
+    ``2026-12-30,31,2027-01-02``)."""
+    from engine.go.sgf import sgf_dates
+
+    text = sgf_dates(list(days))
+    assert read_ff4_dates(text) == sorted(days)
+    assert text.count(",") == len(days) - 1 and len(text.split(",")[0]) == 10
