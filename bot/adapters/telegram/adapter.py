@@ -65,7 +65,8 @@ from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, catalogue, t
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Club
-from bot.adapters.telegram.outgoing import Outgoing
+from bot.adapters.telegram.inbox import Inbox, InboxProcessor
+from bot.adapters.telegram.outgoing import Outgoing, Paced
 from bot.adapters.telegram.render import clip, language_of, units
 from bot.adapters.telegram.store import TelegramStore
 
@@ -112,10 +113,12 @@ class TelegramAdapter(Outgoing):
         self.stop_wait = STOP_WAIT
         self.admin_cache_seconds = admin_cache_seconds
         self.tg_store = TelegramStore(core.store)
+        self.inbox = Inbox(core.store, core.clock)  # the updates, kept before Telegram is told they came
         # a local Bot API server (or the tests' fake): the keyword, else the config's telegram_base_url if any
         base_url = base_url or config.telegram_base_url
         base_file_url = base_file_url or config.telegram_base_file_url
-        builder = Application.builder().token(config.telegram_token).job_queue(None)
+        builder = Application.builder().token(config.telegram_token).job_queue(None).update_queue(self.inbox)
+        builder = builder.concurrent_updates(InboxProcessor(self.inbox))
         if base_url:
             builder = builder.base_url(base_url)
         if base_file_url:
@@ -126,7 +129,7 @@ class TelegramAdapter(Outgoing):
         self._progress: dict[int, int] = {}  # announcement id -> how many of its messages went out
         # club id -> (message key, values, told a director already): why its announcements are not posted
         self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
-        self._paced: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+        self._paced: dict[str, list[Paced]] = {}
         self._pacers: dict[str, asyncio.Task[None]] = {}
         self.in_flight = InFlight()
         self.director_command = self._director_command_names()
@@ -174,6 +177,7 @@ class TelegramAdapter(Outgoing):
                 await self.register_menus()
             except TelegramError:
                 log.exception("registering the command menus with Telegram failed; the old ones stay")
+            await self.inbox.open(self.app.bot)  # the updates not answered before a restart go first
             await self.app.start()
             assert self.app.updater is not None
             await self.app.updater.start_polling(
@@ -345,7 +349,7 @@ class TelegramAdapter(Outgoing):
             return
         text = with_mentions(text, message)
         text = with_account(self.core.registry.aliases, with_channel(self.core.registry.aliases, text, message), message)
-        reply = await self.core.handle(actor, text, attachment=attachment)
+        reply = await self.inbox.handle(self.core, actor, text, attachment)
         privately = reply.attachment is not None or reply.secret
         if reply.ok and reply.private and privately and message.chat.type != ChatType.PRIVATE:
             reply = await self._file_privately(message, reply, await self._chat_language(message.chat, message.from_user))
@@ -400,7 +404,7 @@ class TelegramAdapter(Outgoing):
         if isinstance(actor, str):
             await self._answer_callback(query, t(lang, actor))
             return
-        reply = await self.core.handle(actor, command)
+        reply = await self.inbox.handle(self.core, actor, command)
         text = reply.text
         quiet = not reply.ok or (
             reply.private and units(text) <= MAX_ALERT and reply.image is None and reply.attachment is None and not reply.buttons

@@ -69,6 +69,7 @@ def parse_command(text: str, aliases: dict[str, str] | None = None) -> tuple[str
 
 
 ChannelCheck = Callable[[Actor, str], Awaitable[str | None]]
+Done = Callable[[Reply], Awaitable[None]]  # what an adapter writes in a command's transaction (Core.handle)
 
 
 _MENTION = re.compile(r"<@!?([^<>\s]{1,64})>")
@@ -130,8 +131,12 @@ class Core:
         who = actor or Actor(club.platform, club.external_id, club.name, "clubbot", "clubbot")
         return Context(who, club, None, now, [], None, self)
 
-    async def handle(self, actor: Actor, text: str, attachment: bytes | None = None, limited: bool = True) -> Reply:
-        """Answer one command line; ``attachment`` is a file that came with it (for /importeer).
+    async def handle(
+        self, actor: Actor, text: str, attachment: bytes | None = None, limited: bool = True, done: Done | None = None
+    ) -> Reply:
+        """Answer one command line; ``attachment`` is a file that came with it (for /importeer). ``done``,
+        for a command that changes something, runs inside its transaction with its reply: what the adapter
+        records with the change (that this message is handled), committed with it or not at all.
 
         A command waits for one of its club's few slots (``bot/core/commands/club_slots.py``), so a busy club
         never fills the event loop. A command that changes something runs inside one store transaction:
@@ -146,7 +151,7 @@ class Core:
         await self.slots.enter(slot)
         failed = _FAILED.set(False)
         try:
-            reply = await self._handle(actor, text, attachment)
+            reply = await self._handle(actor, text, attachment, done)
         finally:
             self.slots.leave(slot)
         try:
@@ -162,7 +167,7 @@ class Core:
         log.info("event=command command=%s outcome=%s ms=%.0f platform=%s", name, outcome, took * 1000, actor.platform)
         return reply
 
-    async def _handle(self, actor: Actor, text: str, attachment: bytes | None) -> Reply:
+    async def _handle(self, actor: Actor, text: str, attachment: bytes | None, done: Done | None) -> Reply:
         club = await self.club_of(actor)
         CLUB.set(club.id if club.id != UNSAVED else None)  # the log's club= of this command's lines
         try:
@@ -200,6 +205,8 @@ class Core:
                 if reply.ok:
                     for hook in self.registry.after_command:  # e.g. grades: a result may earn a promotion
                         await hook(self, ctx, name)
+                if done is not None:
+                    await done(reply)
                 return reply
         except UserError as err:
             try:
