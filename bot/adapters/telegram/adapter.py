@@ -173,11 +173,11 @@ class TelegramAdapter(Outgoing):
             await self.app.bot.shutdown()  # close its HTTP clients: a half-done initialize leaves them open
             raise
         try:
+            await self.inbox.open(self.app.bot)  # the updates not answered before a restart go first
             try:
                 await self.register_menus()
             except TelegramError:
                 log.exception("registering the command menus with Telegram failed; the old ones stay")
-            await self.inbox.open(self.app.bot)  # the updates not answered before a restart go first
             await self.app.start()
             assert self.app.updater is not None
             await self.app.updater.start_polling(
