@@ -177,7 +177,7 @@ async def test_telegram_commands_queued_across_kills_are_each_handled_and_answer
     everything = sent + probes
     unanswered = [(g, m, text) for g, m, text in everything if answers[(str(g), m)] == 0]
     repeated = {(g, m): answers[(str(g), m)] for g, m, _ in everything if answers[(str(g), m)] > 1}
-    print(f"{len(everything)} commands: {len(unanswered)} never answered, {len(repeated)} answered more than once")
+    print(f"{len(everything)} commands: {len(unanswered)} never answered, answered more than once: {repeated}")
     conn = sqlite3.connect(bot.db)
     try:
         players = conn.execute(

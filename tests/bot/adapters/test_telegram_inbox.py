@@ -12,7 +12,9 @@ from telegram import Update
 
 from bot.adapters.telegram.inbox import Inbox
 from bot.core.commands.context import Actor
-from bot.core.commands.dispatch import Core
+from bot.config import Config
+from bot.core.running.clock import ShiftedClock
+from bot.systems import make_core
 from bot.core.storage.store import Store
 from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
     BOT_ID,
@@ -56,8 +58,9 @@ def director() -> Actor:
 
 
 async def test_a_command_handled_before_a_crash_is_answered_from_its_kept_reply_not_run_again(
-    commands: Core, store: Store
+    any_store: Store, config: Config, clock: ShiftedClock
 ) -> None:
+    store, commands = any_store, make_core(any_store, config, clock)  # on SQLite and on PostgreSQL
     update = Update.de_json({"update_id": 7, **message(LEIDER, "/seizoen naam=S start=2026-12-03 rondes=5")}, None)
     before = Inbox(store, commands.clock)
     before.bot_id = BOT_ID
