@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import Counter
 from datetime import timedelta
 from typing import Any, Awaitable
@@ -39,6 +40,7 @@ from bot.core.storage.store import Store
 log = logging.getLogger(__name__)
 
 KEPT_ANSWERED = timedelta(days=2)  # Telegram keeps an unconfirmed update 24 hours: none older comes again
+PURGE_EVERY = 3600.0  # seconds between forgetting what was answered long ago (and before any update after that)
 
 
 class Inbox(asyncio.Queue[object]):
@@ -51,12 +53,12 @@ class Inbox(asyncio.Queue[object]):
         self.current: int | None = None  # the update being handled (one at a time: ``InboxProcessor``)
         self.recorded: int | None = None  # the last update recorded as answered
         self.paced: Counter[int] = Counter()  # update id -> its replies still waiting for a group's rate limit
+        self._purged: float | None = None  # when (monotonic) answered updates were last forgotten
 
     async def open(self, bot: Bot) -> int:
         """Forget what was answered long ago, and queue the updates not answered, in order; how many."""
         self.bot_id = bot.id
-        old = iso(self.clock.now() - KEPT_ANSWERED)
-        await self.store.execute("DELETE FROM telegram_inbox WHERE bot_id = ? AND answered_at < ?", (self.bot_id, old))
+        await self._forget_old()
         rows = await self.store.fetch_all(
             "SELECT update_id, body FROM telegram_inbox WHERE bot_id = ? AND answered_at IS NULL ORDER BY update_id",
             (self.bot_id,),
@@ -73,6 +75,7 @@ class Inbox(asyncio.Queue[object]):
         again later without confirming anything."""
         if isinstance(item, Update):
             try:
+                await self._forget_old()
                 kept = await self.store.returning(
                     "INSERT INTO telegram_inbox (bot_id, update_id, body, received_at) VALUES (?, ?, ?, ?)"
                     " ON CONFLICT (bot_id, update_id) DO NOTHING RETURNING update_id",
@@ -84,6 +87,17 @@ class Inbox(asyncio.Queue[object]):
             if not kept:
                 return
         await super().put(item)
+
+    async def _forget_old(self) -> None:
+        """Forget the updates answered more than ``KEPT_ANSWERED`` ago, at most once every ``PURGE_EVERY``
+        seconds: none of them can come again, and after a week without updates Telegram may number the next
+        one at random (so the purge comes before that one is kept)."""
+        now = time.monotonic()
+        if self._purged is not None and now - self._purged < PURGE_EVERY:
+            return
+        old = iso(self.clock.now() - KEPT_ANSWERED)
+        await self.store.execute("DELETE FROM telegram_inbox WHERE bot_id = ? AND answered_at < ?", (self.bot_id, old))
+        self._purged = now
 
     async def handle(self, core: Core, actor: Actor, text: str, attachment: bytes | None = None) -> Reply:
         """``Core.handle`` once per update: a command that changed something keeps its reply with its

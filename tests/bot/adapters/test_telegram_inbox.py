@@ -4,6 +4,7 @@ Telegram's: a confirmed update never comes again."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import aiohttp
@@ -99,3 +100,19 @@ async def test_an_update_whose_reply_waits_for_the_groups_limit_is_answered_only
     await tg.adapter.replies_out(timeout=60)
     assert (await store.fetch_one(unanswered))[0] == 0
     assert all(fake.updates.answers[(str(GROUP), 3000 + n)] == 1 for n in range(len(senders)))
+
+
+async def test_answered_updates_are_forgotten_after_two_days_unanswered_ones_never(store: Store, clock: ShiftedClock) -> None:
+    inbox = Inbox(store, clock)
+    inbox.bot_id = BOT_ID
+    for update_id in (1, 2, 3):
+        await inbox.put(Update.de_json({"update_id": update_id, **message(LEIDER, "/stand")}, None))
+    await inbox.answered(1)
+    clock.advance(timedelta(days=1))
+    await inbox.answered(2)
+    clock.advance(timedelta(days=1, hours=12))  # 2.5 days after the first answer, 1.5 after the second
+    later = Inbox(store, clock)  # a bot started again (or an hour later): the purge is due
+    later.bot_id = BOT_ID
+    await later.put(Update.de_json({"update_id": 4, **message(LEIDER, "/stand")}, None))
+    ids = [r[0] for r in await store.fetch_all("SELECT update_id FROM telegram_inbox ORDER BY update_id")]
+    assert ids == [2, 3, 4]  # 3 is not answered: kept however old
