@@ -18,4 +18,4 @@ def register(registry: Registry) -> None:
         table(name, goes_with_member=True)
     table("forbidden_pairings")  # pairs kept apart in every pairing of the club (Keizer's and the NK's)
     table("telegram_directors")  # the Telegram adapter's directors (bot/adapters/telegram/store.py)
-    table("telegram_inbox")  # Telegram's updates until answered (bot/adapters/telegram/inbox.py)
+    table("telegram_inbox", in_backup=False)  # Telegram's updates until answered (bot/adapters/telegram/inbox.py)

@@ -4,7 +4,9 @@ Telegram's: a confirmed update never comes again."""
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -14,6 +16,7 @@ from telegram import Update
 from bot.adapters.telegram.inbox import Inbox
 from bot.core.commands.context import Actor
 from bot.config import Config
+from bot.core.commands.dispatch import Core
 from bot.core.running.clock import ShiftedClock
 from bot.systems import make_core
 from bot.core.storage.store import Store
@@ -30,6 +33,7 @@ from tests.bot.adapters.fake_telegram import (  # noqa: F401 - fixtures
     user,
 )
 from tests.bot.adapters.test_telegram_pacing import HeldClock
+from tests.bot.conftest import DIRECTOR
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -116,3 +120,23 @@ async def test_answered_updates_are_forgotten_after_two_days_unanswered_ones_nev
     await later.put(Update.de_json({"update_id": 4, **message(LEIDER, "/stand")}, None))
     ids = [r[0] for r in await store.fetch_all("SELECT update_id FROM telegram_inbox ORDER BY update_id")]
     assert ids == [2, 3, 4]  # 3 is not answered: kept however old
+
+
+async def test_a_clubs_backup_holds_no_kept_update(commands: Core, store: Store, tmp_path: Path) -> None:
+    """The inbox belongs to no club: another club's messages waiting there never go into a director's file."""
+    inbox = Inbox(store, commands.clock)
+    inbox.bot_id = BOT_ID
+    other_club = {"id": -1009999, "type": "supergroup", "title": "Another club"}
+    await inbox.put(Update.de_json({"update_id": 9, **message(LEIDER, "/speler Geheim 1800", other_club)}, None))
+    assert (await commands.handle(DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=5")).ok
+    backup = await commands.handle(DIRECTOR, "/backup")
+    assert backup.ok and backup.attachment is not None
+    path = tmp_path / "backup.sqlite3"
+    path.write_bytes(backup.attachment[1])
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM telegram_inbox").fetchone() == (0,)
+        assert conn.execute("SELECT name FROM seasons").fetchall() == [("S",)]
+    finally:
+        conn.close()
+    assert (await store.fetch_one("SELECT COUNT(*) FROM telegram_inbox"))[0] == 1  # the bot's own kept as it was
