@@ -10,9 +10,10 @@ command per club, whose answer says everything before it in that chat is done (t
 in order); the last start runs until those are answered and stops cleanly.
 
 Checked: every command had its effect exactly once (each player in the database once, with the rating of
-its command, none missing) and every command message was answered; more than once only where a kill
-came while its reply was on its way (at most one reply per kill; the held one is sent again): Telegram
-lets a bot neither read a chat nor send with a key that would make a repeat harmless (docs/reliability.md).
+its command, none missing); every command message was answered, each chat's in the order they were sent;
+more than once only where a kill came while its reply was on its way (at most one reply per kill; the held
+one is sent again): Telegram lets a bot neither read a chat nor send with a key that would make a repeat
+harmless (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -173,6 +174,10 @@ async def test_telegram_commands_queued_across_kills_are_each_handled_and_answer
     unanswered = [(g, m, text) for g, m, text in everything if answers[(str(g), m)] == 0]
     repeated = {(g, m): answers[(str(g), m)] for g, m, _ in everything if answers[(str(g), m)] > 1}
     print(f"{len(everything)} commands: {len(unanswered)} never answered, answered more than once: {repeated}")
+    for group in GROUPS:  # each chat's commands answered in the order they were sent
+        order = [c.params["reply_parameters"]["message_id"] for c in fake.sent(group) if c.params.get("reply_parameters")]
+        firsts = list(dict.fromkeys(order))
+        assert firsts == sorted(firsts), f"group {group} answered out of order: {firsts}"
     conn = sqlite3.connect(bot.db)
     try:
         players = conn.execute(
