@@ -162,8 +162,9 @@ async def drive(core: Core, config: Config, wiring: str, count: int) -> tuple[li
         alarm.shutdown()
         await adapter.stop()
         await fake.close()
-    if fake.violations:
-        raise SystemExit("requests the real Telegram refuses:\n" + "\n".join(fake.violations))
+    refused = [str(r) for r in fake.refusals.seen if not r.arranged]
+    if refused or fake.violations:
+        raise SystemExit("requests the fake Telegram refused, or answers of its own the Bot API would not give:\n" + "\n".join(refused + fake.violations))
     return replies, dones
 
 

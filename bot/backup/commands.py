@@ -17,7 +17,7 @@ from bot.backup.store import StoreBackup
 
 
 def register(registry: Registry) -> None:
-    registry.add(Command("backup", cmd_backup, director=True))
+    registry.add(Command("backup", cmd_backup, director=True, params=()))  # no options: /backup alone
 
 
 async def cmd_backup(core: Core, ctx: Context) -> Reply:

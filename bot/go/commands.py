@@ -19,6 +19,7 @@ from bot.core.commands.context import Context, UserError, parse_id
 from bot.core.commands.dispatch import Core
 from bot.core.commands.registry import Command, Registry
 from bot.core.commands.replies import Button, Reply
+from bot.go import params
 from bot.go.store import GoClubSettings, GoGameRow, GoStore
 
 from bot.go.clock import GoSchedule
@@ -44,14 +45,16 @@ _DIRECTOR_SUBS = ("think", "remind", "hkomi")
 
 
 def register(registry: Registry) -> None:
-    registry.add(Command("go", cmd_go))
-    registry.add(Command("zet", cmd_zet, english="move"))
-    registry.add(Command("pas", cmd_pas, english="pass"))
-    registry.add(Command("opgeven", cmd_opgeven, english="resign", confirms_result=True))  # a competition game's end
-    registry.add(Command("dood", cmd_dood, english="dead"))
-    registry.add(Command("akkoord", cmd_akkoord, english="agree", confirms_result=True))  # the marking accepted: the end
-    registry.add(Command("afwijzen", cmd_afwijzen, english="reject"))
-    registry.add(Command("bord", cmd_bord, english="board"))
+    registry.add(Command("go", cmd_go, params=params.GO))
+    registry.add(Command("zet", cmd_zet, english="move", params=params.ZET))
+    registry.add(Command("pas", cmd_pas, english="pass", params=params.GAME_OR_OPPONENT))
+    registry.add(Command("opgeven", cmd_opgeven, english="resign", confirms_result=True,  # a competition game's end
+                         params=params.GAME_OR_OPPONENT))  # fmt: skip
+    registry.add(Command("dood", cmd_dood, english="dead", params=params.DOOD))
+    registry.add(Command("akkoord", cmd_akkoord, english="agree", confirms_result=True,  # the marking accepted: the end
+                         params=params.GAME_ONLY))  # fmt: skip
+    registry.add(Command("afwijzen", cmd_afwijzen, english="reject", params=params.GAME_ONLY))
+    registry.add(Command("bord", cmd_bord, english="board", params=params.GAME_OR_OPPONENT))
     registry.timed.append(GoSchedule())
     registry.chat_played.append(played_in_chat)
     registry.chat_playing.append(playing_in_chat)

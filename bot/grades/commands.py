@@ -29,18 +29,19 @@ from __future__ import annotations
 from bot.core.commands.registry import Command, Registry
 
 
+from bot.grades import params
 from bot.grades.cards import cmd_graad, cmd_graadzetten, cmd_graden
 from bot.grades.club_grades import GradesSchedule, after_command
 from bot.grades.games import cmd_partij, cmd_partijenimport, cmd_speeltempo
 
 
 def register(registry: Registry) -> None:
-    registry.add(Command("graad", cmd_graad, english="grade"))
-    registry.add(Command("graden", cmd_graden, director=True, english="grades"))
-    registry.add(Command("graadzetten", cmd_graadzetten, director=True, english="setgrade"))
-    registry.add(Command("partij", cmd_partij, director=True, english="game"))
-    registry.add(Command("partijenimport", cmd_partijenimport, director=True, english="importgames"))
-    registry.add(Command("speeltempo", cmd_speeltempo, director=True, english="timecontrol"))
+    registry.add(Command("graad", cmd_graad, english="grade", params=params.GRAAD))
+    registry.add(Command("graden", cmd_graden, director=True, english="grades", params=params.GRADEN))
+    registry.add(Command("graadzetten", cmd_graadzetten, director=True, english="setgrade", params=params.GRAADZETTEN))
+    registry.add(Command("partij", cmd_partij, director=True, english="game", params=params.PARTIJ))
+    registry.add(Command("partijenimport", cmd_partijenimport, director=True, english="importgames", params=params.PARTIJENIMPORT))
+    registry.add(Command("speeltempo", cmd_speeltempo, director=True, english="timecontrol", params=params.SPEELTEMPO))
     registry.after_command.append(after_command)
     registry.timed.append(GradesSchedule())
 

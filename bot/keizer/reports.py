@@ -18,7 +18,7 @@ from bot.core.commands.context import Context, UserError, parse_int
 from bot.core.commands.dispatch import Core
 from bot.core.output.pictures import table_png
 from bot.core.output.spreadsheet import SEPARATOR_WORDS, csv_file
-from bot.core.commands.replies import Reply, Table
+from bot.core.commands.replies import PRIVATE_NOTICES, Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store, player_named
@@ -173,7 +173,7 @@ async def cmd_notices(core: Core, ctx: Context) -> Reply:
         if kind in ("all", "reminders"):
             await core.store.set_member_reminders(ctx.member.id, on)
     key = {"all": "notices", "pairing": "notices_pairing", "reminders": "notices_reminders"}[kind]
-    return Reply(lines=(ctx.t(f"{key}_on" if on else f"{key}_off"),), private=True)
+    return Reply(lines=(ctx.t(f"{key}_on" if on else f"{key}_off"),), private=True, extra={PRIVATE_NOTICES: "on"} if on else {})
 
 
 async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) -> str:

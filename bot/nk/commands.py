@@ -32,6 +32,7 @@ from bot.core.commands.registry import Command, Registry
 from bot.core.i18n import t
 from bot.core.output.pictures import picture_spec
 from bot.core.commands.replies import Button, Reply, Table
+from bot.nk import params
 from bot.nk.adjustments import MAX_NAME, swap, withdraw
 from bot.nk.lookups import current as _current
 from bot.nk.lookups import running as _running
@@ -67,7 +68,7 @@ _EARNED = {"top": mcmahon.EARNED_TOP, "topgroep": mcmahon.EARNED_TOP, "groep1": 
 
 
 def register(registry: Registry) -> None:
-    registry.add(Command("nk", cmd_nk, english="championship", confirms_result=True))  # /nk uitslag, /nk bevestig
+    registry.add(Command("nk", cmd_nk, english="championship", confirms_result=True, params=params.NK))  # /nk uitslag: a result
     # /stand nk: the NK's table; and in a club that runs only an NK tournament, /stand is its table
     registry.route("stand", ("nk", "championship"), nk_standings, fallback=True)
     registry.competitions.append(NkSource())
@@ -122,7 +123,6 @@ def _options(args: list[str], keys: dict[str, str]) -> tuple[list[str], dict[str
 
 
 # --------------------------------------------------------------------------- director: create, register, approve
-
 
 _KOMI = re.compile(r"1?[0-9](\.[05])?|20(\.0)?")  # 0 to 20 points, whole or half: komi=6.5, komi=7
 

@@ -21,6 +21,7 @@ from bot.core.commands.dispatch import Core
 from bot.systems import make_core
 from bot.config import Config, load_config
 from bot.core.storage.store import Store, open_store
+from tests.bot.adapters.refusals import platform_refusals, pytest_configure  # noqa: F401 - every bot test's
 from tests.postgres_server import PostgresServer, PostgresUnavailable
 
 # Tuesday 1 December 2026, noon in Amsterdam: the first round is on Thursday 3 December.

@@ -33,9 +33,10 @@ from discord import app_commands
 
 from bot.adapters.discord.announce import send_announcement
 from bot.adapters.discord.channels import check_channel
-from bot.adapters.discord.render import MAX_PARTS, blocks, fit, messages, safe_file_name
+from bot.adapters.discord.render import MAX_PARTS, blocks, escape, fit, messages, safe_file_name
 from bot.adapters.discord.slash import ClubTranslator, SlashCommand, build_commands, clip
 from bot.adapters.inflight import InFlight
+from bot.adapters.problems import Problems, closed_accounts_note
 from bot.core.commands.command_line import quote_word
 from bot.core.commands.context import Actor, AfterReply
 from bot.core.commands.dispatch import Core
@@ -162,8 +163,7 @@ class DiscordAdapter:
         self.client = club_client(self, config, sync_commands)
         self._gateway: asyncio.Task[None] | None = None
         self.in_flight = InFlight()
-        # club id -> (message key, values, told a director already): why its announcements are not posted
-        self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
+        self.problems = Problems(core.clock)  # why a club's announcements are not posted, for its directors
         core.channel_checks[PLATFORM] = lambda actor, channel: check_channel(self.client, actor, channel)
 
     # ------------------------------------------------------------------ lifecycle
@@ -407,23 +407,24 @@ class DiscordAdapter:
         notice goes to their direct messages."""
         return await send_announcement(self, club, announcement)
 
-    def _problem(self, club: Club, key: str, values: dict[str, object]) -> None:
-        old = self._problems.get(club.id)
-        told = old is not None and old[0] == key and old[1] == values and old[2]
-        self._problems[club.id] = (key, values, told)
-
     async def tell_problem(self, interaction: discord.Interaction, club: Club) -> None:
-        """Tell a director (once per problem) why the club's announcements are not being posted."""
-        problem = self._problems.get(club.id)
-        if problem is None or problem[2]:
+        """Tell a director (once per problem, after the posts failed for a few minutes: ``problems.py``) why
+        the club's announcements are not being posted, and (once each) which members cannot get private
+        notices because their direct messages are closed."""
+        problem = self.problems.to_tell(club.id)
+        closed = await closed_accounts_note(self.core.store, club, "discord_private_closed", escape)
+        notes = ([t(club.language, problem.key, **problem.values)] if problem is not None else []) + ([closed[0]] if closed else [])
+        if not notes:
             return
-        key, values, _ = problem
         try:
-            await interaction.followup.send(content=t(club.language, key, **values), ephemeral=True)
+            await interaction.followup.send(content="\n\n".join(notes), ephemeral=True)
         except discord.HTTPException:
             log.exception("telling the director about announcement trouble failed")
             return
-        self._problems[club.id] = (key, values, True)
+        if problem is not None:
+            self.problems.told(club.id)
+        if closed:
+            await self.core.store.private_closed_told(club.id, closed[1])
 
     # ------------------------------------------------------------------ the slash commands
     def build_commands(self) -> list[SlashCommand]:

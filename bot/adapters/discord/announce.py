@@ -14,10 +14,11 @@ import io
 import logging
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bot.adapters.discord.channels import SNOWFLAKE_DIGITS
-from bot.adapters.discord.render import MAX_CONTENT, UNSAFE, escape, safe_file_name, text_messages
+from bot.adapters.discord.render import UNSAFE, safe_file_name, text_messages
 from bot.core.commands.context import parse_id
 from bot.core.storage.store import Announcement, Club
 
@@ -43,15 +44,29 @@ def nonce(announcement: Announcement, part: int) -> str:
     return f"clubbot-{announcement.id}" + (f"-{part}" if part else "")
 
 
+CLOSED_DMS = 50007  # Discord's "Cannot send messages to this user": the member's direct messages are closed
+
+
 async def send_private(adapter: "DiscordAdapter", announcement: Announcement) -> str | None:
-    """A member's private notice: to their direct messages (at least once; closed DMs: dropped, logged)."""
+    """A member's private notice: to their direct messages (at least once), several messages when long. A
+    member whose direct messages are closed (403, 50007) cannot get it: it is dropped (not retried for ever),
+    and their account marked so that the club's directors learn it once and ``/leden`` shows it; a notice
+    that goes clears the mark. Returns the last message's id."""
     assert announcement.recipient is not None
+    store = adapter.core.store
     try:
         user = await adapter.client.fetch_user(int(announcement.recipient))
-        message = await user.send(escape(announcement.body)[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none())
-    except (discord.Forbidden, discord.NotFound, ValueError) as err:  # DMs closed, gone: not retried
+        for part in text_messages(announcement.body) or [""]:
+            message = await user.send(part, allowed_mentions=discord.AllowedMentions.none())
+    except discord.Forbidden as err:
+        if err.code == CLOSED_DMS:
+            await store.private_closed(announcement.club_id, announcement.recipient, adapter.core.clock.now())
         log.warning("private notice %s not delivered: %s", announcement.id, err)
         return None
+    except (discord.NotFound, ValueError) as err:  # the account is gone: not retried
+        log.warning("private notice %s not delivered: %s", announcement.id, err)
+        return None
+    await store.private_open(announcement.club_id, announcement.recipient)
     return str(message.id)
 
 
@@ -63,7 +78,7 @@ async def send_announcement(adapter: "DiscordAdapter", club: Club, announcement:
     try:
         channel_id = int(club.channel_id or "")
     except ValueError:
-        adapter._problem(club, "discord_problem_no_channel", {})
+        adapter.problems.note(club.id, "discord_problem_no_channel", {})
         raise RuntimeError(f"club {club.id} has no Discord channel for announcements (/kanaal)")
     parts = text_messages(announcement.body) or [""]
     channel = adapter.client.get_partial_messageable(channel_id)
@@ -81,20 +96,29 @@ async def send_announcement(adapter: "DiscordAdapter", club: Club, announcement:
                 content=parts[part], files=files, nonce=nonce(announcement, part), suppress_embeds=True
             )
             posted[part] = str(message.id)
-    except discord.Forbidden as err:
-        adapter._problem(club, "discord_problem_forbidden", {"channel": channel_id})
-        log.warning("no permission to post announcement %s in channel %s: %s", announcement.id, channel_id, err)
+    except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as err:
+        key, values = failure(err, channel_id)
+        adapter.problems.note(club.id, key, values)
+        log.warning("announcement %s not posted in channel %s: %s", announcement.id, channel_id, err)
         raise
-    except discord.NotFound as err:
-        adapter._problem(club, "discord_problem_not_found", {"channel": channel_id})
-        log.warning("channel %s of announcement %s is gone: %s", channel_id, announcement.id, err)
-        raise
-    except (discord.HTTPException, discord.RateLimited) as err:
-        adapter._problem(club, "discord_problem_other", {"error": str(err)[:200]})
-        log.warning("announcement %s not posted: %s", announcement.id, err)
-        raise
-    adapter._problems.pop(club.id, None)
+    adapter.problems.clear(club.id)
     return posted[len(parts) - 1]
+
+
+def failure(err: BaseException, channel_id: int) -> tuple[str, dict[str, object]]:
+    """What a failed post means for the director (``bot/adapters/problems.py``): Discord's 403 (Missing
+    Access 50001, Missing Permissions 50013: the bot's role may not post there, or it left the server), 404
+    (Unknown Channel 10003), a server error, a rate limit too long to wait or no connection (Discord is
+    down), else another refusal."""
+    if isinstance(err, discord.Forbidden):
+        return "discord_problem_forbidden", {"channel": channel_id}
+    if isinstance(err, discord.NotFound):
+        return "discord_problem_not_found", {"channel": channel_id}
+    if isinstance(err, (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError)):
+        return "discord_problem_down", {}
+    if isinstance(err, discord.HTTPException) and err.status in (408, 429):
+        return "discord_problem_down", {}
+    return "discord_problem_other", {}
 
 
 async def posted_already(

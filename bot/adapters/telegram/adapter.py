@@ -17,7 +17,9 @@ the same forum topic): HTML with the table in a ``<pre>`` block, split at 4096 c
 with ``sendDocument``; buttons as an inline keyboard whose ``callback_data`` is the command the button
 runs (a token kept in memory when the command is longer than 64 bytes). Pressing a button runs its
 command as the presser: a refusal or a short private answer shows only to them (``answerCallbackQuery``),
-a public answer goes to the chat and the keyboard is removed.
+a public answer goes to the chat and the keyboard is removed. A file or code only the asker may see goes
+to their private chat with the bot; when they have none yet, the group's answer has a deep-link button
+that opens it, and Start there brings what they asked for (``private_chat.py``).
 
 Announcements go to the club's channel (``/kanaal``: the group itself, a forum topic, or a channel the bot
 may post in). A failure (a rate limit longer than ``max_retry_wait``, the bot removed or muted, a deleted
@@ -45,7 +47,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatType
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -57,16 +59,19 @@ from telegram.ext import (
 )
 
 from bot.adapters.inflight import InFlight
+from bot.adapters.problems import Problems
 from bot.adapters.telegram.channels import check_channel, with_account, with_channel, with_mentions
+from bot.core.club.linking import LINK_CODE
 from bot.core.commands.limits import MAX_FILE_BYTES
 from bot.core.commands.context import Actor, AfterReply
 from bot.core.commands.dispatch import Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, catalogue, t
-from bot.core.commands.replies import Reply
+from bot.core.commands.replies import PRIVATE_NOTICES, Reply
 from bot.core.storage.store import Club
 from bot.adapters.telegram.inbox import Inbox, InboxProcessor
-from bot.adapters.telegram.outgoing import Outgoing, Paced
+from bot.adapters.telegram.outgoing import Paced
+from bot.adapters.telegram.private_chat import NOTICES, START, PrivateChat, Waiting
 from bot.adapters.telegram.render import clip, language_of, units
 from bot.adapters.telegram.store import TelegramStore
 
@@ -87,7 +92,7 @@ REMOVE_WORDS = {"weg", "uit", "verwijder", "remove", "off", "delete"}
 ENGLISH_MENU_NAMES = {"help": "help"}  # the English menu name where the first English alias is not English
 
 # ---------------------------------------------------------------------------------------------- the adapter
-class TelegramAdapter(Outgoing):
+class TelegramAdapter(PrivateChat):
     platform = PLATFORM
 
     def __init__(
@@ -126,9 +131,10 @@ class TelegramAdapter(Outgoing):
         self.app: Application[ExtBot[None], Any, Any, Any, Any, Any] = builder.build()
         self._admins: dict[int, tuple[float, frozenset[int]]] = {}
         self._tokens: dict[str, str] = {}  # callback_data token -> command, for commands over 64 bytes
+        self._waiting: dict[str, Waiting] = {}  # deep-link token -> a command waiting for its private chat
         self._progress: dict[int, int] = {}  # announcement id -> how many of its messages went out
-        # club id -> (message key, values, told a director already): why its announcements are not posted
-        self._problems: dict[int, tuple[str, dict[str, object], bool]] = {}
+        self._owed_pictures: set[int] = set()  # announcements whose picture waits for the right to send photos
+        self.problems = Problems(core.clock)  # why a club's announcements are not posted, for its directors
         self._paced: dict[str, list[Paced]] = {}
         self._pacers: dict[str, asyncio.Task[None]] = {}
         self.in_flight = InFlight()
@@ -156,6 +162,8 @@ class TelegramAdapter(Outgoing):
     def _add_handlers(self) -> None:
         only_new = filters.UpdateType.MESSAGE  # an edited command is not run again
         self.app.add_handler(CommandHandler(self.command_names(), self.on_command, filters=only_new))
+        if START not in self.core.registry.commands and START not in self.core.registry.aliases:
+            self.app.add_handler(CommandHandler(START, self.on_start, filters=only_new & filters.ChatType.PRIVATE))
         if self.director_command:
             self.app.add_handler(CommandHandler(self.director_command, self.on_director_command, filters=only_new))
         self.app.add_handler(
@@ -350,37 +358,20 @@ class TelegramAdapter(Outgoing):
         text = with_mentions(text, message)
         text = with_account(self.core.registry.aliases, with_channel(self.core.registry.aliases, text, message), message)
         reply = await self.inbox.handle(self.core, actor, text, attachment)
+        if LINK_CODE in reply.extra:  # a link code: with the link that redeems it
+            reply = self.with_link(reply, actor.club_external_id, (await self.core.club_of(actor)).language)
         privately = reply.attachment is not None or reply.secret
+        markup = None
         if reply.ok and reply.private and privately and message.chat.type != ChatType.PRIVATE:
-            reply = await self._file_privately(message, reply, await self._chat_language(message.chat, message.from_user))
-        await self.send_reply(message.chat.id, reply, reply_to=message)
+            lang = await self._chat_language(message.chat, message.from_user)
+            reply, markup = await self.file_privately(message, reply, lang, text, attachment is not None)
+        elif PRIVATE_NOTICES in reply.extra and message.chat.type != ChatType.PRIVATE:  # the way to the private chat
+            markup = self.open_private_button(await self._chat_language(message.chat, message.from_user), NOTICES)
+        await self.send_reply(message.chat.id, reply, reply_to=message, markup=markup)
         if actor.is_director:
             club = await self.core.club_of(actor)
             await self.tell_problem(message.chat.id, club, message)
         await self.after(actor)
-
-    async def _file_privately(self, message: Message, reply: Reply, lang: str) -> Reply:
-        """A file only the asker should have (a backup, a game record), asked for in a group, goes to
-        their private chat with the bot; the group is told it went there. Telegram lets a bot write to a
-        user only after they started a chat with it: otherwise the group hears how, and not the file."""
-        user = message.from_user
-        if user is None or message.sender_chat is not None:  # an anonymous administrator has no private chat
-            return Reply(lines=(t(lang, "telegram_file_needs_private_chat", bot=self._bot_name()),), ok=False)
-        try:
-            await self._send_parts(user.id, self.reply_parts(reply), {})
-        except (Forbidden, BadRequest) as err:
-            log.info("a private file for user %s could not go to their private chat: %s", user.id, err)
-            return Reply(lines=(t(lang, "telegram_file_needs_private_chat", bot=self._bot_name()),), ok=False)
-        except TelegramError:
-            log.exception("sending a private file to user %s failed", user.id)
-            return Reply(lines=(t(lang, "error_internal"),), ok=False)
-        return Reply(lines=(t(lang, "telegram_file_sent_privately"),), private=True)
-
-    def _bot_name(self) -> str:
-        try:
-            return "@" + self.app.bot.username
-        except RuntimeError:  # not initialised (never after start): the name is unknown
-            return "@bot"
 
     async def _refuse(self, message: Message, lang: str, key: str, **values: object) -> None:
         await self.send_reply(message.chat.id, Reply(lines=(t(lang, key, **values),), ok=False), reply_to=message)

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
-from bot.adapters.telegram.render import MAX_CAPTION, clip, retry_seconds, announcement_chunks, channel_target, reply_chunks, units
+from bot.adapters.problems import Problems, closed_accounts_note
+from bot.adapters.telegram.render import MAX_CAPTION, clip, retry_seconds, announcement_chunks, channel_target, html_chunks, reply_chunks, units
 from bot.core.i18n import t
 from bot.core.commands.replies import Button, Reply
 from bot.core.storage.store import Announcement, Club
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
     from bot.adapters.telegram.inbox import Inbox
     from bot.adapters.telegram.store import TelegramStore
+    from bot.core.commands.dispatch import Core
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +35,17 @@ Paced = tuple[str, dict[str, Any], int | None]  # a reply's message waiting for 
 
 class Outgoing:
     """The sending half of ``TelegramAdapter`` (a mixin: it uses the adapter's ``app``, ``config``,
-    ``tg_store``, ``_tokens``, ``_progress``, ``_problems``, ``_paced``, ``_pacers`` and ``max_retry_wait``)."""
+    ``core``, ``tg_store``, ``_tokens``, ``_progress``, ``_owed_pictures``, ``problems``, ``_paced``, ``_pacers`` and
+    ``max_retry_wait``)."""
 
     app: Application[ExtBot[None], Any, Any, Any, Any, Any]
+    core: Core
     tg_store: TelegramStore
     max_retry_wait: float
     _tokens: dict[str, str]
     _progress: dict[int, int]
-    _problems: dict[int, tuple[str, dict[str, object], bool]]
+    _owed_pictures: set[int]  # announcements whose text went and whose picture waits for the rights
+    problems: Problems
     _paced: dict[str, list[Paced]]  # chat id -> replies waiting for its rate limit
     inbox: Inbox
     _pacers: dict[str, "asyncio.Task[None]"]  # chat id -> the task sending them
@@ -57,9 +62,11 @@ class Outgoing:
         return InlineKeyboardMarkup(rows) if rows else None
 
     async def send_reply(
-        self, chat_id: int, reply: Reply, reply_to: Message | None = None, thread: int | None = None
+        self, chat_id: int, reply: Reply, reply_to: Message | None = None, thread: int | None = None,
+        markup: InlineKeyboardMarkup | None = None,
     ) -> None:
-        """A reply as messages in a chat. Failures are logged: a reply is not kept for later."""
+        """A reply as messages in a chat (``markup``: a keyboard of the adapter's own, such as a deep
+        link, instead of the reply's buttons). Failures are logged: a reply is not kept for later."""
         if reply_to is not None and reply_to.is_topic_message:
             thread = reply_to.message_thread_id
         extra: dict[str, Any] = {}
@@ -68,6 +75,8 @@ class Outgoing:
         if reply_to is not None:
             extra["reply_parameters"] = ReplyParameters(reply_to.message_id, allow_sending_without_reply=True)
         parts = self.reply_parts(reply)
+        if markup is not None and parts:
+            parts[-1][1]["reply_markup"] = markup
         try:
             try:
                 await self._send_parts(chat_id, parts, extra, paced=True)
@@ -176,41 +185,76 @@ class Outgoing:
     # ------------------------------------------------------------------ announcements out
     async def send_announcement(self, club: Club, announcement: Announcement) -> None:
         """Post to the club's channel; raise if it was not (all) posted: it stays pending and is retried,
-        and only the messages that did not go out are sent again. A member's private notice goes to their
-        private chat with the bot (a member who never started one cannot get it: dropped, logged)."""
+        and only the messages that did not go out are sent again. A picture refused for missing rights (the
+        group does not let the bot send photos) does not hold the text up: the text goes, the picture stays
+        owed and follows once the rights are back. A member's private notice goes to their private chat with
+        the bot (a member who never started one cannot get it: dropped, logged)."""
         if announcement.recipient is not None:
-            try:
-                await self.app.bot.send_message(int(announcement.recipient), announcement.body[:4000])
-            except (Forbidden, BadRequest, ValueError) as err:
-                log.warning("private notice %s not delivered: %s", announcement.id, err)
+            await self._send_private(announcement)
             return
         chat_id, thread = channel_target(club.channel_id or club.external_id)
-        picture = announcement.image
-        parts = self._picture_and_text(picture, announcement_chunks(announcement), f"{announcement.kind}.png")
+        picture, chunks = announcement.image, announcement_chunks(announcement)
+        owed = announcement.id in self._owed_pictures and picture is not None
+        if owed and picture is not None:  # the picture after the text (``_progress`` counts in this order)
+            photo = InputFile(picture, filename=f"{announcement.kind}.png")
+            parts = self._picture_and_text(None, chunks, "") + [("send_photo", {"photo": photo})]
+        else:
+            parts = self._picture_and_text(picture, chunks, f"{announcement.kind}.png")
         extra: dict[str, Any] = {"message_thread_id": thread} if thread else {}
         done = self._progress.get(announcement.id, 0)
+        refused: BadRequest | None = None
         for index, (method, kwargs) in enumerate(parts):
             if index < done:
                 continue
             try:
                 chat_id = await self._post(club, chat_id, method, {**kwargs, **extra})
             except BadRequest as err:
-                if method == "send_photo" and "caption" in kwargs and "chat not found" not in str(err).lower():
-                    # the group does not allow pictures (or this one): the text alone
-                    log.warning("picture of announcement %s refused (%s); sending the text", announcement.id, err)
+                if method != "send_photo" or "chat not found" in str(err).lower():
+                    raise
+                if no_photo_rights(err):  # the picture waits for the right to send photos; the text goes now
+                    refused = err
+                    log.warning("picture of announcement %s refused (%s); it follows the text", announcement.id, err)
+                    if owed:  # the text went already: the picture is all that is left
+                        self.problems.note(club.id, "telegram_problem_picture", {"chat": chat_id})
+                        raise
+                    self._owed_pictures.add(announcement.id)
+                else:  # this picture cannot go (too large, ...): the text alone
+                    log.warning("picture of announcement %s refused (%s); the text goes alone", announcement.id, err)
+                if "caption" in kwargs:
                     text = {"text": kwargs["caption"], "parse_mode": ParseMode.HTML, **extra}
                     chat_id = await self._post(club, chat_id, "send_message", text)
-                elif method == "send_photo":
-                    log.warning("picture of announcement %s refused (%s); the text goes alone", announcement.id, err)
-                else:
-                    raise
-            self._progress[announcement.id] = index + 1
+            # from the picture's refusal on, the progress counts the texts of the owed order (texts, picture)
+            first_photo_alone = parts[0][0] == "send_photo" and "caption" not in parts[0][1]
+            self._progress[announcement.id] = index + (0 if refused is not None and first_photo_alone else 1)
+        if refused is not None:
+            self.problems.note(club.id, "telegram_problem_picture", {"chat": chat_id})
+            raise refused
         self._progress.pop(announcement.id, None)
-        self._problems.pop(club.id, None)
+        self._owed_pictures.discard(announcement.id)
+        self.problems.clear(club.id)
+
+    async def _send_private(self, announcement: Announcement) -> None:
+        """A member's private notice, several messages when long. Telegram lets a bot write only to a member
+        who started a chat with it and did not block it (else 403): the notice is dropped (not retried for
+        ever) and the account marked, so the directors learn it once and ``/leden`` shows it."""
+        assert announcement.recipient is not None
+        store = self.core.store
+        try:
+            for chunk in html_chunks(announcement.body.splitlines()):
+                await self.app.bot.send_message(int(announcement.recipient), chunk, parse_mode=ParseMode.HTML)
+        except Forbidden as err:
+            await store.private_closed(announcement.club_id, announcement.recipient, self.core.clock.now())
+            log.warning("private notice %s not delivered: %s", announcement.id, err)
+            return
+        except (BadRequest, ValueError) as err:
+            log.warning("private notice %s not delivered: %s", announcement.id, err)
+            return
+        await store.private_open(announcement.club_id, announcement.recipient)
 
     async def _post(self, club: Club, chat_id: int | str, method: str, kwargs: dict[str, Any]) -> int | str:
         """One message of an announcement; returns the chat id it went to (a group may have become a
-        supergroup on the way). Raises, after noting the problem for the directors, when it did not go."""
+        supergroup on the way). Raises, after noting the problem for the directors, when it did not go (a
+        refused picture is the caller's to judge)."""
         try:
             try:
                 await self._call(method, chat_id, kwargs)
@@ -219,33 +263,56 @@ class Outgoing:
                 await self.tg_store.migrate_chat(str(chat_id), str(new_id))
                 await self._call(method, new_id, kwargs)
                 return new_id
-        except Forbidden as err:
-            self._problem(club, "telegram_problem_forbidden", {"chat": chat_id})
-            log.warning("no permission to post in chat %s: %s", chat_id, err)
-            raise
-        except BadRequest as err:
-            if "chat not found" in str(err).lower():
-                self._problem(club, "telegram_problem_not_found", {"chat": chat_id})
-            elif method != "send_photo":
-                self._problem(club, "telegram_problem_other", {"error": str(err)[:200]})
-            log.warning("announcement not posted in chat %s: %s", chat_id, err)
-            raise
         except TelegramError as err:
-            self._problem(club, "telegram_problem_other", {"error": str(err)[:200]})
+            key, values = failure(err, chat_id)
+            if method != "send_photo" or not isinstance(err, BadRequest) or key == "telegram_problem_not_found":
+                self.problems.note(club.id, key, values)
             log.warning("announcement not posted in chat %s: %s", chat_id, err)
             raise
         return chat_id
 
-    def _problem(self, club: Club, key: str, values: dict[str, object]) -> None:
-        old = self._problems.get(club.id)
-        told = old is not None and old[0] == key and old[1] == values and old[2]
-        self._problems[club.id] = (key, values, told)
-
     async def tell_problem(self, chat_id: int, club: Club, message: Message | None = None) -> None:
-        """Tell a director (once per problem) why the club's announcements are not being posted."""
-        problem = self._problems.get(club.id)
-        if problem is None or problem[2]:
+        """Tell a director (once per problem, after the posts failed for a few minutes: ``problems.py``) why
+        the club's announcements are not being posted, and (once each) which members cannot get private
+        notices because they have no chat with the bot."""
+        problem = self.problems.to_tell(club.id)
+        closed = await closed_accounts_note(self.core.store, club, "telegram_private_closed", bot=self._bot_name())
+        lines = ([t(club.language, problem.key, **problem.values)] if problem is not None else []) + ([closed[0]] if closed else [])
+        if not lines:
             return
-        key, values, _ = problem
-        self._problems[club.id] = (key, values, True)
-        await self.send_reply(chat_id, Reply(lines=(t(club.language, key, **values),), ok=False), reply_to=message)
+        if problem is not None:
+            self.problems.told(club.id)
+        if closed:
+            await self.core.store.private_closed_told(club.id, closed[1])
+        await self.send_reply(chat_id, Reply(lines=tuple(lines), ok=False), reply_to=message)
+
+    if TYPE_CHECKING:
+
+        def _bot_name(self) -> str: ...
+
+
+def no_photo_rights(err: BadRequest) -> bool:
+    """Telegram's refusal of a picture because the bot may not send photos in the chat ("not enough rights
+    to send photos to the chat", CHAT_SEND_PHOTOS_FORBIDDEN)."""
+    text = str(err).lower()
+    return "rights" in text or "photos_forbidden" in text
+
+
+def failure(err: TelegramError, chat_id: int | str) -> tuple[str, dict[str, object]]:
+    """What a failed post means for the director (``bot/adapters/problems.py``): the bot removed from the
+    chat (403 "bot was kicked", "bot is not a member"), not allowed to post (403 otherwise, 400 "not enough
+    rights", "need administrator rights", CHAT_WRITE_FORBIDDEN), the chat gone (400 "chat not found"),
+    Telegram down (no connection, a server error, a rate limit too long to wait), else another refusal."""
+    text = str(err).lower()
+    if isinstance(err, Forbidden):
+        removed = "kicked" in text or "not a member" in text or "deleted" in text
+        return ("telegram_problem_removed" if removed else "telegram_problem_forbidden"), {"chat": chat_id}
+    if isinstance(err, BadRequest):
+        if "chat not found" in text:
+            return "telegram_problem_not_found", {"chat": chat_id}
+        if "rights" in text or "forbidden" in text:
+            return "telegram_problem_forbidden", {"chat": chat_id}
+        return "telegram_problem_other", {}
+    if isinstance(err, (NetworkError, RetryAfter)):
+        return "telegram_problem_down", {}
+    return "telegram_problem_other", {}

@@ -27,6 +27,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to mix up
 CODE_LENGTH = 8
 CODE_LIFETIME = timedelta(days=7)
 _CODE = re.compile(r"^[A-Za-z2-9]{4}-?[A-Za-z2-9]{4}$")
+REDEEM_COMMAND = "aanmelden"  # what the member types with the code: /aanmelden CODE
+LINK_CODE = "link_code"  # Reply.extra: the code a reply hands out, for a platform that can make a link of it
 # A chat account as a command argument: what a Discord mention and the adapters' user options look like.
 _ACCOUNT = re.compile(r"^<@!?([^<>@\s]{1,80})>$")
 
@@ -74,7 +76,8 @@ async def cmd_koppel(core: Core, ctx: Context) -> Reply:
         by = ctx.actor.user_id
         await core.store.set_link_code(ctx.club.id, member.id, _hash(ctx.club.id, code), ctx.now + CODE_LIFETIME, by)
         until = ctx.local(ctx.now + CODE_LIFETIME)
-        return Reply(lines=(ctx.t("link_code", name=member.name, code=code, until=until),), private=True, secret=True)
+        lines = (ctx.t("link_code", name=member.name, code=code, until=until),)
+        return Reply(lines=lines, private=True, secret=True, extra={LINK_CODE: code})
     current = await core.store.member_by_identity(ctx.club.id, account)
     if current is not None and current.id != member.id:
         raise UserError("error_account_is_other_member", name=current.name)

@@ -22,6 +22,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.club.federation import identity_value
 from bot.core.commands.limits import MAX_FILE_BYTES
 from bot.core.club.linking import account_of
+from bot.core.club.member_list import member_list
 from bot.core.club.name_key import name_key
 from bot.core.commands.registry import Command, Param, Registry
 from bot.core.commands.replies import Reply
@@ -39,7 +40,7 @@ _HEADER = frozenset({"naam", "name", "speler", "player", "lid", "member"})
 
 def register(registry: Registry) -> None:
     registry.add(Command("leden", cmd_leden, director=True, english="members", pasted=True,
-                         params=(Param("actie", "choice", required=True, choices=(("importeer", "importeer"),)),
+                         params=(Param("actie", "choice", choices=(("importeer", "importeer"),)),
                                  Param("bestand", "file"))))  # fmt: skip
 
 
@@ -53,6 +54,8 @@ class Row:
 
 
 async def cmd_leden(core: Core, ctx: Context) -> Reply:
+    if not ctx.args and not ctx.attachment:
+        return await member_list(core, ctx)
     if [a.lower() for a in ctx.args] not in ([w] for w in IMPORT_WORDS):
         raise UserError("error_usage", usage=ctx.t("usage_leden"))
     if not ctx.attachment or not ctx.attachment.strip():

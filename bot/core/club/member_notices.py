@@ -1,9 +1,15 @@
 """Which members allow the bot's private messages, and the chat account each goes to: the pairing notices
 (``/mijn meldingen aan``, migration 0028: off by default) and the reminders (migration 0066, issue 34 §2: on
-unless the member turns them off)."""
+unless the member turns them off); and the accounts the platform will not let the bot write to privately
+(migration 0073, issue 46 §4: Discord's closed direct messages, a Telegram member who never started a chat
+with the bot), which the directors learn of once and ``/leden`` shows."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from bot.core.club.name_key import name_key
+from bot.core.storage.database import iso
 from bot.core.storage.store_part import StorePart
 
 
@@ -39,3 +45,48 @@ class MemberNotices(StorePart):
             (club_id, *member_ids),
         )
         return {int(r["id"]): str(r["user_id"]) for r in rows}
+
+    async def private_closed(self, club_id: int, user_id: str, now: datetime) -> None:
+        """The platform refused a private message to this account: mark it (since the first refusal)."""
+        await self.write(
+            "UPDATE identities SET private_closed_at = ? WHERE club_id = ? AND user_id = ? AND private_closed_at IS NULL",
+            (iso(now), club_id, user_id),
+        )
+
+    async def private_open(self, club_id: int, user_id: str) -> None:
+        """A private message went to this account: no longer marked (read first: a write empties the cache)."""
+        marked = await self.fetch_one(
+            "SELECT 1 FROM identities WHERE club_id = ? AND user_id = ? AND private_closed_at IS NOT NULL", (club_id, user_id)
+        )
+        if marked is not None:
+            await self.write(
+                "UPDATE identities SET private_closed_at = NULL, private_closed_told = 0 WHERE club_id = ? AND user_id = ?",
+                (club_id, user_id),
+            )
+
+    async def private_closed_untold(self, club_id: int) -> list[tuple[str, str]]:
+        """(account, member name) of the club's accounts marked and not yet told to a director, by name."""
+        rows = await self.fetch_all(
+            "SELECT i.user_id, m.name FROM identities i JOIN members m ON m.id = i.member_id"
+            " WHERE i.club_id = ? AND i.private_closed_at IS NOT NULL AND i.private_closed_told = 0",
+            (club_id,),
+        )
+        return sorted(((str(r["user_id"]), str(r["name"])) for r in rows), key=lambda row: name_key(row[1]))
+
+    async def private_closed_told(self, club_id: int, user_ids: list[str]) -> None:
+        if user_ids:
+            marks = ",".join("?" * len(user_ids))
+            await self.write(
+                f"UPDATE identities SET private_closed_told = 1 WHERE club_id = ? AND user_id IN ({marks})",
+                (club_id, *user_ids),
+            )
+
+    async def linked_accounts(self, club_id: int) -> dict[int, bool]:
+        """Member id -> whether the bot cannot write to them privately, for the club's members with a chat
+        account (what ``/leden`` shows)."""
+        rows = await self.fetch_all(
+            "SELECT member_id, MAX(CASE WHEN private_closed_at IS NULL THEN 0 ELSE 1 END) AS closed"
+            " FROM identities WHERE club_id = ? GROUP BY member_id",
+            (club_id,),
+        )
+        return {int(r["member_id"]): bool(r["closed"]) for r in rows}

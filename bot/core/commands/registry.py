@@ -35,6 +35,9 @@ CacheKey = Callable[["Core", "Context"], Awaitable[Hashable | None]]
 POSITIONAL = "positional"  # the value itself: ``/stand A``
 FLAG = "flag"  # a word when set: ``/afmelden teamwedstrijd``
 KEYED = "keyed"  # ``key=value``: ``/seizoen naam=2026-27``
+PREFIXED = "prefixed"  # the word and the value as one: ``/zet D4 #12`` (``word="#"``)
+NAMED = "named"  # the word, then the value: ``/go uitdagen Bert voorgift 3``
+WORDS = "words"  # each word of the value on its own: ``/zet D4 Q16`` (several points in one option)
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ class Param:
     kind: str = "text"
     required: bool = False
     style: str = POSITIONAL
-    word: str | None = None  # FLAG: the word typed when set (default: the name); KEYED: the key
+    word: str | None = None  # FLAG: the word typed when set (default: the name); KEYED, NAMED: the key; PREFIXED: the prefix
     low: int | None = None
     high: int | None = None
     choices: tuple[tuple[str, str], ...] = ()
@@ -67,6 +70,12 @@ class Param:
             return [self.word or self.name]
         if self.style == KEYED:
             return [f"{self.word or self.name}={value}"]
+        if self.style == PREFIXED:
+            return [f"{self.word or ''}{value}"]
+        if self.style == NAMED:
+            return [self.word or self.name, str(value)]
+        if self.style == WORDS:
+            return str(value).split()
         return [str(value)]
 
 

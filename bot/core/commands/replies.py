@@ -52,6 +52,9 @@ class Button:
 
 
 OWNER_MARK = "~"  # ``/bevestig 3 ~12``: the button is member 12's
+# Reply.extra: the reply turned on what the bot will send the member privately (``/mijn meldingen aan``): a
+# platform where the member must open that private chat first (Telegram) offers them the way there.
+PRIVATE_NOTICES = "private_notices"
 
 
 @dataclass(frozen=True)

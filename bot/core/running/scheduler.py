@@ -196,9 +196,13 @@ class Alarm:
             self._schedule_wake(run_at)
 
     def _wake_set_by(self, run_at: datetime) -> bool:
-        """Whether the wake is set for ``run_at`` or earlier."""
+        """Whether the wake is set for ``run_at`` or earlier. Before the scheduler starts, APScheduler keeps
+        the job pending without a run time of its own: then the moment it was set for."""
         job = self.scheduler.get_job("wake")
-        return job is not None and job.next_run_time is not None and job.next_run_time <= run_at
+        if job is None:
+            return False
+        next_run: datetime | None = getattr(job, "next_run_time", self._wake_at)
+        return next_run is not None and next_run <= run_at
 
     async def dispatch(self) -> int:
         """Send the pending announcements; return how many are still pending (kept for a retry).

@@ -7,6 +7,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from tests.bot.adapters.discord_limits import Rule
+from tests.bot.adapters.refusals import RefusalLog
 from tests.bot.adapters.discord_spec import CHECKED, PREFIX, check_answer, check_request
 
 
@@ -15,6 +17,7 @@ class DiscordRules:
 
     requests: list[Any]
     problems: list[str]
+    refusals: RefusalLog
     checked: int
     interactions: dict[str, list[Any]]
     token_lifetime: float
@@ -34,20 +37,32 @@ class DiscordRules:
         self.interactions[str(payload["id"])] = [self.now(), payload["token"], False]
 
     def _checked(self, r: Any, multipart: bool) -> tuple[int, Any]:
-        """Refuse a request the spec refuses (400, 50035 Invalid Form Body, as Discord does), else answer it;
-        what breaks a rule is kept in ``problems`` and fails the test (the ``fake`` fixture)."""
+        """Answer a request, and keep every refusal in ``refusals`` (it fails the test that made it unless
+        the test expects it: ``refusals.py``), with the rules it broke."""
+        status, answer, broken = self._checked_answer(r, multipart)
+        reason = f"{answer.get('code')} {answer.get('message')}" if isinstance(answer, dict) else ""
+        self.refusals.record(f"{r.method} {r.path}", status, reason + (": " + "; ".join(broken) if broken else ""), r.arranged)
+        return status, answer
+
+    def _checked_answer(self, r: Any, multipart: bool) -> tuple[int, Any, list[str]]:
+        """Refuse a request the spec refuses as Discord does (400, 50035 Invalid Form Body with each field's
+        errors under its path, or the code of the rule broken: ``discord_limits.Rule``), else answer it; an
+        answer of the fake's own that the description refuses is kept in ``problems`` and fails the test
+        (the ``fake`` fixture)."""
         if not r.path.startswith(PREFIX):
-            return self._answer(r)
+            return (*self._answer(r), [])
         self.checked += 1
         CHECKED[0] += 1
         broken = check_request(r.method, r.path, r.query, r.json, multipart)
+        other = [b for b in broken if isinstance(b, Rule) and b.code != 50035]
+        if other:
+            return 400, {"code": other[0].code, "message": other[0].message}, broken
         if broken:
-            self.problems += broken
-            return 400, {"code": 50035, "message": "Invalid Form Body", "errors": {"_errors": [{"code": "INVALID", "message": b} for b in broken]}}
+            return 400, {"code": 50035, "message": "Invalid Form Body", "errors": field_errors(broken)}, broken
         status, answer = self._answer(r)
         if status < 300:
             self.problems += [f"the fake's {p}" for p in check_answer(r.method, r.path, status, answer)]
-        return status, answer
+        return status, answer, []
 
     def _token(self, token: str) -> tuple[int, Any] | None:
         """A follow-up's or an edit's interaction token: known once the interaction was answered, for 15 minutes."""
@@ -76,3 +91,16 @@ class DiscordRules:
         r.headers.update({"Retry-After": str(max(1, round(reset_after))), "X-RateLimit-Scope": "user"})
         return 429, {"code": 0, "message": "You are being rate limited.", "retry_after": round(reset_after, 3), "global": False}
 
+
+
+def field_errors(broken: list[str]) -> dict[str, Any]:
+    """Discord's ``errors`` of an Invalid Form Body: each field's under its path, ``_errors`` at the end; a
+    rule without a path at the top."""
+    errors: dict[str, Any] = {}
+    for rule in broken:
+        node = errors
+        for key in rule.field if isinstance(rule, Rule) else ():
+            node = node.setdefault(key, {})
+        words, code = (rule.words, rule.error) if isinstance(rule, Rule) else (str(rule), "INVALID")
+        node.setdefault("_errors", []).append({"code": code, "message": words})
+    return errors

@@ -8,6 +8,7 @@ same description (the fields it requires).
 parameters of their types, a body that matches the request schema (types, required fields, lengths,
 counts, patterns, enums) and the documented limits (``LIMITS`` below: message content, action rows,
 application commands' names, descriptions, locales, option order and their 4,000 characters in all).
+More of them, for components, embeds and the list of commands: ``discord_limits.py``.
 ``check_answer`` does the same for the fake's JSON answers. The fake refuses a request that breaks a rule
 (400, code 50035, as Discord does) and the test fails at its end naming the rule (``fake`` fixture).
 
@@ -21,6 +22,8 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+
+from tests.bot.adapters import discord_limits as limits
 
 SPEC = json.loads((Path(__file__).parent / "spec" / "discord_openapi_subset.json").read_text())
 SOURCE = SPEC["x-clubbot-source"]
@@ -198,7 +201,11 @@ def documented_limits(template: str, method: str, body: Any, where: str) -> list
         rows = [c for c in message.get("components") or [] if c.get("type") == 1]
         if len(rows) > MAX_ROWS:
             errors.append(f"{where}: body.components: {len(rows)} action rows > {MAX_ROWS}")
+        field = ("data",) if template.endswith("/callback") else ()  # where the message is in the body
+        errors += limits.components(message.get("components") or [], f"{where}: body.components", (*field, "components"))
+        errors += limits.embeds(message.get("embeds") or [], f"{where}: body.embeds", (*field, "embeds"))
     if template.endswith("/commands") and isinstance(body, list):
+        errors += limits.command_list(body, f"{where}: body")
         for i, command in enumerate(body):
             errors += _command(command, f"{where}: body[{i}] /{command.get('name')}")
     return errors

@@ -49,6 +49,7 @@ from tests.bot.adapters.discord_gateway import FakeGateway
 from tests.bot.adapters.discord_rules import DiscordRules
 from tests.bot.adapters.discord_spec import report_count
 from tests.bot.adapters.local_server import serve_locally
+from tests.bot.adapters.refusals import RefusalLog
 
 
 
@@ -83,6 +84,7 @@ class Request:
     status: int = 200
     created: bool = False  # a channel post that made a new message (not a failure, not a de-duplicated repeat)
     headers: dict[str, str] = field(default_factory=dict)  # the answer's rate limit headers
+    arranged: bool = False  # refused as the test arranged (``fail_channel``, ``closed_dms``)
 
     @property
     def content(self) -> str:
@@ -115,6 +117,7 @@ class FakeDiscord(DiscordRules, FakeGateway):
         # the checks (discord_spec.py): the rules requests broke, answers of the fake's own the spec would
         # refuse; how many requests were checked
         self.problems: list[str] = []
+        self.refusals = RefusalLog("Discord")  # every refusal (refusals.py)
         self.checked = 0
         # interactions delivered: id -> [delivered at, token, acknowledged]; Discord wants the first answer
         # within 3 s (else 10062), one only (else 40060); follow-ups with the token for 15 minutes
@@ -263,8 +266,6 @@ class FakeDiscord(DiscordRules, FakeGateway):
         if r.method == "POST" and p == ["users", "@me", "channels"]:  # open a DM channel with a member
             uid = int((r.json or {}).get("recipient_id", 0))
             name = next((n for n, u in USERS.items() if u == uid), "?")
-            if uid in self.closed_dms:
-                return 403, {"code": 50007, "message": "Cannot send messages to this user"}
             return 200, {"id": str(DM_CHANNEL + uid % 1000), "type": 1, "flags": 0, "recipients": [user_payload(uid, name)]}
         if r.method == "GET" and p[0] == "guilds" and len(p) == 4 and p[2] == "members":
             if p[1] == str(GUILD) and p[3] == str(BOT_ID):
@@ -317,8 +318,12 @@ class FakeDiscord(DiscordRules, FakeGateway):
         return 200, answer
 
     def _post(self, r: Request, channel_id: str) -> tuple[int, Any]:
+        if any(str(DM_CHANNEL + uid % 1000) == channel_id for uid in self.closed_dms):  # as Discord: the DM opens, no message goes
+            r.arranged = True
+            return 403, {"code": 50007, "message": "Cannot send messages to this user"}
         queue = self._failures.get(channel_id)
         if queue:
+            r.arranged = True
             return queue.pop(0)
         limited = self._rate_limit(r, channel_id)
         if limited is not None:
@@ -460,8 +465,8 @@ async def harness(config: Config, fake: FakeDiscord, retry_after: timedelta = ti
 
 @pytest.fixture
 async def fake(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
-    """The fake, with discord.py pointed at it; the test fails at its end if a request broke a rule of Discord's
-    (or an answer of the fake's lacked what the spec requires)."""
+    """The fake, with discord.py pointed at it; the test fails at its end if an answer of the fake's lacked what
+    the spec requires (and, through ``refusals.py``, if the fake refused a request the test did not expect it to)."""
     report_count(request.config)
     server = await FakeDiscord().start()
     old = discord.http.Route.BASE

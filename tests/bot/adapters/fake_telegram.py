@@ -4,7 +4,7 @@ deleteWebhook, setMyCommands, getUpdates (a long poll that returns as soon as an
 update is sent again until the offset confirms it, never after: ``telegram_updates.py``),
 getChatAdministrators, sendMessage / sendPhoto / sendDocument (each makes a message with a new id), answerCallbackQuery, editMessageReplyMarkup, getFile and the file download.
 Failures can be queued per chat: 403 (the bot was removed), 400 (chat not found) or 429 (too many
-requests, with ``retry_after``).
+requests, with ``retry_after``); a chat in ``no_photos`` refuses pictures (400, not enough rights).
 
 Point PTB at it with ``base_url=fake.base_url`` and ``base_file_url=fake.base_file_url``. Below the fake:
 a harness with the real ``TelegramAdapter`` polling it, the real commands layer on a SQLite file, the real
@@ -31,6 +31,7 @@ from bot.core.running.scheduler import Alarm
 from bot.core.storage.store import Announcement, Club, Store
 from tests.bot.conftest import START
 from tests.bot.adapters.local_server import serve_locally
+from tests.bot.adapters.refusals import RefusalLog
 from tests.bot.adapters.telegram_rules import SPEC, GroupLimit, Refused, check_answer, check_request
 from tests.bot.adapters.telegram_updates import Updates
 
@@ -42,8 +43,7 @@ GROUP_TITLE = "Schaakclub De Toren"
 NOW = 1796131200  # a Unix time for the messages' dates
 SEND_METHODS = ("sendMessage", "sendPhoto", "sendDocument")
 QUERY_TIMEOUT = 15.0  # seconds after which answerCallbackQuery says "query is too old"
-NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply markup are exactly "
-                "the same as a current content and reply markup of the message")  # fmt: skip
+NOT_MODIFIED = "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 
@@ -76,17 +76,16 @@ def _value(raw: str) -> Any:
         return raw
 
 
-FULL_INFO = {"accent_color_id": 0, "max_reaction_count": 11,
-             "accepted_gift_types": {"unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False,
-                                     "premium_subscription": False, "gifts_from_channels": False}}  # fmt: skip  # what every getChat answer carries
+FULL_INFO = {"accent_color_id": 0, "max_reaction_count": 11, "accepted_gift_types": {"unlimited_gifts": False, "limited_gifts": False,
+             "unique_gifts": False, "premium_subscription": False, "gifts_from_channels": False}}  # fmt: skip  # what every getChat answer carries
 
 
 class FakeError(Exception):
     """An API error the fake answers (``{"ok": false}`` with this status and description)."""
 
-    def __init__(self, status: int, description: str) -> None:
+    def __init__(self, status: int, description: str, arranged: bool = False) -> None:
         super().__init__(description)
-        self.status, self.description = status, description
+        self.status, self.description, self.arranged = status, description, arranged  # arranged: by the test
 
 
 class FakeTelegram:
@@ -108,8 +107,10 @@ class FakeTelegram:
         self.answered: set[str] = set()
         self.query_timeout = QUERY_TIMEOUT
         self.blocked: set[int] = set()  # users who blocked the bot: 403 on a message to their private chat
+        self.no_photos: set[str] = set()  # chats whose permissions do not let the bot send photos
         self.checked = 0  # requests checked against the Bot API description
-        self.violations: list[str] = []  # the rules requests broke (the fixture fails the test on any)
+        self.violations: list[str] = []  # what the fake's own answers lack (the fixture fails the test on any)
+        self.refusals = RefusalLog("Telegram")  # every refusal (refusals.py)
         self.before_answer: Callable[[Call], Awaitable[None]] | None = None  # awaited before a sent message's answer
 
     # ------------------------------------------------------------------ lifecycle
@@ -146,9 +147,8 @@ class FakeTelegram:
         self, chat_id: int | str, status: int, times: int = 1, retry_after: int = 30, after: int = 0,
         migrate_to: int | None = None, description: str | None = None,
     ) -> None:
-        """The next ``times`` messages to the chat fail with ``status`` (after ``after`` that succeed):
-        403 (the bot was removed), 400 (chat not found; with ``migrate_to``: the group became that
-        supergroup) or 429 (too many requests)."""
+        """The next ``times`` messages to the chat fail with ``status`` (after ``after`` that succeed): 403 (the
+        bot was removed), 400 (chat not found; ``migrate_to``: the group became that supergroup) or 429."""
         body: dict[str, Any] = {
             403: {"ok": False, "error_code": 403, "description": "Forbidden: bot was kicked from the supergroup chat"},
             400: {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"},
@@ -203,7 +203,7 @@ class FakeTelegram:
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         if request.match_info["token"] != TOKEN:
-            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+            return self._refuse(Call(request.match_info["method"], {}), 401, {"description": "Unauthorized"})
         method = request.match_info["method"]
         params: dict[str, Any] = {}
         files: dict[str, tuple[str, bytes]] = {}
@@ -218,39 +218,30 @@ class FakeTelegram:
                     params[key] = _value(str(value))
         call = Call(method, params, files)
         self.checked += 1
+        if method != "getUpdates":
+            self.calls.append(call)
         try:
             check_request(method, params, files)
         except Refused as err:
-            self.violations.append(str(err))
-            call.status = 400
-            self.calls.append(call)
-            return web.json_response({"ok": False, "error_code": 400, "description": f"Bad Request: {err}"}, status=400)
+            return self._refuse(call, 400, {"description": f"Bad Request: {err}"})
         handler = getattr(self, "api_" + method, None)
         if handler is None:
-            call.status = 404
-            self.calls.append(call)
-            return web.json_response({"ok": False, "error_code": 404, "description": "Not Found"}, status=404)
-        if method != "getUpdates":
-            self.calls.append(call)
+            return self._refuse(call, 404, {"description": "Not Found"})
         failures = self._failures.get(str(params.get("chat_id")))
         if method.startswith("send") and failures:
             status, body = failures.pop(0)
             if status != 200:
-                call.status = status
-                return web.json_response(body, status=status)
+                return self._refuse(call, status, body, arranged=True)
         if method in SEND_METHODS and str(params.get("chat_id")).isdigit() and int(params["chat_id"]) in self.blocked:
-            call.status = 403
-            return web.json_response({"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked by the user"}, status=403)
+            return self._refuse(call, 403, {"description": "Forbidden: bot was blocked by the user"}, arranged=True)
         if method in SEND_METHODS:
             limited = self.group_limit.refuse(str(params.get("chat_id")))
             if limited is not None:
-                call.status = 429
-                return web.json_response(limited, status=429)
+                return self._refuse(call, 429, limited)
         try:
             result = await handler(params, files)
         except FakeError as err:
-            call.status = err.status
-            return web.json_response({"ok": False, "error_code": err.status, "description": err.description}, status=err.status)
+            return self._refuse(call, err.status, {"description": err.description}, err.arranged)
         try:
             check_answer(method, result)
         except Refused as err:
@@ -261,6 +252,12 @@ class FakeTelegram:
             if self.before_answer is not None:  # the message exists; the bot has not heard so yet
                 await self.before_answer(call)
         return web.json_response({"ok": True, "result": result})
+
+    def _refuse(self, call: Call, status: int, body: dict[str, Any], arranged: bool = False) -> web.Response:
+        """Telegram's error answer; kept in ``refusals`` (refusals.py: it fails the test unless expected)."""
+        call.status = status
+        self.refusals.record(call.method, status, str(body.get("description")), arranged)
+        return web.json_response({"ok": False, "error_code": status, **body}, status=status)
 
     def _bot_user(self) -> dict[str, Any]:
         return {
@@ -321,6 +318,8 @@ class FakeTelegram:
         return self._message(params, text=params["text"])
 
     async def api_sendPhoto(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        if str(params["chat_id"]) in self.no_photos:  # as Telegram answers: the text would go, the photo does not
+            raise FakeError(400, "Bad Request: not enough rights to send photos to the chat", arranged=True)
         photo = [{"file_id": "photo-1", "file_unique_id": "p1", "width": 800, "height": 600}]
         extra = {"caption": params["caption"]} if params.get("caption") else {}
         return self._message(params, photo=photo, **extra)
@@ -476,7 +475,7 @@ async def fake(request: pytest.FixtureRequest) -> AsyncIterator[FakeTelegram]:
         counter = CheckedCount()
         request.config.pluginmanager.register(counter, "telegram-checked")
     counter.total += server.checked
-    assert not server.violations, "requests the real Telegram refuses:\n" + "\n".join(server.violations)
+    assert not server.violations, "the fake's answers lack what the Bot API requires:\n" + "\n".join(server.violations)
 
 
 @pytest.fixture

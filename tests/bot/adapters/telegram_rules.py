@@ -3,8 +3,21 @@ description in ``spec/telegram_bot_api_subset.json`` (the method exists, require
 parameter types) and the documented limits (text 1-4096 characters after entity parsing, caption <= 1024,
 callback_data 1-64 bytes, setMyCommands: <= 100 commands of 1-32 characters a-z, 0-9, _ with a description
 of 1-256 characters; photo: <= 10 MB, width + height <= 10000, ratio <= 20; HTML parse_mode: only the
-tags Telegram knows, well nested, ``<``, ``>`` and ``&`` escaped). Every answer the fake gives carries the
-fields the description requires of its type. ``check_request`` returns the rule a request broke (or None)."""
+tags Telegram knows, well nested, ``<``, ``>`` and ``&`` escaped, ``<span>`` only as ``class="tg-spoiler"``;
+an inline keyboard of at most 100 buttons, each of exactly one kind; parse_mode HTML, Markdown or
+MarkdownV2; language_code two letters; a callback query's text <= 200 characters). Every answer the fake
+gives carries the fields the description requires of its type. ``check_request`` raises ``Refused`` with
+the rule a request broke; the fake answers it 400 "Bad Request: " and the rule.
+
+Where Telegram has words of its own for a refusal, the rule starts with them: the Bot API server's
+(github.com/tdlib/telegram-bot-api ``telegram-bot-api/Client.cpp`` at 01a3679c0bbf, 2026-05-07: "Unsupported
+parse_mode", "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
+"reply markup is too long"), TDLib's HTML parser's ('Tag "span" must have class "tg-spoiler" at byte
+offset N'), and the server's answers bots reported ("invalid language code specified" for ``zh-hans``,
+"MESSAGE_TOO_LONG" for a callback alert over 200 characters). One is stricter than the server: a button
+with two kinds (``url`` and ``callback_data``) breaks the documented "exactly one of the optional fields",
+but the server keeps the url and drops the callback_data without a word (the press never reaches the
+bot); the fake refuses it."""
 
 from __future__ import annotations
 
@@ -16,11 +29,19 @@ import time
 from collections import deque
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import parse_qs, urlsplit
 
 SPEC = json.loads((Path(__file__).parent / "spec" / "telegram_bot_api_subset.json").read_text(encoding="utf-8"))
 MAX_TEXT, MAX_CAPTION, MAX_CALLBACK_DATA = 4096, 1024, 64
 MAX_PHOTO_BYTES, MAX_PHOTO_SIDES, MAX_PHOTO_RATIO = 10 * 1024 * 1024, 10000, 20
 COMMAND = re.compile(r"[a-z0-9_]{1,32}")
+MAX_BUTTONS, MAX_CALLBACK_ANSWER = 100, 200  # an inline keyboard's buttons; answerCallbackQuery's text
+PARSE_MODES = ("html", "markdown", "markdownv2", "none")  # as the Bot API server reads them (lowercased)
+# what an inline keyboard button does: exactly one of these (core.telegram.org/bots/api#inlinekeyboardbutton)
+BUTTON_KINDS = ("url", "callback_data", "web_app", "login_url", "switch_inline_query", "switch_inline_query_current_chat",
+                "switch_inline_query_chosen_chat", "copy_text", "callback_game", "pay")  # fmt: skip
+START_PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a deep link's start parameter
+USERNAME = re.compile(r"[A-Za-z0-9_]{5,32}")
 # the tags Telegram's HTML parse mode accepts (core.telegram.org/bots/api#html-style) and their attributes
 TAGS = {
     "b": (), "strong": (), "i": (), "em": (), "u": (), "ins": (), "s": (), "strike": (), "del": (),
@@ -29,6 +50,7 @@ TAGS = {
 }  # fmt: skip
 ENTITY = re.compile(r"&(lt|gt|amp|quot|#[0-9]+|#x[0-9a-fA-F]+);")
 TAG = re.compile(r"<(/?)([a-z-]+)((?:\s+[a-z-]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]*))?)*)\s*>")
+SPOILER = re.compile(r"class=(\"tg-spoiler\"|'tg-spoiler'|tg-spoiler(?=\s|$))")
 ATTRIBUTE = re.compile(r"([a-z-]+)(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]*))?")
 
 
@@ -62,6 +84,8 @@ def html_text(text: str) -> str:
                 bad = [a for a in ATTRIBUTE.findall(attributes) if a not in TAGS[name]]
                 if bad:
                     raise Refused(f"HTML: attribute {bad[0]} not allowed on <{name}>")
+                if name == "span" and not SPOILER.search(attributes):
+                    raise Refused(f'can\'t parse entities: Tag "span" must have class "tg-spoiler" at byte offset {len(text[:i].encode())}')
                 stack.append(name)
             i = match.end()
         elif char == "&":
@@ -146,6 +170,9 @@ def check_request(method: str, params: dict[str, Any], files: dict[str, tuple[st
             data = button.get("callback_data")
             if data is not None and not 1 <= len(str(data).encode("utf-8")) <= MAX_CALLBACK_DATA:
                 raise Refused(f"{method}: callback_data of {len(str(data).encode())} bytes (1-{MAX_CALLBACK_DATA})")
+            if button.get("url") is not None:
+                check_button_url(method, str(button["url"]))
+    check_markup_and_options(method, params)
     if method == "setMyCommands":
         commands = params["commands"]
         if len(commands) > 100:
@@ -164,6 +191,48 @@ def check_request(method: str, params: dict[str, Any], files: dict[str, tuple[st
             width, height = size
             if width + height > MAX_PHOTO_SIDES or max(width, height) > MAX_PHOTO_RATIO * min(width, height):
                 raise Refused(f"sendPhoto: photo {width}x{height} (width + height <= 10000, ratio <= 20)")
+
+
+def check_markup_and_options(method: str, params: dict[str, Any]) -> None:
+    """An inline keyboard of at most 100 buttons, each of exactly one kind; a parse mode Telegram knows; a
+    language code of two letters; a callback query's notification of at most 200 characters. Telegram's
+    words (the Bot API server, tdlib/telegram-bot-api ``Client.cpp``, and its answers as bots met them)."""
+    keyboard = [b for row in (params.get("reply_markup") or {}).get("inline_keyboard", []) for b in row]
+    if len(keyboard) > MAX_BUTTONS:
+        raise Refused(f"reply markup is too long ({method}: {len(keyboard)} inline buttons, at most {MAX_BUTTONS})")
+    for button in keyboard:
+        kinds = [k for k in BUTTON_KINDS if k in button and (button[k] != "" or k not in ("url", "callback_data"))]
+        if not kinds:
+            raise Refused("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard")
+        if len(kinds) > 1:  # the server keeps the first (a url) and drops the rest without a word: refused here
+            raise Refused(f"can't parse inline keyboard button: InlineKeyboardButton must have exactly one optional field ({', '.join(kinds)})")
+    mode = str(params.get("parse_mode") or "")
+    if mode and mode.lower() not in PARSE_MODES and (params.get("text") or params.get("caption")):
+        raise Refused(f"Unsupported parse_mode ({mode!r})")
+    language = params.get("language_code")
+    if language and not re.fullmatch(r"[a-z]{2}", str(language)):
+        raise Refused(f"invalid language code specified ({language!r}: two letters of ISO 639-1, or none)")
+    if method == "answerCallbackQuery" and len(str(params.get("text") or "")) > MAX_CALLBACK_ANSWER:
+        raise Refused(f"MESSAGE_TOO_LONG (a callback query's text of {len(str(params['text']))} characters, at most {MAX_CALLBACK_ANSWER})")
+
+
+def check_button_url(method: str, url: str) -> None:
+    """A URL button: http(s) or tg: (BUTTON_URL_INVALID otherwise). A deep link to a bot
+    (``t.me/<bot>?start=<payload>``, core.telegram.org/bots/features#deep-linking) names a username of 5-32
+    characters ``A-Z a-z 0-9 _`` and a payload of 1-64 characters ``A-Z a-z 0-9 _ -``; Telegram's apps open
+    any other as a chat without the payload, so the fake refuses it."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https", "tg") or parts.scheme != "tg" and not parts.netloc:
+        raise Refused(f"{method}: BUTTON_URL_INVALID {url[:80]!r}")
+    if parts.netloc.lower() not in ("t.me", "telegram.me"):
+        return
+    query = parse_qs(parts.query, keep_blank_values=True)
+    for key in ("start", "startgroup"):
+        if key in query:
+            if not USERNAME.fullmatch(parts.path.strip("/")):
+                raise Refused(f"{method}: deep link to {parts.path!r}, not a bot's username")
+            if len(query[key]) != 1 or not START_PAYLOAD.fullmatch(query[key][0]):
+                raise Refused(f"{method}: deep link {key}={query[key]!r} is not 1-64 of A-Z a-z 0-9 _ -")
 
 
 def check_answer(method: str, result: Any) -> None:

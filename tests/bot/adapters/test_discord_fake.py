@@ -12,6 +12,7 @@ import aiohttp
 
 from tests.bot.adapters.discord_world import ANNOUNCE, APP_ID, slash_payload
 from tests.bot.adapters.fake_discord import FakeDiscord, fake  # noqa: F401
+from tests.bot.adapters.refusals import expect_refusal
 
 MESSAGES = f"/channels/{ANNOUNCE}/messages"
 
@@ -24,11 +25,13 @@ async def call(fake: FakeDiscord, method: str, path: str, body: Any = None, **qu
 
 
 async def refused(fake: FakeDiscord, method: str, path: str, body: Any = None, **query: str) -> list[str]:
-    """The rules the request broke; the fake answered 400 Invalid Form Body. (Cleared: this test wanted them.)"""
+    """The rules the request broke, as the fake keeps its refusal; Discord's answer was 400 Invalid Form Body.
+    (Taken from the fake's refusals: this test wanted them.)"""
     status, data, _ = await call(fake, method, path, body, **query)
-    broken, fake.problems = fake.problems, []
-    assert status == 400 and data["code"] == 50035, (status, data)
-    return broken
+    (refusal,) = fake.refusals.take()
+    assert (status, data["code"], data["message"], refusal.status) == (400, 50035, "Invalid Form Body", 400), (status, data)
+    assert refusal.request == f"{method} /api/v10{path}" and refusal.reason.startswith("50035 Invalid Form Body: ")
+    return [refusal.reason]
 
 
 def button(custom_id: str = "clubbot:/x", label: str = "Ja") -> dict[str, Any]:
@@ -81,7 +84,68 @@ async def test_application_commands_are_held_to_discords_rules(fake: FakeDiscord
         assert any(rule in r for r in broken), (rule, broken)
 
 
+def link(url: str | None = "https://example.org", **more: Any) -> dict[str, Any]:
+    return {"type": 2, "style": 5, "label": "Site", **({"url": url} if url else {}), **more}
+
+
+def embed(characters: int) -> dict[str, Any]:
+    fields = [{"name": "n" * 25, "value": "v" * 25, "inline": False}]
+    return {"type": "rich", "title": "t" * 100, "description": "d" * (characters - 150), "fields": fields}
+
+
+async def test_components_and_embeds_are_held_to_the_rules_discord_documents(fake: FakeDiscord) -> None:
+    """Each refused as Discord refuses it (400, 50035 Invalid Form Body, Discord's words for the field); what
+    keeps just inside the rule passes."""
+    row = lambda *buttons: {"type": 1, "components": list(buttons)}  # noqa: E731
+    fine = {"content": "a", "components": [row(button("clubbot:/a"), button("clubbot:/b"), link())], "embeds": [embed(3000), embed(3000)]}
+    assert (await call(fake, "POST", MESSAGES, fine))[0] == 200
+    def under(*path: str, words: str, code: str = "INVALID") -> dict[str, Any]:
+        errors: dict[str, Any] = {"_errors": [{"code": code, "message": words}]}
+        for key in reversed(path):
+            errors = {key: errors}
+        return errors
+
+    cases = [
+        ({"components": [row(button("clubbot:/a")), row(button("clubbot:/a", label="Nee"))]},
+         under("components", "1", "components", "0", "custom_id", words="Component custom id cannot be duplicated", code="COMPONENT_CUSTOM_ID_DUPLICATED")),
+        ({"components": [row(link(None, custom_id="clubbot:/site"))]},
+         under("components", "0", "components", "0", words="Link buttons must have a url, and cannot have a custom_id")),
+        ({"components": [row(link(custom_id="clubbot:/site"))]},
+         under("components", "0", "components", "0", words="Link buttons must have a url, and cannot have a custom_id")),
+        ({"components": [row(button(), {"type": 2, "style": 1, "label": "Ja"})]},
+         under("components", "0", "components", "1", "custom_id", words="A custom id is required")),
+        ({"embeds": [embed(3000), embed(3001)]}, under("embeds", words="Embed size exceeds maximum size of 6000")),
+    ]  # fmt: skip
+    for body, errors in cases:
+        status, data, _ = await call(fake, "POST", MESSAGES, {"content": "a", **body})
+        (refusal,) = fake.refusals.take()
+        assert (status, data) == (400, {"code": 50035, "message": "Invalid Form Body", "errors": errors}), data
+        assert refusal.reason.startswith("50035 Invalid Form Body: POST /channels/{channel_id}/messages: body.")
+    interaction = slash_payload("stand", "Anna")  # in an interaction's answer the message is its "data"
+    fake.delivered(interaction)
+    answer = {"type": 4, "data": {"content": "a", "components": [row(button(), button())]}}
+    status, data, _ = await call(fake, "POST", f"/interactions/{interaction['id']}/{interaction['token']}/callback", answer)
+    assert "data" in data["errors"] and "Component custom id cannot be duplicated ('clubbot:/x')" in fake.refusals.take()[0].reason
+
+
+async def test_a_bulk_overwrite_is_held_to_100_commands_with_unique_names(fake: FakeDiscord) -> None:
+    path = f"/applications/{APP_ID}/commands"
+    hundred = [command(name=f"c{i}") for i in range(100)]
+    assert (await call(fake, "PUT", path, hundred))[0] == 200
+    assert (await call(fake, "PUT", path, [command(), {**command(), "type": 2, "description": ""}]))[0] == 200  # a user command may share it
+    status, data, _ = await call(fake, "PUT", path, [*hundred, command(name="c100")])
+    assert (status, data) == (400, {"code": 30032, "message": "Maximum number of application commands reached (100)"})
+    assert fake.refusals.take()[0].reason.startswith("30032 Maximum number of application commands reached (100): PUT")
+    status, data, _ = await call(fake, "PUT", path, [command(), command(description="Nog een keer")])
+    unique = {"code": "APPLICATION_COMMANDS_DUPLICATE_NAME", "message": "Application command names must be unique"}
+    assert (status, data) == (400, {"code": 50035, "message": "Invalid Form Body", "errors": {"_errors": [unique]}})
+    assert "Application command names must be unique (/afmelden, type 1, 2 times)" in fake.refusals.take()[0].reason
+
+
 async def test_interactions_are_answered_once_within_3_seconds_and_followed_up_for_15_minutes(fake: FakeDiscord) -> None:
+    """(Each refusal expected as the test makes it: ``expect_refusal``.)"""
+    for refusal in ("callback 400 40060 ", "callback 404 10062 ", "404 10015 Unknown Webhook", "401 50027 Invalid Webhook Token"):
+        expect_refusal(refusal)
     first, late, never = (slash_payload("stand", "Anna") for _ in range(3))
     for payload in (first, late):
         fake.delivered(payload)

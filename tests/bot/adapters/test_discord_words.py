@@ -21,7 +21,10 @@ def words(registry: Registry) -> dict[str, set[str]]:
     for command in registry.commands.values():
         owner = registry.system_of[command.name]
         used = [f"discord_cmd_{command.name}", f"discord_desc_{command.name}", *(command.confirm or ())]
-        for param in [p.name for p in command.params] if command.params is not None else ["argumenten"]:
+        if command.params is None:  # the adapter's own free-text option, whichever command declares none
+            owners["discord_param_argumenten"].add("")
+            owners["discord_pdesc_argumenten"].add("")
+        for param in [p.name for p in command.params or ()]:
             used += [f"discord_param_{param}", f"discord_pdesc_{param}", f"discord_pdesc_{command.name}_{param}"]
         used += [label for p in command.params or () for label, _ in p.choices]
         for key in used:

@@ -10,7 +10,7 @@ import os
 import shutil
 from pathlib import Path
 
-from tests.bot.backup.test_backup import _count, _make_backup, _restore, _tampered
+from tests.bot.backup.test_backup import _count, _make_backup, _restore, _restore_here, _tampered
 
 SEASON_COPY = (
     "INSERT INTO seasons (club_id, name, kind, rounds_count, deadline_time, publish_time, timezone, settings_json,"
@@ -34,7 +34,7 @@ def test_restore_refuses_rows_the_bot_cannot_read(tmp_path: Path) -> None:
     before = db.read_bytes()
     for number, (reason, sql) in enumerate(CASES.items()):
         bad = _tampered(good, tmp_path / f"bad{number}.sqlite3", sql)
-        done = _restore(str(bad), "--db", str(db))
+        done = _restore_here(str(bad), "--db", str(db))
         assert done.returncode == 2, (reason, done.stdout)
         assert reason in done.stderr and "nothing was changed" in done.stderr, (reason, done.stderr)
         assert len(done.stderr) < 2000  # what is wrong, not the 1 MB name

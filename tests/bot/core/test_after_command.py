@@ -228,3 +228,28 @@ async def test_a_process_claims_only_what_its_platforms_can_post(any_store: Stor
     assert posted == ["Nieuws op discord"]
     left = await any_store.pending_announcements()
     assert [(a.body, a.attempted) for a in left] == [("Nieuws op telegram", False)]
+
+
+async def test_commands_before_the_alarm_starts_set_its_wake_all_the_same(config: Config) -> None:
+    """A command answered before the scheduler runs (the adapters may be up first): its wake is a job
+    APScheduler keeps pending, without a run time of its own yet; a second command compares against it
+    and moves it earlier, never fails (found by the Keizer state machine, which never starts the alarm)."""
+    store = await Store.open(config.db_path)
+    clock = ShiftedClock(START)
+    core = make_core(store, config, clock)
+
+    async def send(club: Club, announcement: Announcement) -> None:
+        pass
+
+    alarm = Alarm(core, send)
+    try:
+        director = person(1, "Leider", True)
+        await ok(core, director, "/seizoen naam=S start=2026-12-10 rondes=4")
+        await alarm.after_command(director)
+        first = alarm._wake_at
+        assert alarm.scheduler.get_job("wake") is not None and first is not None
+        await ok(core, director, "/seizoen naam=R start=2026-12-03 rondes=3 soort=rapid")  # a week earlier
+        await alarm.after_command(director)
+        assert alarm._wake_at is not None and alarm._wake_at < first - timedelta(days=6)
+    finally:
+        await store.close()

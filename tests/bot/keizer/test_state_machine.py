@@ -144,7 +144,7 @@ class ClubWeeks(RuleBasedStateMachine):
     @rule(who=st.sampled_from(EVERYONE), text=COMMAND)
     def command(self, who: Actor, text: str) -> None:
         self.run(self._answer(who, text))
-        self.run(self.alarm.run_due())  # as the adapters do after a command
+        self.run(self.alarm.after_command(who))  # as the adapters do after a command
 
     @rule(who=SIGNERS, text=SIGNING)
     def signing_on_or_off(self, who: Actor, text: str) -> None:

@@ -40,9 +40,10 @@ async def running_bot_scraped(config: Config, address_key: str) -> tuple[tuple[i
     try:
         for _ in range(200):
             if any(c.method == "setMyCommands" for c in telegram.calls) and not task.done():
-                try:
+                try:  # the site answers from the start; the platform counts as connected once its login is done
                     health = await scrape(f"{base}/healthz")
-                    break
+                    if health[0] == 200:
+                        break
                 except aiohttp.ClientConnectionError:
                     pass
             await asyncio.sleep(0.05)
