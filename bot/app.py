@@ -27,6 +27,7 @@ from bot.core.running.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.running.scheduler import Alarm
 from bot.systems import make_core
 from bot.core.running.log_lines import configure_logging
+from bot.core.online.settings import log_at_start
 from bot.platform_login import log_in
 from bot.web.health_routes import start_metrics
 from bot.web.server import start_web
@@ -75,12 +76,14 @@ async def run_console(
         await console.start()
         await alarm.start()
         site = await start_operator_site(core, config)
+        log_at_start(config)  # once started: whether online play on lichess is on
         freeze_startup_objects()
         await console.run(stdin)
     finally:
         alarm.shutdown()
         if site is not None:
             await site.cleanup()
+        await core.online.close()
         await store.close()
     return 0
 
@@ -180,6 +183,7 @@ async def run_platforms(
                 core.health.platforms.pop(name, None)
         alarm.platforms = set(by_platform)  # it claims only the announcements its adapters can post
         await alarm.start()
+        log_at_start(config)  # once started: whether online play on lichess is on
         freeze_startup_objects()
         await stop.wait()
     finally:
@@ -191,6 +195,7 @@ async def run_platforms(
                 await adapter.stop()
             except Exception:
                 log.exception("stopping the %s adapter failed", adapter.platform)
+        await core.online.close()
         await store.close()
     return 0
 

@@ -47,6 +47,14 @@ class Config:
     shards: tuple[int, ...] | None = None  # the Discord shards this process runs (--shards 0-3); None: all
     shard_count: int | None = None  # how many shards the bot has in all (--shard-count 8)
     platforms: tuple[str, ...] | None = None  # the chats this process serves (--platforms discord); None: all
+    lichess_url: str = "https://lichess.org"  # where online rounds are played (the tests: the fake lichess)
+    lichess_token_env: str = "CLUBBOT_LICHESS_TOKEN"  # the variable that holds the bot's own lichess token
+    lichess_token: str | None = None  # None: online play is off, and the bot makes no request to lichess
+
+    @property
+    def online_play(self) -> bool:
+        """Whether this bot plays online on lichess: only with its own token (docs/online.md)."""
+        return self.lichess_token is not None
 
     @property
     def database(self) -> str | Path:
@@ -162,6 +170,7 @@ SETTINGS: dict[str, dict[str, Check]] = {
         "trusted_proxies": _addresses,
     },
     "metrics": {"address": lambda v: "" if v == "" else web_address_problem(v)},
+    "lichess": {"url": _url("http", "https", empty=False), "token_env": _env_name},
 }
 
 
@@ -251,6 +260,7 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
     telegram = raw.get("telegram", {})
     console = raw.get("console", {})
     web = raw.get("web", {})
+    lichess = raw.get("lichess", {})
     db_path = Path(db.get("path", "data/clubbot.sqlite3"))
     if not db_path.is_absolute():
         db_path = REPO_ROOT / db_path
@@ -283,6 +293,9 @@ def load_config(path: str | Path | None = None, env: dict[str, str] | None = Non
         web_base_url=(web.get("base_url") or "").rstrip("/") or None,
         web_trusted_proxies=tuple(str(a) for a in web.get("trusted_proxies", ())),
         database_url=_database_url(db, env, text, file) if url_needed else None,
+        lichess_url=str(lichess.get("url", "https://lichess.org")).rstrip("/"),
+        lichess_token_env=lichess.get("token_env", "CLUBBOT_LICHESS_TOKEN"),
+        lichess_token=token(lichess, "CLUBBOT_LICHESS_TOKEN"),
     )
 
 

@@ -12,6 +12,8 @@ word. Five floors, each a package a newcomer can name:
 - ``club``: the club and its members. Joining, linking chat accounts, the member list and its import,
   names, federation identities, the club's details and style, members' links and notices.
 - ``output``: what the bot draws and hands out. Pictures and fonts, local times and calendars, CSV files.
+- ``online``: playing online on a chess server. The lichess client keeping lichess's rules, "log in with
+  lichess" (PKCE), whether this bot plays online at all (``core.online``).
 - ``i18n``: the core's words, and the catalogue every system's words join.
 
 The floors are cut by meaning, not by who imports whom: the club's commands use the machinery's

@@ -89,6 +89,8 @@ FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_cho
            ("discord_choice_trf", "trf"))  # fmt: skip
 MISSING = (("discord_choice_missing_pair", "indelen"), ("discord_choice_missing_wait", "wachten"))
 ON_OFF = (("discord_choice_on", "aan"), ("discord_choice_off", "uit"))
+ONLINE = (("lichess", "lichess"), ("discord_choice_off", "uit"))  # /seizoen online= (bot/keizer/online_settings.py)
+YES_NO = (("discord_choice_rated", "ja"), ("discord_choice_casual", "nee"))
 ATTENDANCE = (("discord_choice_attendance_default", "standaard"), ("discord_choice_attendance_absent", "afgemeld"))
 CALENDAR_FEED = (("discord_choice_calendar_link", "link"), ("discord_choice_calendar_new", "nieuw"))
 WHY = (("discord_choice_why_points", "punten"), ("discord_choice_why_pairing", "indeling"))
@@ -129,15 +131,18 @@ def register(registry: Registry) -> None:
     add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID), confirms_result=True))
     add(Command("prijzen", cmd_prijzen, english="prizes", params=(), reads_only=True, cache_key=prizes_key))
     add(Command("groepen", cmd_groepen, english="groups"))
+    # naam and start make a new season; without them the command shows the running one or changes its settings
     add(Command("seizoen", cmd_seizoen, director=True, english="season",
-                params=(_keyed("naam", required=True), _keyed("start", required=True), *_calendar(),
-                        _keyed("startvolgorde", "choice", choices=ORDERS), Param("toch", "bool", style=FLAG))))  # fmt: skip
+                params=(_keyed("naam"), _keyed("start"), *_calendar(),
+                        _keyed("startvolgorde", "choice", choices=ORDERS), Param("toch", "bool", style=FLAG),
+                        _keyed("online", "choice", choices=ONLINE), _keyed("tempo"),
+                        _keyed("beoordeeld", "choice", choices=YES_NO), _keyed("uiterlijk"))))  # fmt: skip
     add(Command("speler", cmd_speler, director=True, english="player",
                 params=(Param("naam", required=True, complete=member_names),
                         Param("rating", "int", low=0, high=4000),
                         Param("actie", "choice", choices=PLAYER_ACTIONS),
                         Param("groep", "choice", style=KEYED, choices=GROUP.choices), RAPID,
-                        _keyed("knsb"), _keyed("fide"), _keyed("egd"))))  # fmt: skip
+                        _keyed("knsb"), _keyed("fide"), _keyed("egd"), _keyed("lichess"))))  # fmt: skip
     add(Command("nietverschenen", cmd_nietverschenen, director=True, english="noshow", confirms_result=True,
                 params=(Param("speler", required=True, complete=member_names), ROUND_PAIRED, RAPID)))  # fmt: skip
     add(Command("invaller", cmd_invaller, director=True, english="standby",

@@ -18,6 +18,8 @@ from bot.core.output.calendar import FIRST_YEAR, LAST_YEAR, local_text, parse_da
 from bot.core.commands.context import MAX_NAME_LENGTH, Context, UserError, parse_int
 from bot.core.commands.dispatch import Core
 from bot.core.club.federation import holder_of, identity_args
+from bot.core.club.lichess_accounts import lichess_arg, refuse_taken
+from bot.core.club.lichess_tables import BY_DIRECTOR, BY_LOGIN
 from bot.core.commands.limits import MAX_FILE_BYTES, MAX_IMPORT_PLAYERS, MAX_ROUNDS
 from bot.core.club.member_admin import admin_words, run_admin
 from bot.core.commands.replies import Reply
@@ -26,6 +28,10 @@ from bot.keizer import competition, director_games, season_io
 from bot.keizer.calendar import season_rounds
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.online_settings import (
+    cmd_online, cmd_show_season, describe, new_season_online, only_online, save_new_season_online, split_online,
+)
+from bot.keizer.calendar_store import VenueStore
 from bot.keizer.open_results import MISSING_VALUES, open_store, with_missing_setting
 from bot.keizer.reminders import REMINDER_KEYS, REMINDER_VALUES, with_reminder_setting
 from bot.keizer.reports import EXPORT_FORMATS, export
@@ -56,8 +62,15 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
     for keys, known, stored, reply in _SETTINGS:
         if _only_setting(ctx, keys):
             return await _set_setting(core, ctx, keys, known, stored, reply)
+    if only_online(ctx):  # online=lichess|uit tempo=...: the running season's, from its coming round
+        return await cmd_online(core, ctx)
+    if all("=" in a and a.partition("=")[0].lower() in _KIND_KEYS for a in ctx.args):  # /seizoen [soort=rapid]
+        return await cmd_show_season(core, ctx)
     anyway, ctx = director_games.anyway(ctx)  # toch: the director knows a running season ends
+    online, args = split_online(ctx.args)  # online=lichess tempo=15+10 ... (bot/keizer/online_settings.py)
+    ctx = ctx.with_args(args)
     opts = await season_options(core, ctx, "usage_seizoen", need_name=True)
+    playing_online = new_season_online(core, ctx, online, opts.publish.strftime("%H:%M"))
     calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone)
     if calendar[0][2] <= ctx.now:
         raise UserError("error_start_in_past", date=opts.first_day.isoformat())
@@ -87,7 +100,10 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         )  # fmt: skip
         for member_id, rating, group in carried:
             await keizer_store(core).upsert_season_player(season.id, member_id, rating, 1, group, positions.get(member_id))
+        await save_new_season_online(core, season, playing_online)
     lines = [season_created(ctx, opts, calendar, len(carried))]
+    if playing_online is not None:
+        lines.append(describe(ctx, playing_online, (await VenueStore(core.store).venue(ctx.club.id)).ends))
     if opts.kind == "rapid" and previous is None:
         lines.append(ctx.t("rapid_roster_empty"))
     return Reply(lines=tuple(lines))
@@ -331,6 +347,7 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
     group: str | None = None
     rest: list[str] = []
     ids, args = identity_args(ctx.args)  # knsb=... fide=... egd=...: the member's federation identities
+    lichess, args = lichess_arg(args)  # lichess=...: the member's lichess account (issue 43 §1)
     for arg in args:
         key, sep, value = arg.partition("=")
         if sep and key.lower() in ("groep", "group"):
@@ -343,10 +360,10 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
         whole = " ".join(" ".join(rest).split())
         named = await core.store.member_by_name(ctx.club.id, whole)
         if named is not None:
-            return await _identities(core, ctx, named, ids)
-        if ids:
+            return await _identities(core, ctx, named, ids, lichess)
+        if ids or lichess:
             raise UserError("error_unknown_player", name=whole[:MAX_NAME_LENGTH])
-    admin = admin_words(" ".join(rest).split()) if group is None and not ids else None  # a Discord name field holds them all
+    admin = admin_words(" ".join(rest).split()) if group is None and not ids and lichess is None else None  # a Discord name field holds them all
     if admin is not None:  # rename, merge, remove: the core's, for every system
         reply = await run_admin(core, ctx, *admin)
         if admin[0] == "merge":  # the merged record's rounds may come before the kept record's first
@@ -355,7 +372,7 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
         return reply
     if len(rest) >= 2 and rest[-1].lower() in WITHDRAW_WORDS | BACK_WORDS and group is None:
         return await _withdraw(core, ctx, kind, " ".join(" ".join(rest[:-1]).split()), rest[-1].lower() in WITHDRAW_WORDS)
-    if rest and group is None and not ids and parse_int(rest[-1]) is None:  # /speler Eva, and no Eva (any more)
+    if rest and group is None and not ids and lichess is None and parse_int(rest[-1]) is None:  # /speler Eva, and no Eva (any more)
         raise UserError("error_unknown_player_add", name=" ".join(" ".join(rest).split())[:MAX_NAME_LENGTH])
     if len(rest) < 2 or parse_int(rest[-1]) is None:
         raise UserError("error_usage", usage=ctx.t("usage_speler"))
@@ -368,6 +385,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
         raise UserError("error_bad_name", limit=MAX_NAME_LENGTH)
     season = await active_season(core, ctx, kind) if kind == "rapid" else await keizer_store(core).active_season(ctx.club.id)
     member = await core.store.member_by_name(ctx.club.id, name)
+    if lichess is not None:
+        await refuse_taken(core.store, ctx.club.id, member.id if member else None, lichess[0])
     async with core.store.transaction():
         if member is None:
             member = await core.store.add_member(ctx.club.id, name, rating, ctx.now)
@@ -386,19 +405,31 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
         await holder_of(core.store, ctx.club.id, member.id, ids)
         for column, identity in ids.items():
             await core.store.set_identity(member.id, column, identity)
+        if lichess is not None:
+            await core.store.set_lichess_account(ctx.club.id, member.id, lichess[0], BY_DIRECTOR, ctx.now)
     # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
     return Reply(lines=(for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating)),))
 
 
-async def _identities(core: Core, ctx: Context, member: Member, ids: dict[str, str | None]) -> Reply:
-    """``/speler Naam``: the member's rating and federation identities; with ``knsb=``, ``fide=`` or
-    ``egd=`` (``-`` removes one) they are set first."""
-    if ids:
+async def _identities(
+    core: Core, ctx: Context, member: Member, ids: dict[str, str | None], lichess: tuple[str | None] | None
+) -> Reply:
+    """``/speler Naam``: the member's rating, federation identities and lichess account; with ``knsb=``,
+    ``fide=``, ``egd=`` or ``lichess=`` (``-`` removes one) they are set first."""
+    if ids or lichess is not None:
         await holder_of(core.store, ctx.club.id, member.id, ids)
+        if lichess is not None:
+            await refuse_taken(core.store, ctx.club.id, member.id, lichess[0])
         async with core.store.transaction():
             for column, value in ids.items():
                 await core.store.set_identity(member.id, column, value)
+            if lichess is not None:
+                await core.store.set_lichess_account(ctx.club.id, member.id, lichess[0], BY_DIRECTOR, ctx.now)
     have = await core.store.identities(member.id)
+    account = await core.store.lichess_account(member.id)
     none = ctx.t("identity_none")
+    shown = none if account is None else account.username
+    if account is not None and account.linked_by == BY_LOGIN:
+        shown = ctx.t("lichess_by_login", username=account.username)
     return Reply(lines=(ctx.t("player_identities", name=member.name, rating=member.rating, knsb=have.knsb_id or none,
-                              fide=have.fide_id or none, egd=have.egd_pin or none),))  # fmt: skip
+                              fide=have.fide_id or none, egd=have.egd_pin or none, lichess=shown),))  # fmt: skip

@@ -34,7 +34,8 @@ from bot.core.commands.registry import WebPage
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Club
 from bot.core.club.web_links import LINK_PREFIX, club_path
-from bot.web import render, signoff, style
+from bot.core.club.lichess_link import CALLBACK_PATH, LOGIN_PREFIX
+from bot.web import lichess_login, render, signoff, style
 from bot.web.connections import HEADER_TIMEOUT, Guard, install
 from bot.web.freshness import Freshness
 from bot.web.kept import Kept
@@ -326,6 +327,17 @@ def make_app(core: Core) -> web.Application:
         club = await club_of(request, personal=True)
         return await signoff.show_form(core, club, request, await links(club))
 
+    # "log in with lichess" (/koppel lichess): a member's own link, whatever the club's pages are set to
+    async def lichess_link(request: web.Request) -> web.StreamResponse:
+        number = parse_id(request.match_info["club"])
+        club = await core.store.club(number) if number is not None else None
+        if club is None:
+            raise _not_found()
+        return await lichess_login.open_login(core, club, request)
+
+    async def lichess_back(request: web.Request) -> web.StreamResponse:
+        return await lichess_login.come_back(core, request)
+
     app = web.Application(middlewares=[guard], client_max_size=16 * 1024)
     app[GUARD] = guard_of_connections
     # The systems' pages of one word first (a name of theirs, never that of a route below: checked at the
@@ -342,6 +354,8 @@ def make_app(core: Core) -> web.Application:
     app.router.add_get(f"/c/{{club}}/{LINK_PREFIX}/{{secret}}", personal_link)
     app.router.add_route("GET", "/c/{club}/afmelden", form)
     app.router.add_route("POST", "/c/{club}/afmelden", form)
+    app.router.add_get(f"/c/{{club}}/{LOGIN_PREFIX}/{{secret}}", lichess_link)
+    app.router.add_get(CALLBACK_PATH, lichess_back)
     app.router.add_get("/c/{club}/{page}", page)  # an unknown page: its 404
     app.router.add_get("/c/{club}/{page}/{rest}", page)
     add_health_routes(app, core)

@@ -43,6 +43,8 @@ MISTAKES = [
     ('director_name = "Wedstrijdleider"', "director_name = 3", "[console] director_name", "text in quotes"),
     ('deadline = "17:00"', 'deadline = "18:30"', "[season] deadline", "is not before publish 18:00"),
     ('# url_env = "CLUBBOT_DATABASE_URL"', 'url_env = "CLUBBOT_DATABASE_URL"', "[database] url_env", "which is not set"),
+    ('url = "https://lichess.org"', 'url = "lichess.org"', "[lichess] url", "must be a http:// or https:// address"),
+    ('token_env = "CLUBBOT_LICHESS_TOKEN"', 'token_env = "lip_abc-def"', "[lichess] token_env", "environment variable"),
 ]
 
 
@@ -84,6 +86,15 @@ def test_a_web_address_that_cannot_be_listened_on_is_one_line_and_exit_2(tmp_pat
     done = run("--db", str(tmp_path / "c.sqlite3"), "--web", "192.0.2.1:8080")  # not this machine's address
     assert done.returncode == 2
     assert done.stderr.startswith("clubbot: the website cannot listen on 192.0.2.1:8080") and "Traceback" not in done.stderr
+
+
+def test_a_bad_lichess_url_stops_the_bot_in_one_line_with_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(EXAMPLE.replace('url = "https://lichess.org"', 'url = "lichess.org"'), encoding="utf-8")
+    done = run("--db", str(tmp_path / "c.sqlite3"), config=path)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"clubbot: {path}:") and "[lichess] url must be a http:// or https:// address" in done.stderr
+    assert list(tmp_path.iterdir()) == [path]
 
 
 def test_a_bad_config_file_stops_the_bot_in_one_line(tmp_path: Path) -> None:

@@ -136,6 +136,9 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/uitslagen", None, "XXRX"),  # the open and disputed results: the director's list
     ("/seizoen ontbrekend=wachten", None, "XXWX"),  # the running season's setting
     ("/seizoen herinnering=iedereen", None, "XXWX"),  # who is reminded privately (issue 34 §2)
+    ("/seizoen", None, "XXRX"),  # the running season, shown to the director
+    ("/seizoen online=uit", None, "XXWX"),  # played at the club from the coming round (issue 43)
+    ("/seizoen online=lichess tempo=15+10", None, "XXXX"),  # online play is off here (no lichess token)
     ("/nietverschenen Daan", None, "XXWX"),
     ("/invaller Daan", None, "XXWX"),
     ("/publiceer", None, "XXXX"),  # round 1's results are not all in: the director is asked first
@@ -175,6 +178,8 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/koppel Eva", None, "XXWX"),  # a one-time code for Eva
     ("/koppel Eva <@user:vreemde>", None, "XXWX"),
     ("/koppel Eva <@user:anna>", None, "XXXX"),  # that account is Anna already
+    ("/koppel lichess", None, "XXXX"),  # a member's own login link: online play is off here (no lichess token)
+    ("/speler Anna lichess=AnnaDV", None, "XXWX"),  # a lichess account set by hand: the director's
     ("/leden importeer", b"Gijs;1500\nEva;1650\n", "XXWX"),  # a member list in one step
     ("/leden importeer\nGijs 1500", None, "XXWX"),  # pasted under the command
     ("/speler Anna knsb=8400001 fide=1000330", None, "XXWX"),  # federation identities: the director's

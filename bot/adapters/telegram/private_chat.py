@@ -97,6 +97,13 @@ class PrivateChat(Outgoing):
         async def after(self, actor: Actor) -> None: ...
         async def _counted(self, work: Awaitable[None]) -> None: ...
 
+    def _bot_name(self) -> str:
+        """The bot's @name for a sentence ("open a chat with @clubbot"); @bot before it is known."""
+        try:
+            return "@" + self.app.bot.username
+        except RuntimeError:  # not initialised (never after start): the name is unknown
+            return "@bot"
+
     def open_private_button(self, lang: str, payload: str) -> InlineKeyboardMarkup | None:
         """A button that opens the private chat with ``/start payload``; None while the bot's name is unknown."""
         try:

@@ -19,7 +19,8 @@ from datetime import timedelta
 from bot.core.commands.completers import member_names
 from bot.core.commands.context import Context, UserError
 from bot.core.commands.dispatch import Core
-from bot.core.commands.registry import Command, Param, Registry
+from bot.core.club.lichess_link import LOGIN_WORDS, cmd_koppel_lichess
+from bot.core.commands.registry import FLAG, Command, Param, Registry
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 
@@ -34,8 +35,12 @@ _ACCOUNT = re.compile(r"^<@!?([^<>@\s]{1,80})>$")
 
 
 def register(registry: Registry) -> None:
-    registry.add(Command("koppel", cmd_koppel, director=True, english="link",
-                         params=(Param("speler", required=True, complete=member_names), Param("account", "user"))))  # fmt: skip
+    # /koppel Naam [@account] is the director's (cmd_koppel says so); /koppel lichess is every member's own
+    # (bot/core/club/lichess_link.py), so the command itself is open to all
+    registry.add(Command("koppel", cmd_koppel, english="link",
+                         params=(Param("lichess", "bool", style=FLAG), Param("speler", complete=member_names),
+                                 Param("account", "user"))))  # fmt: skip
+    registry.route("koppel", LOGIN_WORDS, cmd_koppel_lichess, writes=True)
 
 
 def looks_like_code(word: str) -> bool:
@@ -61,6 +66,8 @@ def account_of(word: str) -> str | None:
 async def cmd_koppel(core: Core, ctx: Context) -> Reply:
     """Link a chat account to an existing member: ``/koppel Anna @account``, or ``/koppel Anna`` for a
     one-time code the member redeems with ``/aanmelden CODE``."""
+    if not ctx.is_director:
+        raise UserError("error_director_only", command="koppel" if ctx.lang == "nl" else "link")
     args = list(ctx.args)
     account = account_of(args[-1]) if args else None
     if account is not None:

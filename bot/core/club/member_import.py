@@ -5,7 +5,9 @@ account), instead of a ``/speler`` and a ``/koppel`` per member.
 The columns are separated by ``;`` (Dutch Excel), ``,`` or a tab, or, in a pasted list, the rating is the
 last word of the name (``Anna de Vries 1800``); a first line of column names is skipped. An account is a
 mention (``<@123>``) or the platform's user id. Columns 4-6, each optional, are the member's KNSB
-relatienummer, FIDE ID and EGD PIN (``bot/core/club/federation.py``; ``-`` removes one, empty leaves it). A member already in the club (case and accents aside)
+relatienummer, FIDE ID and EGD PIN (``bot/core/club/federation.py``; ``-`` removes one, empty leaves it);
+column 7 is the member's lichess username (``bot/core/club/lichess_accounts.py``; likewise). A member
+already in the club (case and accents aside)
 gets the new rating. All or nothing: one bad line and nothing is read, and the reply names every bad
 line and what is wrong with it. The file is read with the limits of ``bot/core/commands/limits.py`` before it is
 parsed; a name must be printable (no control characters) and at most ``MAX_NAME_LENGTH`` long.
@@ -20,6 +22,8 @@ from dataclasses import dataclass
 from bot.core.commands.context import MAX_NAME_LENGTH, Context, UserError, printable
 from bot.core.commands.dispatch import Core
 from bot.core.club.federation import identity_value
+from bot.core.club.lichess_accounts import lichess_username
+from bot.core.club.lichess_tables import BY_DIRECTOR, user_id
 from bot.core.commands.limits import MAX_FILE_BYTES
 from bot.core.club.linking import account_of
 from bot.core.club.member_list import member_list
@@ -35,6 +39,7 @@ IMPORT_WORDS = frozenset({"importeer", "import"})
 _RATING = re.compile(r"[0-9]{1,4}")
 _ACCOUNT_ID = re.compile(r"[^<>@\s]{1,80}")
 ID_COLUMNS = ("knsb_id", "fide_id", "egd_pin")  # columns 4-6: the federation identities (empty: unchanged)
+LICHESS_COLUMN = 6  # column 7 (counted from 0): the lichess username (empty: unchanged)
 _HEADER = frozenset({"naam", "name", "speler", "player", "lid", "member"})
 
 
@@ -51,6 +56,7 @@ class Row:
     rating: int
     account: str | None
     ids: tuple[tuple[str, str | None], ...] = ()  # (column, value) of the KNSB, FIDE and EGD columns given
+    lichess: tuple[str | None] | None = None  # column 7 given: (the lichess username, or None: removed)
 
 
 async def cmd_leden(core: Core, ctx: Context) -> Reply:
@@ -77,6 +83,10 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
             if other is not None and other != own:
                 taken = await core.store.member(other)
                 bad.append((row.line, ctx.t("members_import_identity_taken", value=value, name=taken.name if taken else "?")))
+        username = row.lichess[0] if row.lichess else None
+        lichess_holder = await core.store.lichess_holder(ctx.club.id, username) if username else None
+        if lichess_holder is not None and lichess_holder[0] != own:
+            bad.append((row.line, ctx.t("members_import_identity_taken", value=username, name=lichess_holder[1])))
     if bad:
         bad.sort()
         lines = [ctx.t("members_import_bad_line", line=n, problem=p) for n, p in bad[:SHOWN_BAD_LINES]]
@@ -98,6 +108,8 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
                 linked += 1
             for column, value in row.ids:
                 await core.store.set_identity(member.id, column, value)
+            if row.lichess is not None:
+                await core.store.set_lichess_account(ctx.club.id, member.id, row.lichess[0], BY_DIRECTOR, ctx.now)
     return Reply(lines=(ctx.t("members_imported", count=len(parsed), added=added, updated=updated, linked=linked),))
 
 
@@ -118,6 +130,7 @@ def _rows(ctx: Context, text: str) -> tuple[list[Row], list[tuple[int, str]]]:
     bad: list[tuple[int, str]] = []
     seen: dict[str, int] = {}
     accounts: dict[str, int] = {}
+    lichess: dict[str, int] = {}  # lichess user id -> its first line
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -139,6 +152,11 @@ def _rows(ctx: Context, text: str) -> tuple[list[Row], list[tuple[int, str]]]:
                 bad.append((number, ctx.t("members_import_account_twice", first=accounts[row.account])))
                 continue
             accounts[row.account] = number
+        if row.lichess is not None and row.lichess[0] is not None:
+            first = lichess.setdefault(user_id(row.lichess[0]), number)
+            if first != number:
+                bad.append((number, ctx.t("members_import_lichess_twice", username=row.lichess[0], first=first)))
+                continue
         rows.append(row)
     if not rows and not bad:
         raise UserError("members_import_nothing")
@@ -175,7 +193,9 @@ def _row(number: int, cells: list[str]) -> Row:
     account = (account_of(account_text) or account_text) if account_text else None
     if account is not None and not _ACCOUNT_ID.fullmatch(account):
         raise UserError("members_import_account", value=account_text[:40])
-    if len(cells) > len(ID_COLUMNS) + 3 and any(c.strip() for c in cells[len(ID_COLUMNS) + 3 :]):
+    if len(cells) > LICHESS_COLUMN + 1 and any(c.strip() for c in cells[LICHESS_COLUMN + 1 :]):
         raise UserError("members_import_columns")
     ids = tuple((column, identity_value(column, cell)) for column, cell in zip(ID_COLUMNS, cells[3:]) if cell.strip())
-    return Row(number, name, int(rating_text), account, ids)
+    lichess_cell = cells[LICHESS_COLUMN].strip() if len(cells) > LICHESS_COLUMN else ""
+    lichess = (lichess_username(lichess_cell),) if lichess_cell else None
+    return Row(number, name, int(rating_text), account, ids, lichess)

@@ -38,11 +38,14 @@ def club_path(club_id: int) -> str:
     return f"/c/{club_id}/"
 
 
+def site_base(core: Core) -> str | None:
+    """The website's public address (no ``/`` at the end), or None when the operator runs no website."""
+    return core.config.web_base_url or (f"http://{core.config.web_address}" if core.config.web_address else None)
+
+
 def site_url(core: Core, club_id: int) -> str | None:
     """The club's public address, or None when the operator runs no website."""
-    base = core.config.web_base_url or (
-        f"http://{core.config.web_address}" if core.config.web_address else None
-    )
+    base = site_base(core)
     return f"{base}{club_path(club_id)}" if base else None
 
 

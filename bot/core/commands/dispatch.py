@@ -32,6 +32,7 @@ from bot.core.commands.replies import OWNER_MARK, Reply
 from bot.core.commands.reply_cache import ReplyCache
 from bot.core.storage.store import Club, Member, Store, club_key
 from bot.core.commands.user_limits import UserLimits
+from bot.core.online.settings import Online
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +92,8 @@ class Core:
         # ``await check(actor, channel)`` is None when they may, or the key of the message that says why not.
         # A platform without one (the console: one chat) accepts any channel.
         self.channel_checks: dict[str, ChannelCheck] = {}
+        # Online play on lichess: ``online.on`` (a token is set), the process's one client, whose turn it is
+        self.online = Online(config, store)
 
     async def club_of(self, actor: Actor) -> Club:
         """The actor's club, or, for a chat the bot has never accepted anything in, the club it would be

@@ -14,7 +14,8 @@ def register(registry: Registry) -> None:
     for name in ("clubs", "members", "announcements", "installation", "director_accounts", "club_federation", "club_logos"):
         table(name)
     # A member's chat accounts, a link code, a web link: a member who has only these may be removed.
-    for name in ("identities", "link_codes", "web_links"):
+    # A lichess account and a lichess login under way (/koppel lichess) likewise (bot/core/club/lichess_accounts.py).
+    for name in ("identities", "link_codes", "web_links", "lichess_accounts", "lichess_logins"):
         table(name, goes_with_member=True)
     table("forbidden_pairings")  # pairs kept apart in every pairing of the club (Keizer's and the NK's)
     table("telegram_directors")  # the Telegram adapter's directors (bot/adapters/telegram/store.py)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.bot.adapters import discord_limits as limits
+from tests.bot.path_templates import fit
 
 SPEC = json.loads((Path(__file__).parent / "spec" / "discord_openapi_subset.json").read_text())
 SOURCE = SPEC["x-clubbot-source"]
@@ -37,20 +38,7 @@ TYPES = {"string": str, "boolean": bool, "array": list, "object": dict}
 
 def _template(path: str) -> tuple[str, dict[str, str]] | None:
     """The description's path template a request's path fits, with the path parameters."""
-    parts = path.removeprefix(PREFIX).strip("/").split("/")
-    for template in SPEC["paths"]:
-        names = template.strip("/").split("/")
-        if len(names) != len(parts):
-            continue
-        params = {}
-        for name, part in zip(names, parts):
-            if name.startswith("{"):
-                params[name[1:-1]] = part
-            elif name != part:
-                break
-        else:
-            return template, params
-    return None
+    return fit(SPEC["paths"], path.removeprefix(PREFIX))
 
 
 def resolve(node: dict[str, Any]) -> dict[str, Any]:

@@ -204,7 +204,7 @@ BAD_INPUT = [
     (DIRECTOR, "/nietverschenen"),
     (DIRECTOR, "/nietverschenen Onbekend"),
     (DIRECTOR, "/invaller Onbekend"),
-    (DIRECTOR, "/seizoen"),
+    (DIRECTOR, "/seizoen soort=rapid"),  # no rapid season (/seizoen alone shows the running season)
     (DIRECTOR, "/seizoen naam=x"),
     (DIRECTOR, "/seizoen naam=x start=gisteren"),
     (DIRECTOR, "/seizoen naam=x start=2020-01-02"),
