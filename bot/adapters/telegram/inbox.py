@@ -1,5 +1,5 @@
 """Telegram's updates kept in the database until they are answered (issue 46 §2; table ``telegram_inbox``,
-migration 0074).
+migration 0076).
 
 Telegram sends an update again until the bot's next getUpdates confirms it (``offset``), and never after;
 python-telegram-bot's polling asks again, confirming what it fetched, as soon as it has put the updates in
