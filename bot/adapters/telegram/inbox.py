@@ -23,6 +23,8 @@ import json
 import logging
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any, Awaitable
 
@@ -51,6 +53,7 @@ class Inbox(asyncio.Queue[object]):
         self.store, self.clock = store, clock
         self.bot_id = 0  # the bot's id, known once it has logged in (``open``)
         self.current: int | None = None  # the update being handled (one at a time: ``InboxProcessor``)
+        self.handler: asyncio.Task[Any] | None = None  # the task handling it
         self.recorded: int | None = None  # the last update recorded as answered
         self.paced: Counter[int] = Counter()  # update id -> its replies still waiting for a group's rate limit
         self._purged: float | None = None  # when (monotonic) answered updates were last forgotten
@@ -102,7 +105,7 @@ class Inbox(asyncio.Queue[object]):
     async def handle(self, core: Core, actor: Actor, text: str, attachment: bytes | None = None) -> Reply:
         """``Core.handle`` once per update: a command that changed something keeps its reply with its
         change; handled again after a crash, that reply is what it answers."""
-        update_id = self.current
+        update_id = self.handling()
         if update_id is None:
             return await core.handle(actor, text, attachment=attachment)
         key = (self.bot_id, update_id)
@@ -118,11 +121,25 @@ class Inbox(asyncio.Queue[object]):
 
         return await core.handle(actor, text, attachment=attachment, done=keep)
 
+    @contextmanager
+    def handling_update(self, update_id: int) -> Iterator[None]:
+        """While the calling task handles the update."""
+        self.current, self.handler = update_id, asyncio.current_task()
+        try:
+            yield
+        finally:
+            self.current = self.handler = None
+
+    def handling(self) -> int | None:
+        """The update the calling task is handling (None in any other task: the alarm's, a chat's queue)."""
+        return self.current if self.handler is not None and asyncio.current_task() is self.handler else None
+
     async def replied(self) -> None:
         """A reply to the update being handled went out: it is answered now, before the work after the
         command (the alarm's), so that a kill in that work does not send the reply again."""
-        if self.current is not None:
-            await self.answered(self.current)
+        update_id = self.handling()
+        if update_id is not None:
+            await self.answered(update_id)
 
     async def answered(self, update_id: int) -> None:
         """Every reply to the update went out (or none was due): it is done, unless replies of it still
@@ -142,7 +159,7 @@ class Inbox(asyncio.Queue[object]):
     def waiting(self) -> int | None:
         """A reply of the update being handled is put in a chat's queue for its rate limit: its update
         is done only once the reply is out. The update, if any."""
-        update_id = self.current
+        update_id = self.handling()
         if update_id is not None:
             self.paced[update_id] += 1
         return update_id
@@ -167,11 +184,8 @@ class InboxProcessor(BaseUpdateProcessor):
         if not isinstance(update, Update):
             await coroutine
             return
-        self.inbox.current = update.update_id
-        try:
+        with self.inbox.handling_update(update.update_id):
             await coroutine  # the application's handlers; their errors are logged by its error handler
-        finally:
-            self.inbox.current = None
         await self.inbox.answered(update.update_id)
 
     async def initialize(self) -> None:

@@ -70,16 +70,16 @@ async def test_a_command_handled_before_a_crash_is_answered_from_its_kept_reply_
     before = Inbox(store, commands.clock)
     before.bot_id = BOT_ID
     await before.put(update)
-    before.current = 7
-    first = await before.handle(commands, director(), "/seizoen naam=S start=2026-12-03 rondes=5")
+    with before.handling_update(7):
+        first = await before.handle(commands, director(), "/seizoen naam=S start=2026-12-03 rondes=5")
     assert first.ok
     # the bot dies here: its reply may or may not have gone out. Started again, the update comes back
     after = Inbox(store, commands.clock)
     after.bot_id = BOT_ID
     await after.put(update)  # Telegram sends it again (not confirmed): kept already, not queued twice
     assert after.qsize() == 0
-    after.current = 7
-    again = await after.handle(commands, director(), "/seizoen naam=S start=2026-12-03 rondes=5")
+    with after.handling_update(7):
+        again = await after.handle(commands, director(), "/seizoen naam=S start=2026-12-03 rondes=5")
     assert again == first  # the same answer, from the kept reply; run again it would be a refusal
     assert [tuple(r) for r in await store.fetch_all("SELECT name FROM seasons")] == [("S",)]
     await after.answered(7)
