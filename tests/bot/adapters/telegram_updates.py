@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 
 class Updates:
@@ -24,6 +24,9 @@ class Updates:
         self.answers: Counter[tuple[str, int]] = Counter()
         self._new = asyncio.Event()
         self.closing = False
+        # awaited with the offset of a getUpdates that would confirm updates, before it does: False, and the
+        # request is as if it never reached Telegram (a bot killed meanwhile), nothing confirmed
+        self.before_confirm: Callable[[int], Awaitable[bool]] | None = None
 
     def push(self, update: dict[str, Any]) -> None:
         self.waiting.append(update)
@@ -46,7 +49,11 @@ class Updates:
     async def get(self, params: dict[str, Any], max_wait: float) -> list[dict[str, Any]]:
         """getUpdates: confirm by the offset, then the unconfirmed updates (waiting up to ``timeout``
         seconds, at most ``max_wait``, for one to come)."""
-        self.confirm(int(params.get("offset") or 0))
+        offset = int(params.get("offset") or 0)
+        confirms = offset > 0 and any(u["update_id"] < offset for u in self.waiting)
+        if confirms and self.before_confirm is not None and not await self.before_confirm(offset):
+            return []
+        self.confirm(offset)
         limit = min(max(int(params.get("limit") or 100), 1), 100)
         deadline = time.monotonic() + min(float(params.get("timeout") or 0), max_wait)
         while True:

@@ -3,9 +3,11 @@ the real ``clubbot run`` process polling it (python-telegram-bot pointed at the 
 ``[telegram] base_url``), killed with SIGKILL at several points and started again on the same SQLite file.
 
 The fake keeps updates as Telegram does (``telegram_updates.py``): a getUpdates with a higher ``offset``
-confirms them and a confirmed update is never sent again. The kills: right after the bot's first reply
-went out (the fake has made the message and holds its answer back until the bot is dead: the bot cannot
-know it went out), and in the middle of the queue. Each start also queues one more
+confirms them and a confirmed update is never sent again. The kills: before the bot's getUpdates that
+would confirm the first updates it fetched (the fake holds that request; the bot has kept them, so
+Telegram sends them all again after the restart); right after the bot's first reply went out (the fake
+has made the message and holds its answer back until the bot is dead: the bot cannot know it went out);
+and in the middle of the queue. Each start also queues one more
 command per club, whose answer says everything before it in that chat is done (the bot handles updates
 in order); the last start runs until those are answered and stops cleanly.
 
@@ -137,6 +139,25 @@ async def test_telegram_commands_queued_across_kills_are_each_handled_and_answer
         probes.extend(run)
         return lambda: all(fake.updates.answers[(str(g), m)] for g, m, _ in run)
 
+    # killed before it confirmed the first updates it fetched (and kept): Telegram sends them all again
+    confirming: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    let_go = asyncio.Event()
+
+    async def hold_confirm(offset: int) -> bool:
+        if confirming.done():
+            return True
+        confirming.set_result(offset)
+        await let_go.wait()
+        return False  # the bot died before this request reached Telegram
+
+    fake.updates.before_confirm = hold_confirm
+    await launch()
+    await bot.until(confirming.done, "the getUpdates that confirms the first updates")
+    await bot.kill()
+    fake.updates.before_confirm = None
+    let_go.set()
+    observed.append(f"before confirming the first {confirming.result() - 1} updates: {replies(fake)} replies")
+
     # killed right after its first reply: Telegram has it (the fake made the message and holds its answer
     # until the bot is dead), the bot never hears so
     held: asyncio.Future[Call] = asyncio.get_running_loop().create_future()
@@ -160,7 +181,7 @@ async def test_telegram_commands_queued_across_kills_are_each_handled_and_answer
     done = await launch()
     await bot.until(lambda: replies(fake) >= len(sent) // 2 or done(), "half the replies")
     await bot.kill()
-    kills = 2
+    kills = 3
     observed.append(f"in the middle: {replies(fake)} replies at {time.monotonic() - began:.1f} s")
 
     # to the end
@@ -174,6 +195,9 @@ async def test_telegram_commands_queued_across_kills_are_each_handled_and_answer
     unanswered = [(g, m, text) for g, m, text in everything if answers[(str(g), m)] == 0]
     repeated = {(g, m): answers[(str(g), m)] for g, m, _ in everything if answers[(str(g), m)] > 1}
     print(f"{len(everything)} commands: {len(unanswered)} never answered, answered more than once: {repeated}")
+    resent = sum(1 for n in fake.updates.delivered.values() if n > 1)
+    print(f"{resent} updates sent again by the fake (not confirmed when the bot died)")
+    assert resent >= confirming.result() - 1  # the first ones, each handled and answered once all the same
     for group in GROUPS:  # each chat's commands answered in the order they were sent
         order = [c.params["reply_parameters"]["message_id"] for c in fake.sent(group) if c.params.get("reply_parameters")]
         firsts = list(dict.fromkeys(order))
