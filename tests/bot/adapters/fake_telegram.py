@@ -44,6 +44,9 @@ NOW = 1796131200  # a Unix time for the messages' dates
 SEND_METHODS = ("sendMessage", "sendPhoto", "sendDocument")
 QUERY_TIMEOUT = 15.0  # seconds after which answerCallbackQuery says "query is too old"
 NOT_MODIFIED = "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"
+# Telegram numbers a bot's updates once and for all: a fake started again (on the same database) goes on
+# from where the last one stopped, as the bot's inbox (telegram_inbox) would see it
+UPDATE_IDS = itertools.count(1)
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 
@@ -97,7 +100,6 @@ class FakeTelegram:
         self.files: dict[str, bytes] = {}
         self._failures: dict[str, list[tuple[int, dict[str, Any]]]] = {}
         self._message_ids = itertools.count(5000)
-        self._update_ids = itertools.count(1)
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.max_poll_wait = 1.0
@@ -137,7 +139,7 @@ class FakeTelegram:
     # ------------------------------------------------------------------ test controls
     def push(self, update: dict[str, Any]) -> int:
         """Queue an update for the bot's next getUpdates; returns its update_id."""
-        update = {"update_id": next(self._update_ids), **update}
+        update = {"update_id": next(UPDATE_IDS), **update}
         if "callback_query" in update:
             self.queries[update["callback_query"]["id"]] = self.clock()
         self.updates.push(update)
