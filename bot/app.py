@@ -27,6 +27,7 @@ from bot.core.running.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.running.scheduler import Alarm
 from bot.systems import make_core
 from bot.core.running.log_lines import configure_logging
+from bot.adapters.lost import Lost
 from bot.core.online.settings import log_at_start
 from bot.platform_login import log_in
 from bot.web.health_routes import start_metrics
@@ -92,6 +93,7 @@ class PlatformAdapter(Protocol):
     """What app.py needs of a chat platform's adapter (bot/adapters/discord.py, telegram.py)."""
 
     platform: str  # the clubs.platform value of the clubs it serves: "discord", "telegram"
+    lost: Lost  # set when the platform ended the bot's session for good (a revoked token)
 
     async def start(self) -> None:
         """Connect and begin receiving commands; return once running."""
@@ -115,12 +117,11 @@ def platform_makers(
     """For each platform whose token is configured: its name and how to build its adapter (a fresh one
     per login try)."""
     makers: list[tuple[str, Callable[[], PlatformAdapter]]] = []
-    wanted = set(config.platforms) if config.platforms is not None else {"discord", "telegram"}
-    if config.discord_token and "discord" in wanted:
+    if "discord" in config.chat_platforms:
         from bot.adapters.discord.adapter import DiscordAdapter
 
         makers.append(("discord", lambda: DiscordAdapter(core, config, after_command)))
-    if config.telegram_token and "telegram" in wanted:
+    if "telegram" in config.chat_platforms:
         from bot.adapters.telegram.adapter import TelegramAdapter
 
         makers.append(("telegram", lambda: TelegramAdapter(core, config, after_command)))
@@ -185,7 +186,8 @@ async def run_platforms(
         await alarm.start()
         log_at_start(config)  # once started: whether online play on lichess is on
         freeze_startup_objects()
-        await stop.wait()
+        if await _until_stopped_or_lost(stop, started):  # a revoked token: exit 1, so that systemd restarts it
+            return 1
     finally:
         alarm.shutdown()
         if site is not None:
@@ -202,6 +204,21 @@ async def run_platforms(
 
 def _not_yet() -> bool:
     return False
+
+
+async def _until_stopped_or_lost(stop: asyncio.Event, adapters: list[PlatformAdapter]) -> bool:
+    """Run until ``stop`` is set (False), or until a platform ends the bot's session for good (True: its
+    reason logged in one line; ``/healthz`` says it is disconnected meanwhile)."""
+    waits = [asyncio.ensure_future(stop.wait()), *(asyncio.ensure_future(a.lost.event.wait()) for a in adapters)]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
+    gone = [adapter for adapter in adapters if adapter.lost]
+    for adapter in gone:
+        log.error("clubbot stops: %s", adapter.lost.reason)
+    return bool(gone)
 
 
 async def start_operator_site(core: Core, config: Config) -> web.AppRunner | None:

@@ -61,6 +61,13 @@ class Config:
         """Where the store is: the PostgreSQL URL when one is configured, else the SQLite file."""
         return self.database_url or self.db_path
 
+    @property
+    def chat_platforms(self) -> tuple[str, ...]:
+        """The chat platforms this process serves: those whose token is set, of ``--platforms`` if given."""
+        wanted = set(self.platforms) if self.platforms is not None else {"discord", "telegram"}
+        tokens = {"discord": self.discord_token, "telegram": self.telegram_token}
+        return tuple(name for name in ("discord", "telegram") if tokens[name] and name in wanted)
+
 
 class ConfigError(ValueError):
     """A configuration mistake: one line that names the file, the line and the key."""

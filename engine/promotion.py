@@ -187,15 +187,20 @@ class Examination:
 
 @dataclass(frozen=True)
 class SeriesStatus:
-    """What a grade card shows: the current series (the counted games since the last promotion that were
-    played within the months before ``today``, at most the last 20), its points, and how far it is from a
-    promotion: ``points_needed`` = 125 - points (at least 0), ``games_needed`` = 12 - games (at least 0)."""
+    """What a grade card shows: the series the promotion rule reads, as of the last counted game
+    (``as_of``, None before any): the counted games since the last promotion that were played within the
+    months before that game, at most the last 20; its points; how far it is from a promotion:
+    ``points_needed`` = 125 - points (at least 0), ``games_needed`` = 12 - games (at least 0); and
+    ``dropping``: how many of its oldest games a game played today would no longer read (played more
+    than 14 months before today)."""
 
     tracked: bool
     games: tuple[Scored, ...]
     points: int
     points_needed: int
     games_needed: int
+    as_of: date | None = None
+    dropping: int = 0
 
 
 def months_before(day: date, months: int) -> date:
@@ -291,14 +296,20 @@ def examine(grade: int, games: Sequence[Game], settings: PromotionSettings = Pro
 
 
 def series_now(exam: Examination, today: date, settings: PromotionSettings = PromotionSettings()) -> SeriesStatus:
-    """The grade card's figures on ``today`` (see ``SeriesStatus``): a game played more than 14 months
-    before today can no longer be part of a promoting series, so it has dropped out."""
+    """The grade card's figures (see ``SeriesStatus``): the series as ``_promoting_series`` reads it after
+    the last counted game, not counted back from ``today``: a game entered later with an earlier date is
+    read by the rule in the months before the last game, so the card shows those (issue 45 §3). ``today``
+    only says which of them a game played today would no longer read."""
     tracked = LOWEST_TRACKED <= exam.grade < HIGHEST
     if not tracked:
         return SeriesStatus(False, (), 0, 0, 0)
-    earliest = months_before(today, settings.months)
+    if not exam.series:
+        return SeriesStatus(True, (), 0, settings.target, settings.min_games)
+    as_of = exam.series[-1].game.played_on
+    earliest = months_before(as_of, settings.months)
     games = tuple(s for s in exam.series if s.game.played_on >= earliest)[-settings.max_games :]
     points = sum(s.points or 0 for s in games)
-    return SeriesStatus(
-        True, games, points, max(0, settings.target - points), max(0, settings.min_games - len(games))
-    )
+    cutoff = months_before(today, settings.months)
+    dropping = sum(1 for s in games if s.game.played_on < cutoff)
+    return SeriesStatus(True, games, points, max(0, settings.target - points),
+                        max(0, settings.min_games - len(games)), as_of, dropping)  # fmt: skip

@@ -75,11 +75,8 @@ class PostgresServer:
         self._run(str(self.bin / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                   "--locale=C.UTF-8")  # fmt: skip
         for attempt in range(5):  # the free port may be taken meanwhile (another worker, another run): another
-            options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c max_connections=200"
-            if not self.durable:
-                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
             try:
-                self._run(str(self.bin / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(self.dir / "log"), "-w", "start")
+                self._pg_ctl_start()
                 return self
             except PostgresUnavailable:
                 log = self.dir / "log"
@@ -87,6 +84,20 @@ class PostgresServer:
                     raise
                 self.port = _free_port()
         return self
+
+    def _pg_ctl_start(self) -> None:
+        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c max_connections=200"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-o", options, "-l", str(self.dir / "log"), "-w", "start")
+
+    def halt(self) -> None:
+        """The server stopped as an operator's ``systemctl stop postgresql`` does (its clients' connections
+        closed by the server), its data kept: ``resume()`` starts it again on the same port."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        self._pg_ctl_start()
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"

@@ -48,6 +48,24 @@ def games_table(ctx: Context, scored: list[rules.Scored], info: dict[str, Info],
     return Table(headers=headers, rows=tuple(rows))
 
 
+def series_lines(ctx: Context, status: rules.SeriesStatus, next_grade: str) -> list[str]:
+    """The card's series as the promotion rule reads it (as of the last game) and what it still needs:
+    points while it is short of 125, else the games it lacks, never "0 points needed" alone (issue 45 §3)."""
+    if status.as_of is None:
+        return [ctx.t("grade_series_empty"), ctx.t("grade_needed", points=status.points_needed, grade=next_grade)]
+    lines = [ctx.t("grade_series", points=status.points, games=len(status.games), date=status.as_of.isoformat())]
+    if status.points_needed:
+        lines.append(ctx.t("grade_needed", points=status.points_needed, grade=next_grade))
+        if status.games_needed:
+            lines.append(ctx.t("grade_games_needed", games=status.games_needed))
+    else:  # 125 points, fewer than 12 games: not promoted yet
+        lines.append(ctx.t("grade_needed_games_only", points=status.points, games=status.games_needed, grade=next_grade))
+    if status.dropping:
+        since = rules.months_before(today(ctx), rules.PromotionSettings().months)
+        lines.append(ctx.t("grade_dropping", count=status.dropping, date=since.isoformat()))
+    return lines
+
+
 async def cmd_graad(core: Core, ctx: Context) -> Reply:
     """A grade card: ``/graad`` (one's own) or ``/graad Naam``."""
     if ctx.args:
@@ -77,10 +95,7 @@ async def cmd_graad(core: Core, ctx: Context) -> Reply:
         lines.append(ctx.t("grade_top"))
         return Reply(lines=tuple(lines), private=True)
     status = rules.series_now(exam, today(ctx))
-    lines.append(ctx.t("grade_series", points=status.points, games=len(status.games)))
-    lines.append(ctx.t("grade_needed", points=status.points_needed, grade=rules.grade_name(exam.grade + 1)))
-    if status.games_needed:
-        lines.append(ctx.t("grade_games_needed", games=status.games_needed))
+    lines.extend(series_lines(ctx, status, rules.grade_name(exam.grade + 1)))
     if not status.games:
         return Reply(lines=tuple(lines), private=True)
     _, info = view.games_of(member.id)

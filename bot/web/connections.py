@@ -11,8 +11,8 @@ files, and with them the bot's own (``/backup``, exports, the SQLite file): issu
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
-import resource
 import time
 from collections import Counter
 from typing import Any
@@ -20,20 +20,28 @@ from typing import Any
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
+from bot.core.running.open_files import open_file_limit, web_connections
+
 log = logging.getLogger(__name__)
 
 HEADER_TIMEOUT = 15.0  # seconds a connection may take to send a whole request (and stay idle between two)
-PER_ADDRESS = 32  # open connections one address may hold (a trusted proxy: no limit)
-RESERVED_FILES = 256  # open files kept for the bot itself out of the process's limit
 LOG_EVERY = 60.0  # seconds between two log lines of the same kind of error
+LOW_WEB_SHARE = 64  # fewer connections than this left for the website: the limit is too low, said at start
+IPV6_SITE = 64  # an IPv6 visitor is counted by the /64 its address is in: one line, one house, many addresses
 
 
-def connection_limit() -> int:
-    """Open connections in all: the process's open-file limit less what the bot keeps for itself."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY:
-        return 10_000
-    return min(10_000, soft - RESERVED_FILES if soft >= 2 * RESERVED_FILES else max(8, soft // 2))
+def address_key(address: str) -> str:
+    """Whom an address counts as: an IPv4 address itself (also written as IPv6), an IPv6 address its /64
+    (a visitor's router hands out a whole /64: rotating through it makes no new visitor)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_SITE), strict=False))
+    return str(ip)
 
 
 class Throttled:
@@ -56,10 +64,16 @@ class Throttled:
 class Guard:
     """The connections held, per address and in all; the headers every answer carries."""
 
-    def __init__(self, headers: dict[str, str], trusted_proxies: tuple[str, ...]) -> None:
+    def __init__(self, headers: dict[str, str], trusted_proxies: tuple[str, ...], kept: int) -> None:
+        """``kept``: the open files the bot keeps for itself (``bot/core/running/open_files.py``); the
+        website's limits are what is left of the process's real open-file limit."""
         self.headers = headers
         self.trusted = frozenset(trusted_proxies)
-        self.limit = connection_limit()
+        limit = open_file_limit()
+        self.limit, self.per_address_limit = web_connections(limit, kept)
+        if limit is not None and limit - kept < LOW_WEB_SHARE:
+            log.warning("the open-file limit (%d) leaves the website %d connections beside the %d the bot keeps for "
+                        "itself: raise it (LimitNOFILE=65536 in the unit, docs/deploy.md)", limit, self.limit, kept)  # fmt: skip
         self.per_address: Counter[str] = Counter()
         self.total = 0
         self.throttled = Throttled()
@@ -95,12 +109,12 @@ class GuardedHandler(RequestHandler):
         guard: Guard = self._manager._guard  # type: ignore[union-attr]  # our server's (aiohttp's _manager: Server | None)
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
+        trusted = address in guard.trusted
+        address = address if trusted else address_key(address)
         self._counted = address
         guard.total += 1
         guard.per_address[address] += 1
-        if guard.total > guard.limit or (
-            address not in guard.trusted and guard.per_address[address] > PER_ADDRESS
-        ):
+        if guard.total > guard.limit or (not trusted and guard.per_address[address] > guard.per_address_limit):
             self.force_close()
             transport.close()
 

@@ -28,15 +28,17 @@ from bot.config import ConfigError
 
 from bot.core.commands.command_line import quote_word
 from bot.core.commands.context import Actor, parse_id
-from bot.core.commands.dispatch import Core
+from bot.core.commands.dispatch import UNAVAILABLE, Core
 from bot.core.i18n import t
 from bot.core.commands.registry import WebPage
 from bot.core.commands.replies import Reply
+from bot.core.running.open_files import kept_for_the_bot
+from bot.core.storage.outage import DatabaseDown, connection_lost
 from bot.core.storage.store import Club
 from bot.core.club.web_links import LINK_PREFIX, club_path
 from bot.core.club.lichess_link import CALLBACK_PATH, LOGIN_PREFIX
 from bot.web import lichess_login, render, signoff, style
-from bot.web.connections import HEADER_TIMEOUT, Guard, install
+from bot.web.connections import HEADER_TIMEOUT, Guard, address_key, install
 from bot.web.freshness import Freshness
 from bot.web.kept import Kept
 from bot.web.health_routes import add_health_routes
@@ -85,6 +87,13 @@ class Flood:
         return True
 
 
+def database_down() -> web.Response:
+    """While the database cannot be reached: 503, and a line in both languages (the club's own cannot be
+    read), with when to come back."""
+    text = "\n".join(t(language, "web_database_down") for language in ("nl", "en"))
+    return web.Response(status=503, text=text + "\n", headers={"Retry-After": "60"})
+
+
 def _not_found() -> web.HTTPNotFound:
     return web.HTTPNotFound(text="Not found\n")
 
@@ -94,7 +103,8 @@ GUARD = web.AppKey("guard", Guard)
 
 def make_app(core: Core) -> web.Application:
     flood = Flood()
-    guard_of_connections = Guard(HEADERS, core.config.web_trusted_proxies)
+    guard_of_connections = Guard(HEADERS, core.config.web_trusted_proxies, kept_for_the_bot(
+        core.store.dialect == "postgresql", core.config.chat_platforms))
     pages = {p.path: p for p in core.registry.web_pages}
     # A command page by its address (club, page, rest), kept beside what it was made of: while the reply
     # cache hands out that same reply (the season unchanged) and the club, its menu and round links are the
@@ -107,16 +117,20 @@ def make_app(core: Core) -> web.Application:
     async def guard(
         request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
-        if not flood.allow(guard_of_connections.client(request)):
+        if not flood.allow(address_key(guard_of_connections.client(request))):
             response: web.StreamResponse = web.Response(status=429, text="Too many requests\n")
         else:
             try:
                 response = await handler(request)
             except web.HTTPException as exc:  # a 404, 403: answered as a plain response
                 response = web.Response(status=exc.status, text=exc.text or exc.reason)
-            except Exception:  # a bug: no trace to the visitor
-                log.exception("web page %s failed", request.path)
-                response = web.Response(status=500, text="Something went wrong\n")
+            except Exception as exc:
+                if connection_lost(exc, connecting=True):  # PostgreSQL stopped or restarting: for a while
+                    guard_of_connections.throttled.log("database", "web page %s: %s", request.path, exc)
+                    response = database_down()
+                else:  # a bug: no trace to the visitor
+                    log.exception("web page %s failed", request.path)
+                    response = web.Response(status=500, text="Something went wrong\n")
         if "X-Frame-Options" not in response.headers:  # a kept page has them already
             response.headers.update(HEADERS)
         return response
@@ -137,9 +151,12 @@ def make_app(core: Core) -> web.Application:
 
     async def ask(club: Club, command: str) -> Reply:
         """A read-only command for the club, asked as the website (no member; limited by address above)."""
-        return await core.handle(
+        reply = await core.handle(
             Actor(club.platform, club.external_id, club.name, WEB_USER, "web"), command, limited=False
         )
+        if UNAVAILABLE in reply.extra:  # the database out of reach: the page says so (503), not "not found"
+            raise DatabaseDown(reply.text)
+        return reply
 
     async def links(club: Club) -> render.Links:
         asked: dict[object, bool] = {}  # one answer per question: four Keizer pages ask "a season?"
@@ -207,6 +224,8 @@ def make_app(core: Core) -> web.Application:
             raise _not_found()
         actor = Actor(club.platform, club.external_id, club.name, f"web:{member.id}", member.name, member_id=member.id)
         feed = await core.handle(actor, "/kalender mijn", limited=False)
+        if UNAVAILABLE in feed.extra:
+            raise DatabaseDown(feed.text)
         if not feed.ok or feed.attachment is None:
             raise _not_found()
         return web.Response(body=feed.attachment[1], content_type="text/calendar", charset="utf-8",

@@ -222,7 +222,7 @@ def egf_results(
     place_of = {row.player.id: row.rank for row in table}
     shift = max((row.start_group for row in table), default=0)
     results: dict[str, list[str]] = {row.player.id: [] for row in table}
-    opponents: dict[str, int] = {row.player.id: 0 for row in table}  # games and byes SOS sums over
+    opponents: dict[str, int] = {row.player.id: 0 for row in table}  # the rounds SOS sums over: all of them
     for rnd in t.rounds:
         entered: set[str] = set()
         for g in rnd.games:
@@ -240,8 +240,7 @@ def egf_results(
         for pid, entries in results.items():
             if pid not in entered:
                 entries.append("0+" if pid == rnd.bye else "0-")
-                if pid == rnd.bye:
-                    opponents[pid] += 1
+                opponents[pid] += 1  # a round without an opponent adds the start score (EGF TSR)
     sos_of = {row.player.id: row.sos + shift * opponents[row.player.id] for row in table}
     lines = [
         f"; CL[{tournament_class}]",
@@ -276,15 +275,12 @@ def _number(value: Points) -> str:
 
 
 def _sosos(t: Tournament, pid: str, sos_of: dict[str, Points]) -> Points:
-    """The sum of the opponents' SOS on the MMS base (a bye: the player's own SOS), as the engine's SOSOS."""
+    """The sum of the opponents' SOS on the MMS base (a round without an opponent: the player's own SOS),
+    as the engine's SOSOS."""
     total: Points = 0
     for rnd in t.rounds:
-        for g in rnd.games:
-            if pid in (g.black, g.white):
-                other = g.white if g.black == pid else g.black
-                total += sos_of.get(other, 0)
-        if rnd.bye == pid:
-            total += sos_of[pid]
+        others = [g.white if g.black == pid else g.black for g in rnd.games if pid in (g.black, g.white)]
+        total += sum(sos_of.get(other, 0) for other in others) if others else sos_of[pid]
     return total
 
 

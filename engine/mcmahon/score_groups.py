@@ -269,9 +269,14 @@ class _Exact:
     """The best pairing there is under the order of costs, as a minimum-cost perfect matching of the
     players (``engine.mcmahon.matching``). A game between levels i < j is the player of level i floating
     down to level j; it costs, in this order (each weight more than all the smaller ones together can
-    add up to): the contender boundaries it crosses (a level of contenders floats only what parity needs:
-    every crossing above that is a breach, and the fewest crossings possible are exactly the parity's),
-    a repeat, and the score difference. A game is impossible between a level and one its floaters skip
+    add up to): a contender meeting a non-contender (the contenders play it out among themselves, seed
+    000: "Effectief zullen deze vier spelers dus nog twee ronden knock-out spelen voor de titel"; the
+    fewest such games possible are what the number of contenders' parity needs; a game between two
+    contenders of different levels, half a point apart after a jigo, is a game among them and costs
+    nothing here), a repeat (in group 1 "herhaalde tegenstanders toegestaan (maar er wordt geprobeerd
+    dit te vermijden)": so two contenders who met meet again only when every pairing of the contenders
+    among themselves needs it; issue 45 §3, before, the half-point boundary counted as a crossing and
+    outweighed the repeat), and the score difference. A game is impossible between a level and one its floaters skip
     (``target``). Edges: the games inside a level and to the next two levels, and the search's pairing;
     the dual of the optimum over them is then checked against every other game (all slacks >= 0: optimal
     over every pairing), and a game that breaks it is added, until none does."""
@@ -283,9 +288,9 @@ class _Exact:
         self.index = {p: k for k, p in enumerate(self.players)}
         self.level = [i for i, level in enumerate(levels) for _ in level.players]
         self.twice = [int(2 * level.score) for level in levels]  # scores in half points: integers
-        last = len(levels) - 1
-        # crossing[i][j]: contender boundaries between levels i < j (the boundary below level k, k < last)
-        self.crossing = [[sum(1 for k in range(i, j) if levels[k].contenders and k < last) for j in range(len(levels))]
+        # crossing[i][j]: 1 for a game of a contender with a non-contender (the contender levels are on top),
+        # 0 for a game between two contenders, whatever their levels (half a point apart after a jigo)
+        self.crossing = [[int(levels[i].contenders != levels[j].contenders) for j in range(len(levels))]
                          for i in range(len(levels))]  # fmt: skip
         spread = self.twice[0] - self.twice[-1] if levels else 0
         n = len(self.players)
@@ -348,7 +353,8 @@ class _Exact:
                             yield pair
 
     def cost(self, pairs: Sequence[Pair]) -> int:
-        """The contender crossings, repeats and score difference of a pairing, as one weight."""
+        """The games of a contender with a non-contender, repeats and score difference of a pairing, as one
+        weight."""
         return sum(self.weight(self.index[a], self.index[b]) for a, b in pairs)
 
     def refold(self, pairs: Sequence[Pair]) -> list[Pair]:

@@ -98,15 +98,21 @@ def state_after(t: Tournament, after: int | None = None) -> State:
             st.score[rnd.bye] += 1
             st.wins[rnd.bye] += 1
             st.byes[rnd.bye] += 1
-            st.opponents[rnd.bye].append(None)
+        seated = {pid for g in rnd.games for pid in (g.black, g.white)}
+        for pid in groups:
+            if pid not in seated:  # a bye, a title round without the player, a withdrawn player's round
+                st.opponents[pid].append(None)
     return st
 
 
 def sos_tables(st: State) -> tuple[dict[PlayerId, Points], dict[PlayerId, Points]]:
     """SOS (weerstandspunten): the sum of the current McMahon scores of the player's opponents, start
-    scores included (so an opponent from a lower group brings a lower score); a bye counts as an
-    opponent with the player's own start score. SOSOS: the sum of the opponents' SOS (a bye: the
-    player's own SOS)."""
+    scores included (so an opponent from a lower group brings a lower score); a round without an
+    opponent (a bye, a title round for all but the finalists, a withdrawn player's rounds) adds the
+    player's own start score: the EGF Tournament System Rules, "To a player's SOS ... in a round without
+    an opponent or with the opponent Bye, in a McMahon his own start McMahon Score is added" (seed 000
+    says only that the fold orders by "weerstandspunten"). So every player's SOS sums as many rounds.
+    SOSOS: the sum of the opponents' SOS (a round without an opponent: the player's own SOS)."""
     sos = {pid: sum(st.score[o] if o is not None else st.start[pid] for o in opps) for pid, opps in st.opponents.items()}
     sosos = {pid: sum(sos[o] if o is not None else sos[pid] for o in opps) for pid, opps in st.opponents.items()}
     return sos, sosos

@@ -97,6 +97,34 @@ def postgres_server():
         server.stop()
 
 
+@pytest.fixture(scope="module")
+def stoppable_postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of the test module's own, which its tests stop and start (the session's is
+    shared by every test of the worker)."""
+    try:
+        server = PostgresServer().start()
+    except PostgresUnavailable as exc:
+        pytest.fail(f"PostgreSQL is needed for this test and is not available: {exc}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def restart(server: PostgresServer) -> None:
+    """Stopped and started again while the bot's loop runs on, as in a deployment."""
+    await asyncio.to_thread(server.halt)
+    await asyncio.to_thread(server.resume)
+
+
+def running_again(server: PostgresServer) -> None:
+    """The server started again if a test left it stopped."""
+    try:
+        server.psql("SELECT 1")
+    except PostgresUnavailable:
+        server.resume()
+
+
 async def _migrated(url: str) -> None:
     store = await open_store(url)
     await store.close()

@@ -28,6 +28,7 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any, Sequence
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -36,13 +37,16 @@ from bot.adapters.discord.channels import check_channel
 from bot.adapters.discord.render import MAX_PARTS, blocks, escape, fit, messages, safe_file_name
 from bot.adapters.discord.slash import ClubTranslator, SlashCommand, build_commands, clip
 from bot.adapters.inflight import InFlight
+from bot.adapters.lost import Lost, gateway_lost
 from bot.adapters.problems import Problems, closed_accounts_note
 from bot.core.commands.command_line import quote_word
 from bot.core.commands.context import Actor, AfterReply
-from bot.core.commands.dispatch import Core
+from bot.core.running.open_files import PLATFORM_CONNECTIONS
+from bot.core.commands.dispatch import UNAVAILABLE, Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, t
 from bot.core.commands.replies import Button, Reply
+from bot.core.storage.outage import DatabaseDown
 from bot.core.storage.store import Announcement, Club
 
 log = logging.getLogger(__name__)
@@ -162,6 +166,7 @@ class DiscordAdapter:
         self.defer_after = DEFER_AFTER
         self.client = club_client(self, config, sync_commands)
         self._gateway: asyncio.Task[None] | None = None
+        self.lost = Lost()  # the gateway connection ended for good (a revoked token's 4004): the process exits
         self.in_flight = InFlight()
         self.problems = Problems(core.clock)  # why a club's announcements are not posted, for its directors
         core.channel_checks[PLATFORM] = lambda actor, channel: check_channel(self.client, actor, channel)
@@ -171,19 +176,23 @@ class DiscordAdapter:
         """Log in (REST), register the commands, and connect to the gateway in the background."""
         if not self.config.discord_token:
             raise RuntimeError("no Discord token configured")
+        if getattr(self.client.http, "connector", None) is discord.utils.MISSING:  # discord.py's own: unlimited
+            self.client.http.connector = aiohttp.TCPConnector(limit=PLATFORM_CONNECTIONS)  # its open files bounded
         await self.client.login(self.config.discord_token)
         if connect:
             self._gateway = asyncio.create_task(self._connect(), name="discord-gateway")
 
     async def _connect(self) -> None:
+        """The gateway connection, reconnected by discord.py; what it gives up on ends the bot's session
+        for good (``self.lost``: a revoked token's 4004, ...): the process exits so that it is started again."""
         try:
             await self.client.connect(reconnect=True)
-        except Exception:
-            log.exception("the Discord gateway connection ended")
+        except Exception as exc:
+            self.lost(gateway_lost(exc))
 
     def connected(self) -> bool:
         """Logged in with the gateway's session ready and not closed (``/healthz``)."""
-        return self.client.is_ready() and not self.client.is_closed()
+        return not self.lost and self.client.is_ready() and not self.client.is_closed()
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until no command is being handled (before stopping; tests wait for button presses)."""
@@ -304,7 +313,12 @@ class DiscordAdapter:
     async def _run_as(
         self, interaction: discord.Interaction, actor: Actor, text: str, attachment: bytes | None, update: bool
     ) -> None:
-        await self.in_flight.run(self._run_counted(interaction, actor, text, attachment, update))
+        try:
+            await self.in_flight.run(self._run_counted(interaction, actor, text, attachment, update))
+        except DatabaseDown:  # PostgreSQL out of reach (issue 46 §3): said in the club's language, not a crash
+            lang = self.core.languages.get((PLATFORM, actor.club_external_id)) or self.fallback_language(interaction)
+            down = Reply(lines=(t(lang, "error_database_down"),), ok=False, private=True)
+            await self.answer(interaction, down, lang, deferred=interaction.response.is_done())
 
     async def _run_counted(
         self, interaction: discord.Interaction, actor: Actor, text: str, attachment: bytes | None, update: bool
@@ -321,7 +335,7 @@ class DiscordAdapter:
         reply = await task
         club = await self.core.club_of(actor)
         await self.answer(interaction, reply, club.language, deferred=deferred, update=update)
-        if actor.is_director:
+        if actor.is_director and UNAVAILABLE not in reply.extra:  # the database out of reach: nothing to tell
             await self.tell_problem(interaction, club)
         await self.after(actor)
 

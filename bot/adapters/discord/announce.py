@@ -56,8 +56,15 @@ async def send_private(adapter: "DiscordAdapter", announcement: Announcement) ->
     store = adapter.core.store
     try:
         user = await adapter.client.fetch_user(int(announcement.recipient))
-        for part in text_messages(announcement.body) or [""]:
-            message = await user.send(part, allowed_mentions=discord.AllowedMentions.none())
+        view = discord.utils.MISSING
+        if announcement.link is not None:  # a button that opens an address (a game on lichess), on the last part
+            label, url = announcement.link
+            view = discord.ui.View(timeout=None)
+            view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label[:80], url=url))
+        parts = text_messages(announcement.body) or [""]
+        for number, part in enumerate(parts, start=1):
+            last = number == len(parts)
+            message = await user.send(part, allowed_mentions=discord.AllowedMentions.none(), view=view if last else discord.utils.MISSING)
     except discord.Forbidden as err:
         if err.code == CLOSED_DMS:
             await store.private_closed(announcement.club_id, announcement.recipient, adapter.core.clock.now())

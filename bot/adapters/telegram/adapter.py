@@ -8,8 +8,7 @@ added in the group administrators' scope.
 
 Directors are the group's administrators (``getChatAdministrators``, cached for a minute) and the users a
 group administrator allow-lists by answering one of their messages with ``/wedstrijdleider``
-(``/director``; table ``telegram_directors``). A private message to the bot works for a member of exactly
-one club; the command then runs in that club.
+(``/director``; table ``telegram_directors``). A private message to the bot works for a member of one club.
 
 A ``Reply`` comes back in the chat where the command was typed, as an answer to the command message (in
 the same forum topic): HTML with the table in a ``<pre>`` block, split at 4096 characters; a picture with
@@ -34,6 +33,7 @@ import asyncio
 import logging
 import re
 import time
+from contextlib import suppress
 from datetime import timedelta
 from typing import Any, Awaitable, Sequence
 
@@ -59,12 +59,15 @@ from telegram.ext import (
 )
 
 from bot.adapters.inflight import InFlight
+from bot.adapters.lost import Lost
 from bot.adapters.problems import Problems
+from bot.adapters.telegram.polling import Polling
 from bot.adapters.telegram.channels import check_channel, with_account, with_channel, with_mentions
 from bot.core.club.linking import LINK_CODE
 from bot.core.commands.limits import MAX_FILE_BYTES
+from bot.core.running.open_files import PLATFORM_CONNECTIONS
 from bot.core.commands.context import Actor, AfterReply
-from bot.core.commands.dispatch import Core
+from bot.core.commands.dispatch import UNAVAILABLE, Core
 from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, catalogue, t
 from bot.core.commands.replies import PRIVATE_NOTICES, Reply
@@ -114,6 +117,8 @@ class TelegramAdapter(PrivateChat):
         self.config = config
         self.after_command = after_command
         self.poll_timeout = poll_timeout
+        self.lost = Lost()  # Telegram ended the polling for good (a revoked token): the process exits
+        self.polling = Polling(self.lost)
         self.max_retry_wait = max_retry_wait
         self.stop_wait = STOP_WAIT
         self.admin_cache_seconds = admin_cache_seconds
@@ -122,8 +127,8 @@ class TelegramAdapter(PrivateChat):
         # a local Bot API server (or the tests' fake): the keyword, else the config's telegram_base_url if any
         base_url = base_url or config.telegram_base_url
         base_file_url = base_file_url or config.telegram_base_file_url
-        builder = Application.builder().token(config.telegram_token).job_queue(None).update_queue(self.inbox)
-        builder = builder.concurrent_updates(InboxProcessor(self.inbox))
+        builder = Application.builder().token(config.telegram_token).job_queue(None).connection_pool_size(PLATFORM_CONNECTIONS)
+        builder = builder.update_queue(self.inbox).concurrent_updates(InboxProcessor(self.inbox))
         if base_url:
             builder = builder.base_url(base_url)
         if base_file_url:
@@ -191,18 +196,16 @@ class TelegramAdapter(PrivateChat):
             await self.app.updater.start_polling(
                 timeout=timedelta(seconds=self.poll_timeout),
                 allowed_updates=["message", "callback_query"],
-                error_callback=self._polling_error,
+                error_callback=self.polling.error,
             )
+            self.polling.watch(self.app.updater)
         except BaseException:
             await self.stop()
             raise
 
     def connected(self) -> bool:
         """Initialised and fetching updates (``/healthz``)."""
-        return self.app.running and self.app.updater is not None and self.app.updater.running
-
-    def _polling_error(self, error: TelegramError) -> None:
-        log.warning("fetching updates from Telegram failed (PTB retries): %s", error)
+        return not self.lost and self.app.running and self.app.updater is not None and self.app.updater.running
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until no update is being handled."""
@@ -225,7 +228,8 @@ class TelegramAdapter(PrivateChat):
             for task in list(self._pacers.values()):
                 task.cancel()
         if self.app.updater is not None and self.app.updater.running:
-            await self.app.updater.stop()
+            with suppress(TelegramError):  # its polling had ended on a refused token: said already (``self.lost``)
+                await self.app.updater.stop()
         if self.app.running:
             await self.app.stop()
         await self.app.shutdown()
@@ -316,7 +320,7 @@ class TelegramAdapter(PrivateChat):
         message = update.effective_message
         if message is None or message.text is None:
             return
-        await self._counted(self._run_message(message, message.text, None))
+        await self._counted(self._run_message(message, message.text, None), message)
 
     async def on_document(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A command with a file, typed as the file's caption (``/importeer start=...``), or with a photo
@@ -324,7 +328,7 @@ class TelegramAdapter(PrivateChat):
         message = update.effective_message
         if message is None or (message.document is None and not message.photo) or not message.caption:
             return
-        await self._counted(self._run_document(message))
+        await self._counted(self._run_document(message), message)
 
     async def _run_document(self, message: Message) -> None:
         document = message.document or message.photo[-1]
@@ -346,7 +350,9 @@ class TelegramAdapter(PrivateChat):
         club = await self.core.store.club_by_external(PLATFORM, str(chat.id))
         return club.language if club is not None else self.fallback_language(user)
 
-    async def _counted(self, work: Awaitable[None]) -> None:
+    async def _counted(self, work: Awaitable[None], message: Message | None = None) -> None:
+        if message is not None:  # while the database cannot be reached, the reply says so
+            work = self.unless_database_down(work, message.chat, message.from_user, lambda lang: self._refuse(message, lang, "error_database_down"))
         await self.in_flight.run(work)
 
     async def _run_message(self, message: Message, text: str, attachment: bytes | None) -> None:
@@ -368,7 +374,7 @@ class TelegramAdapter(PrivateChat):
         elif PRIVATE_NOTICES in reply.extra and message.chat.type != ChatType.PRIVATE:  # the way to the private chat
             markup = self.open_private_button(await self._chat_language(message.chat, message.from_user), NOTICES)
         await self.send_reply(message.chat.id, reply, reply_to=message, markup=markup)
-        if actor.is_director:
+        if actor.is_director and UNAVAILABLE not in reply.extra:  # the database out of reach: nothing to tell
             club = await self.core.club_of(actor)
             await self.tell_problem(message.chat.id, club, message)
         await self.after(actor)
@@ -377,7 +383,10 @@ class TelegramAdapter(PrivateChat):
         await self.send_reply(message.chat.id, Reply(lines=(t(lang, key, **values),), ok=False), reply_to=message)
 
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._counted(self._run_callback(update))
+        query = update.callback_query  # while the database cannot be reached, an alert says so (not a spinner)
+        chat = query.message.chat if query is not None and query.message is not None else None
+        tell = (lambda lang: self._answer_callback(query, t(lang, "error_database_down"))) if query is not None else None
+        await self._counted(self.unless_database_down(self._run_callback(update), chat, query.from_user if query else None, tell))
 
     async def _run_callback(self, update: Update) -> None:
         """A button: run its command as whoever pressed it."""
@@ -440,7 +449,7 @@ class TelegramAdapter(PrivateChat):
         message = update.effective_message
         if message is None:
             return
-        await self._counted(self._run_director_command(message))
+        await self._counted(self._run_director_command(message), message)
 
     async def _run_director_command(self, message: Message) -> None:
         """The allow-list of directors besides the administrators: an administrator answers a member's

@@ -17,9 +17,11 @@ from bot.adapters.problems import Problems, closed_accounts_note
 from bot.adapters.telegram.render import MAX_CAPTION, clip, retry_seconds, announcement_chunks, channel_target, html_chunks, reply_chunks, units
 from bot.core.i18n import t
 from bot.core.commands.replies import Button, Reply
+from bot.core.storage.outage import DatabaseDown
 from bot.core.storage.store import Announcement, Club
 
 if TYPE_CHECKING:
+    from telegram import Chat, User
     from telegram.ext import Application, ExtBot
 
     from bot.adapters.telegram.inbox import Inbox
@@ -49,6 +51,23 @@ class Outgoing:
     _paced: dict[str, list[Paced]]  # chat id -> replies waiting for its rate limit
     inbox: Inbox
     _pacers: dict[str, "asyncio.Task[None]"]  # chat id -> the task sending them
+
+    if TYPE_CHECKING:
+
+        def fallback_language(self, user: User | None) -> str: ...
+
+    async def unless_database_down(
+        self, work: Awaitable[None], chat: Chat | None, user: User | None, tell: Callable[[str], Awaitable[None]] | None
+    ) -> None:
+        """``work``: a command typed or pressed in ``chat`` by ``user``. If the database cannot be reached
+        meanwhile (PostgreSQL restarting: issue 46 §3), ``tell(language)`` says "try again in a minute" in the
+        club's language as last read, or else the user's, where the command would have crashed."""
+        try:
+            await work
+        except DatabaseDown:
+            if tell is not None:
+                known = self.core.languages.get(("telegram", str(chat.id))) if chat is not None else None
+                await tell(known or self.fallback_language(user))
 
     def keyboard(self, buttons: Sequence[Button]) -> InlineKeyboardMarkup | None:
         """One button a row; the callback_data is the command, or a token for a command over 64 bytes."""
@@ -239,9 +258,14 @@ class Outgoing:
         ever) and the account marked, so the directors learn it once and ``/leden`` shows it."""
         assert announcement.recipient is not None
         store = self.core.store
+        markup = None
+        if announcement.link is not None:  # a button that opens an address (a game on lichess), on the last part
+            markup = InlineKeyboardMarkup([[InlineKeyboardButton(clip(announcement.link[0], 64), url=announcement.link[1])]])
         try:
-            for chunk in html_chunks(announcement.body.splitlines()):
-                await self.app.bot.send_message(int(announcement.recipient), chunk, parse_mode=ParseMode.HTML)
+            chunks = html_chunks(announcement.body.splitlines())
+            for number, chunk in enumerate(chunks, start=1):
+                await self.app.bot.send_message(int(announcement.recipient), chunk, parse_mode=ParseMode.HTML,
+                                                reply_markup=markup if number == len(chunks) else None)  # fmt: skip
         except Forbidden as err:
             await store.private_closed(announcement.club_id, announcement.recipient, self.core.clock.now())
             log.warning("private notice %s not delivered: %s", announcement.id, err)

@@ -30,6 +30,7 @@ from bot.core.i18n import t
 from bot.core.commands.registry import Command, Registry
 from bot.core.commands.replies import OWNER_MARK, Reply
 from bot.core.commands.reply_cache import ReplyCache
+from bot.core.storage.outage import DatabaseDown, connection_lost, down
 from bot.core.storage.store import Club, Member, Store, club_key
 from bot.core.commands.user_limits import UserLimits
 from bot.core.online.settings import Online
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 
 MAX_ARGS_LENGTH = 500
 UNSAVED = 0  # the id of a club not (yet) in the database: no row has it, so reads of it find nothing
+UNAVAILABLE = "unavailable"  # Reply.extra: the database could not be reached (the website answers 503)
 
 
 _FAILED: ContextVar[bool] = ContextVar("command_failed", default=False)  # the command ended in a bug
@@ -92,6 +94,9 @@ class Core:
         # ``await check(actor, channel)`` is None when they may, or the key of the message that says why not.
         # A platform without one (the console: one chat) accepts any channel.
         self.channel_checks: dict[str, ChannelCheck] = {}
+        # Each club's language as last read, to say "try again in a minute" in it while the database that
+        # holds it cannot be reached (``database_down``).
+        self.languages: dict[tuple[str, str], str] = {}
         # Online play on lichess: ``online.on`` (a token is set), the process's one client, whose turn it is
         self.online = Online(config, store)
 
@@ -155,6 +160,10 @@ class Core:
         failed = _FAILED.set(False)
         try:
             reply = await self._handle(actor, text, attachment, done)
+        except DatabaseDown as exc:  # PostgreSQL stopped or restarting: nothing changed; said, not a crash
+            _FAILED.set(True)
+            log.warning("event=database_down command=%r error=%s", text.strip()[:40], exc)
+            reply = self.database_down(actor)
         finally:
             self.slots.leave(slot)
         try:
@@ -170,8 +179,15 @@ class Core:
         log.info("event=command command=%s outcome=%s ms=%.0f platform=%s", name, outcome, took * 1000, actor.platform)
         return reply
 
+    def database_down(self, actor: Actor) -> Reply:
+        """The answer while the database cannot be reached, in the club's language as last read."""
+        language = self.languages.get((actor.platform, actor.club_external_id), self.config.default_language)
+        return Reply(lines=(t(language, "error_database_down"),), ok=False, private=True, extra={UNAVAILABLE: "database"})
+
     async def _handle(self, actor: Actor, text: str, attachment: bytes | None, done: Done | None) -> Reply:
         club = await self.club_of(actor)
+        if club.id != UNSAVED:
+            self.languages[(actor.platform, actor.club_external_id)] = club.language
         CLUB.set(club.id if club.id != UNSAVED else None)  # the log's club= of this command's lines
         try:
             text, attachment = self._pasted(text, attachment)
@@ -217,7 +233,9 @@ class Core:
             except (KeyError, IndexError, ValueError):  # a refusal whose message cannot be said is a bug too
                 log.exception("the message of a refusal of %r cannot be formatted", text[:200])
                 return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)
-        except Exception:  # a bug must not crash the bot; the transaction has rolled back
+        except Exception as exc:  # a bug must not crash the bot; the transaction has rolled back
+            if connection_lost(exc):  # the database went away during the command: nothing was kept
+                raise down(exc) from exc
             _FAILED.set(True)
             log.exception("command failed: %r", text[:200])
             return Reply(lines=(t(club.language, "error_internal"),), ok=False, private=True)

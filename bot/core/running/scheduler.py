@@ -35,6 +35,7 @@ from bot.core.running.health import ANNOUNCEMENTS, ANNOUNCEMENTS_QUEUED, SCHEDUL
 from bot.core.output.pictures import render_spec
 from bot.core.running.rate_limit import RateLimits
 from bot.core.commands.dispatch import Core
+from bot.core.storage.outage import DatabaseDown
 from bot.core.storage.store import Announcement, Club, Store
 
 log = logging.getLogger(__name__)
@@ -118,6 +119,8 @@ class Alarm:
             await asyncio.sleep(self.recheck_every)
             try:
                 await self._recheck()
+            except DatabaseDown as exc:  # PostgreSQL restarting: tried again a minute later, one line each time
+                log.warning("event=database_down the alarm is set again once the database answers: %s", exc)
             except Exception:
                 log.exception("setting the alarm again failed; tried again in %s s", self.recheck_every)
 
@@ -134,6 +137,8 @@ class Alarm:
                     async with self.store.claim(f"due:{type(timed).__name__}") as mine:
                         if mine:  # else another process is doing it right now
                             await timed.run_due(self.core, now)
+                except DatabaseDown:
+                    raise  # nothing of the pass can be done: said once, by its caller
                 except Exception:
                     log.exception("scheduled work of %s failed", type(timed).__name__)
             pending = await self.dispatch()
@@ -329,4 +334,7 @@ class Alarm:
         self.wakeups += 1
         if self._wake_at is not None:
             SCHEDULER_LAG.set(max(0.0, (datetime.now(timezone.utc) - self._wake_at).total_seconds()))
-        await self.run_due()
+        try:
+            await self.run_due()
+        except DatabaseDown as exc:  # its work waits for the database; the minute's recheck sets the alarm again
+            log.warning("event=database_down the scheduler's pass waits for the database: %s", exc)

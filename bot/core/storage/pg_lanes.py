@@ -15,6 +15,7 @@ from typing import Any, Awaitable
 import asyncpg
 
 from bot.core.storage.database import settle
+from bot.core.storage.outage import DatabaseDown, fresh
 
 CACHE_CHANNEL = "clubbot_cache"
 
@@ -76,6 +77,9 @@ class Lane:
         finally:
             self.waiting -= 1
         try:
+            if self.conn.is_closed():  # the server closed it (a restart): what it held is lost; a new one
+                await self._broken(db, DatabaseDown("the database closed the connection"))
+                self.conn = await fresh(self.conn, db._url)
             prefix = ("" if self.open else "BEGIN; ") + ("RELEASE SAVEPOINT command; " if self.release else "")
             self.open, self.release = True, True
             status = await self._send_carried(db, f"{prefix}SAVEPOINT command; SELECT 1 WHERE pg_try_advisory_xact_lock({number})")
@@ -160,11 +164,10 @@ class Lane:
                 await self.conn.execute("ROLLBACK")
         except BaseException:
             self.conn.terminate()
-        if self.conn.is_closed():
-            try:
-                self.conn = await asyncpg.connect(db._url)
-            except BaseException:  # the server is gone: the next command's join says so
-                pass
+        try:
+            self.conn = await fresh(self.conn, db._url)
+        except Exception:  # the server is gone: the next command's join says so
+            pass
         settle(group, error)
 
 

@@ -36,15 +36,15 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import hashlib
-from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterable
+from typing import Any, Iterable
 
 import asyncpg
 
 from bot.core.commands.club_slots import ClubSlots
 from bot.core.storage.database import ReadPath, check_write
+from bot.core.storage.outage import once, tried_twice
+from bot.core.storage.pg_claims import Claims, lock_number
 from bot.core.storage.pg_lanes import CACHE_CHANNEL, Lane
 from bot.core.storage.pg_literals import literal_sql
 from bot.core.storage.migrations import MIGRATIONS_DIR
@@ -56,12 +56,7 @@ LANES = 3  # connections that carry the commands' group transactions (``Lane``)
 CLAIM_CONNECTIONS = 3  # connections the claims of due work are held on (``claim``)
 
 
-def lock_number(key: str) -> int:
-    """A key as the 64-bit number PostgreSQL's advisory locks take."""
-    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big", signed=True)
-
-
-class PostgresDatabase(ReadPath):
+class PostgresDatabase(Claims, ReadPath):
     """Async access to the clubs' PostgreSQL database. Open with ``await open_store(url)``."""
 
     dialect = "postgresql"
@@ -76,6 +71,7 @@ class PostgresDatabase(ReadPath):
         self._turns = ClubSlots(1)  # one transaction per key at a time in this process
         self._id_tables: frozenset[str] = frozenset()
         self._listener: asyncpg.Connection | None = None  # hears the other processes' cache changes
+        self._listening: asyncio.Task[None] | None = None  # opening it again after the server closed it
         # The connections the claims are held on (``claim``), each with a lock: one claim or release at a
         # time on a connection, several side by side on the others.
         self._claims: list[tuple[asyncpg.Connection, asyncio.Lock]] = []
@@ -101,8 +97,7 @@ class PostgresDatabase(ReadPath):
             db = cls(pool, lanes)
             db._url = url
             db._id_tables = frozenset(r[0] for r in rows)
-            db._listener = await asyncpg.connect(url)
-            await db._listener.add_listener(CACHE_CHANNEL, db._heard)
+            await db._listen()
             for _ in range(CLAIM_CONNECTIONS):
                 db._claims.append((await asyncpg.connect(url), asyncio.Lock()))
         except BaseException:
@@ -112,18 +107,14 @@ class PostgresDatabase(ReadPath):
             raise
         return db
 
-    def _heard(self, *_: Any) -> None:
-        """Another process (or this one) committed a change to a cached table."""
-        self._forget()
-
     async def close(self) -> None:
         for lane in self._lanes:
             async with lane.lock:  # what is waiting for a COMMIT gets it first
                 await lane.commit(self)
             await lane.conn.close()
-        for conn in (self._listener, *(c for c, _ in self._claims)):
-            if conn is not None:
-                await conn.close()
+        await self._close_listener()
+        for conn, _ in self._claims:
+            await conn.close()
         await self._pool.close()
 
     async def schema_version(self) -> int:
@@ -147,7 +138,7 @@ class PostgresDatabase(ReadPath):
         another's: the current snapshot (``xmin:xmax:in-progress ids``). A transaction that committed
         has left its list by the time a later snapshot is taken, so a change is visible to every read
         made after the value moved."""
-        return str(await self._pool.fetchval("SELECT pg_current_snapshot()::text"))
+        return str(await tried_twice(self._pool.fetchval, "SELECT pg_current_snapshot()::text"))
 
     # ------------------------------------------------------------------ schema questions
     async def foreign_keys(self) -> list[tuple[str, str, str]]:
@@ -208,58 +199,6 @@ class PostgresDatabase(ReadPath):
                 return lane
         return min(self._lanes, key=lambda lane: lane.waiting)
 
-    @asynccontextmanager
-    async def claim(self, name: str) -> AsyncIterator[bool]:
-        """``async with db.claim("due:keizer") as mine:`` True for the one process that holds ``name`` now
-        (taken without waiting; let go at the end, or when the process's connection drops). The claims
-        are session locks on connections of their own, so a claim held while its work runs takes no
-        connection from the pool that work needs."""
-        if name in self._held:  # session locks nest in one session: within the process, say no here
-            yield False
-            return
-        number = lock_number(name)
-        conn, lock = self._claim_connection(number)
-        async with lock:
-            mine = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", number))
-        if not mine:
-            yield False
-            return
-        self._held.add(name)
-        try:
-            yield True
-        finally:
-            self._held.discard(name)
-            async with lock:
-                await conn.execute("SELECT pg_advisory_unlock($1)", number)
-
-    def _claim_connection(self, number: int) -> tuple[asyncpg.Connection, asyncio.Lock]:
-        """A claim connection that is free, else the one ``number`` falls on (its claims and their release
-        go on the connection that took them)."""
-        return next(((c, k) for c, k in self._claims if not k.locked()), self._claims[number % len(self._claims)])
-
-    @asynccontextmanager
-    async def claim_many(self, names: Iterable[str]) -> AsyncIterator[set[str]]:
-        """As ``claim`` for several names in one round trip each way: ``async with db.claim_many(names) as
-        mine:`` the names this process holds now (each taken without waiting), let go together at the end.
-        The due work of a publication minute claims its clubs' outboxes and rounds so, not one by one."""
-        numbers = {lock_number(name): name for name in dict.fromkeys(names) if name not in self._held}
-        if not numbers:
-            yield set()
-            return
-        conn, lock = self._claim_connection(next(iter(numbers)))
-        async with lock:
-            rows = await conn.fetch("SELECT k FROM unnest($1::bigint[]) AS k WHERE pg_try_advisory_lock(k)", list(numbers))
-        got = [int(r[0]) for r in rows]
-        mine = {numbers[n] for n in got}
-        self._held |= mine
-        try:
-            yield mine
-        finally:
-            self._held -= mine
-            if got:
-                async with lock:
-                    await conn.execute("SELECT pg_advisory_unlock(k) FROM unnest($1::bigint[]) AS k", got)
-
     def _forget(self, sql: str | None = None) -> None:
         self._forgotten += 1
 
@@ -279,7 +218,7 @@ class PostgresDatabase(ReadPath):
             if tx.later:
                 await tx.flush()
             return await tx.conn.fetchrow(self._sql(sql), *params)
-        return await self._pool.fetchrow(self._sql(sql), *params)
+        return await tried_twice(self._pool.fetchrow, self._sql(sql), *params)
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[asyncpg.Record]:
         tx = self._tx.get()
@@ -287,7 +226,7 @@ class PostgresDatabase(ReadPath):
             if tx.later:
                 await tx.flush()
             return list(await tx.conn.fetch(self._sql(sql), *params))
-        return list(await self._pool.fetch(self._sql(sql), *params))
+        return list(await tried_twice(self._pool.fetch, self._sql(sql), *params))
 
     async def write(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one change; outside a transaction it gets one of its own. Returns the new row's id (an
@@ -300,10 +239,10 @@ class PostgresDatabase(ReadPath):
             conn = self._pool
         translated = self._sql(sql)
         if translated.endswith(" RETURNING id"):
-            value = await conn.fetchval(translated, *params)
+            value = await once(conn.fetchval, translated, *params)
             self._committed_alone(conn)
             return int(value or 0)
-        await conn.execute(translated, *params)
+        await once(conn.execute, translated, *params)
         self._committed_alone(conn)
         return 0
 
@@ -316,7 +255,7 @@ class PostgresDatabase(ReadPath):
                     return await self.execute(sql, params)
             conn = self._pool
         translated = self._sql(sql).removesuffix(" RETURNING id")
-        status = await conn.execute(translated, *params)
+        status = await once(conn.execute, translated, *params)
         self._committed_alone(conn)
         return int(status.rsplit(" ", 1)[-1]) if status and status[-1].isdigit() else 0
 
@@ -353,7 +292,7 @@ class PostgresDatabase(ReadPath):
                 async with self.transaction():
                     return await self.returning(sql, params)
             conn = self._pool
-        found = list(await conn.fetch(self._sql(sql), *params))
+        found = list(await once(conn.fetch, self._sql(sql), *params))
         self._committed_alone(conn)
         return found
 
@@ -420,19 +359,26 @@ class _Transaction:
             await db._turns.enter(self.key)
             self.held = self.key
         try:
-            lane = db._lane() if self.key is not None else None
-            if lane is not None and await lane.join(db, lock_number(self.key)):  # type: ignore[arg-type]  # a lane: a key
-                self.lane = lane
-                self.token = db._tx.set(_Tx(lane.conn))
-                return
-            self.conn = await db._pool.acquire()
-            self.inner = self.conn.transaction()
-            await self.inner.start()
-            if self.key is not None:
-                await self.conn.execute("SELECT pg_advisory_xact_lock($1)", lock_number(self.key))
+            await tried_twice(self._begin)  # a connection the server closed: once more, on a fresh one
         except BaseException:
             await self._release()
             raise
+
+    async def _begin(self) -> None:
+        db = self.db
+        if self.conn is not None:  # the last try's connection was gone: the pool drops it, opens another
+            await db._pool.release(self.conn)
+            self.conn = None
+        lane = db._lane() if self.key is not None else None
+        if lane is not None and await lane.join(db, lock_number(self.key)):  # type: ignore[arg-type]  # a lane: a key
+            self.lane = lane
+            self.token = db._tx.set(_Tx(lane.conn))
+            return
+        self.conn = await db._pool.acquire()
+        self.inner = self.conn.transaction()
+        await self.inner.start()
+        if self.key is not None:
+            await self.conn.execute("SELECT pg_advisory_xact_lock($1)", lock_number(self.key))
         self.token = db._tx.set(_Tx(self.conn))
 
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:

@@ -26,6 +26,7 @@ class FakeGateway:
     ready: asyncio.Event
     identified: int
     resumed: int
+    revoked = False  # the token reset in the Developer Portal (``revoke``): the gateway closes with 4004
 
     def _record(self, request: web.Request) -> None:
         raise NotImplementedError
@@ -61,7 +62,10 @@ class FakeGateway:
                 op, data = message.get("op"), message.get("d") or {}
                 if op == 1:  # heartbeat
                     await ws.send_str(json.dumps({"op": 11, "s": None, "t": None, "d": None}))
-                elif op == 2:  # identify: a new session
+                if op in (2, 6) and self.revoked:  # identify or resume with a revoked token
+                    await ws.close(code=4004, message=b"Authentication failed.")
+                    break
+                if op == 2:  # identify: a new session
                     self.identified += 1
                     self.session_id, self._seq = uuid.uuid4().hex, 0
                     self._socket = ws
@@ -87,6 +91,13 @@ class FakeGateway:
                 self.ready.clear()
             self.changed.set()
         return ws
+
+    async def revoke(self) -> None:
+        """The bot's token reset in the Developer Portal: Discord closes its gateway connection with 4004
+        (authentication failed), and closes so any that identifies or resumes with it."""
+        self.revoked = True
+        if self._socket is not None:
+            await self._socket.close(code=4004, message=b"Authentication failed.")
 
     async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
         if self._socket is None:

@@ -444,9 +444,12 @@ def flags(request: Request) -> int:
     return int(request.json["data"].get("flags") or 0)
 
 
-async def harness(config: Config, fake: FakeDiscord, retry_after: timedelta = timedelta(seconds=60)) -> Harness:
+async def harness(
+    config: Config, fake: FakeDiscord, retry_after: timedelta = timedelta(seconds=60), store: Store | None = None
+) -> Harness:
+    """The real adapter on ``store`` (else a SQLite file at the config's path), logged in to the fake."""
     config = Config(**{**config.__dict__, "discord_token": "test-token", "discord_director_role": "wedstrijdleider"})
-    store = await Store.open(config.db_path)
+    store = store or await Store.open(config.db_path)
     clock = ShiftedClock(START)
     commands = make_core(store, config, clock)
     box: list[DiscordAdapter] = []

@@ -103,6 +103,7 @@ class FakeTelegram:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.max_poll_wait = 1.0
+        self.revoked = False  # True: the token revoked at @BotFather, every request answers 401 Unauthorized
         self.group_limit = GroupLimit()  # Telegram's 20 messages a minute to one group, then 429
         self.messages: dict[tuple[str, int], dict[str, Any]] = {}  # (chat id, message id) -> the bot's message
         self.queries: dict[str, float] = {}  # callback query id -> when it was pushed (on ``clock``)
@@ -204,8 +205,8 @@ class FakeTelegram:
         return web.Response(body=content)
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
-        if request.match_info["token"] != TOKEN:
-            return self._refuse(Call(request.match_info["method"], {}), 401, {"description": "Unauthorized"})
+        if request.match_info["token"] != TOKEN or self.revoked:  # a revoked token: the test arranged it
+            return self._refuse(Call(request.match_info["method"], {}), 401, {"description": "Unauthorized"}, self.revoked)
         method = request.match_info["method"]
         params: dict[str, Any] = {}
         files: dict[str, tuple[str, bytes]] = {}

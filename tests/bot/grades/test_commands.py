@@ -76,6 +76,37 @@ async def test_a_promotion_earned_with_entered_games(commands: Core, clock: Shif
     assert "Niemand." in close
 
 
+async def test_the_card_shows_the_series_the_rule_reads_before_a_back_dated_game(commands: Core, clock: ShiftedClock, config) -> None:
+    """Issue 45 §3: counted back from today the card showed "0 punten uit 0 partijen" two years after 11
+    games, while the rule reads them as of the last game: a 12th game entered with its date right after
+    them promotes. The card shows those 11 and says a game of today no longer counts them."""
+    await anna_at_1_dan(commands, clock)
+    day = datetime(2027, 1, 4)
+    for i, kind in enumerate(["W25", "L10"] * 5 + ["W25"]):
+        await enter(commands, (day + timedelta(weeks=i)).date().isoformat(), kind)
+    clock.set(datetime(2029, 6, 1, 10, 0, tzinfo=timezone.utc))
+    card = await ok(commands, ANNA, "/graad")
+    assert "Lopende reeks: 100 punten uit 11 partijen, tot en met de partij van 2027-03-15" in card
+    assert "Nog 25 punten nodig voor 2d" in card and "En nog minstens 1 partij" in card
+    assert "Een partij van vandaag telt de 11 oudste partijen van deze reeks niet meer mee (gespeeld vóór 2028-04-01" in card
+    promoted = await enter(commands, "2027-03-22", "W25")
+    assert "Anna is gepromoveerd naar 2d (125 punten uit 12 partijen)" in promoted
+
+
+async def test_enough_points_from_too_few_games_is_not_read_as_done(commands: Core, clock: ShiftedClock) -> None:
+    """Issue 45 §3: 145 points from 10 games (7 x 25 - 3 x 10; 215 would promote early) read "Nog 0 punten
+    nodig"; the card says the points are there and the series is still 2 games short."""
+    await anna_at_1_dan(commands, clock)
+    for i, kind in enumerate(["W25", "L10"] * 3 + ["W25"] * 4):
+        await enter(commands, f"2027-02-{i + 1:02d}", kind)
+    card = await ok(commands, ANNA, "/graad")
+    assert "Lopende reeks: 145 punten uit 10 partijen" in card and "Nog 0 punten" not in card
+    assert "De punten zijn er (145 van de 125), maar de reeks is nog te kort: promotie naar 2d na nog 2 partijen" in card
+    await ok(commands, DIRECTOR, "/taal en")
+    card = await ok(commands, ANNA, "/graad")
+    assert "The points are there (145 of the 125), but the series is still too short: promotion to 2d after 2 more games" in card
+
+
 async def test_the_committee_list_shows_players_close_to_promotion(commands: Core, clock: ShiftedClock) -> None:
     await anna_at_1_dan(commands, clock)
     await ok(commands, DIRECTOR, "/graadzetten Bert 1d vanaf=2027-01-01")

@@ -52,15 +52,45 @@ def test_knsb_csv_by_column_names_with_the_date_of_its_heading() -> None:
     assert [(p.identity, p.rating) for p in knsb.parse(moved).players] == [("8400001", 2261)]
 
 
-def test_egd_lines_in_their_order_and_the_date_of_the_heading() -> None:
+EGD_PLAYERS = (
+    Listed("12345678", "Vries Jan de", 2190, "NL"), Listed("10396133", "Jansen Bert", 1610, "NL"),
+    Listed("11122233", "Öztürk Jürgen", 1998, "DE"), Listed("19876543", "Tanaka Hiroshi", 2650, "JP"),
+)  # fmt: skip
+
+
+def test_egd_all_hst_read_by_its_heading_with_grade_n_between_grade_and_gor() -> None:
+    """The published column set: ``Grade_n`` (the grade proposed, ``--`` for none) stands between the
+    grade and the GoR; the heading says so, and the GoR is the column it names (issue 45 §3)."""
     listing = egd.parse(text_of(data("all.hst")))
     assert listing.day == date(2026, 11, 1)
-    assert listing.players == (
-        Listed("12345678", "Vries Jan de", 2190, "NL"), Listed("10396133", "Jansen Bert", 1610, "NL"),
-        Listed("11122233", "Öztürk Jürgen", 1998, "DE"), Listed("19876543", "Tanaka Hiroshi", 2650, "JP"),
-    )  # fmt: skip
-    page = "<html><body><pre>\n" + data("all.hst").decode() + "</pre></body></html>"  # allworld_lp.html
-    assert egd.parse(page).players == listing.players
+    assert listing.players == EGD_PLAYERS
+    assert read_list(data("all.hst"), None).players == EGD_PLAYERS  # recognised, not "geen ratinglijst"
+
+
+def test_egd_page_allworld_lp_read_by_its_own_heading() -> None:
+    listing = egd.parse(text_of(data("allworld_lp.html")))
+    assert listing.day == date(2026, 11, 1)
+    assert listing.players == EGD_PLAYERS
+    assert read_list(data("allworld_lp.html"), None).source == "egd"
+
+
+def test_egd_columns_in_another_order_follow_the_heading() -> None:
+    """No fixed order: a list without ``Grade_n``, and one whose GoR comes before the club and which has
+    a column the reader does not know, are read by what their headings name."""
+    old = "Pin  Name  Co Club Grade  GoR  Tot Last\n  12345678 Vries Jan de  NL Utr   2d   2190   41 T261025A\n"
+    assert egd.parse(old).players == (Listed("12345678", "Vries Jan de", 2190, "NL"),)
+    moved = ("Pin_Player Name Country Grade GoR Placement Club\n"
+             "  10396133 Jansen Bert  NL 5k 1610 3712 Ams\n  19876543 Tanaka Hiroshi JP 7d -- 1 xxxx\n")  # fmt: skip
+    assert egd.parse(moved).players == (Listed("10396133", "Jansen Bert", 1610, "NL"),)  # "--" is no GoR
+    assert egd.heading_columns("Pin_Player Last_Name Name Country_Code Club Grade Grade_n GoR") == (
+        "country", "club", "grade", "grade n", "gor")
+    assert egd.heading_columns("Pin Name Country Club GoR Grade") is None  # a GoR before the grade: no list of theirs
+    assert egd.heading_columns("Name Pin Country Club Grade GoR") is None
+
+
+def test_egd_list_without_a_heading_is_read_in_the_published_order() -> None:
+    lines = "  12345678  Vries Jan de   NL  Utr  2d  --  2190  41  T261025A\n"
+    assert egd.parse(lines).players == (Listed("12345678", "Vries Jan de", 2190, "NL"),)
 
 
 def test_each_file_is_recognised() -> None:

@@ -16,9 +16,11 @@ import time
 from pathlib import Path
 
 import aiohttp
+from aiohttp import web
 
 from bot.core.commands.dispatch import Core
-from bot.web.connections import PER_ADDRESS
+from bot.core.running.open_files import PER_ADDRESS_MAX
+from bot.web.connections import address_key
 from bot.web.server import BURST, Flood, start_web
 from tests.bot.conftest import DIRECTOR, ok
 
@@ -54,12 +56,17 @@ asyncio.run(main())
 """
 
 
-def test_silent_connections_from_one_address_leave_the_site_and_the_files_to_others(tmp_path: Path) -> None:
-    db = str(tmp_path / "club.sqlite3")
-    server = subprocess.Popen(
-        [sys.executable, "-c", SERVER, db], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+def web_server(script: str, db: Path) -> subprocess.Popen[str]:
+    """``script`` (``SERVER``: the website at a lowered open-file limit) as a process on the SQLite ``db``;
+    it prints its port, then answers each line on its standard input."""
+    return subprocess.Popen(
+        [sys.executable, "-c", script, str(db)], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
     )  # fmt: skip
+
+
+def test_silent_connections_from_one_address_leave_the_site_and_the_files_to_others(tmp_path: Path) -> None:
+    server = web_server(SERVER, tmp_path / "club.sqlite3")
     held: list[socket.socket] = []
     try:
         assert server.stdout is not None and server.stdin is not None
@@ -142,19 +149,25 @@ async def burst(url: str, forwarded_for: str | list[str], count: int) -> list[in
             await response.read()
             return response.status
 
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=PER_ADDRESS)) as session:
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=PER_ADDRESS_MAX)) as session:
         return list(await asyncio.gather(*(one(session, hop) for hop in hops)))
 
 
-async def test_x_forwarded_for_counts_only_from_a_trusted_proxy(commands: Core) -> None:
+async def club_home_behind_a_proxy(commands: Core) -> tuple[web.AppRunner, str]:
+    """The club's website switched on, served behind a trusted proxy on 127.0.0.1: its runner and home."""
     commands.config = dataclasses.replace(commands.config, web_address="127.0.0.1:0")
     await ok(commands, DIRECTOR, "/website aan")
     club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
     assert club is not None
-    # behind a proxy on 127.0.0.1: one visitor's burst is that visitor's alone
     commands.config = dataclasses.replace(commands.config, web_trusted_proxies=("127.0.0.1",))
     runner = await start_web(commands, "127.0.0.1:0")
-    url = f"http://127.0.0.1:{runner.addresses[0][1]}/c/{club.id}/"
+    return runner, f"http://127.0.0.1:{runner.addresses[0][1]}/c/{club.id}/"
+
+
+async def test_x_forwarded_for_counts_only_from_a_trusted_proxy(commands: Core) -> None:
+    # behind a proxy on 127.0.0.1: one visitor's burst is that visitor's alone
+    runner, url = await club_home_behind_a_proxy(commands)
+    club_path = url.split("/c/", 1)[1]
     try:
         assert 429 in await burst(url, "198.51.100.7", BURST + 20)
         assert await burst(url, "198.51.100.8, 203.0.113.9", 1) == [200]  # the proxy saw 203.0.113.9
@@ -164,7 +177,7 @@ async def test_x_forwarded_for_counts_only_from_a_trusted_proxy(commands: Core) 
     # no trusted proxy: the header is the visitor's to invent, and ignored
     commands.config = dataclasses.replace(commands.config, web_trusted_proxies=())
     runner = await start_web(commands, "127.0.0.1:0")
-    url = f"http://127.0.0.1:{runner.addresses[0][1]}/c/{club.id}/"
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/c/{club_path}"
     try:
         assert 429 in await burst(url, [f"198.51.100.{n % 250}" for n in range(BURST + 20)], BURST + 20)
     finally:
@@ -192,10 +205,7 @@ def test_a_failing_accept_is_logged_once_a_minute(tmp_path: Path) -> None:
     reporting each failure: the website logs one line a minute for them, not one (with a traceback) a
     second."""
     assert FILLING_SERVER != SERVER
-    server = subprocess.Popen(
-        [sys.executable, "-c", FILLING_SERVER, str(tmp_path / "club.sqlite3")], cwd=REPO, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
-    )  # fmt: skip
+    server = web_server(FILLING_SERVER, tmp_path / "club.sqlite3")
     held: list[socket.socket] = []
     try:
         assert server.stdout is not None and server.stdin is not None
@@ -218,3 +228,21 @@ def test_a_failing_accept_is_logged_once_a_minute(tmp_path: Path) -> None:
     accept_lines = [line for line in err.splitlines() if "accept" in line]
     assert len(accept_lines) == 1, err[-3000:]
     assert "the website cannot accept connections" in accept_lines[0]
+
+
+def test_an_ipv6_visitor_counts_by_its_64() -> None:
+    assert address_key("2001:db8:46:1::1") == address_key("2001:db8:46:1:ffff:1:2:3") == "2001:db8:46:1::/64"
+    assert address_key("2001:db8:46:2::1") != address_key("2001:db8:46:1::1")
+    assert address_key("::ffff:198.51.100.7") == address_key("198.51.100.7") == "198.51.100.7"
+    assert address_key("fe80::1%eth0") == "fe80::/64"
+
+
+async def test_an_ipv6_visitor_rotating_through_its_64_is_one_visitor_to_the_flood_limit(commands: Core) -> None:
+    """Issue 46 §3: a router hands a household a whole /64; a visitor asking from a new address of it for
+    each request is still one visitor (429 past the burst), and the next /64 is another."""
+    runner, url = await club_home_behind_a_proxy(commands)
+    try:
+        assert 429 in await burst(url, [f"2001:db8:46:1::{n:x}" for n in range(1, BURST + 21)], BURST + 20)
+        assert await burst(url, "2001:db8:46:2::1", 1) == [200]
+    finally:
+        await runner.cleanup()

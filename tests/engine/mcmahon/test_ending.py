@@ -145,3 +145,46 @@ def test_23_players_kept_contenders_play_each_other_and_one_of_them_wins() -> No
         s = status(t)
         assert s.champion is not None and len(t.rounds) <= 10
     assert checked >= 3
+
+
+def test_a_round_without_a_game_adds_the_start_score_to_sos_as_the_egf_rules_say() -> None:
+    """Issue 45 §3, the EGF Tournament System Rules: "To a player's SOS ... in a round without an
+    opponent or with the opponent Bye, in a McMahon his own start McMahon Score is added". The title
+    round has a game for the two finalists only: everyone else's SOS gains their start score (0 in the
+    top group, -1 in group 1, -2 in group 2), as a bye's does, so every SOS sums the same rounds; SOSOS
+    adds the player's own SOS. The EGF file's SOS (on the MMS base) sums every round the same way."""
+    import re
+
+    from engine.mcmahon import standings
+    from engine.mcmahon.files import egf_results
+    from engine.mcmahon.tournament import sos_tables, state_after
+
+    seed = next(seed for seed in range(500) if (t := to_title_round(seed, 40)) is not None and len(status(t).contenders) == 2)
+    t = to_title_round(seed, 40)
+    assert t is not None
+    p = pair_next(t)
+    g = p.games[0]
+    done = add(t, p.round, (dataclasses.replace(g, winner=g.black),))
+    after = {r.player.id: r for r in standings(done)}
+    st = state_after(done)
+    others = [pid for pid in after if pid not in (g.black, g.white)]
+    assert {st.start[pid] for pid in others} == {0, -1, -2}
+
+    def opponent(pid: str, rnd: Round) -> str | None:
+        return next((x.white if x.black == pid else x.black for x in rnd.games if pid in (x.black, x.white)), None)
+
+    for pid, row in after.items():  # each round: the opponent's score now, or the player's own start score
+        assert row.sos == sum(after[o].score if (o := opponent(pid, rnd)) else st.start[pid] for rnd in done.rounds), pid
+    sos, sosos = sos_tables(st)
+    assert all(len(st.opponents[pid]) == p.round for pid in after)
+    for pid in others:
+        assert sosos[pid] == sum(sos[o] for o in st.opponents[pid] if o is not None) + sos[pid]  # this round: own SOS
+    shift = max(r.start_group for r in after.values())
+    written = {}
+    for line in egf_results(done, dates="2027-05-01,2027-05-02").splitlines():
+        if not line.startswith(";"):
+            tokens = [w for w in line.split() if not w.startswith("|") and not re.fullmatch(r"\d+[+=-](/[bw]\d)?", w)]
+            written[int(tokens[0])] = float(tokens[-2])
+    for pid, row in after.items():
+        expected = sum(after[o].score if (o := opponent(pid, rnd)) else st.start[pid] for rnd in done.rounds)
+        assert written[row.rank] == expected + shift * len(done.rounds), pid

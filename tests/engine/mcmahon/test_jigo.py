@@ -98,3 +98,48 @@ def test_with_jigos_the_champion_is_still_a_contender_and_the_tournament_ends(n:
     before = Tournament(t.players, t.rounds[: s.champion_after - 1])
     assert s.champion in status(before).contenders
     assert len(t.rounds) >= 7
+
+
+SIXTEEN = tuple(Player(f"p{i:02d}", f"P{i}", 2400 - 10 * i) for i in range(1, 17))
+# Five rounds of a 16-player NK with a whole komi (black-white:result; = a jigo), as the pairing made them
+JIGO_ROUNDS = (
+    "p09-p01:w p10-p02:w p11-p03:w p12-p04:w p13-p05:w p14-p06:w p15-p07:= p16-p08:b",
+    "p06-p01:w p05-p02:b p04-p03:w p07-p16:w p15-p14:b p08-p13:w p12-p09:b p11-p10:w",
+    "p16-p05:= p03-p01:w p10-p15:= p02-p13:w p06-p04:w p07-p12:w p14-p08:w p09-p11:b",
+    "p01-p05:w p16-p15:b p03-p12:b p13-p04:w p10-p09:b p02-p06:b p08-p07:w p14-p11:w",
+    "p05-p03:b p01-p16:w p04-p10:b p15-p13:b p12-p02:w p11-p07:b p08-p06:= p09-p14:w",
+)
+
+
+def played(lines: tuple[str, ...]) -> Tournament:
+    rounds = []
+    for number, line in enumerate(lines, start=1):
+        games = []
+        for board, word in enumerate(line.split(), start=1):
+            pair, result = word.split(":")
+            black, white = pair.split("-")
+            winner = {"b": black, "w": white, "=": None}[result]
+            games.append(Game(black, white, winner, jigo=result == "=", board=board))
+        rounds.append(Round(number, tuple(games)))
+    return Tournament(SIXTEEN, tuple(rounds))
+
+
+def test_after_a_jigo_three_contenders_avoid_the_repeat_rather_than_the_half_point_crossing() -> None:
+    """Issue 45 §3. After round 5: p05 and p16 drew their game (4½ each: half a loss), p04 has 4 (one
+    loss); all three can still win. Round 6 paired p05-p16 again and sent p04 to a non-contender: the
+    half-point boundary between 4½ and 4 counted as a crossing, before the repeat. Seed 000: in group 1
+    "herhaalde tegenstanders toegestaan (maar er wordt geprobeerd dit te vermijden)", and the contenders
+    play it out among themselves: a game between two contenders is one among them whatever half point
+    lies between them. With three, one must meet a non-contender either way; so p04 meets p05 or p16,
+    and the pair that met does not meet again."""
+    t = played(JIGO_ROUNDS)
+    stt = state_after(t)
+    assert contenders_of(stt) == {"p04", "p05", "p16"} and "p16" in stt.met["p05"]
+    assert (stt.score["p05"], stt.score["p16"], stt.score["p04"]) == (4.5, 4.5, 4)
+    p = pair_next(t)
+    assert p.repeats == 0
+    pairs = {frozenset((g.black, g.white)) for g in p.games}
+    assert frozenset(("p05", "p16")) not in pairs
+    alive = {"p04", "p05", "p16"}
+    against = [pair for pair in pairs if pair & alive]
+    assert sum(1 for pair in against if pair <= alive) == 1 and len(against) == 2  # one game among them, one out

@@ -156,3 +156,20 @@ def test_when_the_budget_runs_out_every_player_still_gets_one_game(monkeypatch) 
     for pairs in (full, starved):
         assert sorted(x for pair in pairs for x in pair) == sorted(players)
     assert sum(b in met[a] for a, b in full) == 1  # two of the three meet each other, the third repeats
+
+
+def test_contenders_of_two_levels_meet_each_other_rather_than_repeat() -> None:
+    """Issue 45 §3: a game between two contenders is one among the contenders whatever level lies
+    between them, so it costs nothing before the repeat. Two top-group players and two group-1 players
+    who met: the top players each take a group-1 player (no repeat, nobody meets a non-contender);
+    before, the top-group boundary counted as crossed twice and g1-g2 met again. A lone contender level
+    still sends what the contenders' parity needs to a non-contender, once."""
+    levels = [Level(("t1", "t2"), 5, True, 1), Level(("g1", "g2"), 4, True, 2), Level(("n1", "n2"), 3, False, 3)]
+    met: dict[str, set[str]] = {p: set() for level in levels for p in level.players}
+    met["g1"].add("g2")
+    met["g2"].add("g1")
+    pairs = {frozenset(pair) for pair in pair_score_groups(levels, met)}
+    assert frozenset(("g1", "g2")) not in pairs and frozenset(("n1", "n2")) in pairs
+    odd = [Level(("t1",), 5, True, 1), Level(("g1", "g2"), 4, True, 2), Level(("n1",), 3, False, 3)]
+    pairs = {frozenset(pair) for pair in pair_score_groups(odd, met)}
+    assert sum(1 for pair in pairs if "n1" in pair) == 1 and frozenset(("g1", "g2")) not in pairs

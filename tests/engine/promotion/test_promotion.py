@@ -295,5 +295,19 @@ def test_the_card_drops_games_older_than_14_months_and_keeps_the_last_20() -> No
     today = START + timedelta(weeks=29)
     status = series_now(exam, today)
     assert len(status.games) == 20 and status.points == -200
-    much_later = series_now(exam, date(2029, 1, 1))
-    assert much_later.games == () and much_later.points == 0 and much_later.games_needed == 12
+    assert status.as_of == START + timedelta(weeks=29) and status.dropping == 0
+    much_later = series_now(exam, date(2029, 1, 1))  # the same series, the rule reads it as of the last game
+    assert much_later.games == status.games and much_later.dropping == 20
+
+
+def test_the_card_reads_the_series_as_of_the_last_game_so_a_back_dated_game_promotes_what_it_showed() -> None:
+    """Issue 45 §3: 11 games two years ago (6 x 25 - 5 x 10 = 100). Counted back from today the card
+    showed 0 from 0; the rule reads them as of the last game, and a 12th game entered now with its date
+    right after them promotes with 125. The card shows those 11 and says a game of today reads none."""
+    games = weekly(["W25", "L10"] * 5 + ["W25"])
+    today = START + timedelta(days=730)
+    status = series_now(examine(D1, games), today)
+    assert (status.points, len(status.games), status.points_needed, status.games_needed) == (100, 11, 25, 1)
+    assert status.as_of == START + timedelta(weeks=10) and status.dropping == 11
+    late = game("W25", START + timedelta(weeks=11), key="late")
+    assert [p.points for p in examine(D1, [*games, late]).promotions] == [125]

@@ -7,7 +7,9 @@ from datetime import date, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.promotion import DRAW, LOSS, WIN, Game, PromotionSettings, examine, months_before, score_game
+from engine.promotion import (
+    DRAW, LOSS, WIN, Game, PromotionSettings, examine, months_before, score_game, series_now,
+)
 
 START = date(2026, 1, 1)
 
@@ -104,3 +106,29 @@ def test_invalid_games_change_nothing(history: tuple[int, list[Game]], data: st.
         (p.from_grade, p.points, p.last) for p in before.promotions
     ]
     assert after.series == before.series
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories(), st.integers(0, 3000))
+def test_the_card_shows_the_series_the_rule_reads_whatever_today_is(history: tuple[int, list[Game]], later: int) -> None:
+    """The grade card's series is the one the promotion rule reads (issue 45 §3): one more counted game on
+    the card's date promotes exactly when it and a tail of the card's games earn it, whatever day the card
+    is looked at; and the card never shows a complete series (12 games, 125 points) that did not promote."""
+    grade, games = history
+    exam = examine(grade, games)
+    status = series_now(exam, START + timedelta(days=later))
+    if not status.tracked:
+        return
+    assert not (status.points_needed == 0 and status.games_needed == 0)
+    rules = PromotionSettings()
+    new = Game("zzz", status.as_of or START, exam.grade, WIN, 0, 90, 30)
+    points = score_game(exam.grade, new).points
+    assert points is not None  # a win against an equal grade always counts
+    card = [s.points or 0 for s in status.games]
+    predicted = any(
+        (need := rules.threshold(n)) is not None and sum(card[len(card) - (n - 1):]) + points >= need
+        for n in range(1, min(len(card) + 1, rules.max_games) + 1)
+    )
+    assert (len(examine(grade, [*games, new]).promotions) > len(exam.promotions)) == predicted
+    cutoff = months_before(START + timedelta(days=later), rules.months)
+    assert status.dropping == sum(1 for s in status.games if s.game.played_on < cutoff)
