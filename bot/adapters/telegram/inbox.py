@@ -37,6 +37,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.commands.replies import Reply, reply_from_json, reply_json
 from bot.core.running.clock import Clock
 from bot.core.storage.database import iso
+from bot.core.storage.outage import connection_lost
 from bot.core.storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -75,18 +76,23 @@ class Inbox(asyncio.Queue[object]):
     async def put(self, item: object) -> None:
         """Keep an update (committed) before the polling goes on and confirms it to Telegram; one kept
         already is not queued again. A failure to keep it is a ``NetworkError`` to the polling, which tries
-        again later without confirming anything."""
+        again later without confirming anything; but with the database out of reach (PostgreSQL stopped,
+        issue 46 §3) the update is handled at once, unkept: its member is told to try again in a minute
+        (``Core.handle``), and nothing was changed."""
         if isinstance(item, Update):
             try:
                 await self._forget_old()
-                kept = await self.store.returning(
+                kept = bool(await self.store.returning(
                     "INSERT INTO telegram_inbox (bot_id, update_id, body, received_at) VALUES (?, ?, ?, ?)"
                     " ON CONFLICT (bot_id, update_id) DO NOTHING RETURNING update_id",
                     (self.bot_id, item.update_id, item.to_json(), iso(self.clock.now())),
-                )
+                ))
             except Exception as err:
-                log.exception("keeping Telegram update %s failed", item.update_id)
-                raise NetworkError(f"keeping update {item.update_id} failed: {err}") from err
+                if not connection_lost(err):
+                    log.exception("keeping Telegram update %s failed", item.update_id)
+                    raise NetworkError(f"keeping update {item.update_id} failed: {err}") from err
+                log.warning("event=database_down Telegram update %s not kept; answered 'try again'", item.update_id)
+                kept = True
             if not kept:
                 return
         await super().put(item)
@@ -109,7 +115,12 @@ class Inbox(asyncio.Queue[object]):
         if update_id is None:
             return await core.handle(actor, text, attachment=attachment)
         key = (self.bot_id, update_id)
-        row = await self.store.fetch_one("SELECT reply FROM telegram_inbox WHERE bot_id = ? AND update_id = ?", key)
+        try:
+            row = await self.store.fetch_one("SELECT reply FROM telegram_inbox WHERE bot_id = ? AND update_id = ?", key)
+        except Exception as err:
+            if not connection_lost(err):
+                raise
+            row = None  # the database is out of reach: the command answers so (Core.handle), nothing kept to send
         if row is not None and row["reply"] is not None:
             log.info("update %s was handled before the restart; its reply is sent again", update_id)
             return reply_from_json(row["reply"])
@@ -153,8 +164,11 @@ class Inbox(asyncio.Queue[object]):
                 "UPDATE telegram_inbox SET answered_at = ?, body = NULL, reply = NULL WHERE bot_id = ? AND update_id = ?",
                 (iso(self.clock.now()), self.bot_id, update_id),
             )
-        except Exception:  # it is handled again at the next start: a repeated answer, never a lost one
-            log.exception("recording Telegram update %s as answered failed", update_id)
+        except Exception as err:  # it is handled again at the next start: a repeated answer, never a lost one
+            if not connection_lost(err):
+                log.exception("recording Telegram update %s as answered failed", update_id)
+            else:
+                log.warning("event=database_down Telegram update %s not recorded as answered", update_id)
 
     def waiting(self) -> int | None:
         """A reply of the update being handled is put in a chat's queue for its rate limit: its update
