@@ -25,7 +25,8 @@ async def cmd_backup(core: Core, ctx: Context) -> Reply:
         raise UserError("error_usage", usage=ctx.t("backup_usage"))
     if core.store.dialect != "sqlite":
         raise UserError("backup_postgres")
-    content = await StoreBackup(core.store).club_snapshot(ctx.club.id)
+    left_out = [table.name for table in core.registry.tables.values() if not table.in_backup]
+    content = await StoreBackup(core.store).club_snapshot(ctx.club.id, left_out)
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", ctx.club.name).strip("_")[:40] or "club"
     stamp = ctx.now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     filename = f"clubbot-{name}-{stamp}.sqlite3"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from bot.core.storage.store import Store
@@ -33,13 +34,14 @@ class StoreBackup:
             raise BackupError("the database is not a file")
         return Path(row["file"])
 
-    async def club_snapshot(self, club_id: int) -> bytes:
-        """A consistent copy of the database holding only ``club_id``'s rows, as the bytes of a SQLite file."""
+    async def club_snapshot(self, club_id: int, left_out: Sequence[str] = ()) -> bytes:
+        """A consistent copy of the database holding only ``club_id``'s rows, as the bytes of a SQLite file;
+        the tables ``left_out`` (declared ``in_backup=False``) empty."""
         source = await self.database_path()
-        return await asyncio.to_thread(_club_snapshot, source, club_id)
+        return await asyncio.to_thread(_club_snapshot, source, club_id, left_out)
 
 
-def _club_snapshot(source: Path, club_id: int) -> bytes:
+def _club_snapshot(source: Path, club_id: int, left_out: Sequence[str] = ()) -> bytes:
     with tempfile.TemporaryDirectory(prefix="clubbot-backup-") as tmp:
         target = Path(tmp) / "backup.sqlite3"
         online_backup(source, target)
@@ -56,6 +58,8 @@ def _club_snapshot(source: Path, club_id: int) -> bytes:
                 conn.execute("DELETE FROM keep_ids")
                 conn.executemany("INSERT INTO keep_ids (rid) VALUES (?)", ((i,) for i in ids))
                 conn.execute(f'DELETE FROM "{table}" WHERE rowid NOT IN (SELECT rid FROM keep_ids)')
+            for table in set(left_out) & set(_tables(conn)):
+                conn.execute(f'DELETE FROM "{table}"')
             conn.execute("DROP TABLE IF EXISTS temp.keep_ids")
             conn.execute("COMMIT")
             if conn.execute("PRAGMA foreign_key_check").fetchall():

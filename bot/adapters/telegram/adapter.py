@@ -72,6 +72,8 @@ from bot.config import Config
 from bot.core.i18n import DEFAULT_LANGUAGE, catalogue, t
 from bot.core.commands.replies import PRIVATE_NOTICES, Reply
 from bot.core.storage.store import Club
+from bot.adapters.telegram.inbox import Inbox, InboxProcessor
+from bot.adapters.telegram.outgoing import Paced
 from bot.adapters.telegram.private_chat import NOTICES, START, PrivateChat, Waiting
 from bot.adapters.telegram.render import clip, language_of, units
 from bot.adapters.telegram.store import TelegramStore
@@ -121,10 +123,12 @@ class TelegramAdapter(PrivateChat):
         self.stop_wait = STOP_WAIT
         self.admin_cache_seconds = admin_cache_seconds
         self.tg_store = TelegramStore(core.store)
+        self.inbox = Inbox(core.store, core.clock)  # the updates, kept before Telegram is told they came
         # a local Bot API server (or the tests' fake): the keyword, else the config's telegram_base_url if any
         base_url = base_url or config.telegram_base_url
         base_file_url = base_file_url or config.telegram_base_file_url
         builder = Application.builder().token(config.telegram_token).job_queue(None).connection_pool_size(PLATFORM_CONNECTIONS)
+        builder = builder.update_queue(self.inbox).concurrent_updates(InboxProcessor(self.inbox))
         if base_url:
             builder = builder.base_url(base_url)
         if base_file_url:
@@ -136,7 +140,7 @@ class TelegramAdapter(PrivateChat):
         self._progress: dict[int, int] = {}  # announcement id -> how many of its messages went out
         self._owed_pictures: set[int] = set()  # announcements whose picture waits for the right to send photos
         self.problems = Problems(core.clock)  # why a club's announcements are not posted, for its directors
-        self._paced: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+        self._paced: dict[str, list[Paced]] = {}
         self._pacers: dict[str, asyncio.Task[None]] = {}
         self.in_flight = InFlight()
         self.director_command = self._director_command_names()
@@ -182,6 +186,7 @@ class TelegramAdapter(PrivateChat):
             await self.app.bot.shutdown()  # close its HTTP clients: a half-done initialize leaves them open
             raise
         try:
+            await self.inbox.open(self.app.bot)  # the updates not answered before a restart go first
             try:
                 await self.register_menus()
             except TelegramError:
@@ -358,7 +363,7 @@ class TelegramAdapter(PrivateChat):
             return
         text = with_mentions(text, message)
         text = with_account(self.core.registry.aliases, with_channel(self.core.registry.aliases, text, message), message)
-        reply = await self.core.handle(actor, text, attachment=attachment)
+        reply = await self.inbox.handle(self.core, actor, text, attachment)
         if LINK_CODE in reply.extra:  # a link code: with the link that redeems it
             reply = self.with_link(reply, actor.club_external_id, (await self.core.club_of(actor)).language)
         privately = reply.attachment is not None or reply.secret
@@ -399,7 +404,7 @@ class TelegramAdapter(PrivateChat):
         if isinstance(actor, str):
             await self._answer_callback(query, t(lang, actor))
             return
-        reply = await self.core.handle(actor, command)
+        reply = await self.inbox.handle(self.core, actor, command)
         text = reply.text
         quiet = not reply.ok or (
             reply.private and units(text) <= MAX_ALERT and reply.image is None and reply.attachment is None and not reply.buttons

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from telegram import Chat, User
     from telegram.ext import Application, ExtBot
 
+    from bot.adapters.telegram.inbox import Inbox
     from bot.adapters.telegram.store import TelegramStore
     from bot.core.commands.dispatch import Core
 
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 
 MAX_CALLBACK_DATA = 64  # bytes
 TOKEN_PREFIX = "#"
+Paced = tuple[str, dict[str, Any], int | None]  # a reply's message waiting for a group's limit: method, arguments, update
 
 
 class Outgoing:
@@ -46,7 +48,8 @@ class Outgoing:
     _progress: dict[int, int]
     _owed_pictures: set[int]  # announcements whose text went and whose picture waits for the rights
     problems: Problems
-    _paced: dict[str, list[tuple[str, dict[str, Any]]]]  # chat id -> replies waiting for its rate limit
+    _paced: dict[str, list[Paced]]  # chat id -> replies waiting for its rate limit
+    inbox: Inbox
     _pacers: dict[str, "asyncio.Task[None]"]  # chat id -> the task sending them
 
     if TYPE_CHECKING:
@@ -102,6 +105,7 @@ class Outgoing:
                 await self._send_parts(err.new_chat_id, parts, extra, paced=True)
         except TelegramError:
             log.exception("answering in chat %s failed", chat_id)
+        await self.inbox.replied()  # the command's update is answered (unless this reply waits for the limit)
 
     def reply_parts(self, reply: Reply) -> list[tuple[str, dict[str, Any]]]:
         """The API calls that show a reply: (method, arguments); the buttons go with the last."""
@@ -138,16 +142,16 @@ class Outgoing:
             args = {**kwargs, **(extra if index == 0 else later)}
             queue = self._paced.get(str(chat_id))
             if paced and queue is not None:
-                queue.append((method, args))
+                queue.append((method, args, self.inbox.waiting()))
                 continue
             try:
                 await self._call(method, chat_id, args, wait_once=not paced)
             except RetryAfter as err:
                 if not paced:
                     raise
-                self._pace(chat_id, retry_seconds(err)).append((method, args))
+                self._pace(chat_id, retry_seconds(err)).append((method, args, self.inbox.waiting()))
 
-    def _pace(self, chat_id: int | str, wait: float) -> list[tuple[str, dict[str, Any]]]:
+    def _pace(self, chat_id: int | str, wait: float) -> list[Paced]:
         """The chat's queue of replies waiting for Telegram's limit, with its sender started."""
         key = str(chat_id)
         queue = self._paced.get(key)
@@ -157,13 +161,14 @@ class Outgoing:
         log.info("chat %s is rate limited by Telegram; replies wait %.1f s in its queue", chat_id, wait)
         return queue
 
-    async def _drain(self, chat_id: int | str, queue: list[tuple[str, dict[str, Any]]], wait: float) -> None:
-        """Send a chat's waiting replies in order, waiting as long as each 429 says."""
+    async def _drain(self, chat_id: int | str, queue: list[Paced], wait: float) -> None:
+        """Send a chat's waiting replies in order, waiting as long as each 429 says; an update whose
+        replies are all out is answered (``Inbox.sent_later``)."""
         try:
             while queue:
                 await asyncio.sleep(wait)
                 while queue:
-                    method, args = queue[0]
+                    method, args, update_id = queue[0]
                     try:
                         await self._call(method, chat_id, args, wait_once=False)
                     except RetryAfter as err:
@@ -172,6 +177,7 @@ class Outgoing:
                     except TelegramError:
                         log.exception("a waiting reply in chat %s failed", chat_id)
                     queue.pop(0)
+                    await self.inbox.sent_later(update_id)
         finally:
             self._paced.pop(str(chat_id), None)
             self._pacers.pop(str(chat_id), None)

@@ -207,6 +207,6 @@ class PrivateChat(Outgoing):
             return
         director = await self.is_director(club.external_id, user.id, club)
         actor = Actor("telegram", club.external_id, club.name, str(user.id), user.full_name, director)
-        reply = self.with_link(await self.core.handle(actor, command), club.external_id, club.language)
+        reply = self.with_link(await self.inbox.handle(self.core, actor, command), club.external_id, club.language)
         await self.send_reply(message.chat.id, reply, reply_to=message)
         await self.after(actor)

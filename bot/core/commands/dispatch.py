@@ -72,6 +72,7 @@ def parse_command(text: str, aliases: dict[str, str] | None = None) -> tuple[str
 
 
 ChannelCheck = Callable[[Actor, str], Awaitable[str | None]]
+Done = Callable[[Reply], Awaitable[None]]  # what an adapter writes in a command's transaction (Core.handle)
 
 
 _MENTION = re.compile(r"<@!?([^<>\s]{1,64})>")
@@ -138,8 +139,12 @@ class Core:
         who = actor or Actor(club.platform, club.external_id, club.name, "clubbot", "clubbot")
         return Context(who, club, None, now, [], None, self)
 
-    async def handle(self, actor: Actor, text: str, attachment: bytes | None = None, limited: bool = True) -> Reply:
-        """Answer one command line; ``attachment`` is a file that came with it (for /importeer).
+    async def handle(
+        self, actor: Actor, text: str, attachment: bytes | None = None, limited: bool = True, done: Done | None = None
+    ) -> Reply:
+        """Answer one command line; ``attachment`` is a file that came with it (for /importeer). ``done``,
+        for a command that changes something, runs inside its transaction with its reply: what the adapter
+        records with the change (that this message is handled), committed with it or not at all.
 
         A command waits for one of its club's few slots (``bot/core/commands/club_slots.py``), so a busy club
         never fills the event loop. A command that changes something runs inside one store transaction:
@@ -154,7 +159,7 @@ class Core:
         await self.slots.enter(slot)
         failed = _FAILED.set(False)
         try:
-            reply = await self._handle(actor, text, attachment)
+            reply = await self._handle(actor, text, attachment, done)
         except DatabaseDown as exc:  # PostgreSQL stopped or restarting: nothing changed; said, not a crash
             _FAILED.set(True)
             log.warning("event=database_down command=%r error=%s", text.strip()[:40], exc)
@@ -179,7 +184,7 @@ class Core:
         language = self.languages.get((actor.platform, actor.club_external_id), self.config.default_language)
         return Reply(lines=(t(language, "error_database_down"),), ok=False, private=True, extra={UNAVAILABLE: "database"})
 
-    async def _handle(self, actor: Actor, text: str, attachment: bytes | None) -> Reply:
+    async def _handle(self, actor: Actor, text: str, attachment: bytes | None, done: Done | None) -> Reply:
         club = await self.club_of(actor)
         if club.id != UNSAVED:
             self.languages[(actor.platform, actor.club_external_id)] = club.language
@@ -219,6 +224,8 @@ class Core:
                 if reply.ok:
                     for hook in self.registry.after_command:  # e.g. grades: a result may earn a promotion
                         await hook(self, ctx, name)
+                if done is not None:
+                    await done(reply)
                 return reply
         except UserError as err:
             try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from dataclasses import dataclass, field
 
 
@@ -82,3 +84,34 @@ class Reply:
         if self.table is not None:
             parts.append(self.table.as_text())
         return "\n".join(parts)
+
+
+def reply_json(reply: Reply) -> str:
+    """A reply as JSON, to keep it in the database with the change it reports (a Telegram command's reply
+    is sent from there after a crash: ``bot/adapters/telegram/inbox.py``); ``reply_from_json`` reads it."""
+    table = None if reply.table is None else {"headers": list(reply.table.headers), "rows": [list(r) for r in reply.table.rows]}
+    attachment = None if reply.attachment is None else [reply.attachment[0], _b64(reply.attachment[1])]
+    return json.dumps({
+        "lines": list(reply.lines), "table": table, "private": reply.private, "ok": reply.ok,
+        "image": None if reply.image is None else _b64(reply.image), "attachment": attachment,
+        "buttons": [[b.label, b.command] for b in reply.buttons], "extra": reply.extra, "secret": reply.secret,
+    })  # fmt: skip
+
+
+def reply_from_json(text: str) -> Reply:
+    data = json.loads(text)
+    table = data["table"]
+    attachment = data["attachment"]
+    return Reply(
+        lines=tuple(data["lines"]),
+        table=None if table is None else Table(tuple(table["headers"]), tuple(tuple(r) for r in table["rows"])),
+        private=data["private"], ok=data["ok"],
+        image=None if data["image"] is None else base64.b64decode(data["image"]),
+        attachment=None if attachment is None else (attachment[0], base64.b64decode(attachment[1])),
+        buttons=tuple(Button(label, command) for label, command in data["buttons"]),
+        extra=dict(data["extra"]), secret=data["secret"],
+    )  # fmt: skip
+
+
+def _b64(content: bytes) -> str:
+    return base64.b64encode(content).decode("ascii")

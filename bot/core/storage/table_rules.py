@@ -36,7 +36,9 @@ class Table:
     ``dates``: its text columns that hold a date (YYYY-MM-DD), checked of every row restored or copied.
     ``at_most_one``: its rows' rules (``AtMostOne``), likewise checked.
     ``kept_on_copy``: columns its triggers change while rows go in, set back to the source's after
-    ``clubbot migrate-db`` copied them (a season's change version)."""
+    ``clubbot migrate-db`` copied them (a season's change version).
+    ``in_backup``: False for a platform's passing state that belongs to no club (Telegram's updates until
+    answered: other clubs' messages): a club's ``/backup`` holds none of its rows."""
 
     name: str
     owner: str = ""  # the system that declared it ("keizer", ...); "core" for the shared tables
@@ -46,6 +48,7 @@ class Table:
     dates: tuple[str, ...] = ()
     at_most_one: tuple[AtMostOne, ...] = ()
     kept_on_copy: tuple[str, ...] = ()
+    in_backup: bool = True
 
 
 CORE = "core"  # the owner of the shared tables

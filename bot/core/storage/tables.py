@@ -21,3 +21,4 @@ def register(registry: Registry) -> None:
     # the games of a round made online on lichess (bot/core/online/games_store.py); a system's round and game by reference
     table("online_games")
     table("telegram_directors")  # the Telegram adapter's directors (bot/adapters/telegram/store.py)
+    table("telegram_inbox", in_backup=False)  # Telegram's updates until answered (bot/adapters/telegram/inbox.py)

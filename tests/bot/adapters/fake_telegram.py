@@ -1,8 +1,8 @@
 """A local fake of the Telegram Bot API, enough for python-telegram-bot: aiohttp.web on 127.0.0.1 at a random
 port. It records every call (method, parameters, uploaded files) and answers like Telegram does: getMe,
-deleteWebhook, setMyCommands, getUpdates (a long poll that returns as soon as an update is queued, and
-confirms updates by the offset), getChatAdministrators, sendMessage / sendPhoto / sendDocument (each makes
-a message with a new id), answerCallbackQuery, editMessageReplyMarkup, getFile and the file download.
+deleteWebhook, setMyCommands, getUpdates (a long poll that returns as soon as an update is queued; an
+update is sent again until the offset confirms it, never after: ``telegram_updates.py``),
+getChatAdministrators, sendMessage / sendPhoto / sendDocument (each makes a message with a new id), answerCallbackQuery, editMessageReplyMarkup, getFile and the file download.
 Failures can be queued per chat: 403 (the bot was removed), 400 (chat not found) or 429 (too many
 requests, with ``retry_after``); a chat in ``no_photos`` refuses pictures (400, not enough rights).
 
@@ -18,7 +18,7 @@ import itertools
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 import pytest
 from aiohttp import web
@@ -33,6 +33,7 @@ from tests.bot.conftest import START
 from tests.bot.adapters.local_server import serve_locally
 from tests.bot.adapters.refusals import RefusalLog
 from tests.bot.adapters.telegram_rules import SPEC, GroupLimit, Refused, check_answer, check_request
+from tests.bot.adapters.telegram_updates import Updates
 
 TOKEN = "123456:TEST-token"
 BOT_ID = 123456
@@ -43,6 +44,9 @@ NOW = 1796131200  # a Unix time for the messages' dates
 SEND_METHODS = ("sendMessage", "sendPhoto", "sendDocument")
 QUERY_TIMEOUT = 15.0  # seconds after which answerCallbackQuery says "query is too old"
 NOT_MODIFIED = "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"
+# Telegram numbers a bot's updates once and for all: a fake started again (on the same database) goes on
+# from where the last one stopped, as the bot's inbox (telegram_inbox) would see it
+UPDATE_IDS = itertools.count(1)
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 
@@ -90,19 +94,15 @@ class FakeError(Exception):
 class FakeTelegram:
     def __init__(self) -> None:
         self.calls: list[Call] = []
-        self.updates: list[dict[str, Any]] = []
-        self.confirmed = 0  # the highest update_id the bot has confirmed (by asking for a later offset)
+        self.updates = Updates()  # as Telegram keeps them: sent again until confirmed, never after
         self.admins: dict[str, list[int]] = {}
         self.channels: dict[str, int] = {}  # chat id (or @name) -> numeric id, of the chats that are channels
         self.files: dict[str, bytes] = {}
         self._failures: dict[str, list[tuple[int, dict[str, Any]]]] = {}
         self._message_ids = itertools.count(5000)
-        self._update_ids = itertools.count(1)
-        self._new_update = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.max_poll_wait = 1.0
-        self._closing = False
         self.revoked = False  # True: the token revoked at @BotFather, every request answers 401 Unauthorized
         self.group_limit = GroupLimit()  # Telegram's 20 messages a minute to one group, then 429
         self.messages: dict[tuple[str, int], dict[str, Any]] = {}  # (chat id, message id) -> the bot's message
@@ -114,6 +114,7 @@ class FakeTelegram:
         self.checked = 0  # requests checked against the Bot API description
         self.violations: list[str] = []  # what the fake's own answers lack (the fixture fails the test on any)
         self.refusals = RefusalLog("Telegram")  # every refusal (refusals.py)
+        self.before_answer: Callable[[Call], Awaitable[None]] | None = None  # awaited before a sent message's answer
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, port: int = 0) -> "FakeTelegram":
@@ -124,8 +125,7 @@ class FakeTelegram:
         return self
 
     async def close(self) -> None:
-        self._closing = True
-        self._new_update.set()  # wake a long poll still waiting
+        self.updates.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -140,11 +140,10 @@ class FakeTelegram:
     # ------------------------------------------------------------------ test controls
     def push(self, update: dict[str, Any]) -> int:
         """Queue an update for the bot's next getUpdates; returns its update_id."""
-        update = {"update_id": next(self._update_ids), **update}
+        update = {"update_id": next(UPDATE_IDS), **update}
         if "callback_query" in update:
             self.queries[update["callback_query"]["id"]] = self.clock()
-        self.updates.append(update)
-        self._new_update.set()
+        self.updates.push(update)
         return int(update["update_id"])
 
     def fail_chat(
@@ -251,6 +250,10 @@ class FakeTelegram:
         except Refused as err:
             self.violations.append(str(err))
         call.result = result
+        if method in SEND_METHODS:
+            self.updates.answered(params)
+            if self.before_answer is not None:  # the message exists; the bot has not heard so yet
+                await self.before_answer(call)
         return web.json_response({"ok": True, "result": result})
 
     def _refuse(self, call: Call, status: int, body: dict[str, Any], arranged: bool = False) -> web.Response:
@@ -275,21 +278,7 @@ class FakeTelegram:
         return True
 
     async def api_getUpdates(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
-        offset = int(params.get("offset") or 0)
-        if offset:
-            self.confirmed = max(self.confirmed, offset - 1)
-        timeout = float(params.get("timeout") or 0)
-        deadline = time.monotonic() + min(timeout, self.max_poll_wait)
-        while True:
-            ready = [u for u in self.updates if u["update_id"] >= offset]
-            remaining = deadline - time.monotonic()
-            if ready or remaining <= 0 or self._closing:
-                return ready[: int(params.get("limit") or 100)]
-            self._new_update.clear()
-            try:
-                await asyncio.wait_for(self._new_update.wait(), remaining)
-            except TimeoutError:
-                pass
+        return await self.updates.get(params, self.max_poll_wait)
 
     def channel(self, chat_id: int | str, admins: list[int], bot_posts: bool = True) -> None:
         """A Telegram channel: its administrators (the first its creator), the bot among them when it may post."""
