@@ -14,6 +14,7 @@ from bot.core.storage import tables
 from bot.core.running.clock import Clock
 from bot.core.commands.dispatch import Core
 from bot.core.commands.registry import Registry
+from bot.core.online.challenges import OnlineChallenges
 from bot.core.storage.store import Store
 
 INSTALLED = ("bot.keizer", "bot.nk", "bot.grades", "bot.go", "bot.ratings", "bot.backup")
@@ -30,6 +31,7 @@ def build_registry(systems: tuple[str, ...] = INSTALLED) -> Registry:
         registry.systems.append(name)
     registry.current = ""
     club_commands.register(registry)
+    registry.timed.append(OnlineChallenges())  # after the systems': a round published in a pass is made in it
     return registry
 
 

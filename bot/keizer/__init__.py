@@ -26,3 +26,6 @@ def register(registry: Registry) -> None:
     table("signons", goes_with_member=True, clashes_in_round=False)
     register_commands(registry)
     web.register(registry)
+    from bot.keizer.online_round import SYSTEM, KeizerOnline
+
+    registry.online_rounds[SYSTEM] = KeizerOnline()  # its rounds played on lichess (issue 43 §2)

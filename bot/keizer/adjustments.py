@@ -23,6 +23,7 @@ from bot.core.commands.replies import Reply
 from bot.keizer import competition, director_games
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
+from bot.keizer.online_round import announcement_held, sync_round
 from bot.keizer.publication import pairing_announcement
 from bot.keizer.source import KeizerSource
 from bot.keizer.views import pairing_reply
@@ -141,9 +142,11 @@ async def _change(core: Core, ctx: Context, what: str) -> Reply:
         ctx.lang, row, [(names[layout[b][0]], names[layout[b][1]]) for b in boards],
         names[new_bye] if new_bye is not None else None, data.season.kind,
     )  # fmt: skip
+    held = await announcement_held(core, ctx.club, row)  # online: announced once its challenges are made
     posted = await store.change_pairing(
-        row.id, [(b, layout[b][0], layout[b][1]) for b in boards], new_bye, ctx.club.id, (body, picture), ctx.now
+        row.id, [(b, layout[b][0], layout[b][1]) for b in boards], new_bye, ctx.club.id, None if held else (body, picture), ctx.now
     )
+    await sync_round(core, ctx.club, data.season, row, ctx.now)  # stale challenges cancelled, new ones made
     shown = await pairing_reply(core, ctx, data, row)
     note = for_competition(ctx.lang, data.season.kind, ctx.t("pairing_changed_posted" if posted else "pairing_changed", round=row.number))
     return Reply(lines=(note, *shown.lines), table=shown.table)

@@ -154,6 +154,7 @@ async def pair(
     now: datetime,
     render: Callable[[SeasonData, pairing.Pairing], tuple[str, str | None]],
     notify: Callable[[SeasonData, pairing.Pairing, dict[int, str]], list[Notice]] | None = None,
+    held: Callable[[pairing.Pairing], bool] | None = None,
 ) -> pairing.Pairing | None:
     """Pair ``round_row`` with the Keizer engine and store it; None when it was already paired.
 
@@ -161,7 +162,9 @@ async def pair(
     exactly one pairing announcement, and after it the members' private notices ``notify`` makes (given the
     chat accounts of who allows them). Players signed off automatically (seed 004 rule j) get a sign-off
     for this round, so the round's record says why they were not paired; so do the absent-by-default who did
-    not sign on (an ordinary sign-off: ``/mijn aanwezig afgemeld``).
+    not sign on (an ordinary sign-off: ``/mijn aanwezig afgemeld``). When ``held`` says so of the pairing (a
+    round played online: its announcement waits for its challenges, ``bot/keizer/online_round.py``), neither
+    the announcement nor the notices are queued here.
     """
     keizer_store = KeizerStore(store)
     async with store.transaction():
@@ -185,7 +188,9 @@ async def pair(
         bye = int(result.bye) if result.bye is not None else None
         body, picture = render(data, result)
         notices = notify(data, result, accounts) if notify is not None else []
+        waits = held is not None and held(result)
         await keizer_store.save_pairing(
-            round_row.id, games, bye, now, announcement=(season.club_id, "pairing", body, picture), notices=notices
+            round_row.id, games, bye, now, announcement=None if waits else (season.club_id, "pairing", body, picture),
+            notices=() if waits else notices,
         )
     return result

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from engine.keizer import pairing
@@ -19,11 +20,13 @@ from bot.core.commands.replies import Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import ANYWAY_WORDS, active_season, competition_of, keizer_store
+from bot.keizer.online_round import link_line, online_plan, own_link, queue_missing_accounts, queue_round, sync_round
 from bot.keizer.open_results import held_for_results, queue_deadline_notices
 from bot.keizer.reminders import RESULTS_AFTER, queue_answer_reminders, queue_result_reminders
 from bot.keizer.source import KeizerSource
 from bot.keizer.store import Notice, RoundRow, Season
 from bot.keizer.week_store import WeekStore
+from bot.core.online.games_store import OnlineGame
 from bot.core.storage.store import Club, club_key
 
 log = logging.getLogger(__name__)
@@ -103,6 +106,7 @@ async def _undo(core: Core, ctx: Context, season: Season) -> Reply:
     body = for_competition(ctx.lang, season.kind, ctx.t("pairing_withdrawn", round=row.number, date=row.play_date))
     async with core.store.transaction():
         posted = await store.withdraw_pairing(row.id, status, ctx.club.id, body, ctx.now)
+        await sync_round(core, ctx.club, season, row, ctx.now, withdrawn=True)  # its challenges cancelled
         await WeekStore(core.store).drop_default_signoffs(row.id)  # absent by default: decided at the pairing
         late = ctx.now >= row.publish_at
         if late:  # past its publication time the scheduler would pair it again at once: held until a change
@@ -123,40 +127,54 @@ async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetim
         return pairing_announcement(club.language, row, games, names[result.bye] if result.bye is not None else None, season.kind)
 
     def notify(data: competition.SeasonData, result: pairing.Pairing, accounts: dict[int, str]) -> list[Notice]:
-        return private_notices(club, season.kind, row, data, result, accounts)
+        names = {int(p.id): p.name for p in data.players}
+        pairs = [(int(g.white), int(g.black)) for g in result.games]
+        return private_notices(club, season.kind, row, names, pairs, int(result.bye) if result.bye is not None else None, accounts)
 
-    return await competition.pair(core.store, season, row, now, render, notify)
+    plan = await online_plan(core, club, season, row)  # played on lichess: announced once its challenges are made
+
+    def held(result: pairing.Pairing) -> bool:
+        return plan is not None and any(plan.online(int(g.white), int(g.black)) for g in result.games)
+
+    paired = await competition.pair(core.store, season, row, now, render, notify, held)
+    if paired is not None and plan is not None and held(paired):
+        await queue_round(core, club, row, plan, now)
+    return paired
 
 
 def private_notices(
-    club: Club, kind: str, row: RoundRow, data: competition.SeasonData, result: pairing.Pairing, accounts: dict[int, str]
-) -> list[Notice]:
+    club: Club, kind: str, row: RoundRow, names: dict[int, str], games: list[tuple[int, int]], bye: int | None,
+    accounts: dict[int, str], links: Mapping[int, OnlineGame] | None = None,
+) -> list[Notice]:  # fmt: skip
     """Each paired member who allows it (``/mijn meldingen aan``: their chat account in ``accounts``) gets a
     private message with their opponent, colour and board, or their bye (queued in the pairing's
-    transaction: exactly once)."""
-    names = {p.id: p.name for p in data.players}
+    transaction: exactly once); a board played on lichess with its link for that player's colour (or
+    that the link follows: ``links``, by board)."""
     lang = club.language
     notices: list[Notice] = []
-    for board, game in enumerate(result.games, start=1):
-        for me, other, colour in ((game.white, game.black, "colour_white"), (game.black, game.white, "colour_black")):
-            if int(me) in accounts:
+    for board, (white, black) in enumerate(games, start=1):
+        online = (links or {}).get(board)
+        for me, other, colour in ((white, black, "colour_white"), (black, white, "colour_black")):
+            if me in accounts:
                 body = for_competition(lang, kind, t(lang, "notice_paired", round=row.number, date=row.play_date,
                                                      board=board, name=names[other], colour=t(lang, colour)))  # fmt: skip
-                notices.append((f"notice:{me}", body, accounts[int(me)]))
-    if result.bye is not None and int(result.bye) in accounts:
+                notices.append((f"notice:{me}", body + own_link(lang, online, colour), accounts[me]))
+    if bye is not None and bye in accounts:
         body = for_competition(lang, kind, t(lang, "notice_bye", round=row.number, date=row.play_date))
-        notices.append((f"notice:{result.bye}", body, accounts[int(result.bye)]))
+        notices.append((f"notice:{bye}", body, accounts[bye]))
     return notices
 
 
 def pairing_announcement(
-    lang: str, row: RoundRow, games: list[tuple[str, str]], bye: str | None, kind: str
-) -> tuple[str, str | None]:
-    """A round's pairing announcement: its text, and what its picture shows (None: no picture)."""
+    lang: str, row: RoundRow, games: list[tuple[str, str]], bye: str | None, kind: str,
+    links: Mapping[int, OnlineGame] | None = None,
+) -> tuple[str, str | None]:  # fmt: skip
+    """A round's pairing announcement: its text, and what its picture shows (None: no picture); a board
+    played on lichess with its link (``links``, by board), or saying that it follows."""
     title = for_competition(lang, kind, t(lang, "pairing_title", round=row.number, date=row.play_date))
     lines = [title]
     for board, (white, black) in enumerate(games, start=1):
-        lines.append(t(lang, "pairing_line", board=board, white=white, black=black))
+        lines.append(t(lang, "pairing_line", board=board, white=white, black=black) + link_line(lang, (links or {}).get(board)))
     notes: tuple[str, ...] = ()
     if bye is not None:
         notes = (t(lang, "bye_line", name=bye),)
@@ -218,7 +236,9 @@ class KeizerSchedule:
                     if before is not None:
                         for row in await store.rounds_to_remind(now, before):
                             await queue_reminder(core, row, now)
-                    await queue_deadline_notices(core, await store.close_due_rounds(now), now)
+                    closed = await store.close_due_rounds(now)
+                    await queue_deadline_notices(core, closed, now)
+                    await queue_missing_accounts(core, closed, now)  # online rounds: who has no lichess account
                     await queue_result_reminders(core, now)  # the day after a round: results still missing
         turns = asyncio.Semaphore(PAIRED_AT_ONCE)
         seasons = await store.seasons_to_pair(now)

@@ -373,12 +373,12 @@ class KeizerStore(SeasonReads):
 
     async def change_pairing(
         self, round_id: int, games: list[tuple[int, int, int]], bye: int | None, club_id: int,
-        announcement: tuple[str, str | None], now: datetime,
+        announcement: tuple[str, str | None] | None, now: datetime,
     ) -> bool:
         """The director's change to a paired round: (board, white, black) of each game and the bye. The
         pairing announcement is rewritten while it is unsent; once it may have been posted, the new
-        pairing is queued as a correction after it. True when a correction was queued."""
-        body, picture = announcement
+        pairing is queued as a correction after it. True when a correction was queued. ``announcement``
+        None: the round's announcement is not queued yet (held for its online challenges), nothing to rewrite."""
         async with self.db.transaction():
             await self.db.execute_many(
                 "UPDATE games SET white_id = ?, black_id = ? WHERE round_id = ? AND board = ?",
@@ -387,6 +387,9 @@ class KeizerStore(SeasonReads):
             await self.db.write("DELETE FROM byes WHERE round_id = ?", (round_id,))
             if bye is not None:
                 await self.db.write("INSERT INTO byes (round_id, member_id) VALUES (?, ?)", (round_id, bye))
+            if announcement is None:
+                return False
+            body, picture = announcement
             return await self.db.rewrite_or_correct(club_id, round_id, "pairing", "pairing-change-", body, picture, now)
 
     async def store_played_round(

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from bot.core.commands.competitions import CompetitionSource
     from bot.core.commands.context import Context
     from bot.core.commands.dispatch import Core
+    from bot.core.online.rounds import OnlineRounds
 
 Handler = Callable[["Core", "Context"], Awaitable[Reply]]
 AfterCommand = Callable[["Core", "Context", str], Awaitable[None]]
@@ -207,6 +208,8 @@ class Registry:
     system_of: dict[str, str] = field(default_factory=dict)
     in_use: dict[str, Callable[["Core", Club], Awaitable[bool]]] = field(default_factory=dict)
     tables: dict[str, Table] = field(default_factory=dict)  # every table, by name, as its owner declared it
+    # The systems that play rounds online: their hooks, by system name (bot/core/online/rounds.py)
+    online_rounds: dict[str, "OnlineRounds"] = field(default_factory=dict)
 
     def add(self, command: Command) -> None:
         """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""

@@ -18,4 +18,6 @@ def register(registry: Registry) -> None:
     for name in ("identities", "link_codes", "web_links", "lichess_accounts", "lichess_logins"):
         table(name, goes_with_member=True)
     table("forbidden_pairings")  # pairs kept apart in every pairing of the club (Keizer's and the NK's)
+    # the games of a round made online on lichess (bot/core/online/games_store.py); a system's round and game by reference
+    table("online_games")
     table("telegram_directors")  # the Telegram adapter's directors (bot/adapters/telegram/store.py)

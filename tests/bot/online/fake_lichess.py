@@ -52,6 +52,7 @@ class FakeLichess:
         self.bot_token = self.world.add_token(BOT_NAME, bot_token)
         self.watchers: list[tuple[set[str], asyncio.Queue[dict[str, Any] | None]]] = []
         self.url = ""
+        self.held_answers = 0  # challenges to make whose answer is never sent (``hold``)
         self._runner: web.AppRunner | None = None
 
     # what a test or script sets up and does (also through /_fake/..., fake_lichess_control.py)
@@ -71,6 +72,11 @@ class FakeLichess:
 
     def fail_next(self, count: int, status: int = 503) -> None:
         self.rules.fail_next(count, status)
+
+    def hold(self, count: int) -> None:
+        """The next ``count`` open challenges are made, but their answers never go out (a crash test kills the
+        bot while it waits: the challenge exists on lichess, the bot never heard of it)."""
+        self.held_answers = count
 
     def expire(self, challenge_id: str | None = None) -> list[str]:
         return self.world.expire(self.clock.ms(), challenge_id)
@@ -139,6 +145,10 @@ class FakeLichess:
                                   form.get("rated") == "true", limit, increment, form.get("variant", "standard"),
                                   form.get("name"), tuple(filter(None, form.get("rules", "").split(","))), now, expires)  # fmt: skip
         self.world.challenges[challenge.id] = challenge
+        if self.held_answers > 0:  # made, but the answer never comes (``hold``): the bot dies waiting for it
+            self.held_answers -= 1
+            while request.transport is not None and not request.transport.is_closing():
+                await asyncio.sleep(0.05)  # until the connection is gone: then the request is over
         return web.json_response(self._challenge_json(challenge))
 
     def _challenge_json(self, c: FakeChallenge) -> dict[str, Any]:

@@ -11,6 +11,7 @@
                                          (for an id, ``@anna``: Anna's newest open challenge, or game)
 ``POST /_fake/expire``                   ``{"id": "..."}`` or ``{}``: that challenge or those past their time
 ``POST /_fake/fail``                     ``{"count": 2, "status": 503}``: the next requests fail (a 5xx or 429)
+``POST /_fake/hold``                     ``{"count": 1}``: the next open challenges are made, their answers never sent
 ``POST /_fake/clock``                    ``{"advance": 3600}`` or ``{"set": 1796000000}`` (seconds)
 =======================================  =====================================================================
 
@@ -21,7 +22,7 @@ A refused control request answers 400 with ``{"error": ...}``. As a program::
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 end GAME mate white [plies=31]
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 start @anna ; ... end @anna draw
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 user Anna | close Anna | login anna
-    python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 expire [CHALLENGE] | fail 2 503
+    python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 expire [CHALLENGE] | fail 2 503 | hold 1
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 clock 3600 | clock 2026-12-03T18:00
 """
 
@@ -93,6 +94,7 @@ def add_control(app: web.Application, fake: FakeLichess) -> None:
     app.router.add_post("/_fake/expire", handled(lambda _, d: {"expired": fake.expire(d.get("id"))}))
     app.router.add_post("/_fake/fail", handled(lambda _, d: fake.fail_next(int(d.get("count", 1)), int(d.get("status", 503))) or {"ok": True}))
     app.router.add_post("/_fake/clock", handled(clock))
+    app.router.add_post("/_fake/hold", handled(lambda _, d: fake.hold(int(d.get("count", 1))) or {"ok": True}))
 
 
 def _words(pairs: list[str]) -> dict[str, Any]:
@@ -124,12 +126,14 @@ def request_for(words: list[str]) -> tuple[str, str, dict[str, Any]]:
         return "POST", "/_fake/expire", {"id": rest[0]} if rest else {}
     if command == "fail":
         return "POST", "/_fake/fail", {"count": int(rest[0]) if rest else 1, "status": int(rest[1]) if len(rest) > 1 else 503}
+    if command == "hold":
+        return "POST", "/_fake/hold", {"count": int(rest[0]) if rest else 1}
     if command == "clock":  # seconds forward, or a moment (ISO; without an offset: UTC)
         if re.fullmatch(r"[0-9]+(\.[0-9]+)?", rest[0]):
             return "POST", "/_fake/clock", {"advance": float(rest[0])}
         moment = datetime.fromisoformat(rest[0])
         return "POST", "/_fake/clock", {"set": (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()}
-    raise SystemExit(f"unknown command {command!r}: state, start, end, user, close, login, expire, fail, clock")
+    raise SystemExit(f"unknown command {command!r}: state, start, end, user, close, login, expire, fail, hold, clock")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,145 @@
+"""A round played on lichess (issue 43 §2), against the strict fake with the real alarm and a real SQLite file:
+the challenges made at publication (colours, clock, rated, expiry, name), their links in the announcement and
+the private notices, a board without an account, lichess down at publication, /publiceer ongedaan, and a
+season played at the club that asks lichess nothing."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from bot.core.commands.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.running.scheduler import Alarm
+from bot.systems import make_core
+from tests.bot.conftest import DIRECTOR, ok, rows
+from tests.bot.online.fake_lichess import FakeLichess, strict_lichess, with_lichess
+from tests.bot.online.round_setup import PUBLISHED, SEASON, Posted, at, online_club
+
+LATEST = datetime(2026, 12, 3, 22, 30, tzinfo=timezone.utc)  # the end of the playing evening, 23:30 in Amsterdam
+STARTS = datetime(2026, 12, 3, 19, 0, tzinfo=timezone.utc)  # its start, 20:00
+
+
+@pytest.fixture
+async def lichess(clock: ShiftedClock) -> AsyncIterator[FakeLichess]:
+    async with strict_lichess(start=clock.now()) as fake:
+        yield fake
+
+
+@pytest.fixture
+async def core(store, config, clock: ShiftedClock, lichess: FakeLichess) -> AsyncIterator[Core]:
+    made = make_core(store, with_lichess(config, lichess), clock)
+    made.online.timing = lichess.clock
+    yield made
+    await made.online.close()
+
+
+def challenges(lichess: FakeLichess) -> list[tuple]:
+    return [(c.white, c.black, c.limit, c.increment, c.rated, c.expires_ms, c.name, c.status)
+            for c in lichess.world.challenges.values()]  # fmt: skip
+
+
+def boards(config) -> list[tuple[int, str, str]]:
+    return [(b, w.lower(), k.lower()) for b, w, k in rows(config, "SELECT g.board, w.name, k.name FROM games g JOIN members w"
+                                                             " ON w.id = g.white_id JOIN members k ON k.id = g.black_id ORDER BY g.board")]  # fmt: skip
+
+
+async def test_twelve_players_at_18_00_hold_six_challenges_with_their_links_announced(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess)
+    posted = Posted()
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    paired = boards(config)
+    assert len(paired) == 6
+    expiry = int(LATEST.timestamp() * 1000)
+    assert sorted(challenges(lichess)) == sorted(
+        (white, black, 900, 10, True, expiry, f"Test club R1 B{board}", "created") for board, white, black in paired
+    )
+    (announcement,) = posted.channel("pairing")
+    made = {(c.white, c.black): c for c in lichess.world.challenges.values()}
+    lines = announcement.splitlines()
+    for board, white, black in paired:
+        url = f"{lichess.url}/{made[(white, black)].id}"
+        assert lines[board] == f"Bord {board}: {white.capitalize()} - {black.capitalize()} lichess: {url}"
+        assert posted.private(white)[-1].endswith(f"\nJe partij op lichess: {url}?color=white")
+        assert posted.private(black)[-1].endswith(f"\nJe partij op lichess: {url}?color=black")
+    assert len(lichess.requests("/api/challenge/open")) == 6
+    await at(core, clock, lichess, PUBLISHED + timedelta(minutes=10), Alarm(core, posted.send))  # a later pass makes none again
+    assert len(lichess.requests("/api/challenge/open")) == 6 and len(posted.channel("pairing")) == 1
+
+
+async def test_a_board_with_a_player_without_an_account_is_played_at_the_club_and_the_director_told_at_the_deadline(
+    core: Core, config, clock, lichess
+) -> None:
+    await online_club(core, lichess, without=("Lies",))
+    posted = Posted()
+    deadline = PUBLISHED - timedelta(hours=1)  # 17:00 in Amsterdam: sign-offs close
+    await at(core, clock, lichess, deadline, Alarm(core, posted.send))
+    (told,) = posted.private("leider")
+    assert told == "Ronde 1 wordt op lichess gespeeld, maar 1 speler heeft geen lichess-account: Lies. Hun partijen krijgen " \
+                   "geen uitdaging; koppelen kan met /koppel lichess of /speler Naam lichess=gebruikersnaam."  # fmt: skip
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    paired = boards(config)
+    lies = next(b for b, w, k in paired if "lies" in (w, k))
+    assert len(lichess.world.challenges) == 5
+    assert all("lies" not in (c.white, c.black) for c in lichess.world.challenges.values())
+    (announcement,) = posted.channel("pairing")
+    assert "lichess" not in announcement.splitlines()[lies] and "lichess: " in announcement.splitlines()[1 + (lies % 6)]
+    assert "lichess" not in posted.private("lies")[-1]
+
+
+async def test_lichess_down_at_publication_the_round_is_announced_and_the_links_follow(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess)
+    posted = Posted()
+    lichess.fail_next(1000, 503)
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    assert posted.channel("pairing") == [] and lichess.world.challenges == {}  # held a few minutes
+    assert len(lichess.requests("/api/challenge/open")) == 1  # the rest of the pass waits for the retry
+    await at(core, clock, lichess, PUBLISHED + timedelta(minutes=3), Alarm(core, posted.send))
+    (announcement,) = posted.channel("pairing")  # not held longer: without the links
+    assert all(line.endswith("(lichess-link volgt)") for line in announcement.splitlines()[1:7])
+    assert posted.private("anna")[-1].endswith("De link naar je partij op lichess volgt zodra lichess bereikbaar is.")
+    assert posted.private("leider") == []  # not yet the start of play: the director is not told
+    lichess.rules.failures.clear()
+    await at(core, clock, lichess, PUBLISHED + timedelta(minutes=5), Alarm(core, posted.send))
+    assert len(lichess.world.challenges) == 6
+    late = posted.channel()[1:]
+    assert len(late) == 6 and all(" op lichess: " + lichess.url in body for body in late)
+    assert posted.private("leider") == []
+
+
+async def test_challenges_not_made_by_the_start_of_play_are_reported_to_the_director_once(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess)
+    posted = Posted()
+    lichess.fail_next(100000, 502)
+    for minutes in (0, 5, 60, 119):
+        await at(core, clock, lichess, PUBLISHED + timedelta(minutes=minutes), Alarm(core, posted.send))
+    assert posted.private("leider") == []
+    await at(core, clock, lichess, STARTS, Alarm(core, posted.send))
+    await at(core, clock, lichess, STARTS + timedelta(minutes=5), Alarm(core, posted.send))
+    (told,) = posted.private("leider")
+    assert told.startswith("Ronde 1: 6 partijen konden bij het begin van de speelavond niet op lichess worden aangemaakt")
+    lichess.rules.failures.clear()
+
+
+async def test_publiceer_ongedaan_cancels_the_challenges(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess)
+    posted = Posted()
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    assert len(lichess.world.challenges) == 6
+    alarm = Alarm(core, posted.send)
+    await ok(core, DIRECTOR, "/publiceer ongedaan")
+    await alarm.run_due()
+    assert sorted(c.status for c in lichess.world.challenges.values()) == ["canceled"] * 6
+    assert len([s for s in lichess.requests() if s.path.endswith("/cancel")]) == 6
+
+
+async def test_a_season_played_at_the_club_asks_lichess_nothing(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess, season=SEASON)
+    posted = Posted()
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    await ok(core, DIRECTOR, "/publiceer ongedaan")
+    await Alarm(core, posted.send).run_due()
+    assert len(boards(config)) == 0 and len(posted.channel("pairing")) == 1
+    assert lichess.requests() == [] and rows(config, "SELECT COUNT(*) FROM online_games") == [(0,)]
