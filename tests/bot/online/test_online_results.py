@@ -1,0 +1,175 @@
+"""The results that come in by themselves (issue 43 §3), against the strict fake lichess with the real alarm and
+a real SQLite file: mate, draw and out of time entered as 1-0, 1/2-1/2 and 0-1 with nobody typing and the
+standings announced once; a game with reversed colours refused and the director told; timeout and cheat held;
+an expired challenge and a noStart proposing a no-show; a result a director entered never written over."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from bot.core.commands.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.running.scheduler import Alarm
+from bot.systems import make_core
+from tests.bot.conftest import DIRECTOR, ok, rows
+from tests.bot.online.fake_lichess import FakeLichess, strict_lichess, with_lichess
+from tests.bot.online.round_setup import PUBLISHED, Posted, at, online_club
+
+STARTS = datetime(2026, 12, 3, 19, 0, tzinfo=timezone.utc)  # the start of play, 20:00 in Amsterdam
+LATEST = datetime(2026, 12, 3, 22, 30, tzinfo=timezone.utc)  # the latest start, 23:30
+
+
+@pytest.fixture
+async def lichess(clock: ShiftedClock) -> AsyncIterator[FakeLichess]:
+    async with strict_lichess(start=clock.now()) as fake:
+        yield fake
+
+
+@pytest.fixture
+async def core(store, config, clock: ShiftedClock, lichess: FakeLichess) -> AsyncIterator[Core]:
+    made = make_core(store, with_lichess(config, lichess), clock)
+    made.online.timing = lichess.clock
+    yield made
+    await made.online.close()
+
+
+async def published(core: Core, config, clock, lichess: FakeLichess, posted: Posted) -> dict[int, tuple[str, str, str]]:
+    """The round published at 18:00 with its six challenges: board -> (lichess id, white, black)."""
+    await online_club(core, lichess)
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    made = rows(config, "SELECT o.board, o.lichess_id, w.name, k.name FROM online_games o JOIN members w ON w.id = o.white_id"
+                        " JOIN members k ON k.id = o.black_id ORDER BY o.board")  # fmt: skip
+    assert len(made) == 6 and all(lichess_id for _, lichess_id, _, _ in made)
+    return {board: (lichess_id, white, black) for board, lichess_id, white, black in made}
+
+
+def results(config) -> dict[int, str | None]:
+    return dict(rows(config, "SELECT board, result FROM games ORDER BY board"))
+
+
+async def test_mate_draw_and_out_of_time_come_in_as_results_and_the_standings_are_announced_once(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    clock.set(STARTS + timedelta(minutes=5))
+    lichess.clock.set(clock.now().timestamp())
+    for board, (game, _, _) in boards.items():
+        lichess.start_game(game)
+    lichess.end_game(boards[1][0], "mate", "white")
+    lichess.end_game(boards[2][0], "draw")
+    lichess.end_game(boards[3][0], "outoftime", "black")
+    lichess.end_game(boards[4][0], "resign", "black")
+    lichess.end_game(boards[5][0], "stalemate")
+    await at(core, clock, lichess, STARTS + timedelta(minutes=40), Alarm(core, posted.send))
+    assert results(config) == {1: "1-0", 2: "1/2-1/2", 3: "0-1", 4: "0-1", 5: "1/2-1/2", 6: None}
+    assert posted.channel("standings") == []  # board 6 still plays
+    lichess.end_game(boards[6][0], "draw")
+    await at(core, clock, lichess, STARTS + timedelta(minutes=41), Alarm(core, posted.send))
+    assert results(config)[6] == "1/2-1/2"
+    (standings,) = posted.channel("standings")
+    assert standings.startswith("Stand 2026-27 na ronde 1") and "voorlopig" not in standings.splitlines()[0]
+    exports = len(lichess.requests("/api/games/export/_ids"))
+    for minutes in (42, 60, 24 * 60):  # nothing is followed any more: no request, no second announcement
+        await at(core, clock, lichess, STARTS + timedelta(minutes=minutes), Alarm(core, posted.send))
+    assert len(lichess.requests("/api/games/export/_ids")) == exports and len(posted.channel("standings")) == 1
+    assert posted.private("leider") == []  # nothing for the director to do
+    assert rows(config, "SELECT DISTINCT status, outcome FROM online_games") == [("finished", "entered")]
+
+
+async def test_a_game_with_reversed_colours_is_refused_and_the_director_told(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    game, white, black = boards[2]
+    lichess.start_game(game, white=black, black=white)
+    lichess.end_game(game, "mate", "white")
+    await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
+    assert results(config)[2] is None
+    (told,) = posted.private("leider")
+    assert told == (f"Ronde 1, bord 2: de partij op lichess ({lichess.url}/{game}) is niet de partij die werd aangemaakt "
+                    f"(de kleuren zijn omgedraaid) en is niet ingevoerd. Telt ze toch, voer de uitslag dan in met "
+                    f"/uitslag {white} 1-0 1 (of 0-1, 1/2-1/2).")  # fmt: skip
+    await ok(core, DIRECTOR, f"/uitslag {black} 0-1 1")  # the director enters it: black (white on lichess) won
+    assert results(config)[2] == "0-1"
+
+
+async def test_timeout_and_cheat_are_held_for_the_director_and_the_standings_stay_provisional(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    for board, (game, _, _) in boards.items():
+        lichess.start_game(game)
+        status, winner = {1: ("timeout", "white"), 2: ("cheat", "black")}.get(board, ("resign", "white"))
+        lichess.end_game(game, status, winner)
+    await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
+    assert results(config) == {1: None, 2: None, 3: "1-0", 4: "1-0", 5: "1-0", 6: "1-0"}
+    told = sorted(posted.private("leider"))
+    assert len(told) == 2
+    assert "bord 1" in told[0] and "(timeout)" in told[0] and "tot dan is de stand voorlopig" in told[0]
+    assert "bord 2" in told[1] and "fair-playreden (cheat)" in told[1]
+    assert posted.channel("standings") == []
+    stand = await ok(core, DIRECTOR, "/stand")
+    assert "(voorlopig: 2 uitslagen ontbreken)" in stand.splitlines()[0]
+    assert rows(config, "SELECT board, outcome, reason FROM online_games WHERE outcome = 'held' ORDER BY board") == [
+        (1, "held", "timeout"), (2, "held", "cheat")]  # fmt: skip
+
+
+async def test_an_expired_challenge_and_a_game_nobody_started_propose_a_no_show(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    nostart, white4, _ = boards[4]
+    lichess.start_game(nostart)
+    lichess.end_game(nostart, "noStart", "black", plies=0)  # white never moved
+    for board in (1, 2, 3, 5, 6):
+        if board != 3:
+            lichess.start_game(boards[board][0])
+            lichess.end_game(boards[board][0], "draw")
+    await at(core, clock, lichess, LATEST, Alarm(core, posted.send))  # board 3 could still start
+    (nostart_told,) = posted.private("leider")
+    assert nostart_told == (f"Ronde 1, bord 4: {white4} - {boards[4][2]}: {white4} deed op lichess geen eerste zet "
+                            f"({lichess.url}/{nostart}). Kwam {white4} niet, markeer dat met /nietverschenen {white4} 1.")  # fmt: skip
+    assert lichess.expire() == [boards[3][0]]
+    await at(core, clock, lichess, LATEST + timedelta(minutes=5), Alarm(core, posted.send))
+    _, white3, black3 = boards[3]
+    expired = posted.private("leider")[1:]
+    assert expired == [f"Ronde 1, bord 3: {white3} - {black3} is niet gespeeld: de uitdaging op lichess is verlopen zonder "
+                       f"partij. Kwam een van beiden niet, markeer dat met /nietverschenen {white3} 1 of /nietverschenen "
+                       f"{black3} 1 (of allebei)."]  # fmt: skip
+    assert results(config)[3] is None and results(config)[4] is None
+    await ok(core, DIRECTOR, f"/nietverschenen {white4} 1")
+    assert results(config)[4] == "0-1F"
+    await at(core, clock, lichess, LATEST + timedelta(hours=3), Alarm(core, posted.send))
+    assert len(posted.private("leider")) == 2  # one notice per board
+
+
+async def test_a_result_the_director_entered_is_never_written_back(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    game1, white1, _ = boards[1]
+    game2, white2, _ = boards[2]
+    lichess.start_game(game1)
+    lichess.start_game(game2)
+    await ok(core, DIRECTOR, f"/uitslag {white1} 1/2-1/2 1")  # before the game ends (the players agreed, say)
+    lichess.end_game(game1, "mate", "white")
+    lichess.end_game(game2, "resign", "black")
+    await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
+    assert results(config)[1] == "1/2-1/2" and results(config)[2] == "0-1"
+    (told,) = posted.private("leider")
+    assert told.startswith("Ronde 1, bord 1: ") and "eindigde op lichess in 1-0, maar de ingevoerde uitslag 1/2-1/2 blijft staan" in told
+    await ok(core, DIRECTOR, f"/uitslag {white2} 1-0 1")  # the director corrects what came in
+    for minutes in (31, 60, 600):
+        await at(core, clock, lichess, STARTS + timedelta(minutes=minutes), Alarm(core, posted.send))
+    assert results(config)[1] == "1/2-1/2" and results(config)[2] == "1-0"
+
+
+async def test_lichess_down_the_games_are_followed_later(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    for game, _, _ in boards.values():
+        lichess.start_game(game)
+        lichess.end_game(game, "mate", "black")
+    lichess.fail_next(1, 503)
+    await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
+    assert set(results(config).values()) == {None}
+    await at(core, clock, lichess, STARTS + timedelta(minutes=31), Alarm(core, posted.send))
+    assert set(results(config).values()) == {"0-1"} and len(posted.channel("standings")) == 1
