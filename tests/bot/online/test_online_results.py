@@ -5,6 +5,7 @@ an expired challenge and a noStart proposing a no-show; a result a director ente
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
 
@@ -173,3 +174,29 @@ async def test_lichess_down_the_games_are_followed_later(core: Core, config, clo
     assert set(results(config).values()) == {None}
     await at(core, clock, lichess, STARTS + timedelta(minutes=31), Alarm(core, posted.send))
     assert set(results(config).values()) == {"0-1"} and len(posted.channel("standings")) == 1
+
+
+async def test_exporteer_pgn_gives_the_rounds_lichess_games_with_the_clubs_event_and_round(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    reply = await core.handle(DIRECTOR, "/exporteer pgn")
+    assert not reply.ok and reply.text == "Ronde 1 heeft (nog) geen partijen die op lichess zijn uitgespeeld."
+    for board in (3, 1, 2):  # played in another order than the boards'
+        lichess.start_game(boards[board][0])
+        lichess.end_game(boards[board][0], "mate", "white" if board != 2 else "black")
+    lichess.start_game(boards[4][0])  # still playing: not in the file
+    await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
+    reply = await core.handle(DIRECTOR, "/exporteer pgn 1")
+    assert reply.ok and reply.text == "Ronde 1: 3 partijen van lichess als PGN."
+    assert reply.attachment is not None and reply.attachment[0] == "2026-27_1.pgn"
+    text = reply.attachment[1].decode()
+    games = re.split(r"\n\n(?=\[)", text.strip())
+    assert len(games) == 3
+    for board, game in zip((1, 2, 3), games):
+        assert '[Event "Test club 2026-27"]' in game and f'[Round "1.{board}"]' in game
+        assert f'[Site "{lichess.url}/{boards[board][0]}"]' in game
+        assert f'[White "{boards[board][1]}"]' in game and f'[Black "{boards[board][2]}"]' in game
+        assert ("0-1" if board == 2 else "1-0") in game.splitlines()[-1]
+    assert "Rated" not in text and "Round \"-\"" not in text  # lichess's own Event and Round replaced
+    english = await core.handle(DIRECTOR, "/export pgn 1")
+    assert english.ok and english.attachment is not None and english.attachment[1] == reply.attachment[1]
