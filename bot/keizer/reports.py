@@ -21,6 +21,7 @@ from bot.core.output.spreadsheet import SEPARATOR_WORDS, csv_file
 from bot.core.commands.replies import Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition
+from bot.keizer.online_round import SYSTEM, own_link
 from bot.keizer.lookups import active_season, competition_of, keizer_store, player_named
 from bot.keizer.views import PAGE_ROWS
 
@@ -187,7 +188,9 @@ async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) ->
             other = mine.black_id if mine.white_id == ctx.member.id else mine.white_id
             names = {int(p.id): p.name for p in data.players}
             colour = ctx.t("colour_white" if mine.white_id == ctx.member.id else "colour_black")
-            return ctx.t("me_next_game", round=current.number, board=mine.board, name=names.get(other, "?"), colour=colour)
+            said = ctx.t("me_next_game", round=current.number, board=mine.board, name=names.get(other, "?"), colour=colour)
+            online = {g.board: g for g in await core.store.online_games_of_rounds(ctx.club.id, SYSTEM, [current.id])}
+            return said + own_link(ctx.lang, online.get(mine.board), "colour_white" if mine.white_id == ctx.member.id else "colour_black")
     coming = competition.coming_round(data)
     if coming is None:
         return ctx.t("me_season_over")

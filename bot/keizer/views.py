@@ -15,6 +15,7 @@ from bot.core.output.pictures import table_png
 from bot.core.commands.replies import Button, Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition, result_text
+from bot.keizer.online_round import SYSTEM
 from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number
 from bot.keizer.open_results import waiting_line
 from bot.keizer.store import RoundRow
@@ -190,15 +191,24 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
         before = {int(s.player.id): (fmt_points(s.score), str(s.value)) for s in competition.standings(data, after_round=row.number - 1)}
         points = (ctx.t("col_score"), ctx.t("col_value"))
     none = ("", "") if full else ()
+    online = {g.board: g for g in await core.store.online_games_of_rounds(ctx.club.id, SYSTEM, [row.id])}
+    link = (ctx.t("col_lichess"),) if online and full else ()  # on lichess: the website's table has each board's link
+
+    def link_cell(board: int) -> tuple[str, ...]:
+        game = online.get(board)
+        return () if not link else ("",) if game is None else (game.url or ctx.t("online_link_pending"),)
+
     table = Table(
-        headers=(ctx.t("col_board"), ctx.t("col_white"), *points, ctx.t("col_black"), *points, ctx.t("col_result")),
+        headers=(ctx.t("col_board"), ctx.t("col_white"), *points, ctx.t("col_black"), *points, ctx.t("col_result"), *link),
         rows=tuple(
             (str(g.board), names[g.white_id], *before.get(g.white_id, none), names[g.black_id],
-             *before.get(g.black_id, none), result_text(ctx.lang, g)) for g in games
+             *before.get(g.black_id, none), result_text(ctx.lang, g), *link_cell(g.board)) for g in games
         ),
     )  # fmt: skip
     lines = [for_competition(ctx.lang, data.season.kind, ctx.t("pairing_title", round=row.number, date=row.play_date))]
     bye = await keizer_store(core).bye_of_round(row.id)
     if bye is not None:
         lines.append(ctx.t("bye_line", name=names[bye]))
+    if online and not full:  # the chat's picture cannot be clicked: the links as lines
+        lines += [ctx.t("online_board_link", board=b, url=g.url or ctx.t("online_link_pending")) for b, g in sorted(online.items())]
     return Reply(lines=tuple(lines), table=table)

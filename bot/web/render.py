@@ -34,6 +34,7 @@ class Rounds:
     previous: str = ""
     next: str = ""
 _NUMBER = re.compile(r"^-?\d+([.,]\d+)?$")  # a number's cell is right-aligned
+_LINK = re.compile(r"^https?://[^\s<>\"']+$")  # a cell that is an address links to it (a game on lichess)
 FORM_FIRST = 3  # the sign-off form shows the next three rounds; the others are folded
 
 
@@ -58,7 +59,7 @@ def page(
     ``current``: the menu's link to the page shown (marked); ``rounds``: the links between rounds; ``look``: the club's colour and logo (``bot/web/style.py``)."""
     cell_links = cell_links or {}
     rows = [
-        [(cell, _NUMBER.match(cell) is not None, cell_links.get(cell)) for cell in row]
+        [(cell, _NUMBER.match(cell) is not None, cell_links.get(cell) or (cell if _LINK.match(cell) else None)) for cell in row]
         for row in (reply.table.rows if reply.table else ())
     ]
     body = TEMPLATES.get_template("page.html").render(

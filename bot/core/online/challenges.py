@@ -64,6 +64,8 @@ class OnlineChallenges:
         await store.online_unmade_expired(now)
         if await self._cancel(core, now):
             await self._make(core, now)
+        else:  # lichess down or pausing: nothing more is asked of it in this pass
+            await self._later(core, await store.online_games_to_make(now), now, "lichess unavailable")
         for club_id, system, round_ref in await store.online_rounds_to_announce(now - ANNOUNCE_HOLD):
             hooks = core.registry.online_rounds.get(system)
             async with store.transaction():
@@ -85,9 +87,14 @@ class OnlineChallenges:
                     await hooks.not_made(core, club_id, round_ref, games, now)
 
     async def _cancel(self, core: Core, now: datetime) -> bool:
-        """Cancel the stale challenges; False when lichess is down (the rest waits for the next pass)."""
-        client = core.online.client()
-        for game in await core.store.online_games_to_cancel():
+        """Cancel the stale challenges; False when lichess is down or pausing after a 429 (the rest waits
+        ``RETRY_AFTER``: the alarm's pass never sleeps through lichess's minute)."""
+        client, store = core.online.client(), core.store
+        todo = await store.online_games_to_cancel(now)
+        if client.paused_for() > 0:
+            await self._later(core, todo, now, "lichess's minute after a 429")
+            return False
+        for done, game in enumerate(todo):
             assert game.lichess_id is not None
             try:
                 await client.cancel_challenge(game.lichess_id)
@@ -95,13 +102,21 @@ class OnlineChallenges:
                 log.warning("lichess would not cancel challenge %s: %s", game.lichess_id, refused)
             except LichessError as down:
                 log.warning("cancelling challenge %s waits: %s", game.lichess_id, down)
+                await self._later(core, todo[done:], now, str(down))
                 return False
-            await core.store.mark_online_cancelled(game.id, now)
+            await store.mark_online_cancelled(game.id, now)
         return True
+
+    async def _later(self, core: Core, games: Sequence[OnlineGame], now: datetime, why: str) -> None:
+        for game in games:
+            await core.store.online_try_later(game.id, now + RETRY_AFTER, why)
 
     async def _make(self, core: Core, now: datetime) -> None:
         client, store = core.online.client(), core.store
         todo = await store.online_games_to_make(now)
+        if client.paused_for() > 0:
+            await self._later(core, todo, now, "lichess's minute after a 429")
+            return
         for done, game in enumerate(todo):
             if not await store.mark_online_attempted(game.id, now):  # cancelled meanwhile
                 continue
@@ -114,8 +129,7 @@ class OnlineChallenges:
                 continue
             except LichessError as down:
                 log.warning("lichess is unavailable (%s); %d challenge(s) wait %s", down, len(todo) - done, RETRY_AFTER)
-                for later in todo[done:]:
-                    await store.online_try_later(later.id, now + RETRY_AFTER, str(down))
+                await self._later(core, todo[done:], now, str(down))
                 return
             if not await store.record_online_challenge(game.id, challenge, now):
                 log.info("online game %s was cancelled while its challenge was made: cancelled at lichess next", game.id)

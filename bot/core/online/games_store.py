@@ -212,9 +212,13 @@ class OnlineGames(StorePart):
                 (iso(now), iso(now), iso(now), iso(now), game_id),
             )
 
-    async def online_games_to_cancel(self, club_id: int | None = None, limit: int = 500) -> list[OnlineGame]:
+    async def online_games_to_cancel(self, now: datetime, club_id: int | None = None, limit: int = 500) -> list[OnlineGame]:
+        """Rows to cancel at lichess now (not put off: ``retry_at``)."""
         where, values = _club_clause(club_id)
-        rows = await self.fetch_all(f"SELECT * FROM online_games WHERE status = '{CANCEL}'{where} ORDER BY id LIMIT {int(limit)}", values)
+        rows = await self.fetch_all(
+            f"SELECT * FROM online_games WHERE status = '{CANCEL}' AND (retry_at IS NULL OR retry_at <= ?){where}"
+            f" ORDER BY id LIMIT {int(limit)}", (iso(now), *values),
+        )  # fmt: skip
         return [_game(r) for r in rows]
 
     async def mark_online_cancelled(self, game_id: int, now: datetime) -> None:
@@ -279,7 +283,7 @@ class OnlineGames(StorePart):
         was queued), a start of play to report on."""
         where, values = _club_clause(club_id)
         row = await self.fetch_one(
-            f"SELECT MIN(CASE WHEN status = '{PENDING}' THEN COALESCE(retry_at, queued_at) ELSE queued_at END) AS due"
+            f"SELECT MIN(CASE WHEN status IN ('{PENDING}', '{CANCEL}') THEN COALESCE(retry_at, queued_at) ELSE queued_at END) AS due"
             f" FROM online_games WHERE (status = '{CANCEL}' OR status = '{PENDING}'"
             f" OR (status = '{CREATED}' AND announced_at IS NOT NULL AND link_sent_at IS NULL)){where}",
             values,

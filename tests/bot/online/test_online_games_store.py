@@ -70,7 +70,7 @@ async def test_stale_rows_are_cancelled_here_or_at_lichess(any_store) -> None:
     await store.cancel_online_games([first.id, second.id, third.id], NOW)
     assert not await store.mark_online_attempted(second.id, NOW)  # cancelled: no request goes out
     assert not await store.record_online_challenge(third.id, challenge("late0003"), NOW)  # made meanwhile: to cancel
-    assert [g.lichess_id for g in await store.online_games_to_cancel()] == ["made0001", "late0003"]
+    assert [g.lichess_id for g in await store.online_games_to_cancel(NOW)] == ["made0001", "late0003"]
     await store.mark_online_cancelled(first.id, NOW)
     statuses = [(g.board, g.status) for g in await store.online_games_of_round(club.id, "keizer", 7)]
     assert statuses == [(1, CANCELLED), (2, CANCELLED), (3, CANCEL)]

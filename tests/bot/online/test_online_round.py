@@ -143,3 +143,17 @@ async def test_a_season_played_at_the_club_asks_lichess_nothing(core: Core, conf
     await Alarm(core, posted.send).run_due()
     assert len(boards(config)) == 0 and len(posted.channel("pairing")) == 1
     assert lichess.requests() == [] and rows(config, "SELECT COUNT(*) FROM online_games") == [(0,)]
+
+
+async def test_after_a_429_the_pass_waits_lichess_s_minute_and_then_makes_them_all(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess)
+    posted = Posted()
+    lichess.fail_next(1, 429)
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    await at(core, clock, lichess, PUBLISHED + timedelta(seconds=30), Alarm(core, posted.send))
+    assert [s.status for s in lichess.requests()] == [429]  # nothing asked within the minute
+    await at(core, clock, lichess, PUBLISHED + timedelta(seconds=61), Alarm(core, posted.send))
+    made = lichess.requests("/api/challenge/open")
+    assert [s.status for s in made] == [429] + [200] * 6 and made[1].at - made[0].at >= 60
+    (announcement,) = posted.channel("pairing")  # within the hold: with every link
+    assert all(" lichess: " in line for line in announcement.splitlines()[1:7])

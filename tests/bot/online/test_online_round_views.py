@@ -1,0 +1,109 @@
+"""A round on lichess after its publication (issue 43 §2): the links in ``/indeling``, ``/mijn`` and the website's
+pairing page, and the director's pairing changes cancelling the challenges they make stale and making new
+ones whose links follow, against the strict fake with the real alarm."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import aiohttp
+import pytest
+
+from bot.core.commands.dispatch import Core
+from bot.core.running.clock import ShiftedClock
+from bot.core.running.scheduler import Alarm
+from bot.systems import make_core
+from bot.web.server import start_web
+from tests.bot.conftest import DIRECTOR, actor, ok, rows
+from tests.bot.online.fake_lichess import FakeLichess, strict_lichess, with_lichess
+from tests.bot.online.round_setup import PUBLISHED, Posted, at, online_club
+
+
+@pytest.fixture
+async def lichess(clock: ShiftedClock) -> AsyncIterator[FakeLichess]:
+    async with strict_lichess(start=clock.now()) as fake:
+        yield fake
+
+
+@pytest.fixture
+async def core(store, config, clock: ShiftedClock, lichess: FakeLichess) -> AsyncIterator[Core]:
+    made = make_core(store, with_lichess(config, lichess), clock)
+    made.online.timing = lichess.clock
+    yield made
+    await made.online.close()
+
+
+def made(config) -> dict[int, str]:
+    """board -> the live challenge's url."""
+    return dict(rows(config, "SELECT board, url FROM online_games WHERE status = 'created' ORDER BY board"))
+
+
+def pairs(config) -> dict[int, tuple[str, str]]:
+    return {b: (w, k) for b, w, k in rows(config, "SELECT g.board, w.name, k.name FROM games g JOIN members w ON w.id = g.white_id"
+                                                  " JOIN members k ON k.id = g.black_id ORDER BY g.board")}  # fmt: skip
+
+
+async def test_the_links_in_indeling_mijn_and_the_website(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess)
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, Posted().send))
+    links = made(config)
+    assert len(links) == 6
+    said = await ok(core, DIRECTOR, "/indeling")
+    for board, url in links.items():
+        assert f"Bord {board} op lichess: {url}" in said.splitlines()
+    white, black = pairs(config)[2]
+    own = await ok(core, actor(white), "/mijn")
+    assert f"Je partij op lichess: {links[2]}?color=white" in own.splitlines()
+    assert f"Je partij op lichess: {links[2]}?color=black" in (await ok(core, actor(black), "/mijn")).splitlines()
+    runner = await start_web(core, "127.0.0.1:0")
+    base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    core.config = dataclasses.replace(core.config, web_base_url=base)
+    try:
+        await ok(core, DIRECTOR, "/website aan")
+        club = rows(config, "SELECT id FROM clubs")[0][0]
+        async with aiohttp.ClientSession() as session, session.get(f"{base}/c/{club}/indeling") as response:
+            assert response.status == 200
+            page = await response.text()
+    finally:
+        await runner.cleanup()
+    for url in links.values():
+        assert f'<a href="{url}">{url}</a>' in page
+
+
+async def test_a_swap_cancels_the_two_stale_challenges_and_the_new_links_follow(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess)
+    posted = Posted()
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    before, boards = made(config), pairs(config)
+    (white1, black1), (white2, _) = boards[1], boards[2]
+    await ok(core, DIRECTOR, f"/indeling wissel {black1} {white2}")
+    await at(core, clock, lichess, PUBLISHED + timedelta(minutes=10), Alarm(core, posted.send))
+    after, boards = made(config), pairs(config)
+    stale = {before[1].rsplit("/", 1)[1], before[2].rsplit("/", 1)[1]}
+    assert sorted(c.status for c in lichess.world.challenges.values() if c.id in stale) == ["canceled", "canceled"]
+    assert {b: after[b] for b in (3, 4, 5, 6)} == {b: before[b] for b in (3, 4, 5, 6)}  # the others stand
+    fresh = {b: lichess.world.challenges[after[b].rsplit("/", 1)[1]] for b in (1, 2)}
+    assert [(fresh[b].white, fresh[b].black) for b in (1, 2)] == [(w.lower(), k.lower()) for w, k in (boards[1], boards[2])]
+    assert len(lichess.world.challenges) == 8
+    late = [body for body in posted.channel() if "op lichess:" in body]
+    assert sorted(late) == sorted(f"Ronde 1, bord {b}: {boards[b][0]} - {boards[b][1]} op lichess: {after[b]}" for b in (1, 2))
+    assert posted.private(white1)[-1] == late[[after[1] in x for x in late].index(True)]
+
+
+async def test_a_change_before_the_announcement_waits_for_it_and_announces_the_new_pairing(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess)
+    posted = Posted()
+    lichess.fail_next(1000, 503)
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))  # lichess down: the announcement waits
+    boards = pairs(config)
+    (_, black1), (white2, _) = boards[1], boards[2]
+    await ok(core, DIRECTOR, f"/indeling wissel {black1} {white2}")
+    assert rows(config, "SELECT COUNT(*) FROM announcements WHERE kind LIKE 'pairing%'") == [(0,)]
+    lichess.rules.failures.clear()
+    await at(core, clock, lichess, PUBLISHED + timedelta(minutes=2), Alarm(core, posted.send))
+    (announcement,) = posted.channel("pairing")
+    boards, links = pairs(config), made(config)
+    assert announcement.splitlines()[1:7] == [f"Bord {b}: {w} - {k} lichess: {links[b]}" for b, (w, k) in sorted(boards.items())]
+    assert len([c for c in lichess.world.challenges.values() if c.status == "created"]) == 6
