@@ -140,10 +140,13 @@ class OnlineFollower:
         client = core.online.client()
         todo = batches(list(by_id), EXPORT_BATCH)
         for done, batch in enumerate(todo):
+            waiting = [by_id[i] for b in todo[done:] for i in b]
+            if client.paused_for() > 0:  # lichess's minute after a 429: the alarm's pass never sleeps through it
+                await core.store.follow_online_later((row.id, now + RETRY_AFTER, None) for row in waiting)
+                return
             try:
                 found = {game.id: game for game in await client.export_games(batch)}
             except LichessError as down:
-                waiting = [by_id[i] for b in todo[done:] for i in b]
                 log.warning("lichess is unavailable (%s); %d followed game(s) wait %s", down, len(waiting), RETRY_AFTER)
                 await core.store.follow_online_later((row.id, now + RETRY_AFTER, None) for row in waiting)
                 return

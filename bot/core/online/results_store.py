@@ -33,11 +33,11 @@ class OnlineResultsStore(StorePart):
         return [_game(r) for r in rows]
 
     async def follow_online_later(self, looks: Iterable[tuple[int, datetime, str | None]]) -> None:
-        """(row, its next look, lichess's status of its game as seen now or None: no game yet)."""
+        """(row, its next look, lichess's status of its game as seen now; None: none seen, the last one kept)."""
         rows = [(iso(at), status, game_id) for game_id, at, status in looks]
         if rows:
             await self.execute_many(
-                f"UPDATE online_games SET follow_at = ?, game_status = ? WHERE id = ? AND status = '{CREATED}'", rows
+                f"UPDATE online_games SET follow_at = ?, game_status = COALESCE(?, game_status) WHERE id = ? AND status = '{CREATED}'", rows
             )
 
     async def settle_online_game(self, game_id: int, status: str, outcome: str, result: str | None, reason: str,

@@ -200,3 +200,19 @@ async def test_exporteer_pgn_gives_the_rounds_lichess_games_with_the_clubs_event
     assert "Rated" not in text and "Round \"-\"" not in text  # lichess's own Event and Round replaced
     english = await core.handle(DIRECTOR, "/export pgn 1")
     assert english.ok and english.attachment is not None and english.attachment[1] == reply.attachment[1]
+
+
+async def test_after_a_429_the_follower_asks_nothing_for_a_minute_and_then_enters_the_results(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    for game, _, _ in boards.values():
+        lichess.start_game(game)
+        lichess.end_game(game, "resign", "white")
+    lichess.fail_next(1, 429)
+    moment = STARTS + timedelta(minutes=30)
+    await at(core, clock, lichess, moment, Alarm(core, posted.send))
+    asked = len(lichess.requests())
+    await at(core, clock, lichess, moment + timedelta(seconds=50), Alarm(core, posted.send))  # within the minute
+    assert len(lichess.requests()) == asked and set(results(config).values()) == {None}
+    await at(core, clock, lichess, moment + timedelta(seconds=61), Alarm(core, posted.send))
+    assert set(results(config).values()) == {"1-0"} and len(posted.channel("standings")) == 1
