@@ -21,18 +21,13 @@ from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.online.follow import HELD_, KEPT, NOSHOW, REFUSED, Ending
 from bot.core.online.games_store import OnlineGame
-from bot.keizer.formatting import for_competition
+from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import keizer_store
 from bot.keizer.online_round import _round_and_club, _tell_directors
+from bot.keizer.online_why import online_why
 from bot.keizer.results import after_result
 
 GONE = "gone"
-REASONS = ("colours", "players", "clock", "rated", "variant", "timeout", "cheat", "aborted", "unknownFinish", "variantEnd")
-
-
-def _why(lang: str, reason: str) -> str:
-    """lichess's reason (a status, or differences joined by commas) in the club's words."""
-    return ", ".join(t(lang, f"online_why_{part}") if part in REASONS else part for part in reason.split(","))
 
 
 class KeizerResults:
@@ -48,7 +43,7 @@ class KeizerResults:
         names = {m.id: m.name for m in await core.store.members(club.id)}
         white, black = names.get(game.white_id, "?"), names.get(game.black_id, "?")
         values = dict(round=row.number, board=game.board, white=white, black=black, url=game.url or "",
-                      player=quote_word(white))  # fmt: skip
+                      player=quote_word(white), rapid=rapid_word(season.kind))  # fmt: skip
 
         async def tell(key: str, **more: object) -> None:
             body = for_competition(lang, season.kind, t(lang, key, **{**values, **more}))
@@ -58,9 +53,9 @@ class KeizerResults:
             await tell("online_result_gone", result=ending.result or ending.reason)
             return GONE
         if ending.kind == REFUSED:
-            await tell("online_result_refused", why=_why(lang, ending.reason))
+            await tell("online_result_refused", why=online_why(lang, ending.reason))
         elif ending.kind == HELD_:
-            await tell("online_result_held", why=_why(lang, ending.reason))
+            await tell("online_result_held", why=online_why(lang, ending.reason))
         elif ending.kind == NOSHOW and ending.reason == "expired":
             await tell("online_noshow_expired", white_player=quote_word(white), black_player=quote_word(black))
         elif ending.kind == NOSHOW:

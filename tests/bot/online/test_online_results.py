@@ -111,6 +111,10 @@ async def test_timeout_and_cheat_are_held_for_the_director_and_the_standings_sta
     assert posted.channel("standings") == []
     stand = await ok(core, DIRECTOR, "/stand")
     assert "(voorlopig: 2 uitslagen ontbreken)" in stand.splitlines()[0]
+    open_results = (await ok(core, DIRECTOR, "/uitslagen")).splitlines()[1:]  # the director's list says why
+    assert len(open_results) == 2 and open_results[0].startswith("Ronde 1, bord 1: ")
+    assert open_results[0].endswith(" Op lichess: lichess kende de winst toe nadat de tegenstander de verbinding verloor (timeout).")
+    assert open_results[1].endswith(" Op lichess: lichess beëindigde de partij om een fair-playreden (cheat).")
     assert rows(config, "SELECT board, outcome, reason FROM online_games WHERE outcome = 'held' ORDER BY board") == [
         (1, "held", "timeout"), (2, "held", "cheat")]  # fmt: skip
 
