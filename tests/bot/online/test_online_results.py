@@ -6,35 +6,17 @@ an expired challenge and a noStart proposing a no-show; a result a director ente
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
 
-import pytest
-
 from bot.core.commands.dispatch import Core
-from bot.core.running.clock import ShiftedClock
 from bot.core.running.scheduler import Alarm
-from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, ok, rows
-from tests.bot.online.fake_lichess import FakeLichess, strict_lichess, with_lichess
+from tests.bot.online.fake_lichess import FakeLichess
+from tests.bot.online.online_fixtures import core, lichess  # noqa: F401  (the fixtures)
 from tests.bot.online.round_setup import PUBLISHED, Posted, at, online_club
 
 STARTS = datetime(2026, 12, 3, 19, 0, tzinfo=timezone.utc)  # the start of play, 20:00 in Amsterdam
 LATEST = datetime(2026, 12, 3, 22, 30, tzinfo=timezone.utc)  # the latest start, 23:30
-
-
-@pytest.fixture
-async def lichess(clock: ShiftedClock) -> AsyncIterator[FakeLichess]:
-    async with strict_lichess(start=clock.now()) as fake:
-        yield fake
-
-
-@pytest.fixture
-async def core(store, config, clock: ShiftedClock, lichess: FakeLichess) -> AsyncIterator[Core]:
-    made = make_core(store, with_lichess(config, lichess), clock)
-    made.online.timing = lichess.clock
-    yield made
-    await made.online.close()
 
 
 async def published(core: Core, config, clock, lichess: FakeLichess, posted: Posted) -> dict[int, tuple[str, str, str]]:
