@@ -6,12 +6,16 @@ an expired challenge and a noStart proposing a no-show; a result a director ente
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
+
+import pytest
 
 from bot.core.commands.dispatch import Core
 from bot.core.running.scheduler import Alarm
+from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, ok, rows
-from tests.bot.online.fake_lichess import FakeLichess
+from tests.bot.online.fake_lichess import FakeLichess, with_lichess
 from tests.bot.online.online_fixtures import core, lichess  # noqa: F401  (the fixtures)
 from tests.bot.online.round_setup import PUBLISHED, Posted, at, online_club
 
@@ -202,3 +206,32 @@ async def test_after_a_429_the_follower_asks_nothing_for_a_minute_and_then_enter
     assert len(lichess.requests()) == asked and set(results(config).values()) == {None}
     await at(core, clock, lichess, moment + timedelta(seconds=61), Alarm(core, posted.send))
     assert set(results(config).values()) == {"1-0"} and len(posted.channel("standings")) == 1
+
+
+@pytest.fixture
+async def any_core(any_store, config, clock, lichess: FakeLichess) -> AsyncIterator[Core]:
+    made = make_core(any_store, with_lichess(config, lichess), clock)
+    made.online.timing = lichess.clock
+    yield made
+    await made.online.close()
+
+
+async def test_results_come_in_on_both_databases(any_core: Core, clock, lichess) -> None:
+    core, posted = any_core, Posted()
+    await online_club(core, lichess)
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    made = await core.store.fetch_all("SELECT board, lichess_id FROM online_games ORDER BY board")
+    endings = {1: ("mate", "white"), 2: ("draw", None), 3: ("outoftime", "black"), 4: ("timeout", "white")}
+    for row in made:
+        lichess.start_game(row["lichess_id"])
+        lichess.end_game(row["lichess_id"], *endings.get(row["board"], ("resign", "white")))
+    await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
+    await at(core, clock, lichess, STARTS + timedelta(minutes=31), Alarm(core, posted.send))
+    entered = {r["board"]: r["result"] for r in await core.store.fetch_all("SELECT board, result FROM games ORDER BY board")}
+    assert entered == {1: "1-0", 2: "1/2-1/2", 3: "0-1", 4: None, 5: "1-0", 6: "1-0"}
+    assert len(posted.private("leider")) == 1 and posted.channel("standings") == []  # board 4 is held
+    white4 = await core.store.fetch_one("SELECT w.name FROM games g JOIN members w ON w.id = g.white_id WHERE g.board = 4")
+    await ok(core, DIRECTOR, f"/uitslag {white4['name']} 1-0 1")  # the director settles the held game
+    assert len(posted.channel("standings")) == 0  # queued by the director's command, posted by the next pass
+    await Alarm(core, posted.send).run_due()
+    assert len(posted.channel("standings")) == 1
