@@ -51,3 +51,7 @@ CREATE TABLE online_games (
 CREATE INDEX online_games_by_round ON online_games (club_id, system, round_ref);
 CREATE INDEX online_games_by_status ON online_games (status);
 CREATE UNIQUE INDEX online_games_by_lichess ON online_games (lichess_id) WHERE lichess_id IS NOT NULL;
+-- A private notice's button that opens an address (a player's game on lichess): its label and address
+-- (bot/core/storage/store.py Announcement.link; a Discord link button, a Telegram inline keyboard's url button).
+ALTER TABLE announcements ADD COLUMN link_label TEXT;
+ALTER TABLE announcements ADD COLUMN link_url TEXT;

@@ -60,13 +60,14 @@ async def online_plan(core: Core, club: Club, season: Season, row: RoundRow) -> 
     if not core.online.on:
         return None
     setting = await OnlineStore(core.store).setting(season.id, row.number)
-    if setting is None or not setting.online or setting.clock_limit is None or setting.clock_increment is None:
+    clock = setting.clock() if setting is not None and setting.online else None
+    if setting is None or clock is None:
         return None
     venue = await VenueStore(core.store).venue(club.id)
     day = date.fromisoformat(row.play_date)
     starts_at = venue.evening(day, season.timezone)[0]
     expires_at = setting.latest_start_at(day, row.publish_at, season.timezone, venue)
-    return OnlinePlan(TimeControl(setting.clock_limit, setting.clock_increment), setting.rated, min(starts_at, expires_at),
+    return OnlinePlan(clock, setting.rated, min(starts_at, expires_at),
                       expires_at, await core.store.lichess_accounts(club.id))  # fmt: skip
 
 
@@ -144,13 +145,22 @@ def own_link(lang: str, game: OnlineGame | None, colour: str) -> str:
     return "\n" + t(lang, "online_link_notice", url=game.url_white if colour == "colour_white" else game.url_black)
 
 
-async def _round_and_club(core: Core, club_id: int, round_ref: int) -> tuple[Club, Season, RoundRow] | None:
+def player_buttons(lang: str, game: OnlineGame) -> dict[int, tuple[str, str]]:
+    """Each player's button under their private notice: their own colour's link (none before it is made)."""
+    if game.url_white is None or game.url_black is None:
+        return {}
+    label = t(lang, "online_button")
+    return {game.white_id: (label, game.url_white), game.black_id: (label, game.url_black)}
+
+
+async def _round_and_club(core: Core, club_id: int, round_ref: int) -> tuple[Club, Season, RoundRow, dict[int, str]] | None:
+    """The club, season and round of a hook's call, and the club's members' names."""
     row = await keizer_store(core).round(round_ref)
     season = await keizer_store(core).season(row.season_id) if row is not None else None
     club = await core.store.club(club_id)
     if row is None or season is None or club is None:
         return None
-    return club, season, row
+    return club, season, row, {m.id: m.name for m in await core.store.members(club.id)}
 
 
 class KeizerOnline:
@@ -162,9 +172,7 @@ class KeizerOnline:
         found = await _round_and_club(core, club_id, round_ref)
         if found is None:
             return
-        club, season, row = found
-        data = await competition.load(core.store, season)
-        names = {int(p.id): p.name for p in data.players}
+        club, season, row, names = found
         rows = await keizer_store(core).games_of_round(row.id)
         bye = await keizer_store(core).bye_of_round(row.id)
         links = {g.board: g for g in games}
@@ -173,33 +181,34 @@ class KeizerOnline:
                                              names[bye] if bye is not None else None, season.kind, links=links)  # fmt: skip
         await core.store.queue_announcement(club.id, row.id, "pairing", body, now, picture=picture)
         accounts = (await keizer_store(core).pairing_constraints(club.id, season.id, row.id)).notice_accounts
+        buttons = {member: button for g in games for member, button in player_buttons(club.language, g).items()}
         for kind, text, recipient in private_notices(club, season.kind, row, names, pairs, bye, accounts, links):
-            await core.store.queue_announcement(club.id, row.id, kind, text, now, recipient=recipient)
+            member = int(kind.removeprefix("notice:"))
+            await core.store.queue_announcement(club.id, row.id, kind, text, now, recipient=recipient, link=buttons.get(member))
 
     async def late_links(self, core: Core, club_id: int, round_ref: int, games: Sequence[OnlineGame], now: datetime) -> None:
         found = await _round_and_club(core, club_id, round_ref)
         if found is None:
             return
-        club, season, row = found
+        club, season, row, names = found
         lang = club.language
-        names = {m.id: m.name for m in await core.store.members(club.id)}
         accounts = (await keizer_store(core).pairing_constraints(club.id, season.id, row.id)).notice_accounts
         for game in games:
             body = for_competition(lang, season.kind, t(lang, "online_link_late", round=row.number, board=game.board,
                                    white=names.get(game.white_id, "?"), black=names.get(game.black_id, "?"), url=game.url or ""))  # fmt: skip
             await core.store.queue_announcement(club.id, row.id, f"online-link:{game.id}", body, now)
+            buttons = player_buttons(lang, game)
             for member in (game.white_id, game.black_id):
                 if member in accounts:
                     await core.store.queue_announcement(club.id, row.id, f"online-link:{game.id}:{member}", body, now,
-                                                        recipient=accounts[member])  # fmt: skip
+                                                        recipient=accounts[member], link=buttons.get(member))  # fmt: skip
 
     async def not_made(self, core: Core, club_id: int, round_ref: int, games: Sequence[OnlineGame], now: datetime) -> None:
         found = await _round_and_club(core, club_id, round_ref)
         if found is None:
             return
-        club, season, row = found
+        club, season, row, names = found
         lang = club.language
-        names = {m.id: m.name for m in await core.store.members(club.id)}
         boards = "; ".join(t(lang, "pairing_line", board=g.board, white=names.get(g.white_id, "?"), black=names.get(g.black_id, "?"))
                            for g in games)  # fmt: skip
         body = for_competition(lang, season.kind, t(lang, "online_not_made", round=row.number, count=len(games), boards=boards))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from bot.core.online.lichess_answers import TimeControl
 from bot.core.output.calendar import local_to_utc, parse_hhmm, parse_zone
 from bot.core.storage.store import Store
 from bot.keizer.calendar_store import Venue
@@ -31,11 +32,16 @@ class OnlineSetting:
     def online(self) -> bool:
         return self.platform is not None
 
+    def clock(self) -> TimeControl | None:
+        """The clock lichess's challenge gets (None: none set yet)."""
+        if self.clock_limit is None or self.clock_increment is None:
+            return None
+        return TimeControl(self.clock_limit, self.clock_increment)
+
     def tempo(self) -> str:
         """As a club writes it: ``15+10`` (minutes + seconds a move)."""
-        if self.clock_limit is None or self.clock_increment is None:
-            return ""
-        return f"{self.clock_limit // 60}+{self.clock_increment}"
+        clock = self.clock()
+        return str(clock) if clock is not None else ""
 
     def latest_start_at(self, day: date, publish_at: datetime, zone_name: str, venue: Venue) -> datetime:
         """The moment (UTC) by which a game of the round played on ``day`` must have started: the setting's

@@ -6,21 +6,21 @@ the first round not yet paired (the rounds already published keep what they had)
 the running season with its online setting. Stored in ``season_online`` (``bot/keizer/online_season.py``).
 
 The tempo is minutes + seconds a move, as lichess's open challenge takes its clock (the API description,
-``POST /api/challenge/open``: ``clock.limit`` 0-10800 seconds, ``clock.increment`` 0-60 seconds): 0 to 180
-minutes and 0 to 60 seconds, not both 0 (a game needs a clock). The latest start (the challenge's expiry)
+``POST /api/challenge/open``: ``clock.limit`` 0-10800 seconds, ``clock.increment`` 0-60 seconds; read by
+``TimeControl.parse``): 0 to 180 minutes and 0 to 60 seconds, not both 0 (a game needs a clock). The latest start (the challenge's expiry)
 is a time after the publication and at most ``LATEST_WITHIN`` after it (after midnight when earlier than the
 publication); by default the end of the playing evening (``/speelavond``). Without the bot's lichess token
 online play is off: turning it on is refused, saying so, and nothing changes."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from datetime import datetime, time, timedelta
 
 from bot.core.commands.context import Context, UserError
 from bot.core.commands.dispatch import Core
 from bot.core.commands.replies import Reply
+from bot.core.online.lichess_answers import TimeControl
 from bot.core.output.calendar import parse_hhmm
 from bot.keizer.calendar_store import VenueStore
 from bot.keizer.formatting import for_competition
@@ -34,7 +34,6 @@ ONLINE_KEYS = {"online": "online", "tempo": "tempo", "time": "tempo", "beoordeel
 _KIND_KEYS = {"soort", "kind"}
 _PLATFORMS = {"lichess": LICHESS, "uit": None, "off": None, "nee": None, "no": None}
 _YES_NO = {"ja": True, "yes": True, "nee": False, "no": False}
-_TEMPO = re.compile(r"([0-9]{1,3})\+([0-9]{1,2})")
 MAX_MINUTES, MAX_INCREMENT = 180, 60  # lichess: clock.limit at most 10800 s, clock.increment at most 60 s
 LATEST_WITHIN = timedelta(hours=12)
 
@@ -62,13 +61,16 @@ def _usage(ctx: Context) -> UserError:
     return UserError("error_usage", usage=ctx.t("usage_seizoen_online"))
 
 
-def _tempo(ctx: Context, text: str) -> tuple[int, int]:
-    match = _TEMPO.fullmatch(text.strip())
-    minutes, increment = (int(match.group(1)), int(match.group(2))) if match else (-1, -1)
-    if not (0 <= minutes <= MAX_MINUTES and 0 <= increment <= MAX_INCREMENT) or minutes == increment == 0:
+def _tempo(ctx: Context, text: str) -> TimeControl:
+    """A tempo as lichess's clock takes it (``TimeControl.parse``: 15+10, 0.5+0), not 0+0: a game needs a clock."""
+    try:
+        clock = TimeControl.parse(text)
+    except ValueError:
+        clock = TimeControl(0, 0)
+    if clock == TimeControl(0, 0):
         raise UserError("error_online_tempo", value=text[:20], minutes=MAX_MINUTES, seconds=MAX_INCREMENT,
                         usage=ctx.t("usage_seizoen_online"))  # fmt: skip
-    return minutes * 60, increment
+    return clock
 
 
 def _latest(ctx: Context, text: str, publish: str) -> time | None:
@@ -97,8 +99,8 @@ def decide(core: Core, ctx: Context, given: dict[str, str], current: OnlineSetti
             raise _usage(ctx)
         setting = replace(setting, platform=_PLATFORMS[typed])
     if "tempo" in given:
-        limit, increment = _tempo(ctx, given["tempo"])
-        setting = replace(setting, clock_limit=limit, clock_increment=increment)
+        clock = _tempo(ctx, given["tempo"])
+        setting = replace(setting, clock_limit=clock.limit, clock_increment=clock.increment)
     if "rated" in given:
         rated = _YES_NO.get(given["rated"].lower())
         if rated is None:

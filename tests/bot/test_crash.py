@@ -77,10 +77,10 @@ KILLS: list[tuple[str, ...]] = [
 
 
 class Bot:
-    def __init__(self, db: Path, clock: str) -> None:
-        env = {**os.environ, "CLUBBOT_DISCORD_TOKEN": "", "CLUBBOT_TELEGRAM_TOKEN": ""}
+    def __init__(self, db: Path, clock: str, args: tuple[str, ...] = (), env: dict[str, str] | None = None) -> None:
+        env = {**os.environ, "CLUBBOT_DISCORD_TOKEN": "", "CLUBBOT_TELEGRAM_TOKEN": "", **(env or {})}
         self.proc = subprocess.Popen(
-            [str(CLUBBOT), "run", "--console", "--db", str(db), "--clock", clock],
+            [str(CLUBBOT), "run", "--console", "--db", str(db), "--clock", clock, *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
             cwd=REPO, env=env,
         )  # fmt: skip

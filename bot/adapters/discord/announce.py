@@ -48,7 +48,12 @@ async def send_private(adapter: "DiscordAdapter", announcement: Announcement) ->
     assert announcement.recipient is not None
     try:
         user = await adapter.client.fetch_user(int(announcement.recipient))
-        message = await user.send(escape(announcement.body)[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none())
+        view = discord.utils.MISSING
+        if announcement.link is not None:  # a button that opens an address (a game on lichess)
+            label, url = announcement.link
+            view = discord.ui.View(timeout=None)
+            view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label[:80], url=url))
+        message = await user.send(escape(announcement.body)[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none(), view=view)
     except (discord.Forbidden, discord.NotFound, ValueError) as err:  # DMs closed, gone: not retried
         log.warning("private notice %s not delivered: %s", announcement.id, err)
         return None

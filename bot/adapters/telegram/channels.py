@@ -75,10 +75,10 @@ def with_channel(aliases: dict[str, str], text: str, message: Message) -> str:
 
 def with_account(aliases: dict[str, str], text: str, message: Message) -> str:
     """``/koppel Anna`` typed as an answer to a member's message links that member's account (Telegram
-    has no user picker, and a bot cannot look up an @username)."""
+    has no user picker, and a bot cannot look up an @username); ``/koppel lichess`` is the member's own."""
     name, rest = _command(aliases, text)
     answered = message.reply_to_message.from_user if message.reply_to_message is not None else None
-    if name != "koppel" or answered is None or answered.is_bot or "<@" in rest:
+    if name != "koppel" or answered is None or answered.is_bot or "<@" in rest or rest.strip().lower() == "lichess":
         return text
     return f"{text.strip()} <@{answered.id}>"
 

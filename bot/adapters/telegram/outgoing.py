@@ -174,7 +174,10 @@ class Outgoing:
         private chat with the bot (a member who never started one cannot get it: dropped, logged)."""
         if announcement.recipient is not None:
             try:
-                await self.app.bot.send_message(int(announcement.recipient), announcement.body[:4000])
+                markup = None
+                if announcement.link is not None:  # a button that opens an address (a game on lichess)
+                    markup = InlineKeyboardMarkup([[InlineKeyboardButton(clip(announcement.link[0], 64), url=announcement.link[1])]])
+                await self.app.bot.send_message(int(announcement.recipient), announcement.body[:4000], reply_markup=markup)
             except (Forbidden, BadRequest, ValueError) as err:
                 log.warning("private notice %s not delivered: %s", announcement.id, err)
             return

@@ -20,13 +20,13 @@ from bot.core.club.lichess_tables import LichessAccounts
 
 LICHESS_WORDS = frozenset({"lichess"})  # /speler Naam lichess=...
 _USERNAME = re.compile(r"[A-Za-z0-9_-]{2,30}")
-REMOVE_WORDS = frozenset({"-", "geen", "none"})
+REMOVE = "-"  # only "-" removes one: "geen" and "none" are lichess usernames one may have (unlike a KNSB number)
 
 
 def lichess_username(text: str) -> str | None:
     """A username as a director types it (None: ``-``, removed), or a refusal that names the rule."""
     value = text.strip().removeprefix("@")
-    if value.lower() in REMOVE_WORDS:
+    if value == REMOVE:
         return None
     if not _USERNAME.fullmatch(value):
         raise UserError("error_lichess_username", value=value[:40])
@@ -47,7 +47,7 @@ def lichess_arg(args: list[str]) -> tuple[tuple[str | None] | None, list[str]]:
     return found, rest
 
 
-async def refuse_taken(store: "LichessAccounts", club_id: int, member_id: int | None, username: str | None) -> None:
+async def refuse_taken(store: LichessAccounts, club_id: int, member_id: int | None, username: str | None) -> None:
     """Refuses a lichess account another member of the club holds, naming that member."""
     if username is None:
         return

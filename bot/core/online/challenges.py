@@ -2,9 +2,9 @@
 scheduler's alarm (``bot/core/running/scheduler.py``), registered by the core after every system's, so the
 pass that publishes a round makes its challenges and queues its announcement at once.
 
-One pass, for every club, only while online play is on and this process holds lichess's turn
+One pass, for every club; steps 1-4 only while online play is on and this process holds lichess's turn
 (``core.online.turn``: one process of several talks to lichess; the alarm's claim ``due:OnlineChallenges``
-keeps two passes of one process apart):
+keeps two passes apart), step 5 always (a round queued before online play went off is still announced):
 
 1. Rows still pending at their latest start fail (``online_unmade_expired``): never made now.
 2. Stale challenges are cancelled at lichess (``POST /api/challenge/{id}/cancel``); a challenge lichess no
@@ -16,6 +16,7 @@ keeps two passes of one process apart):
    list of one's challenges, ``GET /api/challenge``, is of challenges made by or to the account), so a crash
    between the request and its record leaves at most one extra challenge on lichess per crash, never
    recorded and so never announced; it expires at the latest start (docs/online.md, docs/reliability.md).
+   At most ``PASS_BUDGET`` seconds of requests a pass, so the alarm's posts are never held up longer.
 4. Lichess down (a 5xx, no answer) or a 429: this row and the rest of the pass wait ``RETRY_AFTER`` (the
    client itself keeps its minute after a 429); lichess refusing a row (a closed account): it fails.
 5. The system's hooks (``bot/core/online/rounds.py``), each in the transaction that marks its rows: a round
@@ -26,6 +27,7 @@ keeps two passes of one process apart):
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -40,6 +42,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RETRY_AFTER = timedelta(minutes=1)  # lichess down or limiting: the rows of the pass are tried again this much later
+# Seconds of requests in one pass at most: the alarm posts every club's announcements after its timed work, so
+# a publication minute's thousands of challenges are made a share per pass, with the posts in between (the
+# rest is due at once: the next pass follows within a second).
+PASS_BUDGET = 10.0
 
 
 def _by_round(games: Sequence[OnlineGame]) -> dict[tuple[int, str, int], list[OnlineGame]]:
@@ -53,26 +59,27 @@ class OnlineChallenges:
     """The core's timed work for online rounds (``Registry.timed``)."""
 
     async def next_due_moment(self, core: Core, club_id: int | None = None) -> datetime | None:
-        if not core.online.on:  # no token: nothing can be made, and nothing is asked of lichess
-            return None
-        return await core.store.next_online_moment(ANNOUNCE_HOLD, club_id)
+        """With online play off (no token) nothing is made or asked of lichess, but a round queued while it
+        was on is still announced (after the hold, without links) and its boards reported at the start of play."""
+        return await core.store.next_online_moment(ANNOUNCE_HOLD, club_id, making=core.online.on)
 
     async def run_due(self, core: Core, now: datetime) -> None:
-        if not core.online.on or not await core.online.turn.mine():
-            return
         store = core.store
-        await store.online_unmade_expired(now)
-        if await self._cancel(core, now):
-            await self._make(core, now)
-        else:  # lichess down or pausing: nothing more is asked of it in this pass
-            await self._later(core, await store.online_games_to_make(now), now, "lichess unavailable")
+        online = core.online.on and await core.online.turn.mine()  # else another process talks to lichess
+        if online:
+            await store.online_unmade_expired(now)
+            if await self._cancel(core, now):
+                await self._make(core, now)
+            else:  # lichess down or pausing: nothing more is asked of it in this pass
+                await self._later(core, await store.online_games_to_make(now), now, "lichess unavailable")
         for club_id, system, round_ref in await store.online_rounds_to_announce(now - ANNOUNCE_HOLD):
             hooks = core.registry.online_rounds.get(system)
             async with store.transaction():
                 await store.mark_online_announced(club_id, system, round_ref, now)
                 if hooks is not None:
                     games = await store.online_games_of_round(club_id, system, round_ref)
-                    await hooks.announce(core, club_id, round_ref, [g for g in games if g.status not in ("cancel", "cancelled")], now)
+                    live = [g for g in games if g.status == "created" or online and g.status == "pending"]  # off: no "link follows"
+                    await hooks.announce(core, club_id, round_ref, live, now)
         for (club_id, system, round_ref), games in _by_round(await store.online_links_late()).items():
             hooks = core.registry.online_rounds.get(system)
             async with store.transaction():
@@ -117,7 +124,10 @@ class OnlineChallenges:
         if client.paused_for() > 0:
             await self._later(core, todo, now, "lichess's minute after a 429")
             return
+        until = time.monotonic() + PASS_BUDGET
         for done, game in enumerate(todo):
+            if done and time.monotonic() > until:  # the rest in the next pass, the announcements posted in between
+                return
             if not await store.mark_online_attempted(game.id, now):  # cancelled meanwhile
                 continue
             try:

@@ -58,40 +58,26 @@ class WantedGame:
     starts_at: datetime
     expires_at: datetime
 
-    def same_game(self, row: OnlineGame) -> bool:
+    def same_game(self, row: WantedGame) -> bool:
         """Whether ``row`` is this game as asked (the same players and colours, clock, rated): it can stay."""
         return (row.white_user, row.black_user, row.clock, row.rated, row.white_id, row.black_id) == (
             self.white_user, self.black_user, self.clock, self.rated, self.white_id, self.black_id)  # fmt: skip
 
 
 @dataclass(frozen=True)
-class OnlineGame:
-    """A row of ``online_games``."""
+class OnlineGame(WantedGame):
+    """A row of ``online_games``: the game as it was asked for, and where it stands."""
 
-    id: int
-    club_id: int
-    system: str
-    round_ref: int
-    game_ref: int | None
-    board: int
-    white_id: int
-    black_id: int
-    white_user: str
-    black_user: str
-    clock: TimeControl
-    rated: bool
-    name: str
-    starts_at: datetime
-    expires_at: datetime
-    status: str
-    attempted: bool
-    attempts: int
-    lichess_id: str | None
-    url: str | None
-    url_white: str | None
-    url_black: str | None
-    announced: bool
-    link_sent: bool
+    id: int = 0
+    status: str = PENDING
+    attempted: bool = False
+    attempts: int = 0
+    lichess_id: str | None = None
+    url: str | None = None
+    url_white: str | None = None
+    url_black: str | None = None
+    announced: bool = False
+    link_sent: bool = False
 
     @property
     def made(self) -> bool:
@@ -100,13 +86,14 @@ class OnlineGame:
 
 def _game(row: Any) -> OnlineGame:
     return OnlineGame(
-        int(row["id"]), int(row["club_id"]), str(row["system"]), int(row["round_ref"]),
-        None if row["game_ref"] is None else int(row["game_ref"]), int(row["board"]), int(row["white_id"]),
-        int(row["black_id"]), str(row["white_user"]), str(row["black_user"]),
-        TimeControl(int(row["clock_limit"]), int(row["clock_increment"])), bool(row["rated"]), str(row["name"]),
-        from_iso(row["starts_at"]), from_iso(row["expires_at"]), str(row["status"]), row["attempted_at"] is not None,
-        int(row["attempts"]), row["lichess_id"], row["url"], row["url_white"], row["url_black"],
-        row["announced_at"] is not None, row["link_sent_at"] is not None,
+        club_id=int(row["club_id"]), system=str(row["system"]), round_ref=int(row["round_ref"]),
+        game_ref=None if row["game_ref"] is None else int(row["game_ref"]), board=int(row["board"]),
+        white_id=int(row["white_id"]), black_id=int(row["black_id"]), white_user=str(row["white_user"]),
+        black_user=str(row["black_user"]), clock=TimeControl(int(row["clock_limit"]), int(row["clock_increment"])),
+        rated=bool(row["rated"]), name=str(row["name"]), starts_at=from_iso(row["starts_at"]), expires_at=from_iso(row["expires_at"]),
+        id=int(row["id"]), status=str(row["status"]), attempted=row["attempted_at"] is not None, attempts=int(row["attempts"]),
+        lichess_id=row["lichess_id"], url=row["url"], url_white=row["url_white"], url_black=row["url_black"],
+        announced=row["announced_at"] is not None, link_sent=row["link_sent_at"] is not None,
     )  # fmt: skip
 
 
@@ -277,12 +264,12 @@ class OnlineGames(StorePart):
         for game_id in game_ids:
             await self.write("UPDATE online_games SET reported_at = ? WHERE id = ?", (iso(now), game_id))
 
-    async def next_online_moment(self, hold: timedelta, club_id: int | None = None) -> datetime | None:
+    async def next_online_moment(self, hold: timedelta, club_id: int | None = None, making: bool = True) -> datetime | None:
         """The earliest moment the worker has something to do: a row to make (now, or at its retry), one to
         cancel or a late link (now), a round to announce (when its last row is settled, else ``hold`` after it
-        was queued), a start of play to report on."""
+        was queued), a start of play to report on. Not ``making`` (online play off): the last two only."""
         where, values = _club_clause(club_id)
-        row = await self.fetch_one(
+        row = None if not making else await self.fetch_one(
             f"SELECT MIN(CASE WHEN status IN ('{PENDING}', '{CANCEL}') THEN COALESCE(retry_at, queued_at) ELSE queued_at END) AS due"
             f" FROM online_games WHERE (status = '{CANCEL}' OR status = '{PENDING}'"
             f" OR (status = '{CREATED}' AND announced_at IS NOT NULL AND link_sent_at IS NULL)){where}",

@@ -2,7 +2,7 @@
 lichess's rules (the introduction of the API's description, version 2.0.165):
 
 - **One request at a time.** Every request of a client waits for the one before it to be answered and read
-  (an asyncio lock). A process has one client (``bot/core/online/settings.py`` ``online_client``).
+  (an asyncio lock). A process has one client (``core.online.client()``, ``bot/core/online/settings.py``).
 - **A minute after a 429.** An answer 429 raises ``RateLimited``, and no request of the client goes out
   before a minute has passed on the monotonic clock (``Timing``): the next one waits for it, so a caller
   that retries at once still keeps the rule (``paused_for()`` tells a caller that would rather skip).
@@ -94,7 +94,10 @@ class Lichess:
     async def create_challenge(self, white: str, black: str, clock: TimeControl, *, rated: bool, name: str,
                                expires_at: datetime, rules: Iterable[str] = ()) -> Challenge:  # fmt: skip
         """An open challenge only ``white`` and ``black`` (lichess usernames) may join, white getting white,
-        with ``clock``, rated or casual, named ``name``, expiring at ``expires_at`` (at most two weeks on)."""
+        with ``clock``, rated or casual, named ``name``, expiring at ``expires_at`` (at most two weeks on).
+        An account lichess does not know or has closed: ``Refused`` with lichess's words."""
+        if expires_at.tzinfo is None:
+            raise ValueError("expires_at is a moment with its zone (the bot's clock gives UTC)")
         form = {"rated": "true" if rated else "false", "clock.limit": str(clock.limit), "clock.increment": str(clock.increment),
                 "name": name, "users": f"{white},{black}", "expiresAt": str(int(expires_at.timestamp() * 1000))}  # fmt: skip
         if rules:
@@ -127,7 +130,8 @@ class Lichess:
     async def export_pgn(self, game_ids: Sequence[str]) -> str:
         """The games of ``game_ids`` as one PGN text (most recent first within each request of 300)."""
         texts = [await self._text("POST", "/api/games/export/_ids", body=",".join(b), accept=PGN) for b in batches(game_ids, EXPORT_BATCH)]
-        return "\n\n".join(t.strip() for t in texts if t.strip()) + "\n" if any(t.strip() for t in texts) else ""
+        games = [text.strip() for text in texts if text.strip()]
+        return "\n\n".join(games) + "\n" if games else ""
 
     async def game_pgn(self, game_id: str) -> str | None:
         """One game as PGN; None when lichess has no such game."""

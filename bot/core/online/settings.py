@@ -61,9 +61,10 @@ class LichessTurn:
 
 
 class Online:
-    def __init__(self, config: Config, store: Store, timing: Timing | None = None) -> None:
-        self.url = config.lichess_url
-        self._token = config.lichess_token
+    def __init__(self, config: Config | None, store: Store, timing: Timing | None = None) -> None:
+        # None: a Core built only for its registry (tests' make_core(None, None, None)): online play off
+        self.url = config.lichess_url if config is not None else ""
+        self._token = config.lichess_token if config is not None else None
         self.timing = timing  # the client's clock (tests: the fake lichess's), set before its first use
         self._client: Lichess | None = None
         self.turn = LichessTurn(store)

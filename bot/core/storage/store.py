@@ -69,6 +69,7 @@ class Announcement:
     after_ref: str | None = None  # the platform's reference of the club's latest post before that try
     picture: str | None = None  # what its picture shows (bot/core/output/pictures.py picture_spec), drawn when sent
     recipient: str | None = None  # a member's chat account: a private message, not the club's channel
+    link: tuple[str, str] | None = None  # a button under it that opens an address: (label, url)
 
 
 class SharedTables(
@@ -345,14 +346,14 @@ class SharedTables(
         now: datetime,
         image: bytes | None = None,
         picture: str | None = None,
-        recipient: str | None = None,
+        recipient: str | None = None, link: tuple[str, str] | None = None,
     ) -> None:
         """Queue an announcement (once per round and kind); ``picture`` is drawn when it is sent;
-        ``recipient`` (a chat account) makes it a private message."""
+        ``recipient`` (a chat account) makes it a private message; ``link``: a button (label, url) under it."""
         await self.write_later(
-            "INSERT OR IGNORE INTO announcements (club_id, round_id, kind, body, created_at, image, picture, recipient)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (club_id, round_id, kind, body, iso(now), image, picture, recipient),
+            "INSERT OR IGNORE INTO announcements (club_id, round_id, kind, body, created_at, image, picture, recipient,"
+            " link_label, link_url) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (club_id, round_id, kind, body, iso(now), image, picture, recipient, *(link or (None, None))),
         )
 
     async def rewrite_or_correct(
@@ -477,7 +478,7 @@ def _announcement(row: Any) -> Announcement:
     return Announcement(
         row["id"], row["club_id"], row["round_id"], row["kind"], row["body"], row["image"],
         attempted=row["attempted_at"] is not None, after_ref=row["after_ref"], picture=row["picture"],
-        recipient=row["recipient"],
+        recipient=row["recipient"], link=(row["link_label"], row["link_url"]) if "link_url" in row.keys() and row["link_url"] else None,
     )  # fmt: skip
 
 

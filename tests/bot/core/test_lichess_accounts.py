@@ -5,7 +5,7 @@ members of a club cannot hold one lichess account (the refusal names the holder)
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -44,6 +44,8 @@ async def test_one_lichess_account_is_one_members_case_aside(commands: Core, con
     await ok(commands, DIRECTOR, "/speler Anna lichess=-")
     await ok(commands, DIRECTOR, "/speler Bert lichess=BOBBY")  # free again
     assert account(config, "Bert") == [("BOBBY", "bobby", "director")]
+    await ok(commands, DIRECTOR, "/speler Carla 1600 lichess=none")  # a name like any other: only - removes
+    assert account(config, "Carla") == [("none", "none", "director")]
 
 
 @pytest.mark.parametrize("typed", ["a", "x" * 31, "anna devries", "é1234", "anna.dv", "anna@dv", "ånna", "١٢٣٤"])
@@ -104,3 +106,29 @@ async def test_the_store_compares_accounts_case_aside_on_both_databases(any_stor
             await any_store.set_lichess_account(club.id, bert.id, "annaDV", BY_DIRECTOR, NOW)
     assert "unique" in str(caught.value).lower()
     assert await any_store.lichess_account(bert.id) is None
+
+
+async def test_a_login_link_is_good_once_on_both_databases(any_store) -> None:
+    club = await any_store.get_or_create_club("console", "x", "Club", "nl", "Europe/Amsterdam", NOW)
+    anna = await any_store.add_member(club.id, "Anna", 1800, NOW)
+    until = NOW + timedelta(hours=1)
+    async with any_store.transaction():
+        await any_store.set_lichess_login(club.id, anna.id, "link-hash", until)
+    assert await any_store.lichess_login_of_link(club.id, "link-hash") == (anna.id, until)
+    assert await any_store.lichess_login_of_link(club.id + 1, "link-hash") is None  # another club's address
+    assert await any_store.take_lichess_login("state-hash") is None  # no login begun
+    async with any_store.transaction():
+        await any_store.begin_lichess_login(anna.id, "state-hash", "the-verifier")
+    assert await any_store.lichess_login_club("state-hash") == club.id
+    async with any_store.transaction():
+        taken = await any_store.take_lichess_login("state-hash")
+        again = await any_store.take_lichess_login("state-hash")
+    assert taken == (club.id, anna.id, until, "the-verifier") and again is None  # one answer from lichess, taken once
+    assert await any_store.lichess_login_of_link(club.id, "link-hash") == (anna.id, until)  # the link itself stays
+    async with any_store.transaction():
+        await any_store.set_lichess_login(club.id, anna.id, "new-hash", until)  # a new link: the old one stops
+        await any_store.begin_lichess_login(anna.id, "state-2", "verifier-2")
+    assert await any_store.lichess_login_of_link(club.id, "link-hash") is None
+    async with any_store.transaction():
+        await any_store.drop_lichess_login(anna.id)
+    assert await any_store.lichess_login_of_link(club.id, "new-hash") is None and await any_store.lichess_login_club("state-2") is None

@@ -72,6 +72,8 @@ async def test_a_switch_holds_from_the_coming_round_and_published_rounds_keep_th
     assert (await ok(online, DIRECTOR, "/seizoen")).splitlines()[1] == "Online: nee, vanaf ronde 2 worden de partijen aan de club gespeeld."
     await ok(online, DIRECTOR, "/seizoen online=lichess")
     assert stored(config) == [("main", 2, "lichess", 900, 10, 1, None)]
+    said = await ok(online, DIRECTOR, "/seizoen tempo=0.5+0")  # bullet: half a minute, as lichess offers it
+    assert "tempo 0.5+0" in said and stored(config) == [("main", 2, "lichess", 30, 0, 1, None)]
 
 
 BAD = [

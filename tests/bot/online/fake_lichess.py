@@ -97,7 +97,15 @@ class FakeLichess:
 
     # serving
     async def start(self, port: int = 0) -> FakeLichess:
-        app = web.Application(middlewares=[keep_rules])
+        @web.middleware
+        async def known_token(request: web.Request, handler: Any) -> web.StreamResponse:
+            """A token lichess does not know (revoked, made up) is refused on every endpoint, 401."""
+            who = who_sent(request)
+            if not request.path.startswith("/_fake/") and who != "anonymous" and who not in self.world.tokens:
+                return error(401, "No such token")
+            return await handler(request)  # type: ignore[no-any-return]
+
+        app = web.Application(middlewares=[keep_rules, known_token])
         app[RULES] = self.rules
         app.router.add_post("/api/challenge/open", self._open)
         app.router.add_post("/api/challenge/{challengeId}/cancel", self._cancel)
@@ -206,7 +214,15 @@ class FakeLichess:
         watcher = (users, queue)
         self.watchers.append(watcher)
         try:
-            while (event := await queue.get()) is not None:
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), 0.05)
+                except asyncio.TimeoutError:
+                    if request.transport is None or request.transport.is_closing():
+                        break  # the reader went away: the stream is no longer in flight
+                    continue
+                if event is None:
+                    break
                 await response.write((json.dumps(event) + "\n").encode())
         except (ConnectionResetError, asyncio.CancelledError):
             pass

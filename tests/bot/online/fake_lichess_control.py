@@ -10,7 +10,8 @@
 ``POST /_fake/games/{id}/end``           ``{"status": "mate", "winner": "white", "plies": 31}``
                                          (for an id, ``@anna``: Anna's newest open challenge, or game)
 ``POST /_fake/expire``                   ``{"id": "..."}`` or ``{}``: that challenge or those past their time
-``POST /_fake/fail``                     ``{"count": 2, "status": 503}``: the next requests fail (a 5xx or 429)
+``POST /_fake/fail``                     ``{"count": 2, "status": 503}``: the next requests fail (a 5xx, 429, or 0:
+                                         the connection dropped without an answer)
 ``POST /_fake/hold``                     ``{"count": 1}``: the next open challenges are made, their answers never sent
 ``POST /_fake/clock``                    ``{"advance": 3600}`` or ``{"set": 1796000000}`` (seconds)
 =======================================  =====================================================================
@@ -22,7 +23,7 @@ A refused control request answers 400 with ``{"error": ...}``. As a program::
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 end GAME mate white [plies=31]
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 start @anna ; ... end @anna draw
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 user Anna | close Anna | login anna
-    python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 expire [CHALLENGE] | fail 2 503 | hold 1
+    python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 expire [CHALLENGE] | fail 2 503 | fail 1 drop | hold 1
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 clock 3600 | clock 2026-12-03T18:00
 """
 
@@ -125,7 +126,8 @@ def request_for(words: list[str]) -> tuple[str, str, dict[str, Any]]:
     if command == "expire":
         return "POST", "/_fake/expire", {"id": rest[0]} if rest else {}
     if command == "fail":
-        return "POST", "/_fake/fail", {"count": int(rest[0]) if rest else 1, "status": int(rest[1]) if len(rest) > 1 else 503}
+        status = 0 if rest[1:2] == ["drop"] else int(rest[1]) if len(rest) > 1 else 503
+        return "POST", "/_fake/fail", {"count": int(rest[0]) if rest else 1, "status": status}
     if command == "hold":
         return "POST", "/_fake/hold", {"count": int(rest[0]) if rest else 1}
     if command == "clock":  # seconds forward, or a moment (ISO; without an offset: UTC)

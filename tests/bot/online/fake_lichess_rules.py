@@ -1,13 +1,14 @@
 """The rules the fake lichess keeps over requests, besides each request's own (``lichess_contract.py``): the
 introduction of the description's "only make one request at a time" and "after a 429, wait a minute", and the
-failures a test asks for (a 5xx, a 429 on the next requests).
+failures a test asks for (a 5xx, a 429, or the connection dropped without an answer, on the next requests).
 
 A request that breaks a rule is answered as lichess answers it (400 with ``{"error": ...}`` for a request it
 refuses, 429 during the minute after a 429) and the rule is kept in ``problems``, which fails the test at
 its end (the ``lichess`` fixture in ``fake_lichess.py``). Who a request comes from is its token ("the bot's
 token" for the bot's requests); requests without a token (a member's browser at ``/oauth``, the website's
 token exchange) are counted as "anonymous" for the minute after a 429 but not for one request at a time,
-since several visitors' browsers do not share a turn.
+since several visitors' browsers do not share a turn. The description makes no exception for a stream: an
+open stream of games is the token's request in flight for as long as it is open.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tests.bot.online.fake_lichess_state import FakeClock
 from tests.bot.online.lichess_contract import answer_problems, check
 
 RATE_PAUSE = 60.0  # seconds: the minute after a 429
+DROP = 0  # a failure on demand: the connection closed without an answer
 
 
 @dataclass
@@ -47,11 +49,11 @@ class Rules:
     in_flight: dict[str, int] = field(default_factory=dict)
     most_in_flight: int = 0
     paused_until: dict[str, float] = field(default_factory=dict)
-    failures: list[int] = field(default_factory=list)  # statuses the next requests get (a 5xx, 429)
+    failures: list[int] = field(default_factory=list)  # statuses the next requests get (a 5xx, 429; DROP)
 
     def fail_next(self, count: int, status: int = 503) -> None:
-        if not (status == 429 or 500 <= status <= 599):
-            raise ValueError("a failure on demand is a 5xx or 429")
+        if not (status in (429, DROP) or 500 <= status <= 599):
+            raise ValueError("a failure on demand is a 5xx, 429 or 0 (the connection dropped)")
         self.failures += [status] * count
 
     def requests(self, who: str | None = None) -> list[Seen]:
@@ -80,8 +82,7 @@ async def keep_rules(request: web.Request, handler: Any) -> web.StreamResponse:
     now = rules.clock.time()
     seen = Seen(now, who, request.method, request.path)
     rules.seen.append(seen)
-    streaming = request.path == "/api/stream/games-by-users"  # a stream stays open beside the requests
-    counted = who != "anonymous" and not streaming
+    counted = who != "anonymous"  # a stream is a request too: while it is open, it is the one in flight
     if counted:
         if rules.in_flight.get(who, 0) >= 1:
             rules.problems.append(f"{request.method} {request.path}: a second request while one was in flight "
@@ -93,7 +94,7 @@ async def keep_rules(request: web.Request, handler: Any) -> web.StreamResponse:
     finally:
         if counted:
             rules.in_flight[who] -= 1
-    seen.status = answer.status
+    seen.status = 0 if request.transport is None or request.transport.is_closing() else answer.status  # 0: dropped
     return answer
 
 
@@ -110,6 +111,10 @@ async def _answer(request: web.Request, rules: Rules, seen: Seen, handler: Any) 
         if status == 429:
             rules.paused_until[who] = now + RATE_PAUSE
             return error(429, "Too many requests. Try again later.")
+        if status == DROP:
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response(status=502)  # never sent: the connection is gone (recorded as status 0)
         return web.Response(status=status, text="<html>lichess is down for maintenance (the fake)</html>", content_type="text/html")
     body = await request.read()
     seen.query, seen.body = request.query_string, body.decode("utf-8", errors="replace")

@@ -232,6 +232,8 @@ class World:
             raise ValueError(f"{status} has no winner")
         game.status, game.winner = status, winner
         game.plies = plies if plies is not None else (0 if status in ("noStart", "aborted") else 20)
+        if status == "mate" and winner is not None:
+            game.plies = len(MATES[winner])  # the mate the export shows
         game.last_move_ms = now_ms
         return game
 

@@ -105,9 +105,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             Param("name"),
             Param("rules", "list", each=RULES),
             Param("users", "list", min_items=2, max_items=2),
-            Param("expiresAt", "integer", minimum=0),
+            Param("expiresAt", "integer"),
         ),
-        extra=("expires_within_two_weeks", "fen_only_unrated", "no_abort_is_admins"),
+        extra=("fen_only_unrated", "no_abort_is_admins"),  # and expiresAt within two weeks: expires_problem, on the fake's clock
     ),  # fmt: skip
     Endpoint(
         "challengeCancel", "POST", "/api/challenge/{challengeId}/cancel", "tags/challenges/api-challenge-challengeId-cancel.yaml",

@@ -208,3 +208,18 @@ async def test_the_stream_of_games_by_users_tells_of_games_started_and_ended_bet
     assert (first["id"], first["statusName"], first["status"]) == (ours, "started", 20)
     assert (second["id"], second["statusName"], second["status"], second["winner"]) == (ours, "resign", 31, "black")
     assert second["players"] == {"white": {"userId": "anna", "rating": 1500}, "black": {"userId": "bert", "rating": 1500}}
+
+
+async def test_a_request_while_a_stream_is_open_is_a_second_request_in_flight(lichess: FakeLichess) -> None:
+    """The description's "one request at a time" makes no exception for a stream (docs/online.md: why the
+    results are read by the export of games by ids)."""
+    async with aiohttp.ClientSession() as session:
+        async with session.post(lichess.url + "/api/stream/games-by-users", data=b"anna,bert",
+                                headers={"Content-Type": "text/plain", "Authorization": f"Bearer {lichess.bot_token}"}) as stream:  # fmt: skip
+            assert stream.status == 200
+            await broken(lichess, send(lichess, "GET", "/api/users/status?ids=anna"), "a second request while one was in flight", 200)
+    for _ in range(100):  # the stream closed by its reader is no longer in flight
+        if not lichess.rules.in_flight.get(lichess.bot_token):
+            break
+        await asyncio.sleep(0.02)
+    assert (await send(lichess, "GET", "/api/users/status?ids=anna"))[0] == 200 and not lichess.problems

@@ -11,12 +11,14 @@ from urllib.parse import parse_qs
 
 import aiohttp
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.core.online.lichess import Lichess
 from bot.core.online.lichess_answers import RateLimited, Refused, TimeControl, Unavailable
 from bot.core.online.pkce import challenge_of, new_state, new_verifier
 from tests.bot.adapters.local_server import free_port
-from tests.bot.online.fake_lichess import FakeLichess, lichess  # noqa: F401  (the fixture)
+from tests.bot.online.fake_lichess import FakeLichess, lichess, strict_lichess  # noqa: F401  (the fixture)
 
 CLOCK = TimeControl(900, 10)
 
@@ -160,6 +162,33 @@ async def test_a_5xx_is_unavailable_and_the_next_request_is_answered(lichess: Fa
     await bot.close()
 
 
+async def test_a_token_lichess_does_not_know_is_refused(lichess: FakeLichess) -> None:
+    lichess.add_user("Anna"), lichess.add_user("Bert")
+    bot = Lichess(lichess.url, "lip_revoked", timing=lichess.clock)
+    with pytest.raises(Refused, match="No such token") as refused:
+        await bot.create_challenge("anna", "bert", CLOCK, rated=True, name="x", expires_at=in_hours(lichess, 1))
+    await bot.close()
+    assert refused.value.status == 401 and not lichess.world.challenges
+
+
+async def test_a_dropped_connection_or_no_answer_in_time_is_unavailable(lichess: FakeLichess) -> None:
+    lichess.add_user("Anna"), lichess.add_user("Bert")
+    bot = client(lichess)
+    lichess.fail_next(1, 0)  # the connection closed without an answer (a POST: aiohttp retries no POST by itself)
+    with pytest.raises(Unavailable, match="could not be reached"):
+        await bot.create_challenge("anna", "bert", CLOCK, rated=True, name="x", expires_at=in_hours(lichess, 1))
+    assert not lichess.world.challenges
+    await bot.create_challenge("anna", "bert", CLOCK, rated=True, name="x", expires_at=in_hours(lichess, 1))
+    await bot.close()
+    slow = Lichess(lichess.url, lichess.bot_token, timing=lichess.clock, timeout=0.2)
+    lichess.rules.latency = 0.5
+    with pytest.raises(Unavailable, match="TimeoutError"):
+        await slow.users_status(["anna"])
+    await slow.close()
+    while lichess.rules.in_flight.get(lichess.bot_token):  # lichess still answering the request given up on
+        await asyncio.sleep(0.05)
+
+
 async def test_lichess_unreachable_is_unavailable() -> None:
     bot = Lichess(f"http://127.0.0.1:{free_port()}", "lip_x", timeout=5)
     with pytest.raises(Unavailable, match="could not be reached"):
@@ -174,6 +203,7 @@ async def test_log_in_with_lichess_reads_the_account_the_member_logged_in_as(lic
     bot = client(lichess)
     verifier, state = new_verifier(), new_state()
     link = bot.authorize_url("clubbot.example", "https://club.example/lichess/back", challenge_of(verifier), state)
+    assert "scope" not in link and "code_challenge_method=S256" in link and verifier not in link  # no scope asked
     lichess.log_in_as("Anna")
     async with aiohttp.ClientSession() as browser:
         async with browser.get(link, allow_redirects=False) as answer:
@@ -237,3 +267,24 @@ def test_a_tempo_is_minutes_and_seconds(text: str, limit: int, increment: int) -
 def test_a_wrong_tempo_is_refused(text: str) -> None:
     with pytest.raises(ValueError):
         TimeControl.parse(text)
+
+
+CHALLENGES = st.lists(st.tuples(st.text(min_size=1, max_size=60), st.integers(0, 10800), st.integers(0, 60), st.booleans(),
+                                st.integers(1, 14 * 24 * 3600)), min_size=1, max_size=8)  # fmt: skip
+
+
+@settings(max_examples=25)
+@given(asked=CHALLENGES)
+async def test_every_challenge_within_lichess_s_bounds_is_taken_as_asked(asked: list[tuple[str, int, int, bool, int]]) -> None:
+    """Any name (accents, commas, ampersands, emoji), any clock lichess offers, rated or not, any expiry up to two
+    weeks: lichess takes the request, and the challenge is the one asked for."""
+    async with strict_lichess() as fake:
+        fake.add_user("Anna"), fake.add_user("Bert")
+        bot = client(fake)
+        for name, limit, increment, rated, seconds in asked:
+            expires = datetime.fromtimestamp(fake.clock.time() + seconds, timezone.utc)
+            made = await bot.create_challenge("Anna", "Bert", TimeControl(limit, increment), rated=rated, name=name, expires_at=expires)
+            kept = fake.world.challenges[made.id]
+            assert (kept.name, kept.limit, kept.increment, kept.rated) == (name, limit, increment, rated)
+            assert made.clock == TimeControl(limit, increment)
+        await bot.close()

@@ -7,18 +7,15 @@ before the kill is never recorded and never announced, and no board gets a secon
 from __future__ import annotations
 
 import json
-import os
-import queue
 import re
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 from tests.bot.adapters.local_server import free_port
-from tests.bot.test_crash import CLUBBOT, Bot
+from tests.bot.test_crash import Bot
 from tests.paths import REPO
 
 TOKEN = "lip_clubbot_fake_token"
@@ -48,15 +45,7 @@ class OnlineBot(Bot):
     """``tests/bot/test_crash.py``'s console bot, with the bot's lichess token and a config pointing at the fake."""
 
     def __init__(self, db: Path, clock: str, config: Path) -> None:
-        env = {**os.environ, "CLUBBOT_DISCORD_TOKEN": "", "CLUBBOT_TELEGRAM_TOKEN": "", "CLUBBOT_LICHESS_TOKEN": TOKEN}
-        self.proc = subprocess.Popen(
-            [str(CLUBBOT), "run", "--console", "--config", str(config), "--db", str(db), "--clock", clock],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
-            cwd=REPO, env=env,
-        )  # fmt: skip
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.out: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(db, clock, ("--config", str(config)), {"CLUBBOT_LICHESS_TOKEN": TOKEN})
 
 
 def test_a_kill_between_making_a_challenge_and_recording_it_announces_no_second_challenge(tmp_path: Path) -> None:

@@ -5,35 +5,19 @@ season played at the club that asks lichess nothing."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
 
-import pytest
 
 from bot.core.commands.dispatch import Core
-from bot.core.running.clock import ShiftedClock
 from bot.core.running.scheduler import Alarm
 from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, ok, rows
-from tests.bot.online.fake_lichess import FakeLichess, strict_lichess, with_lichess
+from tests.bot.online.fake_lichess import FakeLichess, with_lichess
+from tests.bot.online.round_setup import core, lichess  # noqa: F401 - fixtures
 from tests.bot.online.round_setup import PUBLISHED, SEASON, Posted, at, online_club
 
 LATEST = datetime(2026, 12, 3, 22, 30, tzinfo=timezone.utc)  # the end of the playing evening, 23:30 in Amsterdam
 STARTS = datetime(2026, 12, 3, 19, 0, tzinfo=timezone.utc)  # its start, 20:00
-
-
-@pytest.fixture
-async def lichess(clock: ShiftedClock) -> AsyncIterator[FakeLichess]:
-    async with strict_lichess(start=clock.now()) as fake:
-        yield fake
-
-
-@pytest.fixture
-async def core(store, config, clock: ShiftedClock, lichess: FakeLichess) -> AsyncIterator[Core]:
-    made = make_core(store, with_lichess(config, lichess), clock)
-    made.online.timing = lichess.clock
-    yield made
-    await made.online.close()
 
 
 def challenges(lichess: FakeLichess) -> list[tuple]:
@@ -64,6 +48,8 @@ async def test_twelve_players_at_18_00_hold_six_challenges_with_their_links_anno
         assert lines[board] == f"Bord {board}: {white.capitalize()} - {black.capitalize()} lichess: {url}"
         assert posted.private(white)[-1].endswith(f"\nJe partij op lichess: {url}?color=white")
         assert posted.private(black)[-1].endswith(f"\nJe partij op lichess: {url}?color=black")
+        assert posted.buttons[white][-1] == ("Naar je partij op lichess", f"{url}?color=white")  # a button that opens it
+        assert posted.buttons[black][-1] == ("Naar je partij op lichess", f"{url}?color=black")
     assert len(lichess.requests("/api/challenge/open")) == 6
     await at(core, clock, lichess, PUBLISHED + timedelta(minutes=10), Alarm(core, posted.send))  # a later pass makes none again
     assert len(lichess.requests("/api/challenge/open")) == 6 and len(posted.channel("pairing")) == 1
@@ -106,6 +92,7 @@ async def test_lichess_down_at_publication_the_round_is_announced_and_the_links_
     assert len(lichess.world.challenges) == 6
     late = posted.channel()[1:]
     assert len(late) == 6 and all(" op lichess: " + lichess.url in body for body in late)
+    assert posted.buttons["anna"][-1] is not None and posted.buttons["anna"][-1][1].startswith(lichess.url)  # the late link's button
     assert posted.private("leider") == []
 
 
@@ -157,3 +144,62 @@ async def test_after_a_429_the_pass_waits_lichess_s_minute_and_then_makes_them_a
     assert [s.status for s in made] == [429] + [200] * 6 and made[1].at - made[0].at >= 60
     (announcement,) = posted.channel("pairing")  # within the hold: with every link
     assert all(" lichess: " in line for line in announcement.splitlines()[1:7])
+
+
+async def test_on_postgresql_the_round_s_challenges_are_made_announced_and_cancelled(pg_url, config, clock, lichess) -> None:
+    from bot.core.storage.store import open_store
+
+    pg = await open_store(pg_url)
+    core = make_core(pg, with_lichess(config, lichess), clock)
+    core.online.timing = lichess.clock
+    try:
+        await online_club(core, lichess)
+        posted = Posted()
+        await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+        made = {c.id: c for c in lichess.world.challenges.values()}
+        assert len(made) == 6 and all((c.limit, c.increment, c.rated) == (900, 10, True) for c in made.values())
+        (announcement,) = posted.channel("pairing")
+        assert sorted(line.rsplit("/", 1)[1] for line in announcement.splitlines()[1:7]) == sorted(made)
+        await ok(core, DIRECTOR, "/publiceer ongedaan")
+        await Alarm(core, posted.send).run_due()
+        assert sorted(c.status for c in made.values()) == ["canceled"] * 6
+    finally:
+        await core.online.close()
+        await pg.close()
+
+
+async def test_a_pass_makes_challenges_for_its_time_budget_and_the_next_passes_the_rest(core: Core, config, clock, lichess,
+                                                                                      monkeypatch) -> None:  # fmt: skip
+    """The alarm posts every club's announcements after its timed work: a pass's requests stop at its budget
+    (here: one request a pass), so a publication minute's thousands of challenges never hold the posts up."""
+    monkeypatch.setattr("bot.core.online.challenges.PASS_BUDGET", 0.0)
+    await online_club(core, lichess)
+    posted = Posted()
+    alarm = Alarm(core, posted.send)
+    await at(core, clock, lichess, PUBLISHED, alarm)
+    assert len(lichess.world.challenges) == 1 and posted.channel("pairing") == []
+    for _ in range(5):
+        await alarm.run_due()
+    assert len(lichess.world.challenges) == 6
+    (announcement,) = posted.channel("pairing")
+    assert all(" lichess: " in line for line in announcement.splitlines()[1:7])
+    alarm.shutdown()
+
+
+async def test_a_round_queued_before_online_play_went_off_is_announced_without_links_and_lichess_asked_nothing(
+    core: Core, store, config, clock, lichess
+) -> None:
+    await online_club(core, lichess)
+    posted = Posted()
+    lichess.fail_next(1, 503)
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))  # queued, not made: lichess down
+    asked = len(lichess.requests())
+    off = make_core(store, config, clock)  # restarted without the token: online play off
+    assert not off.online.on
+    await at(off, clock, lichess, PUBLISHED + timedelta(minutes=3), Alarm(off, posted.send))
+    (announcement,) = posted.channel("pairing")
+    assert "lichess" not in announcement and len(announcement.splitlines()) >= 7
+    await at(off, clock, lichess, STARTS, Alarm(off, posted.send))
+    (told,) = posted.private("leider")
+    assert told.startswith("Ronde 1: 6 partijen konden bij het begin van de speelavond niet op lichess worden aangemaakt")
+    assert len(lichess.requests()) == asked and lichess.world.challenges == {}

@@ -5,34 +5,16 @@ ones whose links follow, against the strict fake with the real alarm."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import aiohttp
-import pytest
 
 from bot.core.commands.dispatch import Core
-from bot.core.running.clock import ShiftedClock
 from bot.core.running.scheduler import Alarm
-from bot.systems import make_core
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, actor, ok, rows
-from tests.bot.online.fake_lichess import FakeLichess, strict_lichess, with_lichess
+from tests.bot.online.round_setup import core, lichess  # noqa: F401 - fixtures
 from tests.bot.online.round_setup import PUBLISHED, Posted, at, online_club
-
-
-@pytest.fixture
-async def lichess(clock: ShiftedClock) -> AsyncIterator[FakeLichess]:
-    async with strict_lichess(start=clock.now()) as fake:
-        yield fake
-
-
-@pytest.fixture
-async def core(store, config, clock: ShiftedClock, lichess: FakeLichess) -> AsyncIterator[Core]:
-    made = make_core(store, with_lichess(config, lichess), clock)
-    made.online.timing = lichess.clock
-    yield made
-    await made.online.close()
 
 
 def made(config) -> dict[int, str]:
@@ -107,3 +89,18 @@ async def test_a_change_before_the_announcement_waits_for_it_and_announces_the_n
     boards, links = pairs(config), made(config)
     assert announcement.splitlines()[1:7] == [f"Bord {b}: {w} - {k} lichess: {links[b]}" for b, (w, k) in sorted(boards.items())]
     assert len([c for c in lichess.world.challenges.values() if c.status == "created"]) == 6
+
+
+async def test_publiceer_makes_the_challenges_and_announces_them_right_after_the_command(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess)
+    posted = Posted()
+    alarm = Alarm(core, posted.send)
+    clock.set(PUBLISHED - timedelta(minutes=30))  # past the deadline, before the publication time
+    lichess.clock.set(clock.now().timestamp())
+    await ok(core, DIRECTOR, "/publiceer")
+    await alarm.after_command(DIRECTOR)  # what an adapter does once the reply is out
+    links = made(config)
+    assert len(links) == 6 and len(lichess.world.challenges) == 6
+    (announcement,) = posted.channel("pairing")
+    assert [line.rsplit(" ", 1)[1] for line in announcement.splitlines()[1:7]] == [links[b] for b in range(1, 7)]
+    alarm.shutdown()
