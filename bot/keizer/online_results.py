@@ -38,9 +38,8 @@ class KeizerResults:
         pairing = await keizer_store(core).game(game.game_ref) if game.game_ref is not None else None
         if found is None or pairing is None:
             return GONE
-        club, season, row = found
+        club, season, row, names = found
         lang = club.language
-        names = {m.id: m.name for m in await core.store.members(club.id)}
         white, black = names.get(game.white_id, "?"), names.get(game.black_id, "?")
         values = dict(round=row.number, board=game.board, white=white, black=black, url=game.url or "",
                       player=quote_word(white), rapid=rapid_word(season.kind))  # fmt: skip

@@ -10,7 +10,8 @@ export is one short request per 300 games the bot is waiting for, whichever club
 follows the games of every club in turn on its one queue. It costs more requests than a stream would while
 nothing happens, and the look is paced to keep that down (``next_look``): every ``EVERY_MINUTE`` from the
 start of play until the latest start plus the longest game the clock allows (the playing evening), every
-``BEFORE`` before the start of play, ``LATER`` after the evening for a day, then ``LATE``.
+``BEFORE`` before the start of play, ``LATER`` after the evening for a day, then ``LATE``; always on the
+whole minute (``on_the``), so that every club's games fall due together and go in full batches.
 benchmarks/online_bench.py measures the requests per result (docs/performance.md).
 
 What an ended game becomes (``ending``, then the system's hook, in the transaction that settles the row, so
@@ -102,14 +103,22 @@ def longest(clock: TimeControl) -> timedelta:
     return timedelta(seconds=2 * (clock.limit + 100 * clock.increment))
 
 
+def on_the(step: timedelta, now: datetime) -> datetime:
+    """The first whole ``step`` after ``now`` (18:07:23 and 10 minutes: 18:10): every game looked at on the
+    same beat, so that one pass asks about all of them in full batches of 300, rather than a pass every few
+    seconds for the few games whose look fell due then."""
+    epoch = datetime(2000, 1, 1, tzinfo=now.tzinfo)
+    return now + (step - (now - epoch) % step)
+
+
 def next_look(row: OnlineGame, now: datetime) -> datetime:
-    """When to look at an unfinished game again (see the module's docstring)."""
+    """When to look at an unfinished game again (see the module's docstring), on the minute."""
     if now < row.starts_at:
-        return min(row.starts_at, now + BEFORE)
+        return min(row.starts_at, on_the(BEFORE, now))
     evening = row.expires_at + longest(row.clock)
     if now < evening:
-        return now + EVERY_MINUTE
-    return now + (LATER if now < evening + timedelta(days=1) else LATE)
+        return on_the(EVERY_MINUTE, now)
+    return on_the(LATER if now < evening + timedelta(days=1) else LATE, now)
 
 
 class OnlineResults(Protocol):

@@ -235,3 +235,22 @@ async def test_results_come_in_on_both_databases(any_core: Core, clock, lichess)
     assert len(posted.channel("standings")) == 0  # queued by the director's command, posted by the next pass
     await Alarm(core, posted.send).run_due()
     assert len(posted.channel("standings")) == 1
+
+
+def test_a_game_is_looked_at_on_the_beat_of_the_evening() -> None:
+    from bot.core.online.follow import next_look
+    from bot.core.online.games_store import OnlineGame
+    from bot.core.online.lichess_answers import TimeControl
+
+    row = OnlineGame(club_id=1, system="keizer", round_ref=1, game_ref=1, board=1, white_id=1, black_id=2, white_user="a",
+                     black_user="b", clock=TimeControl(900, 10), rated=False, name="R1 B1", starts_at=STARTS, expires_at=LATEST,
+                     id=1, status="created", lichess_id="abcd1234")  # fmt: skip
+    at = STARTS.replace(hour=17, minute=7, second=23)  # 18:07:23, before the start of play: every 10 minutes
+    assert next_look(row, at) == at.replace(minute=10, second=0)
+    assert next_look(row, STARTS - timedelta(minutes=3)) == STARTS  # never later than the start of play
+    assert next_look(row, STARTS + timedelta(seconds=61.5)) == STARTS + timedelta(minutes=2)  # the evening: every minute
+    evening_end = LATEST + timedelta(seconds=2 * (900 + 100 * 10))  # the latest start and the longest 15+10 game: 23:33:20
+    assert next_look(row, evening_end - timedelta(seconds=30)) == evening_end.replace(second=0)  # 23:32:50: at 23:33
+    assert next_look(row, evening_end + timedelta(minutes=1)) == evening_end.replace(minute=40, second=0)  # every 10 minutes
+    day_after = evening_end + timedelta(days=1, minutes=5)
+    assert next_look(row, day_after) == day_after.replace(minute=0, second=0) + timedelta(hours=1)  # then hourly
