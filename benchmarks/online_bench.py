@@ -16,8 +16,9 @@ following it, so that the evening passes in the time its work takes:
    resign, draw, out of time, in turn); the clock goes a minute at a time, the games that ended in that
    minute are ended on the fake before the pass, and the alarm runs its pass (and again while the follower
    still has rows due, as the scheduler does). For each result: the time from the game's end to its result in
-   the standings (the pass's moment minus the end, plus the wall time until its pass was done), and the
-   follower's export requests per result picked up. Every club's standings are announced once.
+   the standings (the bot's clock runs on in real time during a pass: the moment its row was settled, in the
+   transaction that entered the result, minus the game's end), and the follower's export requests per result
+   picked up. Every club's standings are announced once.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from bot.core.commands.context import Actor  # noqa: E402
 from bot.core.commands.dispatch import Core  # noqa: E402
 from bot.core.running.clock import ShiftedClock  # noqa: E402
 from bot.core.running.scheduler import Alarm  # noqa: E402
-from bot.core.storage.database import iso  # noqa: E402
+from bot.core.storage.database import from_iso, iso  # noqa: E402
 from bot.core.storage.store import Announcement, Club, Store  # noqa: E402
 from bot.core.commands.user_limits import UserLimits  # noqa: E402
 from bot.systems import make_core  # noqa: E402
@@ -169,11 +170,11 @@ async def main_async(args: argparse.Namespace) -> None:
                 await passes(core, alarm, minute)
                 wall = time.perf_counter() - began
                 pass_walls.append(wall)
-                settled = await store.fetch_all("SELECT lichess_id FROM online_games WHERE settled_at = ?", (iso(minute),))
-                for row in settled:
+                settled = await store.fetch_all("SELECT lichess_id, settled_at FROM online_games WHERE settled_at >= ?", (iso(minute),))
+                for row in settled:  # the bot's clock runs on during the pass: settled_at is when its result went in
                     end = waiting.pop(row["lichess_id"], None)
                     if end is not None:
-                        delays.append((minute - end).total_seconds() + wall)
+                        delays.append((from_iso(row["settled_at"]) - end).total_seconds())
             entered = (await store.fetch_one("SELECT COUNT(*) AS n FROM online_games WHERE outcome = 'entered'"))["n"]
             exports = len(lichess.requests("/api/games/export/_ids")) - exports_before
             print(f"the evening: {entered} results entered of {len(rows)} games; {exports} export requests:"
