@@ -17,7 +17,7 @@ from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, ok, rows
 from tests.bot.online.fake_lichess import FakeLichess, with_lichess
 from tests.bot.online.online_fixtures import core, lichess  # noqa: F401  (the fixtures)
-from tests.bot.online.round_setup import PUBLISHED, Posted, at, online_club
+from tests.bot.online.round_setup import PLAYERS, PUBLISHED, Posted, at, online_club
 
 STARTS = datetime(2026, 12, 3, 19, 0, tzinfo=timezone.utc)  # the start of play, 20:00 in Amsterdam
 LATEST = datetime(2026, 12, 3, 22, 30, tzinfo=timezone.utc)  # the latest start, 23:30
@@ -254,3 +254,21 @@ def test_a_game_is_looked_at_on_the_beat_of_the_evening() -> None:
     assert next_look(row, evening_end + timedelta(minutes=1)) == evening_end.replace(minute=40, second=0)  # every 10 minutes
     day_after = evening_end + timedelta(days=1, minutes=5)
     assert next_look(row, day_after) == day_after.replace(minute=0, second=0) + timedelta(hours=1)  # then hourly
+
+
+async def test_a_game_whose_board_the_director_paired_again_is_not_entered(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    await online_club(core, lichess, players=(*PLAYERS, "Mies"))  # 13: one has the bye, the standby
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    assert len(rows(config, "SELECT member_id FROM byes")) == 1
+    board, game, white, black = rows(config, "SELECT o.board, o.lichess_id, w.name, k.name FROM online_games o JOIN members w"
+                                             " ON w.id = o.white_id JOIN members k ON k.id = o.black_id WHERE o.board = 1")[0]  # fmt: skip
+    await ok(core, DIRECTOR, f"/invaller {white}")  # the standby plays instead of white
+    lichess.start_game(game)  # the two played on lichess all the same
+    lichess.end_game(game, "mate", "white")
+    await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
+    assert results(config)[board] is None  # the standby's game has no result from another game
+    (told,) = posted.private("leider")
+    assert told == (f"Ronde 1, bord 1: de partij {white} - {black} op lichess ({lichess.url}/{game}) eindigde (1-0), maar dat "
+                    f"bord is intussen anders ingedeeld; er is niets ingevoerd.")  # fmt: skip
+    assert rows(config, "SELECT outcome FROM online_games WHERE lichess_id = ?", game) == [("gone",)]
