@@ -209,10 +209,14 @@ class KeizerOnline:
             return
         club, season, row, names = found
         lang = club.language
-        boards = "; ".join(t(lang, "pairing_line", board=g.board, white=names.get(g.white_id, "?"), black=names.get(g.black_id, "?"))
-                           for g in games)  # fmt: skip
-        body = for_competition(lang, season.kind, t(lang, "online_not_made", round=row.number, count=len(games), boards=boards))
-        await _tell_directors(core, club, row, f"online-not-made:{min(g.id for g in games)}", body, now)
+        refused = [g for g in games if g.status == "failed" and g.starts_at > now]  # lichess said no, before the evening
+        for key, group in (("online_refused", refused), ("online_not_made", [g for g in games if g not in refused])):
+            if not group:
+                continue
+            boards = "; ".join(t(lang, "pairing_line", board=g.board, white=names.get(g.white_id, "?"), black=names.get(g.black_id, "?"))
+                               + (f" ({g.error})" if key == "online_refused" and g.error else "") for g in group)  # fmt: skip
+            body = for_competition(lang, season.kind, t(lang, key, round=row.number, count=len(group), boards=boards))
+            await _tell_directors(core, club, row, f"{key.replace('_', '-')}:{min(g.id for g in group)}", body, now)
 
 
 async def _tell_directors(core: Core, club: Club, row: RoundRow, kind: str, body: str, now: datetime) -> None:

@@ -137,8 +137,10 @@ async def pair_and_queue(core: Core, season: Season, row: RoundRow, now: datetim
         return plan is not None and any(plan.online(int(g.white), int(g.black)) for g in result.games)
 
     paired = await competition.pair(core.store, season, row, now, render, notify, held)
-    if paired is not None and plan is not None and held(paired):
-        await queue_round(core, club, row, plan, now)
+    if paired is not None and plan is not None:
+        if held(paired):
+            await queue_round(core, club, row, plan, now)
+        await queue_missing_accounts(core, [row], now)  # told at the deadline already, unless /publiceer came first
     return paired
 
 

@@ -12,6 +12,7 @@ from bot.keizer import competition, director_games
 from bot.keizer.formatting import confirm_command, for_competition, outcome, rapid_word
 from bot.keizer.no_shows import recount_no_shows
 from bot.keizer.open_results_store import OpenResultsStore
+from bot.keizer.online_round import sync_round
 from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
 from bot.keizer.store import GameRow, RoundRow, Season
 from bot.keizer.views import standings_table
@@ -243,6 +244,7 @@ async def cmd_invaller(core: Core, ctx: Context) -> Reply:
     white, black = director_games.colours(data, row, standby, opponent)
     async with core.store.transaction():
         await keizer_store(core).replace_with_standby(game.id, white, black, member.id, row.id, ctx.now)
+        await sync_round(core, ctx.club, season, row, ctx.now)  # on lichess: that board's challenge replaced
         notes = await recount_no_shows(core, ctx, season)
     names = names_of(data)
     return Reply(lines=(_said(ctx, kind, "standby_paired", standby=names[str(standby)], name=member.name, board=game.board), *notes))

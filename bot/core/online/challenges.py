@@ -21,7 +21,8 @@ keeps two passes apart), step 5 always (a round queued before online play went o
    client itself keeps its minute after a 429); lichess refusing a row (a closed account): it fails.
 5. The system's hooks (``bot/core/online/rounds.py``), each in the transaction that marks its rows: a round
    whose rows are all settled, or held ``ANNOUNCE_HOLD``, is announced; links made after their round's
-   announcement follow; rows not made at the start of play are reported to the director, once.
+   announcement follow; rows lichess refused (at once) or not made by the start of play are reported to
+   the director, once.
 """
 
 from __future__ import annotations

@@ -78,6 +78,7 @@ class OnlineGame(WantedGame):
     url_black: str | None = None
     announced: bool = False
     link_sent: bool = False
+    error: str | None = None  # why it is not made (lichess's refusal, or down), when it is not
 
     @property
     def made(self) -> bool:
@@ -93,7 +94,7 @@ def _game(row: Any) -> OnlineGame:
         rated=bool(row["rated"]), name=str(row["name"]), starts_at=from_iso(row["starts_at"]), expires_at=from_iso(row["expires_at"]),
         id=int(row["id"]), status=str(row["status"]), attempted=row["attempted_at"] is not None, attempts=int(row["attempts"]),
         lichess_id=row["lichess_id"], url=row["url"], url_white=row["url_white"], url_black=row["url_black"],
-        announced=row["announced_at"] is not None, link_sent=row["link_sent_at"] is not None,
+        announced=row["announced_at"] is not None, link_sent=row["link_sent_at"] is not None, error=row["error"],
     )  # fmt: skip
 
 
@@ -139,13 +140,8 @@ class OnlineGames(StorePart):
     async def online_games_to_make(self, now: datetime, club_id: int | None = None, limit: int = 500) -> list[OnlineGame]:
         """Rows to make now: ``pending``, not put off (``retry_at``), not yet past their latest start; the
         oldest first (a round's boards in order)."""
-        where, values = _club_clause(club_id)
-        rows = await self.fetch_all(
-            f"SELECT * FROM online_games WHERE status = '{PENDING}' AND (retry_at IS NULL OR retry_at <= ?)"
-            f" AND expires_at > ?{where} ORDER BY id LIMIT {int(limit)}",
-            (iso(now), iso(now), *values),
-        )
-        return [_game(r) for r in rows]
+        return await self._online_games(f"status = '{PENDING}' AND (retry_at IS NULL OR retry_at <= ?) AND expires_at > ?",
+                                        (iso(now), iso(now)), club_id, limit)  # fmt: skip
 
     async def mark_online_attempted(self, game_id: int, now: datetime) -> bool:
         """Before the request: the row is being made (committed first by the caller). False: it is no
@@ -201,12 +197,7 @@ class OnlineGames(StorePart):
 
     async def online_games_to_cancel(self, now: datetime, club_id: int | None = None, limit: int = 500) -> list[OnlineGame]:
         """Rows to cancel at lichess now (not put off: ``retry_at``)."""
-        where, values = _club_clause(club_id)
-        rows = await self.fetch_all(
-            f"SELECT * FROM online_games WHERE status = '{CANCEL}' AND (retry_at IS NULL OR retry_at <= ?){where}"
-            f" ORDER BY id LIMIT {int(limit)}", (iso(now), *values),
-        )  # fmt: skip
-        return [_game(r) for r in rows]
+        return await self._online_games(f"status = '{CANCEL}' AND (retry_at IS NULL OR retry_at <= ?)", (iso(now),), club_id, limit)
 
     async def mark_online_cancelled(self, game_id: int, now: datetime) -> None:
         await self.write(f"UPDATE online_games SET status = '{CANCELLED}', cancelled_at = ? WHERE id = ? AND status = '{CANCEL}'",
@@ -241,23 +232,23 @@ class OnlineGames(StorePart):
 
     async def online_links_late(self, club_id: int | None = None) -> list[OnlineGame]:
         """Rows made after their round was announced: their links still to be sent."""
-        where, values = _club_clause(club_id)
-        rows = await self.fetch_all(
-            f"SELECT * FROM online_games WHERE status = '{CREATED}' AND announced_at IS NOT NULL AND link_sent_at IS NULL{where}"
-            " ORDER BY id", values,
-        )  # fmt: skip
-        return [_game(r) for r in rows]
+        return await self._online_games(f"status = '{CREATED}' AND announced_at IS NOT NULL AND link_sent_at IS NULL", (), club_id)
 
     async def mark_online_links_sent(self, game_id: int, now: datetime) -> bool:
         return await self.execute("UPDATE online_games SET link_sent_at = ? WHERE id = ? AND link_sent_at IS NULL", (iso(now), game_id)) == 1
 
     async def online_games_not_made(self, now: datetime, club_id: int | None = None) -> list[OnlineGame]:
-        """Rows still not made at their start of play, the director not yet told."""
+        """Rows the director is to be told of, not yet told: refused by lichess (``failed``: at once), or still
+        not made at their start of play."""
+        return await self._online_games(f"reported_at IS NULL AND (status = '{FAILED}' OR (status = '{PENDING}' AND starts_at <= ?))",
+                                        (iso(now),), club_id)  # fmt: skip
+
+    async def _online_games(self, condition: str, params: tuple[Any, ...], club_id: int | None, limit: int | None = None
+                            ) -> list[OnlineGame]:  # fmt: skip
+        """The rows that meet ``condition`` (of the club, when given), in the order they were queued."""
         where, values = _club_clause(club_id)
-        rows = await self.fetch_all(
-            f"SELECT * FROM online_games WHERE status IN ('{PENDING}', '{FAILED}') AND starts_at <= ? AND reported_at IS NULL{where}"
-            " ORDER BY id", (iso(now), *values),
-        )  # fmt: skip
+        tail = f" LIMIT {int(limit)}" if limit is not None else ""
+        rows = await self.fetch_all(f"SELECT * FROM online_games WHERE {condition}{where} ORDER BY id{tail}", (*params, *values))
         return [_game(r) for r in rows]
 
     async def mark_online_reported(self, game_ids: Sequence[int], now: datetime) -> None:
@@ -276,7 +267,8 @@ class OnlineGames(StorePart):
             values,
         )  # fmt: skip
         report = await self.fetch_one(
-            f"SELECT MIN(starts_at) AS due FROM online_games WHERE status IN ('{PENDING}', '{FAILED}') AND reported_at IS NULL{where}",
+            f"SELECT MIN(CASE WHEN status = '{FAILED}' THEN queued_at ELSE starts_at END) AS due FROM online_games"
+            f" WHERE status IN ('{PENDING}', '{FAILED}') AND reported_at IS NULL{where}",
             values,
         )  # fmt: skip
         rounds = await self.fetch_all(

@@ -11,8 +11,9 @@ each in the transaction that marks the rows concerned, so each is called once fo
   ``ANNOUNCE_HOLD`` after they were queued (lichess down does not hold an announcement longer).
 - ``late_links(core, club_id, round_ref, games, now)``: games made after their round was announced: their
   links, to the channel and the two players.
-- ``not_made(core, club_id, round_ref, games, now)``: at the start of play these games are still not made
-  (lichess down, or refusing one): the director is told, once, in the club's language.
+- ``not_made(core, club_id, round_ref, games, now)``: these games will not be made: lichess refused them
+  (``status`` 'failed', lichess's reason in ``error``: told at once), or at the start of play they are still
+  not made (lichess down): the director is told, once, in the club's language.
 """
 
 from __future__ import annotations

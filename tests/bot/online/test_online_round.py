@@ -203,3 +203,19 @@ async def test_a_round_queued_before_online_play_went_off_is_announced_without_l
     (told,) = posted.private("leider")
     assert told.startswith("Ronde 1: 6 partijen konden bij het begin van de speelavond niet op lichess worden aangemaakt")
     assert len(lichess.requests()) == asked and lichess.world.challenges == {}
+
+
+async def test_a_challenge_lichess_refuses_is_reported_to_the_director_at_once_with_lichess_s_reason(core: Core, config, clock,
+                                                                                                   lichess) -> None:  # fmt: skip
+    await online_club(core, lichess)
+    lichess.close_account("Anna")
+    posted = Posted()
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    anna = next(b for b, w, k in boards(config) if "anna" in (w, k))
+    assert len(lichess.world.challenges) == 5 and len(lichess.requests("/api/challenge/open")) == 6
+    (told,) = posted.private("leider")
+    assert told.startswith("Ronde 1: lichess weigerde 1 uitdaging: Bord ") and "anna: account closed" in told
+    (announcement,) = posted.channel("pairing")  # the others with their links, Anna's board without
+    assert "lichess" not in announcement.splitlines()[anna]
+    await at(core, clock, lichess, STARTS + timedelta(minutes=1), Alarm(core, posted.send))
+    assert len(posted.private("leider")) == 1 and len(lichess.requests("/api/challenge/open")) == 6  # told once, not retried

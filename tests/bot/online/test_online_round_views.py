@@ -14,7 +14,7 @@ from bot.core.running.scheduler import Alarm
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, actor, ok, rows
 from tests.bot.online.round_setup import core, lichess  # noqa: F401 - fixtures
-from tests.bot.online.round_setup import PUBLISHED, Posted, at, online_club
+from tests.bot.online.round_setup import PLAYERS, PUBLISHED, Posted, at, online_club
 
 
 def made(config) -> dict[int, str]:
@@ -103,4 +103,51 @@ async def test_publiceer_makes_the_challenges_and_announces_them_right_after_the
     assert len(links) == 6 and len(lichess.world.challenges) == 6
     (announcement,) = posted.channel("pairing")
     assert [line.rsplit(" ", 1)[1] for line in announcement.splitlines()[1:7]] == [links[b] for b in range(1, 7)]
+    alarm.shutdown()
+
+
+async def test_in_english_the_links_and_the_button_are_in_english(core: Core, config, clock, lichess) -> None:
+    await ok(core, DIRECTOR, "/taal en")
+    await online_club(core, lichess)
+    posted = Posted()
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    links, boards = made(config), pairs(config)
+    (announcement,) = posted.channel("pairing")
+    assert announcement.splitlines()[1] == f"Board 1: {boards[1][0]} - {boards[1][1]} lichess: {links[1]}"
+    white = boards[1][0]
+    assert posted.private(white)[-1].endswith(f"\nYour game on lichess: {links[1]}?color=white")
+    assert posted.buttons[white.lower()][-1] == ("Open your game on lichess", f"{links[1]}?color=white")
+    assert f"Board 1 on lichess: {links[1]}" in (await ok(core, DIRECTOR, "/pairings")).splitlines()
+
+
+async def test_the_standby_paired_in_a_missing_player_s_place_gets_a_new_challenge(core: Core, config, clock, lichess) -> None:
+    await online_club(core, lichess, players=PLAYERS[:11])  # eleven: one has the bye, the standby
+    posted = Posted()
+    await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+    before, boards = made(config), pairs(config)
+    (standby,) = rows(config, "SELECT m.name FROM byes b JOIN members m ON m.id = b.member_id")[0]
+    gone = boards[3][0]
+    await ok(core, DIRECTOR, f"/invaller {gone}")
+    await at(core, clock, lichess, PUBLISHED + timedelta(minutes=20), Alarm(core, posted.send))
+    after, boards = made(config), pairs(config)
+    assert standby in boards[3] and lichess.world.challenges[before[3].rsplit("/", 1)[1]].status == "canceled"
+    fresh = lichess.world.challenges[after[3].rsplit("/", 1)[1]]
+    assert (fresh.white, fresh.black) == (boards[3][0].lower(), boards[3][1].lower())
+    assert {b: after[b] for b in after if b != 3} == {b: before[b] for b in before if b != 3}
+    assert posted.private(standby)[-1].startswith("Ronde 1, bord 3: ")
+
+
+async def test_publiceer_before_the_deadline_tells_the_director_who_has_no_lichess_account_once(core: Core, config, clock,
+                                                                                                lichess) -> None:  # fmt: skip
+    await online_club(core, lichess, without=("Lies", "Kees"))
+    posted = Posted()
+    alarm = Alarm(core, posted.send)
+    clock.set(PUBLISHED - timedelta(hours=3))  # before the sign-off deadline
+    lichess.clock.set(clock.now().timestamp())
+    await ok(core, DIRECTOR, "/publiceer")
+    await alarm.after_command(DIRECTOR)
+    (told,) = posted.private("leider")
+    assert told.startswith("Ronde 1 wordt op lichess gespeeld, maar 2 spelers hebben geen lichess-account: Kees, Lies.")
+    await at(core, clock, lichess, PUBLISHED, alarm)  # the deadline and the publication time pass: not told again
+    assert len(posted.private("leider")) == 1
     alarm.shutdown()
