@@ -256,19 +256,21 @@ def test_a_game_is_looked_at_on_the_beat_of_the_evening() -> None:
     assert next_look(row, day_after) == day_after.replace(minute=0, second=0) + timedelta(hours=1)  # then hourly
 
 
-async def test_a_game_whose_board_the_director_paired_again_is_not_entered(core: Core, config, clock, lichess) -> None:
+async def test_the_old_game_of_a_board_the_director_paired_again_is_never_entered(core: Core, config, clock, lichess) -> None:
     posted = Posted()
     await online_club(core, lichess, players=(*PLAYERS, "Mies"))  # 13: one has the bye, the standby
     await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
     assert len(rows(config, "SELECT member_id FROM byes")) == 1
-    board, game, white, black = rows(config, "SELECT o.board, o.lichess_id, w.name, k.name FROM online_games o JOIN members w"
-                                             " ON w.id = o.white_id JOIN members k ON k.id = o.black_id WHERE o.board = 1")[0]  # fmt: skip
-    await ok(core, DIRECTOR, f"/invaller {white}")  # the standby plays instead of white
-    lichess.start_game(game)  # the two played on lichess all the same
-    lichess.end_game(game, "mate", "white")
+    board, old, white, black = rows(config, "SELECT o.board, o.lichess_id, w.name, k.name FROM online_games o JOIN members w"
+                                            " ON w.id = o.white_id JOIN members k ON k.id = o.black_id WHERE o.board = 1")[0]  # fmt: skip
+    lichess.start_game(old)
+    await ok(core, DIRECTOR, f"/invaller {white}")  # the standby plays instead of white: a new challenge
+    lichess.end_game(old, "mate", "white")  # the old game played on all the same (too far to be aborted)
     await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
-    assert results(config)[board] is None  # the standby's game has no result from another game
-    (told,) = posted.private("leider")
-    assert told == (f"Ronde 1, bord 1: de partij {white} - {black} op lichess ({lichess.url}/{game}) eindigde (1-0), maar dat "
-                    f"bord is intussen anders ingedeeld; er is niets ingevoerd.")  # fmt: skip
-    assert rows(config, "SELECT outcome FROM online_games WHERE lichess_id = ?", game) == [("gone",)]
+    assert results(config)[board] is None  # the old game says nothing of the new pairing
+    (new,) = rows(config, "SELECT lichess_id FROM online_games WHERE board = 1 AND status = 'created'")
+    lichess.start_game(new[0])
+    lichess.end_game(new[0], "resign", "white")
+    await at(core, clock, lichess, STARTS + timedelta(minutes=60), Alarm(core, posted.send))
+    assert results(config)[board] == "1-0"
+    assert rows(config, "SELECT status, outcome FROM online_games WHERE board = 1 ORDER BY id") == [("cancelled", None), ("finished", "entered")]
