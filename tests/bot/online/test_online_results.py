@@ -274,3 +274,19 @@ async def test_the_old_game_of_a_board_the_director_paired_again_is_never_entere
     await at(core, clock, lichess, STARTS + timedelta(minutes=60), Alarm(core, posted.send))
     assert results(config)[board] == "1-0"
     assert rows(config, "SELECT status, outcome FROM online_games WHERE board = 1 ORDER BY id") == [("cancelled", None), ("finished", "entered")]
+
+
+async def test_an_english_club_s_director_is_told_in_english(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    await ok(core, DIRECTOR, "/taal en")
+    boards = await published(core, config, clock, lichess, posted)
+    game, white, black = boards[1]
+    lichess.start_game(game)
+    lichess.end_game(game, "noStart", "black", plies=1)  # white moved, black never did
+    lichess.start_game(boards[2][0])
+    lichess.end_game(boards[2][0], "aborted")
+    await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
+    nostart, aborted = sorted(posted.private("leider"))
+    assert nostart == (f"Round 1, board 1: {white} - {black}: {black} made no first move on lichess ({lichess.url}/{game}). "
+                       f"If {black} did not come, mark it with /noshow {black} 1.")  # fmt: skip
+    assert aborted.startswith("Round 1, board 2: ") and ": the game was aborted. Look at the game and enter the result with /result " in aborted
