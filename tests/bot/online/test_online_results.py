@@ -14,7 +14,7 @@ import pytest
 from bot.core.commands.dispatch import Core
 from bot.core.running.scheduler import Alarm
 from bot.systems import make_core
-from tests.bot.conftest import DIRECTOR, ok, rows
+from tests.bot.conftest import DIRECTOR, actor, link, ok, rows
 from tests.bot.online.fake_lichess import FakeLichess, with_lichess
 from tests.bot.online.online_fixtures import core, lichess  # noqa: F401  (the fixtures)
 from tests.bot.online.round_setup import PLAYERS, PUBLISHED, Posted, at, online_club
@@ -290,3 +290,27 @@ async def test_an_english_club_s_director_is_told_in_english(core: Core, config,
     assert nostart == (f"Round 1, board 1: {white} - {black}: {black} made no first move on lichess ({lichess.url}/{game}). "
                        f"If {black} did not come, mark it with /noshow {black} 1.")  # fmt: skip
     assert aborted.startswith("Round 1, board 2: ") and ": the game was aborted. Look at the game and enter the result with /result " in aborted
+
+
+async def test_the_rapid_competition_s_held_game_names_the_rapid_command(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    await ok(core, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=3")
+    await ok(core, DIRECTOR, "/seizoen naam=R start=2026-12-02 rondes=3 soort=rapid deadline=12:00 publicatie=13:00 "
+                             "online=lichess tempo=10+5")  # fmt: skip
+    for name in ("Anna", "Bert"):
+        await ok(core, DIRECTOR, f"/speler {name} 1800 lichess={name}")
+        lichess.add_user(name)
+        await link(core, actor(name))
+        await ok(core, actor(name), "/aanmelden rapid")
+    published = datetime(2026, 12, 2, 12, 0, tzinfo=timezone.utc)  # 13:00 in Amsterdam
+    await at(core, clock, lichess, published, Alarm(core, posted.send))
+    ((game, white),) = rows(config, "SELECT o.lichess_id, w.name FROM online_games o JOIN members w ON w.id = o.white_id")
+    lichess.start_game(game)
+    lichess.end_game(game, "timeout", "black")
+    await at(core, clock, lichess, published + timedelta(hours=8), Alarm(core, posted.send))
+    (told,) = posted.private("leider")
+    assert told.startswith("Rapid: Ronde 1, bord 1: ")
+    assert f"/uitslag {white} 1-0 1 rapid (of 0-1, 1/2-1/2)" in told
+    await ok(core, DIRECTOR, f"/uitslag {white} 0-1 1 rapid")  # the command as proposed settles it
+    assert rows(config, "SELECT g.result FROM games g JOIN rounds r ON r.id = g.round_id JOIN seasons s ON s.id = r.season_id"
+                        " WHERE s.kind = 'rapid'") == [("0-1",)]  # fmt: skip
