@@ -5,7 +5,8 @@
   confirmed ``/uitslag``: ``set_result`` and ``after_result`` (the no-show rule counted again; the round's
   standings to the channel once its last result is in). A game that has a result already (a director's
   ``/uitslag``, or the two players' report and confirmation) keeps it: never written over (``kept``); the
-  directors are told when lichess's differs.
+  directors are told when lichess's differs. A player's report not yet confirmed gives way to lichess's
+  result (the directors told when they differ).
 - Held (timeout, cheat, aborted, unknownFinish), refused (not the game that was made) or nobody came (the
   challenge expired, noStart): each director is told privately, once per board, in the club's language, with
   the command that settles it; nothing is entered, so the standings say they are provisional meanwhile.
@@ -66,6 +67,9 @@ class KeizerResults:
             return KEPT
         else:
             assert ending.result is not None
+            if pairing.reported_result not in (None, ending.result):  # a player's report lichess contradicts
+                await tell("online_result_report_differs", result=ending.result, reported=pairing.reported_result,
+                           name=names.get(pairing.reported_by or 0, "?"))  # fmt: skip
             await keizer_store(core).set_result(pairing.id, ending.result, now)
             await after_result(core, core.context_at(club, now), season, row)
         return ending.outcome

@@ -314,3 +314,17 @@ async def test_the_rapid_competition_s_held_game_names_the_rapid_command(core: C
     await ok(core, DIRECTOR, f"/uitslag {white} 0-1 1 rapid")  # the command as proposed settles it
     assert rows(config, "SELECT g.result FROM games g JOIN rounds r ON r.id = g.round_id JOIN seasons s ON s.id = r.season_id"
                         " WHERE s.kind = 'rapid'") == [("0-1",)]  # fmt: skip
+
+
+async def test_a_players_report_gives_way_to_lichess_and_the_director_is_told(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    game, white, black = boards[1]
+    lichess.start_game(game)
+    await ok(core, actor(white), "/uitslag gewonnen")  # white says they won; black has not confirmed
+    lichess.end_game(game, "resign", "black")  # lichess: white resigned
+    await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
+    assert results(config)[1] == "0-1"
+    (told,) = posted.private("leider")
+    assert told == (f"Ronde 1, bord 1: {white} - {black} eindigde op lichess in 0-1 en is zo ingevoerd; {white} had 1-0 "
+                    f"gemeld. Klopt lichess niet, verbeter het met /uitslag {white} 1-0 1.")  # fmt: skip
