@@ -153,19 +153,6 @@ async def test_a_result_the_director_entered_is_never_written_back(core: Core, c
     assert results(config)[1] == "1/2-1/2" and results(config)[2] == "1-0"
 
 
-async def test_lichess_down_the_games_are_followed_later(core: Core, config, clock, lichess) -> None:
-    posted = Posted()
-    boards = await published(core, config, clock, lichess, posted)
-    for game, _, _ in boards.values():
-        lichess.start_game(game)
-        lichess.end_game(game, "mate", "black")
-    lichess.fail_next(1, 503)
-    await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
-    assert set(results(config).values()) == {None}
-    await at(core, clock, lichess, STARTS + timedelta(minutes=31), Alarm(core, posted.send))
-    assert set(results(config).values()) == {"0-1"} and len(posted.channel("standings")) == 1
-
-
 async def test_exporteer_pgn_gives_the_rounds_lichess_games_with_the_clubs_event_and_round(core: Core, config, clock, lichess) -> None:
     posted = Posted()
     boards = await published(core, config, clock, lichess, posted)
@@ -192,17 +179,18 @@ async def test_exporteer_pgn_gives_the_rounds_lichess_games_with_the_clubs_event
     assert english.ok and english.attachment is not None and english.attachment[1] == reply.attachment[1]
 
 
-async def test_after_a_429_the_follower_asks_nothing_for_a_minute_and_then_enters_the_results(core: Core, config, clock, lichess) -> None:
+@pytest.mark.parametrize("status", [429, 503])
+async def test_lichess_limiting_or_down_the_follower_asks_again_a_minute_later(core: Core, config, clock, lichess, status) -> None:
     posted = Posted()
     boards = await published(core, config, clock, lichess, posted)
     for game, _, _ in boards.values():
         lichess.start_game(game)
         lichess.end_game(game, "resign", "white")
-    lichess.fail_next(1, 429)
+    lichess.fail_next(1, status)
     moment = STARTS + timedelta(minutes=30)
     await at(core, clock, lichess, moment, Alarm(core, posted.send))
     asked = len(lichess.requests())
-    await at(core, clock, lichess, moment + timedelta(seconds=50), Alarm(core, posted.send))  # within the minute
+    await at(core, clock, lichess, moment + timedelta(seconds=50), Alarm(core, posted.send))  # within the minute (429: lichess's rule)
     assert len(lichess.requests()) == asked and set(results(config).values()) == {None}
     await at(core, clock, lichess, moment + timedelta(seconds=61), Alarm(core, posted.send))
     assert set(results(config).values()) == {"1-0"} and len(posted.channel("standings")) == 1
