@@ -89,7 +89,8 @@ async def passes(core: Core, alarm: Alarm, now: datetime, rounds: int = 50) -> N
     """The alarm's pass, and again while the lichess work is still due (as the scheduler runs it at once)."""
     for _ in range(rounds):
         await alarm.run_due()
-        due = [await timed.next_due_moment(core) for timed in core.registry.timed[-2:]]
+        online = [t for t in core.registry.timed if type(t).__name__ in ("OnlineChallenges", "OnlineFollower")]
+        due = [await timed.next_due_moment(core) for timed in online]
         if not any(m is not None and m <= now for m in due):
             return
 
