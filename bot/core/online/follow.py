@@ -162,12 +162,16 @@ class OnlineFollower:
             later: list[tuple[int, datetime, str | None]] = []
             for lichess_id in batch:
                 row, game = by_id[lichess_id], found.get(lichess_id)
-                if game is not None and game.finished:
-                    await self._settle(core, row, ending(row, game), FINISHED, now)
-                elif game is None and now >= row.expires_at + EXPIRY_GRACE:
-                    await self._settle(core, row, ending(row, None), EXPIRED, now)
-                else:
-                    later.append((row.id, next_look(row, now), game.status if game is not None else None))
+                try:
+                    if game is not None and game.finished:
+                        await self._settle(core, row, ending(row, game), FINISHED, now)
+                    elif game is None and now >= row.expires_at + EXPIRY_GRACE:
+                        await self._settle(core, row, ending(row, None), EXPIRED, now)
+                    else:
+                        later.append((row.id, next_look(row, now), game.status if game is not None else None))
+                except Exception:  # one club's trouble stops no other's results: this game is looked at again later
+                    log.exception("settling online game %s (%s) failed; tried again in %s", row.id, lichess_id, LATER)
+                    later.append((row.id, now + LATER, None))
             await core.store.follow_online_later(later)
 
     async def _settle(self, core: Core, row: OnlineGame, end: Ending, status: str, now: datetime) -> None:

@@ -316,3 +316,27 @@ async def test_a_players_report_gives_way_to_lichess_and_the_director_is_told(co
     (told,) = posted.private("leider")
     assert told == (f"Ronde 1, bord 1: {white} - {black} eindigde op lichess in 0-1 en is zo ingevoerd; {white} had 1-0 "
                     f"gemeld. Klopt lichess niet, verbeter het met /uitslag {white} 1-0 1.")  # fmt: skip
+
+
+async def test_a_game_whose_entering_fails_stops_no_other_and_is_tried_again(core: Core, config, clock, lichess, caplog) -> None:
+    from bot.keizer.online_results import KeizerResults
+
+    class FailsOnBoardOne(KeizerResults):  # a fault put in the system's hook: a bug, a lost connection
+        async def settle(self, core, game, ending, now):
+            if game.board == 1:
+                raise RuntimeError("entering board 1 failed")
+            return await super().settle(core, game, ending, now)
+
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    for game, _, _ in boards.values():
+        lichess.start_game(game)
+        lichess.end_game(game, "mate", "white")
+    core.registry.online_results["keizer"] = FailsOnBoardOne()
+    await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
+    assert results(config) == {1: None, 2: "1-0", 3: "1-0", 4: "1-0", 5: "1-0", 6: "1-0"}
+    assert "entering board 1 failed" in caplog.text
+    assert rows(config, "SELECT status, outcome FROM online_games WHERE board = 1") == [("created", None)]  # rolled back
+    core.registry.online_results["keizer"] = KeizerResults()
+    await at(core, clock, lichess, STARTS + timedelta(minutes=40), Alarm(core, posted.send))
+    assert results(config)[1] == "1-0" and len(posted.channel("standings")) == 1
