@@ -15,6 +15,7 @@ from bot.core.running.clock import Clock
 from bot.core.commands.dispatch import Core
 from bot.core.commands.registry import Registry
 from bot.core.online.challenges import OnlineChallenges
+from bot.core.online.follow import OnlineFollower
 from bot.core.storage.store import Store
 
 INSTALLED = ("bot.keizer", "bot.nk", "bot.grades", "bot.go", "bot.ratings", "bot.backup")
@@ -32,6 +33,7 @@ def build_registry(systems: tuple[str, ...] = INSTALLED) -> Registry:
     registry.current = ""
     club_commands.register(registry)
     registry.timed.append(OnlineChallenges())  # after the systems': a round published in a pass is made in it
+    registry.timed.append(OnlineFollower())  # the results of the games made online, read back from lichess
     return registry
 
 

@@ -28,4 +28,7 @@ def register(registry: Registry) -> None:
     web.register(registry)
     from bot.keizer.online_round import SYSTEM, KeizerOnline
 
+    from bot.keizer.online_results import KeizerResults
+
     registry.online_rounds[SYSTEM] = KeizerOnline()  # its rounds played on lichess (issue 43 §2)
+    registry.online_results[SYSTEM] = KeizerResults()  # and their results read back (§3)

@@ -86,7 +86,7 @@ NO_SHOW_EARNS = (("discord_choice_noshow_third", "1/3"), ("discord_choice_noshow
 CHANGES = (("discord_choice_swap", "wissel"), ("discord_choice_colour", "kleur"), ("discord_choice_pair", "koppel"),
            ("discord_choice_bye", "vrij"))  # fmt: skip
 FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_choice_html", "html"),
-           ("discord_choice_trf", "trf"))  # fmt: skip
+           ("discord_choice_trf", "trf"), ("discord_choice_pgn", "pgn"))  # fmt: skip
 MISSING = (("discord_choice_missing_pair", "indelen"), ("discord_choice_missing_wait", "wachten"))
 ON_OFF = (("discord_choice_on", "aan"), ("discord_choice_off", "uit"))
 ONLINE = (("lichess", "lichess"), ("discord_choice_off", "uit"))  # /seizoen online= (bot/keizer/online_settings.py)
@@ -152,7 +152,7 @@ def register(registry: Registry) -> None:
                 params=(RAPID, Param("toch", "bool", style=FLAG), Param("ongedaan", "bool", style=FLAG)),
                 confirm=("discord_publish_question", "discord_button_publish")))  # fmt: skip
     add(Command("exporteer", cmd_exporteer, director=True, english="export",
-                params=(Param("formaat", "choice", choices=FORMATS), RAPID), reads_only=True))  # fmt: skip
+                params=(Param("formaat", "choice", choices=FORMATS), ROUND_PAIRED, RAPID), reads_only=True))  # fmt: skip
     add(Command("kruistabel", cmd_kruistabel, english="crosstable", params=(RAPID,), reads_only=True, cache_key=season_key))
     add(Command("verloop", cmd_verloop, english="history", params=(RAPID,), reads_only=True, cache_key=season_key))
     add(Command("kalender", cmd_kalender, english="calendar", params=(RAPID, Param("mijn", "bool", style=FLAG)), reads_only=True,

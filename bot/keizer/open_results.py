@@ -17,6 +17,7 @@ from bot.core.storage.store import Club, club_key
 from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.open_results_store import OpenGame, OpenResultsStore
+from bot.keizer.online_why import online_why
 from bot.keizer.store import RoundRow, Season
 
 MISSING_KEY = "missing"  # the club setting's key in a season's settings_json (no Keizer rule: the engine ignores it)
@@ -56,6 +57,8 @@ def open_lines(lang: str, season: Season, games: list[OpenGame]) -> list[str]:
             lines.append(t(lang, "open_result_reported", name=g.reported_by, result=g.reported_result, **values))
         else:
             lines.append(t(lang, "open_result_missing", **values))
+        if g.online is not None:  # played on lichess, held or refused, or nobody came (issue 43 §3)
+            lines[-1] += " " + t(lang, "open_result_online", why=online_why(lang, g.online))
     return lines
 
 

@@ -234,6 +234,10 @@ async def _set_setting(core: Core, ctx: Context, keys: set[str], known: dict[str
 
 async def cmd_exporteer(core: Core, ctx: Context) -> Reply:
     """The season as a season file (docs/season-file.md): ``/exporteer [rapid]``."""
+    if any(a.lower() == "pgn" for a in ctx.args):  # a round's games played on lichess (issue 43 §3)
+        from bot.keizer.online_pgn import cmd_export_pgn
+
+        return await cmd_export_pgn(core, ctx.with_args([a for a in ctx.args if a.lower() != "pgn"]))
     formats = [a.lower() for a in ctx.args if a.lower() in EXPORT_FORMATS]
     if formats:  # the standings and cross table as CSV or a web page, or TRF-16 for the rating office
         return await export(core, ctx.with_args([a for a in ctx.args if a.lower() not in EXPORT_FORMATS]), formats[0])

@@ -90,6 +90,15 @@ FIGURES: dict[str, list[str]] = {
         r"rounds where the reference did worse \(its budget ran out as well\): {n}",
         r"slowest pairing: {n} ms",
     ],
+    "online_bench": [
+        r"set-up: 3 clubs x 4 players \(6 boards\) in {n} s; the fake answers in {n} ms",
+        r"publication: 6 challenges of 6 boards made in {n} s \({n} a second, one request at a time\)",
+        r"requests per round published: {n} \({n} challenges, {n} of the follower's first look\)",
+        r"the evening: 6 results entered of 6 games; {n} export requests: {n} requests per result picked up",
+        r"from a game's end to its result in the standings: p50 {n} s, p99 {n} s, max {n} s \(6 measured\)",
+        r"a minute's pass: p50 {n} ms, max {n} ms \(mean {n} ms\)",
+        r"announced: 3 pairings, 3 standings for 3 clubs; {n} requests to lichess in all, never two at once",
+    ],
     "postgres_bench": [
         r"set-up: 4 clubs x 3 members in {n} s",
         r"/afmelden: 4 at once, then 20/s offered",

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from bot.core.commands.competitions import CompetitionSource
     from bot.core.commands.context import Context
     from bot.core.commands.dispatch import Core
+    from bot.core.online.follow import OnlineResults
     from bot.core.online.rounds import OnlineRounds
 
 Handler = Callable[["Core", "Context"], Awaitable[Reply]]
@@ -219,6 +220,8 @@ class Registry:
     tables: dict[str, Table] = field(default_factory=dict)  # every table, by name, as its owner declared it
     # The systems that play rounds online: their hooks, by system name (bot/core/online/rounds.py)
     online_rounds: dict[str, "OnlineRounds"] = field(default_factory=dict)
+    # ... and take their games' results from lichess: their hooks (bot/core/online/follow.py OnlineResults)
+    online_results: dict[str, "OnlineResults"] = field(default_factory=dict)
 
     def add(self, command: Command) -> None:
         """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""

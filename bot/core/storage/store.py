@@ -18,6 +18,7 @@ from bot.core.club.federation_tables import FederationTables
 from bot.core.club.forbidden_pairs import ForbiddenPairs
 from bot.core.club.lichess_tables import LichessAccounts
 from bot.core.online.games_store import OnlineGames
+from bot.core.online.results_store import OnlineResultsStore
 from bot.core.club.member_links import MemberLinks
 from bot.core.club.member_notices import MemberNotices
 from bot.core.club.installation import Installation
@@ -73,7 +74,7 @@ class Announcement:
 
 class SharedTables(
     Installation, DirectorAccounts, MemberLinks, MemberNotices, FederationTables, ClubStyles, ForbiddenPairs,
-    LichessAccounts, OnlineGames,
+    LichessAccounts, OnlineGames, OnlineResultsStore,
 ):
     """The shared tables' queries, on either database (``Store``: SQLite, ``PostgresStore``). Open with
     ``await open_store(path or url)``."""
