@@ -76,7 +76,7 @@ async def test_a_game_with_reversed_colours_is_refused_and_the_director_told(cor
     (told,) = posted.private("leider")
     assert told == (f"Ronde 1, bord 2: de partij op lichess ({lichess.url}/{game}) is niet de partij die werd aangemaakt "
                     f"(de kleuren zijn omgedraaid) en is niet ingevoerd. Telt ze toch, voer de uitslag dan in met "
-                    f"/uitslag {white} 1-0 1 (of 0-1, 1/2-1/2).")  # fmt: skip
+                    f"/uitslag {white} 1-0 1 (of 0-1, remise).")  # fmt: skip
     await ok(core, DIRECTOR, f"/uitslag {black} 0-1 1")  # the director enters it: black (white on lichess) won
     assert results(config)[2] == "0-1"
 
@@ -298,7 +298,7 @@ async def test_the_rapid_competition_s_held_game_names_the_rapid_command(core: C
     await at(core, clock, lichess, published + timedelta(hours=8), Alarm(core, posted.send))
     (told,) = posted.private("leider")
     assert told.startswith("Rapid: Ronde 1, bord 1: ")
-    assert f"/uitslag {white} 1-0 1 rapid (of 0-1, 1/2-1/2)" in told
+    assert f"/uitslag {white} 1-0 1 rapid (of 0-1, remise)" in told
     await ok(core, DIRECTOR, f"/uitslag {white} 0-1 1 rapid")  # the command as proposed settles it
     assert rows(config, "SELECT g.result FROM games g JOIN rounds r ON r.id = g.round_id JOIN seasons s ON s.id = r.season_id"
                         " WHERE s.kind = 'rapid'") == [("0-1",)]  # fmt: skip
