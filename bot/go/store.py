@@ -32,7 +32,7 @@ class GoGameRow:
     turn_started_at: datetime | None
     reminded_at: datetime | None
     finished_at: datetime | None
-    played_at: tuple[datetime, ...] = ()  # when the record changed: a move, a pass, a mark, the end
+    moments_played: tuple[datetime, ...] = ()  # when the record changed: a move, a pass, a mark, the end
 
     def opponent_of(self, member_id: int) -> int:
         return self.white_id if member_id == self.black_id else self.black_id
@@ -61,7 +61,7 @@ def _row(r: sqlite3.Row) -> GoGameRow:
         r["id"], r["club_id"], r["black_id"], r["white_id"], r["challenger_id"], r["size"], r["handicap"],
         Fraction(r["komi"]), r["status"], tuple(line for line in r["record"].split("\n") if line),
         r["keizer_game_id"], r["result"], r["winner_id"], from_iso(r["created_at"]), moment("turn_started_at"),
-        moment("reminded_at"), moment("finished_at"), tuple(from_iso(m) for m in r["played_at"].split("\n") if m),
+        moment("reminded_at"), moment("finished_at"), tuple(from_iso(m) for m in r["moments_played"].split("\n") if m),
     )  # fmt: skip
 
 
@@ -177,15 +177,15 @@ class GoStore:
     async def append(self, game_id: int, lines: list[str], new_turn: datetime | None, now: datetime) -> None:
         """Add actions to the record, made at ``now`` (kept for the SGF's days played); ``new_turn``: the
         turn passed to the other player at that moment."""
-        row = await self.store.fetch_one("SELECT record, played_at FROM go_games WHERE id = ?", (game_id,))
+        row = await self.store.fetch_one("SELECT record, moments_played FROM go_games WHERE id = ?", (game_id,))
         assert row is not None
         record = row["record"] + "".join(line + "\n" for line in lines)
-        played = row["played_at"] + iso(now) + "\n"
+        played = row["moments_played"] + iso(now) + "\n"
         if new_turn is None:
-            await self.store.write("UPDATE go_games SET record = ?, played_at = ? WHERE id = ?", (record, played, game_id))
+            await self.store.write("UPDATE go_games SET record = ?, moments_played = ? WHERE id = ?", (record, played, game_id))
         else:
             await self.store.write(
-                "UPDATE go_games SET record = ?, played_at = ?, turn_started_at = ?, reminded_at = NULL WHERE id = ?",
+                "UPDATE go_games SET record = ?, moments_played = ?, turn_started_at = ?, reminded_at = NULL WHERE id = ?",
                 (record, played, iso(new_turn), game_id),
             )
 

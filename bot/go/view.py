@@ -202,7 +202,7 @@ async def sgf_file(
     day and the last), for a competition pairing its competition and round, and for a counted game the
     territory and dead stones the players agreed."""
     zone = parse_zone(club.timezone) or ZoneInfo("UTC")
-    moments: list[datetime | None] = [*row.played_at, *([now] if now is not None else [])]
+    moments: list[datetime | None] = [*row.moments_played, *([now] if now is not None else [])]
     days = [m.astimezone(zone).date() for m in moments or [row.created_at, row.finished_at] if m is not None]
     source = chat_source(core) if row.keizer_game_id is not None else None
     pairing = await source.game(core, row.keizer_game_id) if source is not None and row.keizer_game_id is not None else None
