@@ -112,7 +112,7 @@ def _calendar() -> tuple[Param, ...]:
 
 def register(registry: Registry) -> None:
     add = registry.add
-    add(Command("aanmelden", cmd_aanmelden, english="join", params=(ROUND_COMING, RAPID)))
+    add(Command("aanmelden", cmd_aanmelden, english="join", params=(ROUND_COMING, PLAYER, RAPID)))
     registry.alias("signon", "aanmelden")
     add(Command("afmelden", cmd_afmelden, english="withdraw",
                 params=(ROUND_COMING, Param("teamwedstrijd", "bool", style=FLAG), PLAYER, RAPID)))  # fmt: skip

@@ -1,10 +1,12 @@
 """Issue 44 §2, members as they are, through the commands layer on a real SQLite file: equal ratings in
-joining order."""
+joining order; the director signs a member back on by name."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from bot.core.commands.dispatch import Core
-from tests.bot.conftest import DIRECTOR, ok, rows
+from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
 
 
 def start_names(text: str) -> list[str]:
@@ -23,3 +25,42 @@ async def test_equal_ratings_keep_joining_order_past_member_ten(commands: Core, 
     ids = dict(rows(config, "SELECT name, id FROM members"))
     assert sorted(ids[n] for n in names) == [ids[n] for n in names] and ids["Lid01"] >= 10  # ids cross "9" -> "10"
     assert start_names(await ok(commands, DIRECTOR, "/stand")) == names
+
+
+async def test_the_director_signs_a_member_without_a_chat_account_back_on(commands: Core, clock, config) -> None:
+    """Daan has no chat account; two no-shows sign him off for the coming rounds. The director signs him
+    back on by name (today refused with the usage, so nobody could); a member may not sign anyone else on,
+    and a name nobody has is said so."""
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=10")
+    for line in ("Anna 2100", "Bert 1950", "Carla 1800", "Daan 1700"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    anna = actor("Anna")
+    await link(commands, anna)
+    for day in (3, 10):
+        clock.set(datetime(2026, 12, day, 17, 5, tzinfo=timezone.utc))
+        await ok(commands, DIRECTOR, "/publiceer toch")
+        await ok(commands, DIRECTOR, "/nietverschenen Daan")
+    clock.set(datetime(2026, 12, 17, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer toch")
+    assert "Daan" not in await ok(commands, anna, "/indeling")
+
+    clock.set(datetime(2026, 12, 20, 12, 0, tzinfo=timezone.utc))
+    assert "wedstrijdleider" in await refused(commands, anna, "/aanmelden Daan", config)  # the director's
+    assert "Zed" in await refused(commands, DIRECTOR, "/aanmelden Zed", config)  # nobody's name
+    await refused(commands, DIRECTOR, "/aanmelden Daan nieuw", config)  # a name goes with no code nor nieuw
+    said = await ok(commands, DIRECTOR, "/aanmelden Daan 5")
+    assert "De automatische afmelding van Daan is opgeheven." in said
+    assert "Daan is aangemeld voor ronde 5 (2026-12-31)." in said
+    clock.set(datetime(2026, 12, 24, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer toch")
+    assert "Daan" in await ok(commands, anna, "/indeling")
+
+
+async def test_the_director_signs_a_member_on_for_the_rapid_competition_by_name(commands: Core, config) -> None:
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=10")
+    await ok(commands, DIRECTOR, "/seizoen naam=R start=2026-12-04 rondes=5 soort=rapid")
+    await ok(commands, DIRECTOR, "/speler Anna 2100")
+    said = await ok(commands, DIRECTOR, "/aanmelden rapid Anna")
+    assert said == "Rapid: Anna is aangemeld voor ronde 1 (2026-12-04)."
+    assert rows(config, "SELECT s.kind FROM season_players sp JOIN seasons s ON s.id = sp.season_id"
+                        " JOIN members m ON m.id = sp.member_id WHERE m.name = 'Anna' ORDER BY s.kind") == [("main",), ("rapid",)]
