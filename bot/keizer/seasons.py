@@ -22,6 +22,7 @@ from bot.core.club.lichess_accounts import lichess_arg, refuse_taken
 from bot.core.club.lichess_tables import BY_DIRECTOR, BY_LOGIN
 from bot.core.commands.limits import MAX_FILE_BYTES, MAX_IMPORT_PLAYERS, MAX_ROUNDS
 from bot.core.club.member_admin import admin_words, run_admin
+from bot.core.club.name_rules import check_name, look_alikes, merge_hint
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 from bot.keizer import competition, director_games, season_io
@@ -387,6 +388,9 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
     member = await core.store.member_by_name(ctx.club.id, name)
     if lichess is not None:
         await refuse_taken(core.store, ctx.club.id, member.id if member else None, lichess[0])
+    if member is None:
+        check_name(ctx, name)  # a new name: not a mention, a number or a command's word
+    alike = look_alikes(name, await core.store.members(ctx.club.id)) if member is None else []
     async with core.store.transaction():
         if member is None:
             member = await core.store.add_member(ctx.club.id, name, rating, ctx.now)
@@ -408,7 +412,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
         if lichess is not None:
             await core.store.set_lichess_account(ctx.club.id, member.id, lichess[0], BY_DIRECTOR, ctx.now)
     # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
-    return Reply(lines=(for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating)),))
+    said = for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating))
+    return Reply(lines=(said, *(ctx.t("name_looks_like", name=member.name, member=other, merge=merge_hint(ctx, member.name, other)) for other in alike)))
 
 
 async def _identities(

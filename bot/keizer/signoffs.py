@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.context import Context, UserError, keyword, parse_int
 from bot.core.commands.dispatch import Core
 from bot.core.club.linking import looks_like_code, member_of_code, redeem
 from bot.core.club.membership import NEW_WORDS, check_joining, join_name
@@ -21,7 +21,7 @@ from bot.keizer.season_reads import MemberWeek
 from bot.keizer.store import RoundRow, Season, SeasonPlayer
 from bot.keizer.week_store import ABSENT, WeekStore
 
-_TEAM_WORDS = {"teamwedstrijd", "team", "teammatch", "knsb", "fsb"}
+TEAM_WORDS = {"teamwedstrijd", "team", "teammatch", "knsb", "fsb"}
 
 
 # ---------------------------------------------------------------------------------------------- both commands
@@ -113,10 +113,10 @@ class SignOn:
 def _aanmelden_words(ctx: Context) -> _SignOnWords:
     """At most one round number and at most one link code, besides ``nieuw``; the other words are a name
     (the director's ``/aanmelden Naam [ronde]``), which goes with neither a code nor ``nieuw``."""
-    rest = [a for a in ctx.args if a.lower() not in NEW_WORDS]
-    codes = [a for a in rest if looks_like_code(a)]
+    rest = [a for a in ctx.args if keyword(a) not in NEW_WORDS]
+    codes = [a for a in rest if keyword(a) and looks_like_code(a)]  # "Beatrijs" in quotes: a name
     rounds = [a for a in rest if parse_int(a) is not None]
-    names = tuple(a for a in rest if not looks_like_code(a) and parse_int(a) is None)
+    names = tuple(a for a in rest if a not in codes and a not in rounds)
     if max(len(rounds), len(codes)) > 1 or (names and (codes or len(rest) < len(ctx.args))):
         raise UserError("error_usage", usage=ctx.t("usage_aanmelden"))
     return _SignOnWords(rounds[0] if rounds else None, codes[0] if codes else None, len(rest) < len(ctx.args), names)
@@ -273,12 +273,14 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     without a chat account. Every check comes before the first write."""
     kind, ctx = competition_of(ctx)
     words = _aanmelden_words(ctx)
+    if words.code and ctx.is_director and not words.someone_new and await core.store.member_by_name(ctx.club.id, words.code):
+        words = replace(words, code=None, name_parts=(words.code,))  # /aanmelden Beatrijs: a name, not a code
     linked_to = await member_of_code(ctx, words.code) if words.code else None
     if linked_to is not None:
         ctx = replace(ctx, member=linked_to)
     named = await _named_by_director(core, ctx, words.name_parts, "aanmelden") if words.name_parts else None
     if named is not None:  # the director signs a member on: a member without a chat account too
-        ctx = replace(ctx, member=named)
+        ctx = replace(ctx, member=named, actor=replace(ctx.actor, is_director=True))  # still the director's word
     at_hand = await _season_at_hand(core, ctx, kind)
     if at_hand is None:
         _refuse_without_season(kind, words)
@@ -317,7 +319,7 @@ def _afmelden_words(ctx: Context) -> _SignOffWords:
     round_text: str | None = None
     name_parts: list[str] = []
     for arg in ctx.args:
-        if arg.lower() in _TEAM_WORDS:
+        if keyword(arg) in TEAM_WORDS:
             absence = "team"
         elif parse_int(arg) is not None and round_text is None:
             round_text = arg

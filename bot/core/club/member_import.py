@@ -28,6 +28,7 @@ from bot.core.commands.limits import MAX_FILE_BYTES
 from bot.core.club.linking import account_of
 from bot.core.club.member_list import member_list
 from bot.core.club.name_key import name_key
+from bot.core.club.name_rules import look_alikes, merge_hint, name_refusal, reserved_words
 from bot.core.commands.registry import Command, Param, Registry
 from bot.core.commands.replies import Reply
 from bot.core.output.spreadsheet import file_text
@@ -69,7 +70,13 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
     if len(ctx.attachment) > MAX_FILE_BYTES:
         raise UserError("members_import_too_big", mb=MAX_FILE_BYTES // (1024 * 1024))
     parsed, bad = _rows(ctx, _text(ctx.attachment))
-    existing = {name_key(m.name): m for m in await core.store.members(ctx.club.id)}
+    members = await core.store.members(ctx.club.id)
+    existing = {name_key(m.name): m for m in members}
+    reserved = reserved_words(ctx)
+    for row in parsed:  # a new name: not a mention, a number or a command's word
+        refusal = name_refusal(row.name, reserved) if name_key(row.name) not in existing else None
+        if refusal is not None:
+            bad.append((row.line, ctx.t(refusal.key, **refusal.values)))
     for row in parsed:
         if row.account is None:
             continue
@@ -110,7 +117,9 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
                 await core.store.set_identity(member.id, column, value)
             if row.lichess is not None:
                 await core.store.set_lichess_account(ctx.club.id, member.id, row.lichess[0], BY_DIRECTOR, ctx.now)
-    return Reply(lines=(ctx.t("members_imported", count=len(parsed), added=added, updated=updated, linked=linked),))
+    alike = [(row.name, other) for row in parsed if name_key(row.name) not in existing for other in look_alikes(row.name, members)]
+    return Reply(lines=(ctx.t("members_imported", count=len(parsed), added=added, updated=updated, linked=linked),
+                        *(ctx.t("name_looks_like", name=name, member=other, merge=merge_hint(ctx, name, other)) for name, other in alike)))
 
 
 def _text(content: bytes) -> str:

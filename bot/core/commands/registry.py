@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
 from bot.core.commands.replies import Reply
@@ -216,6 +216,9 @@ class Registry:
     system_of: dict[str, str] = field(default_factory=dict)
     in_use: dict[str, Callable[["Core", Club], Awaitable[bool]]] = field(default_factory=dict)
     tables: dict[str, Table] = field(default_factory=dict)  # every table, by name, as its owner declared it
+    # Words a system's commands read beside a name (``teamwedstrijd``, ``rapid``, a group's letter): no
+    # member may be called one (``bot/core/club/name_rules.py``); every route's words are such words too.
+    reserved: set[str] = field(default_factory=set)
 
     def add(self, command: Command) -> None:
         """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""
@@ -239,6 +242,14 @@ class Registry:
     def removed_with_member(self) -> frozenset[str]:
         """The tables whose rows of a member go with the member (``Table.goes_with_member``)."""
         return frozenset(name for name, table in self.tables.items() if table.goes_with_member)
+
+    def reserve(self, words: Iterable[str]) -> None:
+        """Words the registering system's commands read beside a member's name: no new member is called one."""
+        self.reserved.update(w.lower() for w in words)
+
+    def name_words(self) -> frozenset[str]:
+        """Every word a command reads beside a name: the reserved words and the routes' words."""
+        return frozenset(self.reserved).union(*(r.words for routes in self.routes.values() for r in routes))
 
     def used_when(self, check: Callable[["Core", Club], Awaitable[bool]]) -> None:
         """The registering system is in use by a club when ``check`` says so (a chess club sees no go
