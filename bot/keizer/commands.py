@@ -72,7 +72,7 @@ async def paired_rounds(core: Core, club: Club, typed: str, given: dict[str, Any
 
 RAPID = Param("rapid", "bool", style=FLAG)
 GROUP = Param("groep", "choice", choices=(("A", "A"), ("B", "B"), ("C", "C"), ("D", "D")))
-PLAYER = Param("speler", complete=member_names)
+PLAYER = Param("speler", complete=member_names, member_name=True)
 ROUND_COMING = Param("ronde", "int", low=1, high=200, complete=coming_rounds)
 ROUND_PAIRED = Param("ronde", "int", low=1, high=200, complete=paired_rounds)
 RESULTS = (

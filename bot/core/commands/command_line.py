@@ -54,8 +54,8 @@ def split_words(text: str) -> list[str]:
 
 
 def quote_word(word: str) -> str:
-    """``word`` as one word of a command line, quoted where it must be."""
-    if word and not any(c.isspace() or c in OPENING or c == "\\" for c in word):
+    """``word`` as one word of a command line, quoted where it must be (a ``Quoted`` word always is)."""
+    if word and not isinstance(word, Quoted) and not any(c.isspace() or c in OPENING or c == "\\" for c in word):
         return word
     return '"' + word.replace("\\", "\\\\").translate({ord(c): "\\" + c for c in OPENING}) + '"'
 

@@ -14,6 +14,7 @@ from datetime import date, datetime
 from collections.abc import Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
+from bot.core.commands.context import Quoted
 from bot.core.commands.replies import Reply
 from bot.core.storage.table_rules import CORE, Table
 from bot.core.storage.store import Club, Member
@@ -61,11 +62,14 @@ class Param:
     high: int | None = None
     choices: tuple[tuple[str, str], ...] = ()
     complete: Completer | None = None
+    member_name: bool = False  # POSITIONAL text: one member's name, in quotes in the line (never a keyword)
 
     def typed(self, value: Any) -> list[str]:
         """What this parameter adds to the command line for ``value`` (nothing when not given)."""
         if value is None or value is False or value == "" or self.kind == "file":
             return []
+        if self.member_name:  # the option "speler: 3" names the member called 3, never round 3
+            return [Quoted(" ".join(str(value).split()))]
         if self.style == FLAG:
             return [self.word or self.name]
         if self.style == KEYED:

@@ -6,9 +6,10 @@ is answered with the members it may mean."""
 
 from __future__ import annotations
 
-from bot.core.commands.command_line import split_words
+from bot.core.commands.command_line import quote_word, split_words
 from bot.core.commands.context import Quoted, parse_int
 from bot.core.commands.dispatch import Core
+from bot.systems import build_registry
 from tests.bot.conftest import DIRECTOR, START, actor, link, ok, refused, rows
 
 ANNA = actor("Anna")
@@ -96,3 +97,10 @@ async def test_part_of_a_name_names_the_members_it_may_mean(commands: Core, conf
     assert said == 'Speler "jan" ken ik niet. Bedoel je een van deze leden: Jan de Boer, Jan Smit? Typ de hele naam.'
     assert "Jan Smit" in await refused(commands, DIRECTOR, "/afmelden smit", config)
     assert await refused(commands, DIRECTOR, "/afmelden Zed", config) == 'Speler "Zed" ken ik niet.'
+
+
+def test_a_discord_option_that_names_a_member_is_quoted_in_the_line() -> None:
+    """Discord's ``speler`` option "3" names the member called 3: the line it makes is ``/afmelden 2 "3"``."""
+    args = build_registry().commands["afmelden"].line({"ronde": 2, "speler": "3"})
+    assert " ".join(quote_word(a) for a in args) == '2 "3"'
+    assert split_words(" ".join(quote_word(a) for a in args)) == ["2", "3"] and isinstance(split_words('2 "3"')[1], Quoted)
