@@ -20,7 +20,7 @@ async def member_list(core: Core, ctx: Context) -> Reply:
     rows = tuple(
         (
             m.name,
-            str(m.rating),
+            str(m.rating) if m.rating else ctx.t("members_list_unrated"),  # 0: no rating
             ctx.t("members_list_yes") if m.id in linked else ctx.t("members_list_no"),
             ctx.t("members_list_closed") if m.id in closed else "",
         )

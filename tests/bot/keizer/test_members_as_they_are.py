@@ -1,5 +1,5 @@
 """Issue 44 §2, members as they are, through the commands layer on a real SQLite file: equal ratings in
-joining order; the director signs a member back on by name."""
+joining order; the director signs a member back on by name; a member without a rating."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 
 from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, actor, link, ok, refused, rows
+from tests.bot.keizer.trf_reader import read_trf
 
 
 def start_names(text: str) -> list[str]:
@@ -64,3 +65,24 @@ async def test_the_director_signs_a_member_on_for_the_rapid_competition_by_name(
     assert said == "Rapid: Anna is aangemeld voor ronde 1 (2026-12-04)."
     assert rows(config, "SELECT s.kind FROM season_players sp JOIN seasons s ON s.id = sp.season_id"
                         " JOIN members m ON m.id = sp.member_id WHERE m.name = 'Anna' ORDER BY s.kind") == [("main",), ("rapid",)]
+
+
+async def test_a_member_without_a_rating(commands: Core, clock, config) -> None:
+    """Issue 44: "Tim Koster;;" in the member list made the whole import refuse ("" is geen rating). Now
+    Tim is unrated: /leden says so, the start order places him below the rated players, and the TRF
+    file leaves his rating field empty (his rating out of performances: tests/engine/keizer/test_reports.py)."""
+    said = await ok(commands, DIRECTOR, "/leden importeer", b"Naam;Rating;Account\nTim Koster;;\nAnna;2000;\nBert;1900;\nCarla;1800\n")
+    assert said.startswith("4 leden ingelezen: 4 nieuw")
+    assert rows(config, "SELECT rating FROM members WHERE name = 'Tim Koster'") == [(0,)]
+    assert "geen" in next(line for line in (await commands.handle(DIRECTOR, "/leden")).table.rows if line[0] == "Tim Koster")
+    await ok(commands, DIRECTOR, "/leden importeer", b"Tim Koster;;\nAnna;;\n")  # empty: Anna keeps her rating
+    assert rows(config, "SELECT rating FROM members WHERE name = 'Anna'") == [(2000,)]
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=10")
+    assert start_names(await ok(commands, DIRECTOR, "/stand")) == ["Anna", "Bert", "Carla", "Tim"]  # Tim Koster last
+    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer")
+    reply = await commands.handle(DIRECTOR, "/exporteer trf")
+    assert reply.attachment is not None
+    header, players = read_trf(reply.attachment[1])
+    tim = next(p for p in players if p["name"] == "Tim Koster")
+    assert tim["rating"] == "" and tim["start"] == 4 and header["072"] == ["3"]
