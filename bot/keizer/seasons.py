@@ -27,6 +27,7 @@ from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 from bot.keizer import competition, director_games, season_io
 from bot.keizer.calendar import season_rounds
+from bot.keizer.group_setting import set_groups
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.online_settings import (
@@ -357,6 +358,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             group = value.upper()
         else:
             rest.append(arg)
+    if rest and group is not None and parse_int(rest[-1]) is None and not ids and lichess is None:  # /speler Naam groep=A
+        return await set_groups(core, ctx, {" ".join(" ".join(rest).split()): group}, kind)
     if rest and group is None and parse_int(rest[-1]) is None:  # /speler Naam [knsb=...]: shown or set
         whole = " ".join(" ".join(rest).split())
         named = await core.store.member_by_name(ctx.club.id, whole)
@@ -391,6 +394,7 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
     if member is None:
         check_name(ctx, name)  # a new name: not a mention, a number or a command's word
     alike = look_alikes(name, await core.store.members(ctx.club.id)) if member is None else []
+    grouped: list[str] = []  # the reply says a group it changes
     async with core.store.transaction():
         if member is None:
             member = await core.store.add_member(ctx.club.id, name, rating, ctx.now)
@@ -403,6 +407,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             sp = await keizer_store(core).season_player(season.id, member.id)
             joined = sp.joined_round if sp else (coming.number if coming else season.rounds_count + 1)
             await keizer_store(core).upsert_season_player(season.id, member.id, rating, joined, group)
+            if group is not None and (sp is None or sp.group_name != group):
+                grouped.append(ctx.t("groups_set_line", name=member.name, old=sp.group_name if sp and sp.group_name else "-", new=group))
             # a player who already appears in an earlier round (a season the engine could not read) has
             # joined from there: /speler is the director's way to set such a season right
             await keizer_store(core).join_where_they_appear(ctx.club.id)
@@ -413,7 +419,7 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             await core.store.set_lichess_account(ctx.club.id, member.id, lichess[0], BY_DIRECTOR, ctx.now)
     # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
     said = for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating))
-    return Reply(lines=(said, *(ctx.t("name_looks_like", name=member.name, member=other, merge=merge_hint(ctx, member.name, other)) for other in alike)))
+    return Reply(lines=(said, *grouped, *(ctx.t("name_looks_like", name=member.name, member=other, merge=merge_hint(ctx, member.name, other)) for other in alike)))
 
 
 async def _identities(
