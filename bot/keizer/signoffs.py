@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from bot.core.commands.context import Context, UserError, keyword, parse_int
 from bot.core.commands.dispatch import Core
 from bot.core.club.linking import looks_like_code, member_of_code, redeem
-from bot.core.club.membership import NEW_WORDS, check_joining, join_name
+from bot.core.club.membership import NEW_WORDS, check_joining, join_name, tell_directors_of_newcomer
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 from bot.keizer.formatting import for_competition, rapid_word
@@ -234,6 +234,7 @@ async def _link_or_join(core: Core, ctx: Context, linked_to: Member | None, line
         return ctx.member
     member = await core.store.add_member(ctx.club.id, join_name(ctx), 0, ctx.now)
     await core.store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
+    await tell_directors_of_newcomer(ctx, member)
     lines.append(ctx.t("joined", name=member.name))
     return member
 

@@ -4,7 +4,9 @@ existing member only through the director (``bot/core/club/linking.py``)."""
 
 from __future__ import annotations
 
+from bot.core.commands.command_line import quote_word
 from bot.core.commands.context import MAX_NAME_LENGTH, Context, UserError
+from bot.core.storage.store import Member
 from bot.core.club.name_key import skeleton
 from bot.core.club.name_rules import NEW_WORDS, check_name
 
@@ -15,7 +17,7 @@ def join_name(ctx: Context) -> str:
     return " ".join(ctx.actor.display_name.split())[:MAX_NAME_LENGTH] or ctx.actor.user_id[:MAX_NAME_LENGTH]
 
 
-__all__ = ["NEW_WORDS", "check_joining", "join_name"]  # NEW_WORDS: /aanmelden nieuw, kept in name_rules
+__all__ = ["NEW_WORDS", "check_joining", "join_name", "tell_directors_of_newcomer"]  # NEW_WORDS: kept in name_rules
 
 
 async def check_joining(ctx: Context, someone_new: bool = False) -> None:
@@ -47,3 +49,12 @@ def _alike(a: str, b: str) -> bool:
 
 def _words(name: str) -> list[str]:
     return skeleton(name).split()
+
+
+async def tell_directors_of_newcomer(ctx: Context, member: Member) -> None:
+    """A chat account joined as a new member (issue 44 §2): each director gets a private notice with the
+    name and what they may want to do (set the rating; merge with a member the club already had)."""
+    body = ctx.t("notice_new_member", name=member.name, quoted=quote_word(member.name))
+    for account in await ctx.store.director_accounts(ctx.club.id):
+        await ctx.store.queue_announcement(ctx.club.id, None, f"new_member:{member.id}:{account}", body, ctx.now,
+                                           recipient=account)  # fmt: skip

@@ -86,3 +86,16 @@ async def test_a_member_without_a_rating(commands: Core, clock, config) -> None:
     header, players = read_trf(reply.attachment[1])
     tim = next(p for p in players if p["name"] == "Tim Koster")
     assert tim["rating"] == "" and tim["start"] == 4 and header["072"] == ["3"]
+
+
+async def test_a_chat_account_that_joins_is_reported_to_the_director(commands: Core, config) -> None:
+    """Issue 44: a newcomer's /aanmelden makes a member the director would not know of; each director
+    account gets a private notice with the name and what to do with it."""
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=10")  # the director's account is known
+    await ok(commands, actor("Eva Nieuwenhuis"), "/aanmelden")
+    notices = rows(config, "SELECT recipient, body FROM announcements WHERE kind LIKE 'new_member:%'")
+    assert notices == [("user:leider", 'Nieuw lid via de chat: Eva Nieuwenhuis (rating 0, geen rating). Zet de rating met'
+                                       ' /speler "Eva Nieuwenhuis" rating; is het iemand die de club al had, voeg ze samen'
+                                       ' met /speler "Eva Nieuwenhuis" samenvoegen Naam.')]  # fmt: skip
+    await ok(commands, actor("Eva Nieuwenhuis"), "/aanmelden 2")  # a member already: no new notice
+    assert len(rows(config, "SELECT 1 FROM announcements WHERE kind LIKE 'new_member:%'")) == 1
