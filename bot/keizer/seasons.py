@@ -283,6 +283,9 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
         raise UserError("error_usage", usage=ctx.t("usage_importeer"))
     if await keizer_store(core).season_by_name(ctx.club.id, name) is not None:
         raise UserError("error_season_exists", name=name)
+    for player in file.players:  # a new member's name: not a mention, a number or a command's word
+        if await core.store.member_by_name(ctx.club.id, player.name) is None:
+            check_name(ctx, player.name)
     played = len(file.rounds)
     rounds = opts.rounds if opts.rounds_given else max(file.settings.cycles * file.settings.cycle_length, played + 1)
     if rounds <= played:

@@ -3,8 +3,8 @@
 A member's name is read among a command's other words, so a name that is one of those words, is a
 number, or looks like a mention would be read as that instead: ``/afmelden 3`` reads round 3, ``/stand A``
 group A, and ``<@club-1-m0>`` stands for the account it mentions. Such a name is refused wherever a name
-is given (``name_refusal``): joining under a display name, the member import, ``/speler``, a rename, the
-NK registration. A name already in the club is still reached in quotes: a quoted word is always a name
+is given (``name_refusal``): joining under a display name, the member import, a season file's import,
+``/speler``, a rename, the director's NK registration. A name already in the club is still reached in quotes: a quoted word is always a name
 (``/afmelden "3"``; ``bot/core/commands/context.py`` ``Quoted``).
 
 Two names that differ only by letters that look alike (a Cyrillic ``ѕ`` in ``Vrieѕ``) are near-duplicates

@@ -11,6 +11,7 @@ from bot.core.commands.context import Quoted, parse_int
 from bot.core.commands.dispatch import Core
 from bot.systems import build_registry
 from tests.bot.conftest import DIRECTOR, START, actor, link, ok, refused, rows
+from tests.paths import REPO
 
 ANNA = actor("Anna")
 
@@ -51,6 +52,8 @@ async def test_a_name_that_is_a_keyword_or_a_number_is_refused_with_the_reason(c
     assert "regel 2" in imported and "regel 3" in imported and "regel 1" not in imported
     await ok(commands, DIRECTOR, "/speler Anna 1800")
     assert "eigen woord" in await refused(commands, DIRECTOR, "/speler Anna hernoem Teamwedstrijd", config)
+    season = (REPO / "examples" / "season.json").read_text().replace('"Eva Smit"', '"NK"')
+    assert '"NK" kan geen naam' in await refused(commands, DIRECTOR, "/importeer start=2026-12-03 naam=I toch", config, season.encode())
     await ok(commands, DIRECTOR, "/speler Speler 3 1500")  # a number after a name's first word: a name
     await ok(commands, DIRECTOR, "/speler Anna 1850")  # an existing member is no new name
 
