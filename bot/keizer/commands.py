@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.club.member_admin import MERGE_WORDS, REMOVE_WORDS, RENAME_WORDS
 from bot.core.commands.completers import member_names
 from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
@@ -31,9 +32,9 @@ from bot.keizer.reports import (
     NOTICE_WORDS, NOTICES_OFF, NOTICES_ON, cmd_kaart, cmd_kruistabel, cmd_mijn, cmd_notices, cmd_notices_off, cmd_notices_on,
     cmd_verloop,
 )  # fmt: skip
-from bot.keizer.results import cmd_bevestig, cmd_invaller, cmd_nietverschenen, cmd_uitslag
-from bot.keizer.seasons import cmd_exporteer, cmd_importeer, cmd_seizoen, cmd_speler
-from bot.keizer.signoffs import cmd_aanmelden, cmd_afmelden
+from bot.keizer.results import WORDS as RESULT_WORDS, cmd_bevestig, cmd_invaller, cmd_nietverschenen, cmd_uitslag
+from bot.keizer.seasons import BACK_WORDS, WITHDRAW_WORDS, cmd_exporteer, cmd_importeer, cmd_seizoen, cmd_speler
+from bot.keizer.signoffs import TEAM_WORDS, cmd_aanmelden, cmd_afmelden
 from bot.keizer.source import KeizerSource
 from bot.keizer.versions import prizes_key, season_key
 from bot.keizer.venue import cmd_speelavond
@@ -71,7 +72,7 @@ async def paired_rounds(core: Core, club: Club, typed: str, given: dict[str, Any
 
 RAPID = Param("rapid", "bool", style=FLAG)
 GROUP = Param("groep", "choice", choices=(("A", "A"), ("B", "B"), ("C", "C"), ("D", "D")))
-PLAYER = Param("speler", complete=member_names)
+PLAYER = Param("speler", complete=member_names, member_name=True)
 ROUND_COMING = Param("ronde", "int", low=1, high=200, complete=coming_rounds)
 ROUND_PAIRED = Param("ronde", "int", low=1, high=200, complete=paired_rounds)
 RESULTS = (
@@ -111,8 +112,11 @@ def _calendar() -> tuple[Param, ...]:
 
 
 def register(registry: Registry) -> None:
+    # the words its commands read beside a member's name: no member may be called one (issue 44)
+    registry.reserve({"rapid", "a", "b", "c", "d", *TEAM_WORDS, *RESULT_WORDS, *WITHDRAW_WORDS, *BACK_WORDS,
+                      *RENAME_WORDS, *MERGE_WORDS, *REMOVE_WORDS})  # fmt: skip
     add = registry.add
-    add(Command("aanmelden", cmd_aanmelden, english="join", params=(ROUND_COMING, RAPID)))
+    add(Command("aanmelden", cmd_aanmelden, english="join", params=(ROUND_COMING, PLAYER, RAPID)))
     registry.alias("signon", "aanmelden")
     add(Command("afmelden", cmd_afmelden, english="withdraw",
                 params=(ROUND_COMING, Param("teamwedstrijd", "bool", style=FLAG), PLAYER, RAPID)))  # fmt: skip

@@ -9,6 +9,8 @@ INDELING" (``engine.keizer.groups.propose_groups``).
   its last down, newcomers to the group whose rating range fits, then the director's choices
   (``Naam=B``, rule 4), which a member may also try out here.
 - ``/groepen toepassen [Naam=B ...]`` (``apply``), director: put the proposal on the new season.
+- ``/groepen A: Anna, Bert; B: ...``, director: set groups by hand in the running season
+  (``bot/keizer/group_setting.py``).
 """
 
 from __future__ import annotations
@@ -22,12 +24,16 @@ from bot.core.commands.context import Context, UserError
 from bot.core.commands.dispatch import Core
 from bot.core.commands.replies import Reply
 from bot.keizer import competition
+from bot.keizer.group_setting import group_lists, set_groups
 from bot.keizer.lookups import active_season, keizer_store
 
 APPLY = {"toepassen", "apply"}
 
 
 async def cmd_groepen(core: Core, ctx: Context) -> Reply:
+    wanted = group_lists(ctx)  # /groepen A: Anna, Bert; B: ...: the director sets them (group_setting.py)
+    if wanted is not None:
+        return await set_groups(core, ctx, wanted)
     args = list(ctx.args)
     apply = bool(args) and args[0].lower() in APPLY
     if apply:

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from engine.keizer import Player
 
-from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.context import Context, UserError, keyword, parse_int
 from bot.core.commands.dispatch import Core
 from bot.core.club.name_key import name_key
 from bot.core.storage.store import Member
@@ -32,7 +32,7 @@ async def active_season(core: Core, ctx: Context, kind: str = "main") -> Season:
 def competition_of(ctx: Context) -> tuple[str, Context]:
     """The word ``rapid`` among a round command's arguments addresses the rapid competition (its own
     season, rounds and sign-offs); the other arguments stay as they were."""
-    rest = [a for a in ctx.args if a.lower() != "rapid"]
+    rest = [a for a in ctx.args if keyword(a) != "rapid"]  # "rapid" in quotes: a name
     return ("main", ctx) if len(rest) == len(ctx.args) else ("rapid", replace(ctx, args=rest))
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from bot.core.commands.competitions import playing_in_chat
-from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.context import Context, UserError, keyword, parse_int
 from bot.core.commands.dispatch import Core
 from bot.core.output.pictures import picture_spec
 from bot.core.commands.replies import Button, Reply
@@ -30,6 +30,7 @@ _RESULT_WORDS = {
 _OWN_SIDE = {"gewonnen": "won", "winst": "won", "won": "won", "win": "won",
              "verloren": "lost", "verlies": "lost", "lost": "lost", "loss": "lost"}  # fmt: skip
 _FORFEITS = {"1-0f": "1-0F", "0-1f": "0-1F", "0-0f": "0-0F"}
+WORDS = frozenset({*_RESULT_WORDS, *_OWN_SIDE, *_FORFEITS})  # read beside a name: no member may be called one
 SOURCE_KIND = "season"  # the Keizer competition's kind among the core's competition sources (source.py)
 
 
@@ -43,7 +44,7 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
     round_text: str | None = None
     name_parts: list[str] = []
     for arg in ctx.args:
-        low = arg.lower()
+        low = keyword(arg)  # a quoted word is a name ("Remise")
         if low in _RESULT_WORDS:
             result = _RESULT_WORDS[low]
         elif low in _OWN_SIDE and not name_parts:

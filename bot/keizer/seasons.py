@@ -22,10 +22,12 @@ from bot.core.club.lichess_accounts import lichess_arg, refuse_taken
 from bot.core.club.lichess_tables import BY_DIRECTOR, BY_LOGIN
 from bot.core.commands.limits import MAX_FILE_BYTES, MAX_IMPORT_PLAYERS, MAX_ROUNDS
 from bot.core.club.member_admin import admin_words, run_admin
+from bot.core.club.name_rules import check_name, look_alikes, merge_hint
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 from bot.keizer import competition, director_games, season_io
 from bot.keizer.calendar import season_rounds
+from bot.keizer.group_setting import set_groups
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.online_settings import (
@@ -285,6 +287,9 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
         raise UserError("error_usage", usage=ctx.t("usage_importeer"))
     if await keizer_store(core).season_by_name(ctx.club.id, name) is not None:
         raise UserError("error_season_exists", name=name)
+    for player in file.players:  # a new member's name: not a mention, a number or a command's word
+        if await core.store.member_by_name(ctx.club.id, player.name) is None:
+            check_name(ctx, player.name)
     played = len(file.rounds)
     rounds = opts.rounds if opts.rounds_given else max(file.settings.cycles * file.settings.cycle_length, played + 1)
     if rounds <= played:
@@ -360,6 +365,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             group = value.upper()
         else:
             rest.append(arg)
+    if rest and group is not None and parse_int(rest[-1]) is None and not ids and lichess is None:  # /speler Naam groep=A
+        return await set_groups(core, ctx, {" ".join(" ".join(rest).split()): group}, kind)
     if rest and group is None and parse_int(rest[-1]) is None:  # /speler Naam [knsb=...]: shown or set
         whole = " ".join(" ".join(rest).split())
         named = await core.store.member_by_name(ctx.club.id, whole)
@@ -391,6 +398,10 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
     member = await core.store.member_by_name(ctx.club.id, name)
     if lichess is not None:
         await refuse_taken(core.store, ctx.club.id, member.id if member else None, lichess[0])
+    if member is None:
+        check_name(ctx, name)  # a new name: not a mention, a number or a command's word
+    alike = look_alikes(name, await core.store.members(ctx.club.id)) if member is None else []
+    grouped: list[str] = []  # the reply says a group it changes
     async with core.store.transaction():
         if member is None:
             member = await core.store.add_member(ctx.club.id, name, rating, ctx.now)
@@ -403,6 +414,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             sp = await keizer_store(core).season_player(season.id, member.id)
             joined = sp.joined_round if sp else (coming.number if coming else season.rounds_count + 1)
             await keizer_store(core).upsert_season_player(season.id, member.id, rating, joined, group)
+            if group is not None and (sp is None or sp.group_name != group):
+                grouped.append(ctx.t("groups_set_line", name=member.name, old=sp.group_name if sp and sp.group_name else "-", new=group))
             # a player who already appears in an earlier round (a season the engine could not read) has
             # joined from there: /speler is the director's way to set such a season right
             await keizer_store(core).join_where_they_appear(ctx.club.id)
@@ -412,7 +425,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
         if lichess is not None:
             await core.store.set_lichess_account(ctx.club.id, member.id, lichess[0], BY_DIRECTOR, ctx.now)
     # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
-    return Reply(lines=(for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating)),))
+    said = for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating))
+    return Reply(lines=(said, *grouped, *(ctx.t("name_looks_like", name=member.name, member=other, merge=merge_hint(ctx, member.name, other)) for other in alike)))
 
 
 async def _identities(

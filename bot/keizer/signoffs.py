@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.context import Context, UserError, keyword, parse_int
 from bot.core.commands.dispatch import Core
 from bot.core.club.linking import looks_like_code, member_of_code, redeem
-from bot.core.club.membership import NEW_WORDS, check_joining, join_name
+from bot.core.club.membership import NEW_WORDS, check_joining, join_name, tell_directors_of_newcomer
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 from bot.keizer.formatting import for_competition, rapid_word
@@ -21,7 +21,7 @@ from bot.keizer.season_reads import MemberWeek
 from bot.keizer.store import RoundRow, Season, SeasonPlayer
 from bot.keizer.week_store import ABSENT, WeekStore
 
-_TEAM_WORDS = {"teamwedstrijd", "team", "teammatch", "knsb", "fsb"}
+TEAM_WORDS = {"teamwedstrijd", "team", "teammatch", "knsb", "fsb"}
 
 
 # ---------------------------------------------------------------------------------------------- both commands
@@ -60,15 +60,28 @@ def _season_over(season: Season) -> UserError:
     return UserError("error_season_over", season=season.name)
 
 
+async def _named_by_director(core: Core, ctx: Context, name_parts: tuple[str, ...], command: str) -> Member:
+    """The member the director names in ``/aanmelden Naam`` or ``/afmelden Naam``; a member typing the
+    director's form is told whose it is (``/afmelden Bert``), any other name is the usage."""
+    name = " ".join(name_parts)
+    if not ctx.is_director and await core.store.member_by_name(ctx.club.id, name) is not None:
+        raise UserError("error_director_only", command=ctx.t(f"command_{command}_other"))
+    if not ctx.is_director:
+        raise UserError("error_usage", usage=ctx.t(f"usage_{command}"))
+    return await ctx.find_member(name)
+
+
 # ---------------------------------------------------------------------------------------------- /aanmelden
 @dataclass(frozen=True)
 class _SignOnWords:
     """What ``/aanmelden`` was typed with: the round (None: the coming one), a one-time link code from the
-    director (``bot/core/club/linking.py``), and ``nieuw`` (a newcomer says they are nobody the club has yet)."""
+    director (``bot/core/club/linking.py``), ``nieuw`` (a newcomer says they are nobody the club has yet),
+    and the words of the name of whom the director signs on (none: the asker)."""
 
     round_text: str | None
     code: str | None
     someone_new: bool
+    name_parts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,14 +111,15 @@ class SignOn:
 
 
 def _aanmelden_words(ctx: Context) -> _SignOnWords:
-    """At most one round number and at most one link code, besides ``nieuw``; any other word is refused
-    with the usage."""
-    rest = [a for a in ctx.args if a.lower() not in NEW_WORDS]
-    codes = [a for a in rest if looks_like_code(a)]
+    """At most one round number and at most one link code, besides ``nieuw``; the other words are a name
+    (the director's ``/aanmelden Naam [ronde]``), which goes with neither a code nor ``nieuw``."""
+    rest = [a for a in ctx.args if keyword(a) not in NEW_WORDS]
+    codes = [a for a in rest if keyword(a) and looks_like_code(a)]  # "Beatrijs" in quotes: a name
     rounds = [a for a in rest if parse_int(a) is not None]
-    if len(rounds) + len(codes) != len(rest) or max(len(rounds), len(codes)) > 1:
+    names = tuple(a for a in rest if a not in codes and a not in rounds)
+    if max(len(rounds), len(codes)) > 1 or (names and (codes or len(rest) < len(ctx.args))):
         raise UserError("error_usage", usage=ctx.t("usage_aanmelden"))
-    return _SignOnWords(rounds[0] if rounds else None, codes[0] if codes else None, len(rest) < len(ctx.args))
+    return _SignOnWords(rounds[0] if rounds else None, codes[0] if codes else None, len(rest) < len(ctx.args), names)
 
 
 def _refuse_without_season(kind: str, words: _SignOnWords) -> None:
@@ -220,11 +234,12 @@ async def _link_or_join(core: Core, ctx: Context, linked_to: Member | None, line
         return ctx.member
     member = await core.store.add_member(ctx.club.id, join_name(ctx), 0, ctx.now)
     await core.store.link_identity(ctx.club.id, ctx.actor.user_id, member.id)
+    await tell_directors_of_newcomer(ctx, member)
     lines.append(ctx.t("joined", name=member.name))
     return member
 
 
-async def _write_sign_on(core: Core, ctx: Context, member: Member, plan: SignOn, lines: list[str]) -> None:
+async def _write_sign_on(core: Core, ctx: Context, member: Member, plan: SignOn, lines: list[str], named: bool) -> None:
     store, season, target = keizer_store(core), plan.season, plan.target
     if plan.enrol:
         await store.upsert_season_player(season.id, member.id, member.rating, plan.first_round)
@@ -232,32 +247,41 @@ async def _write_sign_on(core: Core, ctx: Context, member: Member, plan: SignOn,
         await store.set_joined_round(season.id, member.id, plan.first_round)
     if plan.lift_automatic_signoff:
         await store.sign_on_again(season.id, member.id)
-        lines.append(ctx.t("auto_signoff_lifted"))
+        lines.append(ctx.t("auto_signoff_lifted_named", name=member.name) if named else ctx.t("auto_signoff_lifted"))
     if plan.take_back_signoff:
         await store.delete_signoff(target.id, member.id)
     if plan.sign_on:
         await WeekStore(core.store).sign_on(target.id, member.id, ctx.now)
 
 
-async def _signed_on_line(core: Core, ctx: Context, kind: str, plan: SignOn) -> str:
-    """The round the member plays from (none left: the season is over for them)."""
+async def _signed_on_line(core: Core, ctx: Context, kind: str, plan: SignOn, named: Member | None) -> str:
+    """The round the member plays from (none left: the season is over for them); ``named``: the member the
+    director signed on."""
     first: RoundRow | None = plan.target
     if plan.first_round != plan.target.number:
         first = await keizer_store(core).round_by_number(plan.season.id, plan.first_round)
     if first is None:
         return ctx.t("error_season_over", season=plan.season.name)
-    return for_competition(ctx.lang, kind, ctx.t("signed_on", round=first.number, date=first.play_date))
+    said = ctx.t("signed_on_named", name=named.name, round=first.number, date=first.play_date) if named else \
+        ctx.t("signed_on", round=first.number, date=first.play_date)
+    return for_competition(ctx.lang, kind, said)
 
 
 async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     """Join the club (the chat identity becomes a member), rejoin after an automatic sign-off, take back a
     sign-off, or, absent by default (``/mijn aanwezig afgemeld``), sign on for the round; with ``rapid`` in
-    the rapid competition. Every check comes before the first write."""
+    the rapid competition. The director signs a member on by name (``/aanmelden Naam [ronde]``), also one
+    without a chat account. Every check comes before the first write."""
     kind, ctx = competition_of(ctx)
     words = _aanmelden_words(ctx)
+    if words.code and ctx.is_director and not words.someone_new and await core.store.member_by_name(ctx.club.id, words.code):
+        words = replace(words, code=None, name_parts=(words.code,))  # /aanmelden Beatrijs: a name, not a code
     linked_to = await member_of_code(ctx, words.code) if words.code else None
     if linked_to is not None:
         ctx = replace(ctx, member=linked_to)
+    named = await _named_by_director(core, ctx, words.name_parts, "aanmelden") if words.name_parts else None
+    if named is not None:  # the director signs a member on: a member without a chat account too
+        ctx = replace(ctx, member=named, actor=replace(ctx.actor, is_director=True))  # still the director's word
     at_hand = await _season_at_hand(core, ctx, kind)
     if at_hand is None:
         _refuse_without_season(kind, words)
@@ -271,10 +295,10 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     async with core.store.transaction():
         member = await _link_or_join(core, ctx, linked_to, lines)
         if plan is not None:
-            await _write_sign_on(core, ctx, member, plan, lines)
+            await _write_sign_on(core, ctx, member, plan, lines, named is not None)
     if plan is None:
         return Reply(lines=(*lines, *_without_round(ctx, season, linked_to)), private=True)
-    lines.append(await _signed_on_line(core, ctx, kind, plan))
+    lines.append(await _signed_on_line(core, ctx, kind, plan, named))
     return Reply(lines=tuple(lines), private=True)
 
 
@@ -296,7 +320,7 @@ def _afmelden_words(ctx: Context) -> _SignOffWords:
     round_text: str | None = None
     name_parts: list[str] = []
     for arg in ctx.args:
-        if arg.lower() in _TEAM_WORDS:
+        if keyword(arg) in TEAM_WORDS:
             absence = "team"
         elif parse_int(arg) is not None and round_text is None:
             round_text = arg
@@ -306,16 +330,10 @@ def _afmelden_words(ctx: Context) -> _SignOffWords:
 
 
 async def _signing_off(core: Core, ctx: Context, name_parts: tuple[str, ...]) -> Member:
-    """Whom the sign-off is for: the asker, or the member the director names (a member typing the
-    director's form is told whose it is)."""
+    """Whom the sign-off is for: the asker, or the member the director names."""
     if not name_parts:
         return ctx.require_member()
-    name = " ".join(name_parts)
-    if not ctx.is_director and await core.store.member_by_name(ctx.club.id, name) is not None:
-        raise UserError("error_director_only", command=ctx.t("command_afmelden_other"))  # /afmelden Bert
-    if not ctx.is_director:
-        raise UserError("error_usage", usage=ctx.t("usage_afmelden"))
-    return await ctx.find_member(name)
+    return await _named_by_director(core, ctx, name_parts, "afmelden")
 
 
 def _open_round(ctx: Context, season: Season, target: RoundRow | None) -> RoundRow:

@@ -128,7 +128,7 @@ class KeizerStore(SeasonReads):
     async def season_players(self, season_id: int) -> list[SeasonPlayer]:
         rows = await self.db.fetch_all(
             "SELECT sp.*, m.name FROM season_players sp JOIN members m ON m.id = sp.member_id"
-            " WHERE sp.season_id = ? ORDER BY sp.position IS NULL, sp.position, sp.rating DESC, m.name COLLATE NOCASE",
+            " WHERE sp.season_id = ? ORDER BY sp.position IS NULL, sp.position, sp.rating DESC, sp.member_id",
             (season_id,),
         )
         return [_season_player(r) for r in rows]
@@ -153,7 +153,8 @@ class KeizerStore(SeasonReads):
         """Add a player to a season, or update their rating (and group, and start position, when given).
 
         Players are listed in start order: by ``position`` where the season has one (last season's
-        final ranking), then by rating."""
+        final ranking, or a season file's order), then by rating, equal ratings in joining order (the
+        member id, a number: members are numbered as they join)."""
         await self.db.write(
             "INSERT INTO season_players (season_id, member_id, rating, joined_round, group_name, position)"
             " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (season_id, member_id) DO UPDATE SET rating = excluded.rating,"

@@ -28,6 +28,7 @@ from bot.core.commands.context import Context, UserError
 from bot.core.commands.dispatch import Core
 from bot.core.club.membership import check_joining, join_name
 from bot.core.club.name_key import name_key
+from bot.core.club.name_rules import check_name
 from bot.core.commands.registry import Command, Registry
 from bot.core.i18n import t
 from bot.core.output.pictures import picture_spec
@@ -213,15 +214,14 @@ async def _inschrijven(core: Core, nk: NkStore, ctx: Context, args: list[str]) -
     if words:
         if not ctx.is_director:
             raise UserError("error_usage", usage=ctx.t(usage))
-        if strength is not None and not ctx.is_director:
-            raise UserError("error_director_only", command="nk inschrijven sterkte=")
         name = " ".join(" ".join(words).split())
         if len(name) > MAX_NAME:
             raise UserError("error_bad_name", limit=MAX_NAME)
         member = await store.member_by_name(ctx.club.id, name)
         if earned is None and member is not None:  # last year's right, unless the director enters another
             earned = (await _last_years_rights(nk, ctx.club.id, tour.id)).get(member.id)
-        new = member is None
+        if new := member is None:
+            check_name(ctx, name)  # a new name: not a mention, a number or a command's word
         async with store.transaction():
             if member is None:
                 member = await store.add_member(ctx.club.id, name, rating, ctx.now)

@@ -128,7 +128,7 @@ class Card:
     rounds: tuple[tuple[Meeting, Fraction | None], ...]  # (the round, the score after it)
     games: int
     points: Fraction  # game points over the board (forfeits not counted)
-    performance: int | None  # None without a rated game
+    performance: int | None  # None without a game against a rated opponent (an unrated one, rating 0, is left out)
 
 
 def member_card(
@@ -140,9 +140,10 @@ def member_card(
     for m in meetings(player_id, rounds):
         after = {s.player.id: s.score for s in standings(players, rounds, settings, after_round=m.round)}
         scores.append((m, after.get(player_id)))
-    rated = [(by_id[m.opponent].rating, _POINTS[m.result]) for m, _ in scores
-             if m.opponent is not None and m.result in ("1", "=", "0")]  # fmt: skip
-    return Card(player, tuple(scores), len(rated), sum((p for _, p in rated), Fraction(0)), performance(rated))
+    played = [(by_id[m.opponent].rating, _POINTS[m.result]) for m, _ in scores
+              if m.opponent is not None and m.result in ("1", "=", "0")]  # fmt: skip
+    rated = [(rating, points) for rating, points in played if rating > 0]  # an unrated opponent (0) tells nothing
+    return Card(player, tuple(scores), len(played), sum((p for _, p in played), Fraction(0)), performance(rated))
 
 
 def performance(games: Sequence[tuple[int, Fraction]]) -> int | None:
@@ -197,7 +198,7 @@ def trf(
         fide_id, fed = identities.get(p.id, ("", ""))
         fed = (fed or federation)[:3]
         line = (
-            f"001 {number[p.id]:4d}      {_byte_field(p.name, 33)} {p.rating or 0:4d} {fed:3} {fide_id[:11]:>11} {'':10} "
+            f"001 {number[p.id]:4d}      {_byte_field(p.name, 33)} {_rating(p.rating)} {fed:3} {fide_id[:11]:>11} {'':10} "
             f"{_points(points):>4} {rank.get(p.id, 0):4d}"
         )
         lines.append(line + "".join(f"  {b}" for b in blocks))
@@ -213,6 +214,12 @@ def _byte_field(text: str, width: int) -> str:
             break
         out += letter
     return out + " " * (width - len(out.encode("utf-8")))
+
+
+def _rating(rating: int) -> str:
+    """Positions 49-52, the FIDE rating: blank for an unrated player (rating 0). TRF-16 names no value
+    for "no rating"; the field is left empty, as the header's ``072`` counts only the rated players."""
+    return f"{rating:4d}" if rating > 0 else " " * 4
 
 
 def _points(value: Fraction) -> str:

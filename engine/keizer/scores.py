@@ -50,12 +50,13 @@ class _Season:
         n = len(self.players)
         # Deterministic tie-break position, which is also the start order (seed 004 Keizer rule a: "op basis
         # van rating of op basis van de eindstand van het vorige seizoen"): rating (high first), then
-        # player id; or, with start_order "list", the order of the players as given (last season's final
-        # ranking, newcomers placed by the director).
+        # the order of the players as given (the order they joined; never the player id, which is only
+        # a name: as text "10" sorts before "2"); or, with start_order "list", the order of the players
+        # as given (last season's final ranking, newcomers placed by the director).
         if settings.start_order == "list":
             order = list(range(n))
         elif settings.start_order == "rating":
-            order = sorted(range(n), key=lambda i: (-self.players[i].rating, self.players[i].id))
+            order = sorted(range(n), key=lambda i: -self.players[i].rating)  # stable: ties keep the given order
         else:
             raise ValueError(f"start_order must be 'rating' or 'list', not {settings.start_order!r}")
         self.start_rank = [0] * n  # place in the start order (the first ranking list, before round 1)
@@ -241,7 +242,7 @@ class _Season:
         self.current = list(values)
 
     def rank(self, scores: Mapping[int, int]) -> list[int]:
-        """Order by score (high first), then rating (high first), then player id."""
+        """Order by score (high first), then rating (high first), then the start order."""
         n = len(self.players)
         tb, by_tb = self.tiebreak, self.by_tiebreak
         # tb[p] is unique in 0..n-1, so the key alone identifies the player: key % n == tb[p].
@@ -402,7 +403,7 @@ def standings(
 
     Recalculation (seed 003, "Calculation of the Keizer evaluation points"; seed 004, Keizer rule i
     and its note): the first ranking comes from the start points (``Player.start_points``, else 0),
-    then rating, then player id; round 1 is scored with its values, which gives a new ranking; its
+    then rating, then the order of ``players`` as given (the order they joined); round 1 is scored with its values, which gives a new ranking; its
     values re-score rounds 1-2, and so on.  The standings after round r value *every* result of
     rounds 1..r at the values of the ranking after round r-1, so a score can drop after a round.
 
@@ -418,7 +419,8 @@ def standings(
     - a result of None (not played yet) and a player not mentioned in a round: nothing;
     - ``start_bonus``: the own value once more; ``Player.start_points`` are added to the score.
 
-    Ranking: score (high first), then rating (high first), then player id (ascending); every rank
+    Ranking: score (high first), then rating (high first), then the start order (with start_order
+    "rating": the order of ``players`` as given, never the player id read as text); every rank
     is distinct.  Players who join in round j (``joined_round``) appear from the standings after
     round j on; they enter the ranking that values round j with ``late_joiner_start_points``.
     ``value`` is the ranking value of the player's rank in this list (what a win against them is

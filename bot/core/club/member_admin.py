@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bot.core.commands.context import MAX_NAME_LENGTH, Context, UserError
 from bot.core.commands.dispatch import Core
+from bot.core.club.name_rules import check_name
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 
@@ -45,6 +46,7 @@ async def run_admin(core: Core, ctx: Context, action: str, before: list[str], af
         new = " ".join(" ".join(after).split())
         if not new or len(new) > MAX_NAME_LENGTH:
             raise UserError("error_bad_name", limit=MAX_NAME_LENGTH)
+        check_name(ctx, new)  # not a mention, a number or a command's word
         other = await core.store.member_by_name(ctx.club.id, new)
         if other is not None and other.id != member.id:
             raise UserError("error_name_in_use", name=other.name)

@@ -8,7 +8,9 @@ mention (``<@123>``) or the platform's user id. Columns 4-6, each optional, are 
 relatienummer, FIDE ID and EGD PIN (``bot/core/club/federation.py``; ``-`` removes one, empty leaves it);
 column 7 is the member's lichess username (``bot/core/club/lichess_accounts.py``; likewise). A member
 already in the club (case and accents aside)
-gets the new rating. All or nothing: one bad line and nothing is read, and the reply names every bad
+gets the new rating. A rating left empty (``Tim Koster;;``) is no rating: a new member is unrated (0: below
+the rated players in the start order, no rating in a performance or the TRF file), a member already in the
+club keeps theirs. All or nothing: one bad line and nothing is read, and the reply names every bad
 line and what is wrong with it. The file is read with the limits of ``bot/core/commands/limits.py`` before it is
 parsed; a name must be printable (no control characters) and at most ``MAX_NAME_LENGTH`` long.
 """
@@ -28,6 +30,7 @@ from bot.core.commands.limits import MAX_FILE_BYTES
 from bot.core.club.linking import account_of
 from bot.core.club.member_list import member_list
 from bot.core.club.name_key import name_key
+from bot.core.club.name_rules import look_alikes, merge_hint, name_refusal, reserved_words
 from bot.core.commands.registry import Command, Param, Registry
 from bot.core.commands.replies import Reply
 from bot.core.output.spreadsheet import file_text
@@ -53,7 +56,7 @@ def register(registry: Registry) -> None:
 class Row:
     line: int
     name: str
-    rating: int
+    rating: int | None  # None: the cell left empty (a new member is unrated, 0; a member's rating stays)
     account: str | None
     ids: tuple[tuple[str, str | None], ...] = ()  # (column, value) of the KNSB, FIDE and EGD columns given
     lichess: tuple[str | None] | None = None  # column 7 given: (the lichess username, or None: removed)
@@ -69,7 +72,13 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
     if len(ctx.attachment) > MAX_FILE_BYTES:
         raise UserError("members_import_too_big", mb=MAX_FILE_BYTES // (1024 * 1024))
     parsed, bad = _rows(ctx, _text(ctx.attachment))
-    existing = {name_key(m.name): m for m in await core.store.members(ctx.club.id)}
+    members = await core.store.members(ctx.club.id)
+    existing = {name_key(m.name): m for m in members}
+    reserved = reserved_words(ctx)
+    for row in parsed:  # a new name: not a mention, a number or a command's word
+        refusal = name_refusal(row.name, reserved) if name_key(row.name) not in existing else None
+        if refusal is not None:
+            bad.append((row.line, ctx.t(refusal.key, **refusal.values)))
     for row in parsed:
         if row.account is None:
             continue
@@ -98,10 +107,11 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
         for row in parsed:
             member = existing.get(name_key(row.name))
             if member is None:
-                member = await core.store.add_member(ctx.club.id, row.name, row.rating, ctx.now)
+                member = await core.store.add_member(ctx.club.id, row.name, row.rating or 0, ctx.now)  # 0: unrated
                 added += 1
             else:
-                await core.store.update_member_rating(member.id, row.rating)
+                if row.rating is not None:
+                    await core.store.update_member_rating(member.id, row.rating)
                 updated += 1
             if row.account is not None:
                 await core.store.move_member_to(ctx.club.id, row.account, member.id)
@@ -110,7 +120,9 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
                 await core.store.set_identity(member.id, column, value)
             if row.lichess is not None:
                 await core.store.set_lichess_account(ctx.club.id, member.id, row.lichess[0], BY_DIRECTOR, ctx.now)
-    return Reply(lines=(ctx.t("members_imported", count=len(parsed), added=added, updated=updated, linked=linked),))
+    alike = [(row.name, other) for row in parsed if name_key(row.name) not in existing for other in look_alikes(row.name, members)]
+    return Reply(lines=(ctx.t("members_imported", count=len(parsed), added=added, updated=updated, linked=linked),
+                        *(ctx.t("name_looks_like", name=name, member=other, merge=merge_hint(ctx, name, other)) for name, other in alike)))
 
 
 def _text(content: bytes) -> str:
@@ -187,7 +199,7 @@ def _row(number: int, cells: list[str]) -> Row:
     if len(name) > MAX_NAME_LENGTH:
         raise UserError("members_import_long_name", limit=MAX_NAME_LENGTH)
     rating_text = cells[1].strip() if len(cells) > 1 else ""
-    if not _RATING.fullmatch(rating_text) or int(rating_text) > MAX_RATING:
+    if rating_text and (not _RATING.fullmatch(rating_text) or int(rating_text) > MAX_RATING):
         raise UserError("members_import_rating", value=rating_text[:20])
     account_text = cells[2].strip() if len(cells) > 2 else ""
     account = (account_of(account_text) or account_text) if account_text else None
@@ -198,4 +210,4 @@ def _row(number: int, cells: list[str]) -> Row:
     ids = tuple((column, identity_value(column, cell)) for column, cell in zip(ID_COLUMNS, cells[3:]) if cell.strip())
     lichess_cell = cells[LICHESS_COLUMN].strip() if len(cells) > LICHESS_COLUMN else ""
     lichess = (lichess_username(lichess_cell),) if lichess_cell else None
-    return Row(number, name, int(rating_text), account, ids, lichess)
+    return Row(number, name, int(rating_text) if rating_text else None, account, ids, lichess)

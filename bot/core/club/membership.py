@@ -4,8 +4,11 @@ existing member only through the director (``bot/core/club/linking.py``)."""
 
 from __future__ import annotations
 
+from bot.core.commands.command_line import quote_word
 from bot.core.commands.context import MAX_NAME_LENGTH, Context, UserError
-from bot.core.club.name_key import name_key
+from bot.core.storage.store import Member
+from bot.core.club.name_key import skeleton
+from bot.core.club.name_rules import NEW_WORDS, check_name
 
 
 def join_name(ctx: Context) -> str:
@@ -14,7 +17,7 @@ def join_name(ctx: Context) -> str:
     return " ".join(ctx.actor.display_name.split())[:MAX_NAME_LENGTH] or ctx.actor.user_id[:MAX_NAME_LENGTH]
 
 
-NEW_WORDS = frozenset({"nieuw", "new"})  # /aanmelden nieuw: "I am not that member, I am someone new"
+__all__ = ["NEW_WORDS", "check_joining", "join_name", "tell_directors_of_newcomer"]  # NEW_WORDS: kept in name_rules
 
 
 async def check_joining(ctx: Context, someone_new: bool = False) -> None:
@@ -22,8 +25,11 @@ async def check_joining(ctx: Context, someone_new: bool = False) -> None:
     never makes an account an existing member (a stranger calling themselves "Anna" is not Anna): that
     takes the director (``bot/core/club/linking.py``). A name that looks like a member's ("Anna" when the
     director added "Anna de Vries") is asked about first, so one person does not become two members who
-    get paired against each other; ``someone_new`` (``/aanmelden nieuw``) says they are someone else."""
+    get paired against each other; ``someone_new`` (``/aanmelden nieuw``) says they are someone else. A
+    display name that cannot be a member's name (``check_name``: a mention, a number, a command's word)
+    is refused with the reason."""
     name = join_name(ctx)
+    check_name(ctx, name)
     if await ctx.store.member_by_name(ctx.club.id, name) is not None:
         raise UserError("error_name_taken", name=name)
     if someone_new:
@@ -34,11 +40,21 @@ async def check_joining(ctx: Context, someone_new: bool = False) -> None:
 
 
 def _alike(a: str, b: str) -> bool:
-    """One name is the other's first words ("Anna" and "Anna de Vries"), case and accents aside."""
+    """One name is the other's first words ("Anna" and "Anna de Vries"), case and accents aside, and
+    letters of other scripts that look Latin read as Latin ("Vrieѕ" with a Cyrillic ѕ and "Vries")."""
     x, y = _words(a), _words(b)
     short, long = (x, y) if len(x) <= len(y) else (y, x)
     return bool(short) and long[: len(short)] == short
 
 
 def _words(name: str) -> list[str]:
-    return name_key(name).split()
+    return skeleton(name).split()
+
+
+async def tell_directors_of_newcomer(ctx: Context, member: Member) -> None:
+    """A chat account joined as a new member (issue 44 §2): each director gets a private notice with the
+    name and what they may want to do (set the rating; merge with a member the club already had)."""
+    body = ctx.t("notice_new_member", name=member.name, quoted=quote_word(member.name))
+    for account in await ctx.store.director_accounts(ctx.club.id):
+        await ctx.store.queue_announcement(ctx.club.id, None, f"new_member:{member.id}:{account}", body, ctx.now,
+                                           recipient=account)  # fmt: skip

@@ -5,21 +5,26 @@ words, the straight one (``"Jan de Vries"``) or the typographic ones phones type
 ``„Jan de Vries”``). Inside quotes a backslash keeps the next quote or backslash as a letter, so any
 name can be quoted (``quote_word``) and reads back as itself. Quotes may sit inside a word:
 ``tegen="Bert Jansen"`` is the one word ``tegen=Bert Jansen``.
+
+A word typed in quotes from its first letter is a ``Quoted`` word: always a name or a text, never a
+keyword (``/afmelden "3"`` names the member called 3, ``/afmelden 3`` reads round 3); ``keyword`` is how
+a handler reads a word as one of its keywords (both in ``bot/core/commands/context.py``).
 """
 
 from __future__ import annotations
 
-from bot.core.commands.context import UserError
+from bot.core.commands.context import Quoted, UserError
 
 OPENING = frozenset('"“”„')
 CLOSING = frozenset('"“”')
 
 
 def split_words(text: str) -> list[str]:
-    """``Anna "Jan de Vries" 3`` -> ["Anna", "Jan de Vries", "3"]; a quote left open is refused."""
+    """``Anna "Jan de Vries" 3`` -> ["Anna", "Jan de Vries", "3"] (the quoted one a ``Quoted``); a quote
+    left open is refused."""
     words: list[str] = []
     word: list[str] = []
-    in_word = quoted = escaped = False
+    in_word = quoted = escaped = whole = False
     for char in text:
         if quoted:
             if escaped:  # only a quote or a backslash is escaped: "C:\temp" keeps its backslash
@@ -33,9 +38,10 @@ def split_words(text: str) -> list[str]:
                 word.append(char)
         elif char.isspace():
             if in_word:
-                words.append("".join(word))
-                word, in_word = [], False
+                words.append(Quoted("".join(word)) if whole else "".join(word))
+                word, in_word, whole = [], False, False
         elif char in OPENING:
+            whole = whole or not in_word  # the quote opens the word: the whole word is a name
             quoted = in_word = True
         else:
             word.append(char)
@@ -43,13 +49,13 @@ def split_words(text: str) -> list[str]:
     if quoted:
         raise UserError("error_malformed")
     if in_word:
-        words.append("".join(word))
+        words.append(Quoted("".join(word)) if whole else "".join(word))
     return words
 
 
 def quote_word(word: str) -> str:
-    """``word`` as one word of a command line, quoted where it must be."""
-    if word and not any(c.isspace() or c in OPENING or c == "\\" for c in word):
+    """``word`` as one word of a command line, quoted where it must be (a ``Quoted`` word always is)."""
+    if word and not isinstance(word, Quoted) and not any(c.isspace() or c in OPENING or c == "\\" for c in word):
         return word
     return '"' + word.replace("\\", "\\\\").translate({ord(c): "\\" + c for c in OPENING}) + '"'
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Awaitable, Callable
 
+from bot.core.club.name_key import partly_named
 from bot.core.output.calendar import local_text
 from bot.core.i18n import t
 from bot.core.storage.store import Club, Member, Store
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from bot.core.commands.dispatch import Core
 
 MAX_NAME_LENGTH = 60
+MENTION = re.compile(r"<@!?([^<>\s]{1,64})>")  # a Discord mention, a Telegram text mention: <@123>
 
 
 @dataclass(frozen=True)
@@ -111,17 +113,32 @@ class Context:
         return self.member
 
     async def find_member(self, name: str) -> Member:
-        """The club's member of that name (case does not matter), or a refusal naming it."""
+        """The club's member of that name (case does not matter), or a refusal naming it, and the members
+        it may mean when it is part of their names (``/afmelden jan``: Jan de Boer, Jan Smit)."""
         member = await self.store.member_by_name(self.club.id, name)
         if member is None:
+            meant = partly_named(name, await self.store.members(self.club.id))
+            if meant:
+                raise UserError("error_unknown_player_which", name=name[:MAX_NAME_LENGTH], members=", ".join(meant[:10]))
             raise UserError("error_unknown_player", name=name[:MAX_NAME_LENGTH])
         return member
 
 
+class Quoted(str):
+    """A word typed in quotes (``"3"``, ``"Teamwedstrijd"``, ``"Jan de Vries"``; ``command_line.split_words``),
+    or a mention made a member's name: a name, never a keyword or a number (issue 44)."""
+
+
+def keyword(word: str) -> str:
+    """``word`` as a keyword is read (lower case), or "" for a quoted word, which is never one."""
+    return "" if isinstance(word, Quoted) else word.lower()
+
+
 def parse_int(text: str | None) -> int | None:
     """A whole number as typed (``3``, ``+3``, ``-3``; at most 9 digits), else None. Only ASCII digits
-    are digits: ``str.isdigit`` and ``\\d`` also take ``²`` and ``٣`` (issue 30)."""
-    if text is None or not re.fullmatch(r"[+-]?[0-9]{1,9}", text.strip()):
+    are digits: ``str.isdigit`` and ``\\d`` also take ``²`` and ``٣`` (issue 30). A quoted word
+    (``"3"``) is a name, never a number."""
+    if text is None or isinstance(text, Quoted) or not re.fullmatch(r"[+-]?[0-9]{1,9}", text.strip()):
         return None
     return int(text)
 

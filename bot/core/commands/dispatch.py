@@ -12,7 +12,6 @@ import dataclasses
 import functools
 import json
 import logging
-import re
 import time
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -25,7 +24,7 @@ from bot.core.commands.command_line import split_words
 from bot.core.commands.club_slots import ClubSlots
 from bot.core.running.log_lines import CLUB
 from bot.core.running.health import COMMAND_SECONDS, COMMANDS, TRANSACTION_SECONDS, Health
-from bot.core.commands.context import Actor, Context, UserError, parse_id, storable
+from bot.core.commands.context import MENTION, Actor, Context, Quoted, UserError, keyword, parse_id, storable
 from bot.core.i18n import t
 from bot.core.commands.registry import Command, Registry
 from bot.core.commands.replies import OWNER_MARK, Reply
@@ -75,7 +74,6 @@ ChannelCheck = Callable[[Actor, str], Awaitable[str | None]]
 Done = Callable[[Reply], Awaitable[None]]  # what an adapter writes in a command's transaction (Core.handle)
 
 
-_MENTION = re.compile(r"<@!?([^<>\s]{1,64})>")
 
 
 class Core:
@@ -252,24 +250,26 @@ class Core:
 
     async def _mentioned(self, club: Club, arg: str) -> str:
         """``<@123>`` (a Discord mention, a Telegram text mention) as the name of the member that account
-        is linked to; any other word as it is. A mention of an account that is no member is refused."""
-        match = _MENTION.fullmatch(arg)
+        is linked to, a name (``Quoted``: never read as a keyword); any other word as it is, and a quoted
+        one too (``"<@123>"``: a name that looks like a mention). A mention of an account that is no
+        member is refused."""
+        match = None if isinstance(arg, Quoted) else MENTION.fullmatch(arg)
         if match is None:
             return arg
         member = await self.store.member_by_identity(club.id, match.group(1))
         if member is None:
             raise UserError("error_mention_unknown")
-        return member.name
+        return Quoted(member.name)
 
     def _writing_route(self, name: str, args: list[str]) -> bool:
         """Whether the first word routes a read-only command to a change (``/indeling wissel A B``)."""
-        return bool(args) and any(r.writes and args[0].lower() in r.words for r in self.registry.routes.get(name, []))
+        return bool(args) and any(r.writes and keyword(args[0]) in r.words for r in self.registry.routes.get(name, []))
 
     async def read(self, command: Command, ctx: Context) -> Reply:
         """A read-only command on the read path: no transaction, no writer's lock, its own connection; its
         reply from the cache while what it depends on is unchanged."""
         async with self.store.reading():
-            routed = bool(ctx.args) and any(ctx.args[0].lower() in r.words for r in self.registry.routes.get(command.name, []))
+            routed = bool(ctx.args) and any(keyword(ctx.args[0]) in r.words for r in self.registry.routes.get(command.name, []))
             key = None if routed or command.cache_key is None else await command.cache_key(self, ctx)
             if key is not None:
                 cached = self.replies.get((command.name, ctx.club.id, key))
@@ -286,7 +286,7 @@ class Core:
         routes = self.registry.routes.get(command.name, [])
         if ctx.args:
             for route in routes:
-                if ctx.args[0].lower() in route.words:
+                if keyword(ctx.args[0]) in route.words:
                     return await route.handler(self, ctx.with_args(ctx.args[1:]))
         try:
             return await command.handler(self, ctx)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
+from bot.core.commands.context import Quoted
 from bot.core.commands.replies import Reply
 from bot.core.storage.table_rules import CORE, Table
 from bot.core.storage.store import Club, Member
@@ -63,11 +64,14 @@ class Param:
     high: int | None = None
     choices: tuple[tuple[str, str], ...] = ()
     complete: Completer | None = None
+    member_name: bool = False  # POSITIONAL text: one member's name, in quotes in the line (never a keyword)
 
     def typed(self, value: Any) -> list[str]:
         """What this parameter adds to the command line for ``value`` (nothing when not given)."""
         if value is None or value is False or value == "" or self.kind == "file":
             return []
+        if self.member_name:  # the option "speler: 3" names the member called 3, never round 3
+            return [Quoted(" ".join(str(value).split()))]
         if self.style == FLAG:
             return [self.word or self.name]
         if self.style == KEYED:
@@ -222,6 +226,9 @@ class Registry:
     online_rounds: dict[str, "OnlineRounds"] = field(default_factory=dict)
     # ... and take their games' results from lichess: their hooks (bot/core/online/follow.py OnlineResults)
     online_results: dict[str, "OnlineResults"] = field(default_factory=dict)
+    # Words a system's commands read beside a name (``teamwedstrijd``, ``rapid``, a group's letter): no
+    # member may be called one (``bot/core/club/name_rules.py``); every route's words are such words too.
+    reserved: set[str] = field(default_factory=set)
 
     def add(self, command: Command) -> None:
         """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""
@@ -245,6 +252,14 @@ class Registry:
     def removed_with_member(self) -> frozenset[str]:
         """The tables whose rows of a member go with the member (``Table.goes_with_member``)."""
         return frozenset(name for name, table in self.tables.items() if table.goes_with_member)
+
+    def reserve(self, words: Iterable[str]) -> None:
+        """Words the registering system's commands read beside a member's name: no new member is called one."""
+        self.reserved.update(w.lower() for w in words)
+
+    def name_words(self) -> frozenset[str]:
+        """Every word a command reads beside a name: the reserved words and the routes' words."""
+        return frozenset(self.reserved).union(*(r.words for routes in self.routes.values() for r in routes))
 
     def used_when(self, check: Callable[["Core", Club], Awaitable[bool]]) -> None:
         """The registering system is in use by a club when ``check`` says so (a chess club sees no go

@@ -252,11 +252,11 @@ async def test_reminder_once_per_turn_then_loss_on_time(commands: Core, clock: S
     started = datetime.fromisoformat(row(config)["turn_started_at"])
     assert await GoSchedule().next_due_moment(commands) == started + timedelta(hours=24)
     await GoSchedule().run_due(commands, started + timedelta(hours=23))
-    db = sqlite3.connect(config.db_path)
-    assert db.execute("SELECT COUNT(*) FROM announcements").fetchone()[0] == 0
+    db = sqlite3.connect(config.db_path)  # the director's notices of the newcomers (issue 44) left out below
+    assert db.execute("SELECT COUNT(*) FROM announcements WHERE kind NOT LIKE 'new_member:%'").fetchone()[0] == 0
     await GoSchedule().run_due(commands, started + timedelta(hours=25))
     await GoSchedule().run_due(commands, started + timedelta(hours=26))  # once per turn
-    bodies = [b for (b,) in db.execute("SELECT body FROM announcements")]
+    bodies = [b for (b,) in db.execute("SELECT body FROM announcements WHERE kind NOT LIKE 'new_member:%'")]
     assert len(bodies) == 1 and bodies[0].startswith("Anna, je bent aan zet in je go-partij #1 tegen Bert")
     clock.set(started + timedelta(hours=30))
     await ok(commands, ANNA, "/zet E5")  # Bert's turn starts now
@@ -265,7 +265,7 @@ async def test_reminder_once_per_turn_then_loss_on_time(commands: Core, clock: S
     await GoSchedule().run_due(commands, started + timedelta(hours=30 + 72))
     r = row(config)
     assert (r["status"], r["result"]) == ("finished", "B+T")
-    bodies = [b for (b,) in db.execute("SELECT body FROM announcements")]
+    bodies = [b for (b,) in db.execute("SELECT body FROM announcements WHERE kind NOT LIKE 'new_member:%'")]
     assert any("Bert heeft de maximale bedenktijd overschreden" in b for b in bodies)
     assert await GoSchedule().next_due_moment(commands) is None
 

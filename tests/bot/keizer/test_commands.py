@@ -268,12 +268,12 @@ async def test_won_and_lost_are_read_from_the_reporters_side(commands: Core, clo
 async def test_joining_after_the_deadline_starts_the_week_after(commands: Core, clock: ShiftedClock, config) -> None:
     await make_season(commands, players=("Anna 2100", "Bert 1950"))
     clock.set(datetime(2026, 12, 3, 16, 30, tzinfo=timezone.utc))  # 17:30: round 1's deadline has passed
-    text = await ok(commands, actor("Nieuw"), "/aanmelden")
+    text = await ok(commands, actor("Nieuwkomer"), "/aanmelden")  # "Nieuw" is a word of /aanmelden: no name
     assert "ronde 2 (2026-12-10)" in text
     import sqlite3
 
     joined = sqlite3.connect(config.db_path).execute(
-        "SELECT sp.joined_round FROM season_players sp JOIN members m ON m.id = sp.member_id WHERE m.name = 'Nieuw'"
+        "SELECT sp.joined_round FROM season_players sp JOIN members m ON m.id = sp.member_id WHERE m.name = 'Nieuwkomer'"
     ).fetchone()
     assert joined == (2,)
     clock.set(PAIRED)

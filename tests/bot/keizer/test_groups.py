@@ -86,3 +86,28 @@ async def test_no_groups_or_nothing_played_is_said_and_changes_nothing(commands:
     assert "nog geen gespeelde ronde" in await refused(commands, actor("Anna"), "/groepen", config)
     await ok(commands, DIRECTOR, "/taal en")
     assert "no round played yet" in await refused(commands, DIRECTOR, "/groups apply", config)
+
+
+async def test_the_director_sets_groups_by_hand(commands: Core, clock, config) -> None:
+    """Issue 44: /groepen A: Anna, Bert; B: ... sets many at once in the running season, /speler Naam groep=A
+    one without typing the rating again (before: the usage); every reply names each change."""
+    await ok(commands, DIRECTOR, "/seizoen naam=S1 start=2026-12-03 rondes=3")
+    for line in ("Anna 2100", "Bert 2000", "Carla de Vries 1800", "Daan 1700"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    said = await ok(commands, DIRECTOR, "/groepen A: Anna, Bert; b: Carla de Vries, Daan")
+    assert said.splitlines() == ["Groepen in seizoen S1:", "Anna: groep - → A", "Bert: groep - → A",
+                                 "Carla de Vries: groep - → B", "Daan: groep - → B"]  # fmt: skip
+    assert groups(config, "S1") == {"Anna": "A", "Bert": "A", "Carla de Vries": "B", "Daan": "B"}
+    moved = await ok(commands, DIRECTOR, "/speler Daan groep=A")
+    assert moved.splitlines()[1:] == ["Daan: groep B → A"]
+    assert rows(config, "SELECT rating FROM members WHERE name = 'Daan'") == [(1700,)]
+    assert "Anna: groep A (was al zo)" in await ok(commands, DIRECTOR, "/groepen A: Anna")
+    assert "Bert: groep A → C" in await ok(commands, DIRECTOR, "/speler Bert 2010 groep=C")  # with a rating: said too
+    before = groups(config, "S1")
+    await refused(commands, actor("Anna"), "/groepen B: Anna", config)  # the director's
+    await refused(commands, DIRECTOR, "/groepen E: Anna", config)  # no such group
+    await refused(commands, DIRECTOR, "/groepen A: Anna; B: anna", config)  # twice
+    await refused(commands, DIRECTOR, "/groepen A: Anna, Zed", config)  # nobody's name: nothing changes
+    await ok(commands, DIRECTOR, "/seizoen naam=R start=2026-12-04 rondes=3 soort=rapid")
+    await refused(commands, DIRECTOR, "/groepen rapid A: Anna", config)  # Anna plays no rapid
+    assert groups(config, "S1") == before

@@ -102,7 +102,9 @@ async def test_two_processes_pair_each_round_once_and_post_each_announcement_onc
             w.kill()
             w.wait()
     assert (paired, games, pending) == (CLUBS, 3 * CLUBS, 0)
-    assert total == 2 * CLUBS  # a pairing and Anna's private notice per club, each queued once
+    # a pairing and Anna's private notice per club, and the director's notice of each of the six newcomers
+    # (issue 44), each queued once
+    assert total == 2 * CLUBS + 6 * CLUBS
     posts = _posts(*logs)
     assert len(posts) == total and len({ident for _, ident in posts}) == total  # each posted exactly once
 

@@ -188,18 +188,31 @@ def test_every_round_revalued_with_the_previous_ranking() -> None:
 def test_after_round_zero_is_the_start_ranking() -> None:
     ps = [Player("x", "x", rating=1500), Player("y", "y", rating=1900), Player("z", "z", rating=1900)]
     rows = standings(ps, [])
-    assert order(rows) == ["y", "z", "x"]  # rating, then id
+    assert order(rows) == ["y", "z", "x"]  # rating, then the order given
     assert [s.value for s in rows] == [50, 49, 48] and all(s.score == 0 for s in rows)
     assert [s.rank for s in rows] == [1, 2, 3]
 
 
-def test_ties_broken_by_rating_then_id() -> None:
+def test_ties_broken_by_rating_then_joining_order() -> None:
+    """Equal ratings keep the order the players are given in (the order they joined), not their ids."""
     ps = [Player("b", "b", rating=1800), Player("a", "a", rating=1800), Player("c", "c", rating=1900), Player("d", "d", rating=1000)]
     r1 = Round(1, (Game("d", "c", D), Game("a", "b", D)))
-    # start values: c 50, a 49, b 48, d 47 -> d 25, c 23.5, a 24, b 24.5
-    assert order(standings(ps, [r1])) == ["d", "b", "a", "c"]
+    # start values: c 50, b 49, a 48, d 47 -> d 25, a 24.5, b 24, c 23.5
+    assert order(standings(ps, [r1])) == ["d", "a", "b", "c"]
     r1 = Round(1, absent={"a": Absence.UNEXCUSED, "b": Absence.UNEXCUSED, "c": Absence.UNEXCUSED, "d": Absence.UNEXCUSED})
-    assert order(standings(ps, [r1])) == ["c", "a", "b", "d"]
+    assert order(standings(ps, [r1])) == ["c", "b", "a", "d"]
+
+
+def test_member_ids_are_not_read_as_text() -> None:
+    """Issue 44: eleven members of one rating, ids 1..11 in the order they joined. As text "10" and
+    "11" sort before "2", which put members 10 and 11 in places 2 and 3 of the start order; by joining
+    order they are 10th and 11th. Member 2 beats member 10 in round 1: member 10's value is that of
+    place 10, 50 - 9 = 41 (49 when member 10 stood second)."""
+    ps = [Player(str(i), f"Member {i}", rating=1500) for i in range(1, 12)]
+    assert order(standings(ps, [])) == [str(i) for i in range(1, 12)]
+    rows = standings(ps, [Round(1, (Game("2", "10", W),))])
+    assert table(rows)["2"] == 41
+    assert order(rows)[0] == "2"
 
 
 def test_start_order_from_last_seasons_ranking() -> None:
@@ -352,7 +365,8 @@ def naive_scores(
 
 def naive_order(score: dict[str, Fraction], ps: Sequence[Player]) -> list[str]:
     rating = {p.id: p.rating for p in ps}
-    return sorted(score, key=lambda pid: (-score[pid], -rating[pid], pid))
+    joined = {p.id: i for i, p in enumerate(ps)}  # equal ratings: the order given (joining order)
+    return sorted(score, key=lambda pid: (-score[pid], -rating[pid], joined[pid]))
 
 
 def naive_standings(ps: Sequence[Player], rounds: Sequence[Round], s: KeizerSettings, upto: int) -> list[tuple[str, Fraction, int]]:
@@ -443,6 +457,7 @@ def test_ranking_is_sorted_and_complete(seed: int, n: int, r: int) -> None:
     ps, rounds = random_season(random.Random(seed), n, r)
     rows = standings(ps, rounds)
     assert {x.player.id for x in rows} == {p.id for p in ps if p.joined_round <= r}
-    keys = [(-x.score, -x.player.rating, x.player.id) for x in rows]
+    given = {p.id: i for i, p in enumerate(ps)}
+    keys = [(-x.score, -x.player.rating, given[x.player.id]) for x in rows]
     assert keys == sorted(keys)
     assert [x.rank for x in rows] == list(range(1, len(rows) + 1))

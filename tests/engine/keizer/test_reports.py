@@ -137,3 +137,19 @@ def test_trf_columns_are_counted_in_bytes_for_a_name_with_accents() -> None:
     assert jurgen[14:47].decode("utf-8").rstrip() == "Jürgen Öztürk" and jurgen[48:52] == b"2000"
     long = next(line for line in lines if "Ångström".encode() in line)
     assert long[14:47].decode("utf-8").startswith("Ångström-Ødegård") and long[48:52] == b"1700"
+
+
+def test_an_unrated_player_is_no_rating_in_a_performance_nor_in_the_trf() -> None:
+    """Issue 44: Tim Koster has no rating (0). Anna beats him and loses to Bert (1900): before, Tim's 0 was
+    averaged in, (0 + 1900) / 2 + 0 = 950 (the 938 of the issue's case); now only Bert counts, 1900 - 400
+    = 1500. The TRF leaves Tim's rating field (positions 49-52) empty, counts him out of the rated players
+    (072), and starts him last."""
+    players = [Player("a", "Anna", 2000), Player("b", "Bert", 1900), Player("t", "Tim Koster", 0)]
+    rounds = [Round(1, (Game("a", "t", W),), byes=("b",)), Round(2, (Game("b", "a", W),), byes=("t",))]
+    card = member_card("a", players, rounds)
+    assert card.games == 2 and card.points == 1 and card.performance == 1500
+    assert member_card("t", players, rounds).performance == 2000 - 400  # his own: Anna is rated
+    lines = trf("Club", players, rounds).splitlines()
+    tim = next(line for line in lines if "Tim Koster" in line)
+    assert tim[4:8] == "   3" and tim[48:52] == "    " and tim[53:56] == "   "
+    assert "072 2" in lines
