@@ -179,9 +179,13 @@ async def run_platforms(
             for problem in failures:
                 log.error("clubbot stops: %s", problem)
             return 1
-        for name, _ in makers:
-            if name not in by_platform:  # its token was refused: not running, not waited for
-                core.health.platforms.pop(name, None)
+        refused = [name for name, _ in makers if name not in by_platform]  # their tokens were refused
+        if refused and not by_platform:  # nothing to talk to: exit 1 (a deaf bot must not look alive)
+            log.error("clubbot stops: %s refused the bot's token; put the right token in its variable (docs/deploy.md)",
+                      " and ".join(refused))  # fmt: skip
+            return 1
+        for name in refused:  # the other platform runs on; /healthz says this one is not connected
+            core.health.platforms[name] = _not_yet
         alarm.platforms = set(by_platform)  # it claims only the announcements its adapters can post
         await alarm.start()
         log_at_start(config)  # once started: whether online play on lichess is on
@@ -323,7 +327,8 @@ def run_from_cli(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"clubbot: {exc}", file=sys.stderr)
         return 2
-    configure_logging(config.log_level, config.log_format, sys.stderr)
+    secrets = [token for token in (config.discord_token, config.telegram_token, config.lichess_token) if token]
+    configure_logging(config.log_level, config.log_format, sys.stderr, secrets)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # it logs every alarm it sets
     try:
         start = _parse_start(args.clock, config.default_timezone)

@@ -1,6 +1,7 @@
 """Logging in to the chat platforms at start: retried with backoff while a platform is unreachable (a
 server that boots before its network), given up after ``[bot] login_timeout`` so that the process exits
-non-zero and systemd restarts it. A refused token is not retried: that platform stays off."""
+non-zero and systemd restarts it. A refused token is not retried: that platform stays off (``/healthz`` says
+it is not connected), and with no platform left the bot stops, exit 1."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ async def log_in(platform: str, make: Callable[[], "PlatformAdapter"], patience:
             except Exception:
                 pass
             if refused_login(exc):
-                log.error("the %s adapter did not start (token refused); its announcements stay pending: %s", platform, exc)
+                log.error("the %s adapter did not start: %s refused the bot's token (its announcements stay pending)", platform, platform)
                 return None
             waited = time.monotonic() - began
             if waited >= patience:

@@ -64,3 +64,22 @@ async def test_keyvalue_and_text_logs_name_the_club(config: Config, form: str) -
     assert f"club={club}" in commands[0]
     if form == "keyvalue":
         assert commands[0].startswith("time=") and "level=INFO" in commands[0]
+
+
+@pytest.mark.parametrize("form", ["json", "keyvalue", "text"])
+def test_the_bots_tokens_are_never_written_to_the_log(form: str) -> None:
+    """A library's error that quotes a token (python-telegram-bot's refused token, a Telegram address with
+    the token in it, a traceback) is written with ``***`` in its place, in every log format."""
+    stream = io.StringIO()
+    handler = configure_logging("INFO", form, stream, secrets=[TOKEN, "lichess-secret-token", "short"])
+    try:
+        log = logging.getLogger("clubbot.test")
+        log.error("The token `%s` was rejected by the server", TOKEN)
+        try:
+            raise RuntimeError(f"GET https://api.telegram.org/bot{TOKEN}/getMe and lichess-secret-token")
+        except RuntimeError:
+            log.exception("a request failed")
+    finally:
+        logging.getLogger().removeHandler(handler)
+    text = stream.getvalue()
+    assert TOKEN not in text and "lichess-secret-token" not in text and text.count("***") >= 3, text

@@ -8,7 +8,7 @@ import json
 import logging
 from contextvars import ContextVar
 from datetime import datetime, timezone
-from typing import TextIO
+from typing import Sequence, TextIO
 
 CLUB: ContextVar[int | None] = ContextVar("club", default=None)
 FORMATS = ("text", "keyvalue", "json")
@@ -54,16 +54,36 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(_fields(record, self), ensure_ascii=False)
 
 
-def configure_logging(level: str, form: str, stream: TextIO) -> logging.Handler:
-    """The root logger writes to ``stream`` in ``form`` (one of ``FORMATS``); returns its handler."""
+class Redacting(logging.Formatter):
+    """Another formatter's lines with the bot's secrets (its platforms' and lichess's tokens) written as
+    ``***``: a library's error may quote a token (python-telegram-bot's refused token does, and a Telegram
+    address holds it), and the log goes to the journal, which more people read than hold the tokens."""
+
+    def __init__(self, inner: logging.Formatter, secrets: Sequence[str]) -> None:
+        super().__init__()
+        self.inner = inner
+        self.secrets = sorted((s for s in secrets if len(s) >= 8), key=len, reverse=True)
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = self.inner.format(record)
+        for secret in self.secrets:
+            line = line.replace(secret, "***")
+        return line
+
+
+def configure_logging(level: str, form: str, stream: TextIO, secrets: Sequence[str] = ()) -> logging.Handler:
+    """The root logger writes to ``stream`` in ``form`` (one of ``FORMATS``), ``secrets`` never shown;
+    returns its handler."""
     handler = logging.StreamHandler(stream)
     handler.addFilter(_ClubFilter())
+    formatter: logging.Formatter
     if form == "json":
-        handler.setFormatter(JsonFormatter())
+        formatter = JsonFormatter()
     elif form == "keyvalue":
-        handler.setFormatter(KeyValueFormatter())
+        formatter = KeyValueFormatter()
     else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s club=%(club)s: %(message)s"))
+        formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s club=%(club)s: %(message)s")
+    handler.setFormatter(Redacting(formatter, secrets) if secrets else formatter)
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(getattr(logging, level.upper(), logging.INFO))

@@ -81,3 +81,21 @@ async def test_a_lasting_telegram_conflict_ends_the_session_a_short_one_does_not
     await asyncio.sleep(0.2)
     polling.error(Conflict("Conflict: terminated by other getUpdates request"))
     assert lost and "another process polls with this token" in lost.reason
+
+
+async def test_started_again_with_the_revoked_token_the_bot_stops_and_never_writes_the_token(tmp_path: Path) -> None:
+    """The supervisor's restart after a revoke meets the same refused token at login: with no platform left
+    the bot must not run on deaf with ``/healthz`` saying ok; it stops, status 1, one line, and the token,
+    which python-telegram-bot's refusal quotes, is never written to the log (the journal)."""
+    telegram = await FakeTelegram().start()
+    telegram.revoked = True  # before the start: the supervisor's restart after a revoke
+    config = tmp_path / "config.toml"
+    config.write_text(f'[telegram]\nbase_url = "{telegram.base_url}"\nbase_file_url = "{telegram.base_file_url}"\n')
+    log = tmp_path / "bot.log"
+    try:
+        async with bot_process(log, CLUBBOT, "run", "--config", str(config), "--db", str(tmp_path / "club.sqlite3"),
+                               cwd=tmp_path, env=environment(CLUBBOT_TELEGRAM_TOKEN=TOKEN)) as proc:  # fmt: skip
+            await exits_with_one_clear_line(proc, log, "telegram refused the bot's token")
+        assert TOKEN not in log.read_text(), log.read_text()[-3000:]
+    finally:
+        await telegram.close()
