@@ -54,6 +54,10 @@ class KeizerResults:
             return GONE
         if ending.kind == REFUSED:
             await tell("online_result_refused", why=online_why(lang, ending.reason))
+        elif ending.kind == HELD_ and ending.game is not None and ending.game.winner in ("white", "black"):
+            claimed = "1-0" if ending.game.winner == "white" else "0-1"  # what lichess gave: offered, not entered
+            await tell("online_result_held_claimed", why=online_why(lang, ending.reason), result=claimed,
+                       winner=white if ending.game.winner == "white" else black)  # fmt: skip
         elif ending.kind == HELD_:
             await tell("online_result_held", why=online_why(lang, ending.reason))
         elif ending.kind == NOSHOW and ending.reason == "expired":

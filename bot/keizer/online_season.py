@@ -1,4 +1,4 @@
-"""A season played online (migration 0074, issue 43 §1): from which round a season's games are played on
+"""A season played online (migration 0075, issue 43 §1): from which round a season's games are played on
 lichess, with which clock, rated or not, and until when a game may start (the challenge's expiry). What
 the director types is read in ``bot/keizer/online_settings.py``.
 

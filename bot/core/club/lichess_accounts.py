@@ -1,4 +1,4 @@
-"""Each member's lichess account (migration 0073, issue 43 §1): one lichess username per member of a club,
+"""Each member's lichess account (migration 0074, issue 43 §1): one lichess username per member of a club,
 and one member per lichess account in a club ("two members cannot hold one lichess account").
 
 The director sets it by hand (``/speler Naam lichess=gebruikersnaam``, ``lichess=-`` removes it; the member

@@ -1,4 +1,4 @@
-"""The store's part for members' lichess accounts (migration 0073, issue 43 §1): what a director or a
+"""The store's part for members' lichess accounts (migration 0074, issue 43 §1): what a director or a
 member's login sets is read and checked in ``bot/core/club/lichess_accounts.py``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The store's part for the games of a round made online (migration 0075 ``online_games``, issue 43 §2).
+"""The store's part for the games of a round made online (migration 0077 ``online_games``, issue 43 §2).
 
 A row's life, as the columns say it (the migration's comment has them all):
 

@@ -1,4 +1,4 @@
-"""The store's part for the results of the games made online (migration 0077's columns of ``online_games``,
+"""The store's part for the results of the games made online (migration 0079's columns of ``online_games``,
 issue 43 §3), used by the core's follower (``bot/core/online/follow.py``).
 
 - ``online_games_to_follow``: the ``created`` rows whose next look is due (``follow_at``, at first the

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from bot.core.commands.command_line import quote_word
 from bot.core.commands.dispatch import Core
 from bot.core.running.scheduler import Alarm
 from bot.systems import make_core
@@ -94,6 +95,10 @@ async def test_timeout_and_cheat_are_held_for_the_director_and_the_standings_sta
     assert len(told) == 2
     assert "bord 1" in told[0] and "(timeout)" in told[0] and "tot dan is de stand voorlopig" in told[0]
     assert "bord 2" in told[1] and "fair-playreden (cheat)" in told[1]
+    # what lichess gave is named and offered, the winner's side as /uitslag reads it (1-0: white's score)
+    white1, white2 = boards[1][1], boards[2][1]
+    assert "lichess gaf 1-0 (" in told[0] and f"/uitslag {quote_word(white1)} 1-0 1 " in told[0], told[0]
+    assert "lichess gaf 0-1 (" in told[1] and f"/uitslag {quote_word(white2)} 0-1 1 " in told[1], told[1]
     assert posted.channel("standings") == []
     stand = await ok(core, DIRECTOR, "/stand")
     assert "(voorlopig: 2 uitslagen ontbreken)" in stand.splitlines()[0]
