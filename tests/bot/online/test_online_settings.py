@@ -91,16 +91,19 @@ async def test_the_start_says_once_whether_online_play_is_on_and_no_request_goes
 ) -> None:
     config = config_file(tmp_path, f'[lichess]\nurl = "{lichess.url}"\ntoken_env = "CLUB_LICHESS"\n')
     env = {**os.environ, "CLUBBOT_DISCORD_TOKEN": "", "CLUBBOT_TELEGRAM_TOKEN": "", "CLUB_LICHESS": token}
-    script = "/seizoen naam=Najaar start=2026-12-03 rondes=3\n/speler Anna\n/speler Bert\n/stop\n"
+    script = ("/seizoen naam=Najaar start=2026-12-03 rondes=3\n/speler Anna\n/speler Bert\n"
+              "/seizoen online=lichess tempo=15+10\n/stop\n")  # fmt: skip
     code, out, err = await clubbot_run(config, tmp_path / "c.sqlite3", env, script)
     assert code == 0, err
     said = [line for line in err.splitlines() if "online play" in line]
     if token:
         assert len(said) == 1 and f"online play on: lichess at {lichess.url}" in said[0] and token not in err
+        assert "Online op lichess vanaf ronde 1: tempo 15+10" in out, out
     else:
         assert len(said) == 1 and "online play off: no lichess token in the environment variable CLUB_LICHESS" in said[0]
+        assert "Online spelen staat uit op deze bot" in out, out  # the director is told; nothing changes
     assert "Najaar" in out
-    assert lichess.requests() == []
+    assert lichess.requests() == []  # no round is published yet: lichess is asked nothing either way
 
 
 async def test_one_process_holds_the_lichess_work_until_it_stops(pg_url: str) -> None:
