@@ -303,7 +303,7 @@ async def test_the_rapid_competition_s_held_game_names_the_rapid_command(core: C
     await at(core, clock, lichess, published + timedelta(hours=8), Alarm(core, posted.send))
     (told,) = posted.private("leider")
     assert told.startswith("Rapid: Ronde 1, bord 1: ")
-    assert f"/uitslag {white} 1-0 1 rapid (of 0-1, remise)" in told
+    assert "lichess gaf 0-1 (" in told and f"/uitslag {white} 0-1 1 rapid (of een andere: 1-0, 0-1, remise)" in told, told
     await ok(core, DIRECTOR, f"/uitslag {white} 0-1 1 rapid")  # the command as proposed settles it
     assert rows(config, "SELECT g.result FROM games g JOIN rounds r ON r.id = g.round_id JOIN seasons s ON s.id = r.season_id"
                         " WHERE s.kind = 'rapid'") == [("0-1",)]  # fmt: skip
