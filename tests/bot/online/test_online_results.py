@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from typing import Any
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from bot.core.commands.dispatch import Core
+from bot.core.online.lichess import Lichess
+from bot.core.online.lichess_answers import Unavailable
 from bot.core.running.scheduler import Alarm
 from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, actor, link, ok, rows
@@ -123,6 +126,26 @@ async def test_a_game_the_players_started_themselves_exactly_as_asked_is_entered
     assert results(config)[2] == "1-0" and posted.private("leider") == []
     assert rows(config, "SELECT status, outcome, result, reason FROM online_games WHERE board = 2") == [("expired", "entered", "1-0", "resign")]
     assert len(posted.channel("standings")) == 1
+
+
+async def test_lichess_down_when_asked_for_the_players_games_is_asked_again_later(core: Core, config, clock, lichess, monkeypatch) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    await others_drawn(lichess, boards, but=2)
+    real, calls = Lichess.games_between, []
+
+    async def down_once(self: Lichess, *args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        if len(calls) == 1:
+            raise Unavailable("lichess answered 503")
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Lichess, "games_between", down_once)
+    await at(core, clock, lichess, LATEST + timedelta(minutes=5), Alarm(core, posted.send))
+    assert posted.private("leider") == [] and rows(config, "SELECT status FROM online_games WHERE board = 2") == [("created",)]
+    await at(core, clock, lichess, LATEST + timedelta(minutes=7), Alarm(core, posted.send))
+    (told,) = posted.private("leider")  # asked again: no game of their own, so nobody came
+    assert "bord 2" in told and "verlopen zonder partij" in told and len(calls) == 2
 
 
 async def test_timeout_and_cheat_are_held_for_the_director_and_the_standings_stay_provisional(core: Core, config, clock, lichess) -> None:
