@@ -24,8 +24,18 @@ a game is entered at most once however often it is seen or the bot restarts):
 - ``timeout`` (a win claimed after a disconnection), ``cheat``, ``aborted``, ``unknownFinish``, ``variantEnd``:
   ``held`` for the director, with lichess's status as the reason;
 - ``noStart`` (a player did not move in time; the plies say who), or the challenge expired without a game
-  (``EXPIRY_GRACE`` after its latest start lichess still has no game of that id): ``noshow``, the director
-  proposed ``/nietverschenen`` for the player(s) who did not start.
+  (``EXPIRY_GRACE`` after its latest start lichess still has no game of that id, and the two players started
+  none themselves): ``noshow``, the director proposed ``/nietverschenen`` for the player(s) who did not start.
+
+**A game the players started themselves.** Two players may start a game between them without the challenge
+(a seek, a challenge of their own: reversed colours, another clock); it has an id of its own, which the export
+by ids never returns. So before a board's expired challenge becomes a no-show, the follower asks once for the
+games between the two since the challenge was made (``Lichess.games_between``: the export of a user's games
+with ``vs``, one request, in the client's turn like every other). A finished one is judged as the challenge's
+game would be (``ending``): exactly the game that was asked for is entered like one; otherwise it is refused
+and the director told why, with that game's link, never a no-show. One still being played is looked at again
+later. Such a row ends ``expired`` (the challenge did), so ``/exporteer pgn``, which exports by the challenges'
+ids, leaves its game out.
 
 Lichess down (a 5xx, no answer) or a 429: the rows of the pass are looked at again ``RETRY_AFTER`` later; the
 client itself keeps the minute after a 429. Only while online play is on and this process holds lichess's
@@ -36,7 +46,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
@@ -57,6 +67,7 @@ LATER = timedelta(minutes=10)  # the day after the evening (a game played later,
 LATE = timedelta(hours=1)  # after that, until it ends
 EXPIRY_GRACE = timedelta(minutes=2)  # past the latest start, lichess having no game of the challenge: nobody came
 RETRY_AFTER = timedelta(minutes=1)  # lichess down or limiting
+SINCE_BEFORE_START = timedelta(days=1)  # a row without the moment its challenge was made: its players' games since then
 PASS_ROWS = 10 * EXPORT_BATCH  # rows looked at in one pass (the rest wait for the next)
 
 RESULTS = frozenset(("mate", "resign", "outoftime", "stalemate", "draw", "insufficientMaterialClaim"))
@@ -166,13 +177,39 @@ class OnlineFollower:
                     if game is not None and game.finished:
                         await self._settle(core, row, ending(row, game), FINISHED, now)
                     elif game is None and now >= row.expires_at + EXPIRY_GRACE:
-                        await self._settle(core, row, ending(row, None), EXPIRED, now)
+                        if (look := await self._unplayed(core, row, now)) is not None:
+                            later.append(look)
                     else:
                         later.append((row.id, next_look(row, now), game.status if game is not None else None))
                 except Exception:  # one club's trouble stops no other's results: this game is looked at again later
                     log.exception("settling online game %s (%s) failed; tried again in %s", row.id, lichess_id, LATER)
                     later.append((row.id, now + LATER, None))
             await core.store.follow_online_later(later)
+
+    async def _unplayed(self, core: Core, row: OnlineGame, now: datetime) -> tuple[int, datetime, str | None] | None:
+        """The board's challenge expired without a game: the games the two players started themselves since it
+        was made decide (see the module's docstring); nothing found, the no-show. The row's next look when it
+        is not settled now (lichess down or limiting, or a game of theirs still being played)."""
+        client = core.online.client()
+        if client.paused_for() > 0:
+            return row.id, now + RETRY_AFTER, None
+        since = row.made_at or row.starts_at - SINCE_BEFORE_START
+        try:
+            games = await client.games_between(row.white_user, row.black_user, since, now)
+        except LichessError as down:
+            log.warning("lichess is unavailable (%s); the games of online game %s's players wait %s", down, row.id, RETRY_AFTER)
+            return row.id, now + RETRY_AFTER, None
+        pair = {row.white_user.lower(), row.black_user.lower()}
+        theirs = sorted((g for g in games if g.id != row.lichess_id and {g.white, g.black} == pair), key=lambda g: g.created_at)
+        if any(not g.finished for g in theirs):
+            return row.id, next_look(row, now), "started"
+        exact = [g for g in theirs if ending(row, g).kind != REFUSED]
+        chosen = exact[0] if exact else theirs[-1] if theirs else None
+        if chosen is None:
+            await self._settle(core, row, ending(row, None), EXPIRED, now)
+        else:
+            await self._settle(core, replace(row, url=f"{client.url}/{chosen.id}"), ending(row, chosen), EXPIRED, now)
+        return None
 
     async def _settle(self, core: Core, row: OnlineGame, end: Ending, status: str, now: datetime) -> None:
         store = core.store

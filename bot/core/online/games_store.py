@@ -79,6 +79,7 @@ class OnlineGame(WantedGame):
     announced: bool = False
     link_sent: bool = False
     error: str | None = None  # why it is not made (lichess's refusal, or down), when it is not
+    made_at: datetime | None = None  # when lichess made the challenge (the publication), once made
 
     @property
     def made(self) -> bool:
@@ -95,6 +96,7 @@ def _game(row: Any) -> OnlineGame:
         id=int(row["id"]), status=str(row["status"]), attempted=row["attempted_at"] is not None, attempts=int(row["attempts"]),
         lichess_id=row["lichess_id"], url=row["url"], url_white=row["url_white"], url_black=row["url_black"],
         announced=row["announced_at"] is not None, link_sent=row["link_sent_at"] is not None, error=row["error"],
+        made_at=from_iso(row["made_at"]) if row["made_at"] is not None else None,
     )  # fmt: skip
 
 

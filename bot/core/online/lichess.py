@@ -30,7 +30,7 @@ import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import aiohttp
 
@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 RATE_PAUSE = 60.0  # seconds without a request after a 429 ("waiting one minute before retrying")
 EXPORT_BATCH = 300  # ids in one export request (api-games-export-_ids: up to 300)
 STATUS_BATCH = 100  # ids in one users' status request (api-users-status: up to 100)
+GAMES_BETWEEN_MAX = 10  # games asked for between two players (a board's self-started games: a few at most)
 NDJSON = "application/x-ndjson"
 PGN = "application/x-chess-pgn"
 
@@ -126,6 +127,17 @@ class Lichess:
 
     async def export_games(self, game_ids: Sequence[str]) -> list[Game]:
         return [game async for batch in self.export_batches(game_ids) for game in batch]
+
+    async def games_between(self, user: str, opponent: str, since: datetime, until: datetime, limit: int = GAMES_BETWEEN_MAX) -> list[Game]:
+        """The games ``user`` played against ``opponent`` (lichess usernames) created from ``since`` to ``until``,
+        finished or still being played, most recent first, at most ``limit`` (one request: the export of a user's
+        games, ``GET /api/games/user/{username}`` with ``vs``, ndjson)."""
+        if since.tzinfo is None or until.tzinfo is None:
+            raise ValueError("since and until are moments with their zone (the bot's clock gives UTC)")
+        query = {"vs": opponent, "since": str(int(since.timestamp() * 1000)), "until": str(int(until.timestamp() * 1000)),
+                 "max": str(limit), "ongoing": "true", "moves": "true"}  # fmt: skip
+        text = await self._text("GET", f"/api/games/user/{quote(user)}?" + urlencode(query), accept=NDJSON)
+        return [Game.from_json(item) for item in ndjson_lines(text)]
 
     async def export_pgn(self, game_ids: Sequence[str]) -> str:
         """The games of ``game_ids`` as one PGN text (most recent first within each request of 300)."""

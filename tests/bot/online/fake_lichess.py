@@ -86,6 +86,13 @@ class FakeLichess:
         self._tell(game)
         return game
 
+    def play_game(self, white: str, black: str, clock: str | None = None, rated: bool | None = None,
+                  variant: str = "standard") -> FakeGame:
+        """A game the two players start themselves, with its own id (``World.play``)."""
+        game = self.world.play(white, black, self.clock.ms(), clock, rated, variant)
+        self._tell(game)
+        return game
+
     def end_game(self, game_id: str, status: str, winner: str | None = None, plies: int | None = None) -> FakeGame:
         game = self.world.end(game_id, status, winner, plies, self.clock.ms())
         self._tell(game)
@@ -111,6 +118,7 @@ class FakeLichess:
         app.router.add_post("/api/challenge/{challengeId}/cancel", self._cancel)
         app.router.add_get("/game/export/{gameId}", self._export_one)
         app.router.add_post("/api/games/export/_ids", self._export_ids)
+        app.router.add_get("/api/games/user/{username}", self._games_of_user)
         app.router.add_post("/api/stream/games-by-users", self._stream)
         app.router.add_get("/api/users/status", self._status)
         app.router.add_get("/api/account", self._account)
@@ -198,6 +206,22 @@ class FakeLichess:
     async def _export_ids(self, request: web.Request) -> web.Response:
         ids = [i.strip() for i in (await request.read()).decode().split(",")]
         games = sorted((self.world.games[i] for i in dict.fromkeys(ids) if i in self.world.games), key=lambda g: -g.created_ms)
+        if request.headers.get("Accept", PGN).split(";")[0] == NDJSON:
+            return ndjson([game_json(self.world, g) for g in games])
+        return web.Response(text="\n\n".join(game_pgn(self.world, g) for g in games), content_type=PGN)
+
+    async def _games_of_user(self, request: web.Request) -> web.Response:
+        """A user's games, most recent first (``sort=dateAsc``: oldest), those created from ``since`` to ``until``,
+        against ``vs``, finished unless ``finished=false``, the ones being played only with ``ongoing=true``."""
+        uid, query = request.match_info["username"].lower(), request.query
+        if uid not in self.world.users:
+            return error(404, "Not found.")
+        since, until = int(query.get("since", 0)), int(query.get("until", self.clock.ms()))
+        vs = query.get("vs", "").lower()
+        games = [g for g in self.world.games.values() if uid in (g.white, g.black) and (not vs or vs in (g.white, g.black))
+                 and since <= g.created_ms <= until and (query.get("ongoing") == "true" if not g.finished else query.get("finished") != "false")]  # fmt: skip
+        games.sort(key=lambda g: g.created_ms, reverse=query.get("sort", "dateDesc") == "dateDesc")
+        games = games[: int(query["max"])] if "max" in query else games
         if request.headers.get("Accept", PGN).split(";")[0] == NDJSON:
             return ndjson([game_json(self.world, g) for g in games])
         return web.Response(text="\n\n".join(game_pgn(self.world, g) for g in games), content_type=PGN)

@@ -5,8 +5,10 @@
 ``POST /_fake/users``                    ``{"name": "Anna", "closed": false}``: an account exists
 ``POST /_fake/users/{name}/close``       the account is closed
 ``POST /_fake/login``                    ``{"user": "anna"}``: who logs in at the next ``/oauth`` (null: cancels)
-``POST /_fake/challenges/{id}/start``    the two players joined: the game starts (``{"white": "bert", ...}``:
-                                         another game than the challenge asked for, e.g. colours reversed)
+``POST /_fake/challenges/{id}/start``    the two players joined: the challenge's game starts, in its colours
+``POST /_fake/games``                    ``{"white": "bert", "black": "anna", "clock": "15+10", "rated": false}``:
+                                         a game the two start themselves, its own id (clock, rated: by default
+                                         their challenge's)
 ``POST /_fake/games/{id}/end``           ``{"status": "mate", "winner": "white", "plies": 31}``
                                          (for an id, ``@anna``: Anna's newest open challenge, or game)
 ``POST /_fake/expire``                   ``{"id": "..."}`` or ``{}``: that challenge or those past their time
@@ -19,7 +21,8 @@
 A refused control request answers 400 with ``{"error": ...}``. As a program::
 
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 state
-    python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 start CHALLENGE [white=bert black=anna]
+    python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 start CHALLENGE
+    python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 play white=bert black=anna [clock=15+10 rated=false]
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 end GAME mate white [plies=31]
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 start @anna ; ... end @anna draw
     python -m tests.bot.online.fake_lichess_control http://127.0.0.1:8089 user Anna | close Anna | login anna
@@ -79,6 +82,11 @@ def add_control(app: web.Application, fake: FakeLichess) -> None:
     def start(request: web.Request, data: dict[str, Any]) -> dict[str, Any]:
         return asdict(fake.start_game(board(request, game=False), **data))
 
+    def play(_: web.Request, data: dict[str, Any]) -> dict[str, Any]:
+        clock, rated = data.get("clock"), data.get("rated")
+        return asdict(fake.play_game(str(data["white"]), str(data["black"]), None if clock is None else str(clock),
+                                     None if rated is None else bool(rated), str(data.get("variant", "standard"))))  # fmt: skip
+
     def end(request: web.Request, data: dict[str, Any]) -> dict[str, Any]:
         return asdict(fake.end_game(board(request, game=True), data["status"], data.get("winner"), data.get("plies")))
 
@@ -91,6 +99,7 @@ def add_control(app: web.Application, fake: FakeLichess) -> None:
     app.router.add_post("/_fake/users/{name}/close", handled(lambda r, _: fake.close_account(r.match_info["name"]) or {"ok": True}))
     app.router.add_post("/_fake/login", handled(lambda _, d: fake.log_in_as(d.get("user")) or {"ok": True}))
     app.router.add_post("/_fake/challenges/{id}/start", handled(start))
+    app.router.add_post("/_fake/games", handled(play))
     app.router.add_post("/_fake/games/{id}/end", handled(end))
     app.router.add_post("/_fake/expire", handled(lambda _, d: {"expired": fake.expire(d.get("id"))}))
     app.router.add_post("/_fake/fail", handled(lambda _, d: fake.fail_next(int(d.get("count", 1)), int(d.get("status", 503))) or {"ok": True}))
@@ -114,6 +123,8 @@ def request_for(words: list[str]) -> tuple[str, str, dict[str, Any]]:
         return "GET", "/_fake/state", {}
     if command == "start":
         return "POST", f"/_fake/challenges/{rest[0]}/start", _words(rest[1:])
+    if command == "play":
+        return "POST", "/_fake/games", _words(rest)
     if command == "end":
         data = {"status": rest[1], **({"winner": rest[2]} if len(rest) > 2 and "=" not in rest[2] else {})}
         return "POST", f"/_fake/games/{rest[0]}/end", {**data, **_words([w for w in rest[2:] if "=" in w])}
@@ -135,7 +146,7 @@ def request_for(words: list[str]) -> tuple[str, str, dict[str, Any]]:
             return "POST", "/_fake/clock", {"advance": float(rest[0])}
         moment = datetime.fromisoformat(rest[0])
         return "POST", "/_fake/clock", {"set": (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()}
-    raise SystemExit(f"unknown command {command!r}: state, start, end, user, close, login, expire, fail, hold, clock")
+    raise SystemExit(f"unknown command {command!r}: state, start, play, end, user, close, login, expire, fail, hold, clock")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,7 +1,9 @@
 """What the fake lichess keeps: its clock, its accounts, the open challenges and the games played from them, and
 how a game looks when exported (JSON as ``schemas/GameJson.yaml``, PGN as lichess writes it).
 
-A game is always the challenge's id (lichess gives a game the id of the challenge that made it). The moves are
+A challenge's game has the challenge's id (lichess gives a game the id of the challenge that made it) and
+what the challenge fixed: its players in its colours, its clock, rated setting and variant. A game the two
+players start themselves (``play``) has an id of its own and whatever they chose. The moves are
 made up but legal: the knights going out and back ("Nf3 Nf6 Ng1 Ng8 ..."), or a short mate when a game ends
 in one, so that ``plies`` says who moved (0: nobody; 1: white only).
 """
@@ -197,22 +199,45 @@ class World:
             raise ValueError(f"{uid} has no open challenge")
         return max(open_, key=lambda c: c.created_ms).id
 
-    def start(self, challenge_id: str, now_ms: int, **overrides: Any) -> FakeGame:
-        """The two players joined the challenge: its game starts (``overrides``: a game other than the one
-        asked for, e.g. the colours reversed, another clock)."""
+    def start(self, challenge_id: str, now_ms: int, **same: Any) -> FakeGame:
+        """The two players joined the challenge: its game starts, the challenge's own game under its id, with its
+        players in its colours, its clock, rated setting and variant (``same``: those, as a check; anything else
+        is refused: lichess's open challenge with ``users`` gives "the first username the white pieces"; a game
+        the players start themselves is ``play``)."""
         challenge = self.challenges[challenge_id]
         self.gone(challenge, now_ms)
         if challenge.status != "created" or challenge.expired:
             raise ValueError(f"challenge {challenge_id} is {'expired' if challenge.expired else challenge.status}, no game starts")
         if challenge.white is None or challenge.black is None:
-            raise ValueError(f"challenge {challenge_id} names no players; say white= and black=")
-        challenge.status = "accepted"
+            raise ValueError(f"challenge {challenge_id} names no players; a game the players start themselves is play")
         game = FakeGame(challenge.id, challenge.white, challenge.black, challenge.rated, challenge.limit,
                         challenge.increment, challenge.variant, now_ms, now_ms)  # fmt: skip
-        for key, value in overrides.items():
-            if not hasattr(game, key):
-                raise ValueError(f"a game has no {key!r}")
-            setattr(game, key, value.lower() if key in ("white", "black") else value)
+        for key, value in same.items():
+            if key not in CHALLENGE_FIXES:
+                raise ValueError(f"a challenge's game has no {key!r} to set")
+            if (value.lower() if key in ("white", "black") else value) != getattr(game, key):
+                raise ValueError(f"a challenge's game is the challenge's: {CHALLENGE_FIXES[key]} (api-challenge-open.yaml); "
+                                 f"a game the players start themselves, with its own id, is play")  # fmt: skip
+        challenge.status = "accepted"
+        self.games[game.id] = game
+        return game
+
+    def play(self, white: str, black: str, now_ms: int, clock: str | None = None, rated: bool | None = None,
+             variant: str = "standard") -> FakeGame:
+        """A game the two players start themselves (not by joining the bot's challenge: a seek, a challenge of
+        their own): a new id, any colours, ``clock`` as minutes+seconds (``15+10``; by default the clock of
+        their newest challenge), rated or not (by default as that challenge)."""
+        ids = (white.lower().lstrip("@"), black.lower().lstrip("@"))
+        for uid in ids:
+            if uid not in self.users or self.users[uid].closed:
+                raise ValueError(f"{uid}: no such account" if uid not in self.users else f"{uid}: account closed")
+        theirs = [c for c in self.challenges.values() if {c.white, c.black} == set(ids)]
+        newest = max(theirs, key=lambda c: c.created_ms) if theirs else None
+        if clock is None and newest is None:
+            raise ValueError("say clock=15+10: the two have no challenge to take it from")
+        limit, increment = (newest.limit, newest.increment) if clock is None and newest is not None else _clock(str(clock))
+        rated = (newest.rated if newest is not None else False) if rated is None else bool(rated)
+        game = FakeGame(new_id({**self.games, **self.challenges}), ids[0], ids[1], rated, limit, increment, variant, now_ms, now_ms)
         self.games[game.id] = game
         return game
 
@@ -236,6 +261,18 @@ class World:
             game.plies = len(MATES[winner])  # the mate the export shows
         game.last_move_ms = now_ms
         return game
+
+
+CHALLENGE_FIXES = {"white": "the first username gets the white pieces", "black": "the second username gets black",
+                   "limit": "its clock", "increment": "its clock", "rated": "its rated setting", "variant": "its variant"}
+
+
+def _clock(text: str) -> tuple[int, int]:
+    """``15+10`` (minutes, seconds) as lichess's limit and increment in seconds."""
+    minutes, plus, seconds = text.partition("+")
+    if not plus:
+        raise ValueError(f"a clock is minutes+seconds, like 15+10, not {text!r}")
+    return int(float(minutes) * 60), int(seconds)
 
 
 def game_json(world: World, game: FakeGame) -> dict[str, Any]:

@@ -45,6 +45,7 @@ TWO_WEEKS_MS = 14 * 24 * 3600 * 1000  # expiresAt: "can't be more than 2 weeks a
 EXPORT_IDS_MAX = 300  # api-games-export-_ids.yaml: up to 300 ids
 STREAM_USERS_MAX = 300  # api-stream-games-by-users.yaml: up to 300 users
 STATUS_IDS_MAX = 100  # api-users-status.yaml: up to 100 ids
+GAMES_SINCE_MIN = 1356998400070  # api-games-user-username.yaml: since and until, timestamps from 2013 on
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
         "gamesExportIds", "POST", "/api/games/export/_ids", "tags/games/api-games-export-_ids.yaml",
         query=EXPORT_FLAGS, body_type=TEXT, text_body=Param("ids", "list", required=True, min_items=1, max_items=EXPORT_IDS_MAX),
+        accept=(PGN, NDJSON), answers=PGN,
+    ),  # fmt: skip
+    Endpoint(
+        "apiGamesUser", "GET", "/api/games/user/{username}", "tags/games/api-games-user-username.yaml",
+        path_params=(Param("username", required=True),),
+        query=(Param("since", "integer", minimum=GAMES_SINCE_MIN), Param("until", "integer", minimum=GAMES_SINCE_MIN),
+               Param("max", "integer", minimum=1), Param("vs"), Param("rated", BOOLEAN), Param("perfType"),
+               Param("color", enum=("white", "black")), Param("analysed", BOOLEAN), *EXPORT_FLAGS,
+               Param("ongoing", BOOLEAN), Param("finished", BOOLEAN), Param("lastFen", BOOLEAN),
+               Param("withBookmarked", BOOLEAN), Param("sort", enum=("dateAsc", "dateDesc"))),
         accept=(PGN, NDJSON), answers=PGN,
     ),  # fmt: skip
     Endpoint(
@@ -264,12 +275,14 @@ def expires_problem(expires_at_ms: int, created_ms: int) -> str:
 
 # What an answer of lichess holds (the schemas' required fields and enums), to hold the fake's answers to it too.
 GAME_REQUIRED = ("id", "rated", "variant", "speed", "perf", "createdAt", "lastMoveAt", "status", "players")  # GameJson
+GAME_ANSWERS = ("gamePgn", "gamesExportIds", "apiGamesUser")  # the operations that answer with GameJson
 ANSWER_REQUIRED: dict[str, tuple[str, ...]] = {
     "challengeOpen": ("id", "url", "status", "challenger", "destUser", "variant", "rated", "speed", "timeControl", "color",
                       "perf", "urlWhite", "urlBlack", "open"),  # fmt: skip  schemas/ChallengeOpenJson.yaml
     "challengeCancel": ("ok",),  # schemas/Ok.yaml
     "gamePgn": GAME_REQUIRED,
     "gamesExportIds": GAME_REQUIRED,
+    "apiGamesUser": GAME_REQUIRED,
     "gamesByUsers": ("id",),  # schemas/GameStreamGame.yaml
     "apiUsersStatus": ("id", "name"),
     "accountMe": ("id", "username", "url"),  # schemas/UserExtended.yaml (User's and its own)
@@ -287,9 +300,9 @@ def answer_problems(method: str, path: str, items: list[Any]) -> list[str]:
     broken = []
     for item in items:
         broken += [f"{where}: required {name!r} missing" for name in ANSWER_REQUIRED.get(endpoint.operation, ()) if name not in item]
-        if endpoint.operation in ("gamePgn", "gamesExportIds") and item.get("status") not in GAME_STATUSES:
+        if endpoint.operation in GAME_ANSWERS and item.get("status") not in GAME_STATUSES:
             broken.append(f"{where}: status {item.get('status')!r} is not a GameStatusName")
-        if endpoint.operation in ("gamePgn", "gamesExportIds"):
+        if endpoint.operation in GAME_ANSWERS:
             players = item.get("players", {})
             broken += [f"{where}: players.{c} lacks user or rating" for c in ("white", "black") if not {"user", "rating"} <= set(players.get(c, {}))]
         if endpoint.operation == "challengeOpen" and item.get("status") not in CHALLENGE_STATUSES:

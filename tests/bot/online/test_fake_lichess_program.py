@@ -41,6 +41,8 @@ async def test_the_fake_runs_as_a_program_and_a_script_ends_its_games() -> None:
         assert control(url, "start", "@bert")["id"] == made.id  # the newest open challenge Bert is in
         assert control(url, "end", "@anna", "outoftime", "black", "plies=41")["winner"] == "black"
         [game] = await bot.export_games([made.id])
+        own = control(url, "play", "white=bert", "black=anna", "clock=10+5", "rated=false")  # a game of their own
+        assert own["id"] != made.id and (own["white"], own["black"], own["limit"], own["increment"], own["rated"]) == ("bert", "anna", 600, 5, False)
         assert (game.status, game.winner, game.plies) == ("outoftime", "black", 41)
         await bot.close()
         assert control(url, "clock", "2026-12-03T18:00")["now"] == pytest.approx(datetime(2026, 12, 3, 18, 0, tzinfo=timezone.utc).timestamp(), abs=1)

@@ -19,6 +19,7 @@ from bot.core.online.lichess_answers import RateLimited, Refused, TimeControl, U
 from bot.core.online.pkce import challenge_of, new_state, new_verifier
 from tests.bot.adapters.local_server import free_port
 from tests.bot.online.fake_lichess import FakeLichess, lichess, strict_lichess  # noqa: F401  (the fixture)
+from tests.bot.online.fake_lichess_state import FakeChallenge, World
 
 CLOCK = TimeControl(900, 10)
 
@@ -243,19 +244,60 @@ async def test_a_member_who_cancels_the_login_comes_back_with_access_denied(lich
 
 async def test_a_game_other_than_the_one_made_says_how_it_differs(lichess: FakeLichess) -> None:
     """A game is the one that was made only with the two players in the right colours, the clock, the rated
-    setting and standard chess (issue 43 §3); otherwise the differences are named for the director."""
+    setting and standard chess (issue 43 §3); otherwise the differences are named for the director. The
+    challenge's own game is always the one made; the others are games the players started themselves."""
     lichess.add_user("Anna"), lichess.add_user("Bert"), lichess.add_user("Carla")
     bot = client(lichess)
-    made = [await bot.create_challenge("Anna", "Bert", CLOCK, rated=True, name="x", expires_at=in_hours(lichess, 2)) for _ in range(5)]
+    made = [await bot.create_challenge("Anna", "Bert", CLOCK, rated=True, name="x", expires_at=in_hours(lichess, 2)) for _ in range(2)]
     lichess.start_game(made[0].id)
-    lichess.start_game(made[1].id, white="bert", black="anna")
-    lichess.start_game(made[2].id, limit=600, increment=0, rated=False)
-    lichess.start_game(made[3].id, black="carla", variant="chess960")
-    games = {g.id: g for g in await bot.export_games([c.id for c in made])}
+    played = [lichess.play_game("bert", "anna").id, lichess.play_game("Anna", "Bert", clock="10+0", rated=False).id,
+              lichess.play_game("anna", "carla", clock="15+10", rated=True, variant="chess960").id]  # fmt: skip
+    games = {g.id: g for g in await bot.export_games([c.id for c in made] + played)}
     await bot.close()
-    assert [games[c.id].differences("Anna", "Bert", CLOCK, True) for c in made[:4]] == [
+    assert [games[i].differences("Anna", "Bert", CLOCK, True) for i in [made[0].id, *played]] == [
         [], ["colours"], ["clock", "rated"], ["players", "variant"]]
-    assert made[4].id not in games  # never started: no game
+    assert made[1].id not in games  # never started: no game
+
+
+async def test_the_games_between_two_players_are_those_they_started_in_the_window(lichess: FakeLichess) -> None:
+    """``games_between``: one request for the export of a user's games against one opponent (``vs``), created
+    in the window, finished or still being played, most recent first; the contract holds its parameters."""
+    for name in ("Anna", "Bert", "Carla"):
+        lichess.add_user(name)
+    bot = client(lichess)
+    since = datetime.fromtimestamp(lichess.clock.time(), timezone.utc)
+    lichess.clock.advance(60)
+    first = lichess.play_game("bert", "anna", clock="15+10")
+    lichess.end_game(first.id, "resign", "white")
+    lichess.clock.advance(60)
+    second = lichess.play_game("anna", "bert", clock="5+3", rated=True)  # still being played
+    lichess.play_game("anna", "carla", clock="15+10")  # not against Bert
+    until = datetime.fromtimestamp(lichess.clock.time(), timezone.utc)
+    lichess.clock.advance(60)
+    lichess.play_game("anna", "bert", clock="15+10")  # after the window
+    found = await bot.games_between("Anna", "Bert", since, until)
+    none_before = await bot.games_between("Anna", "Bert", since - timedelta(hours=2), since)
+    await bot.close()
+    assert [(g.id, g.white, g.black, g.status) for g in found] == [(second.id, "anna", "bert", "started"), (first.id, "bert", "anna", "resign")]
+    assert none_before == []
+    (asked, _) = lichess.requests("/api/games/user/Anna")
+    assert "vs=Bert" in asked.query and "ongoing=true" in asked.query and asked.who == lichess.bot_token
+
+
+def test_a_challenges_own_game_is_in_its_colours_only() -> None:
+    """lichess gives an open challenge's game "the first username the white pieces": the fake refuses to make
+    the challenge's game otherwise, naming the rule; a game in other colours is one the players start themselves."""
+    world = World()
+    world.add_user("Anna"), world.add_user("Bert")
+    world.challenges["abcdefgh"] = FakeChallenge("abcdefgh", "clubbot", "anna", "bert", True, 900, 10, "standard", None, (), 0, 10**12)
+    with pytest.raises(ValueError, match="the first username gets the white pieces"):
+        world.start("abcdefgh", 1, white="bert", black="anna")
+    with pytest.raises(ValueError, match="its clock"):
+        world.start("abcdefgh", 1, limit=600)
+    game = world.start("abcdefgh", 1, white="Anna", black="bert")
+    assert (game.id, game.white, game.black) == ("abcdefgh", "anna", "bert")
+    own = world.play("bert", "anna", 2)  # the clock and rated setting of their challenge
+    assert own.id != "abcdefgh" and (own.white, own.black, own.limit, own.increment, own.rated) == ("bert", "anna", 900, 10, True)
 
 
 @pytest.mark.parametrize(("text", "limit", "increment"), [("15+10", 900, 10), (" 90 + 30 ", 5400, 30), ("0,5+0", 30, 0), ("180+60", 10800, 60)])

@@ -1,8 +1,8 @@
 """examples/online-month.txt, a club's first two Thursdays on lichess, run as a director runs it: the real
 console bot against the fake lichess started as a program of its own (tests/bot/online/online_month.py,
 issue 43 §5). Every reply is read here: the challenges' links at 18:00, results that come in with nobody
-typing, the held and the expired board told to the director, the standings announced once, reversed
-colours refused; nothing is an internal error and the only refusal is none."""
+typing, the held and the expired board told to the director, the standings announced once, a game the
+players started themselves with reversed colours refused; nothing is an internal error and the only refusal is none."""
 
 from __future__ import annotations
 
@@ -40,6 +40,10 @@ def test_an_online_clubs_first_two_thursdays_in_the_console() -> None:
     assert any("de uitdaging op lichess is verlopen zonder partij" in line for line in reply_to("/klok 2026-12-03 23:45"))
     assert [line for line in lines if line.startswith("[kanaal] Stand 2026-27 na ronde 1")] == ["[kanaal] Stand 2026-27 na ronde 1"]
     assert reply_to("/exporteer pgn 1")[0] == "bot> Ronde 1: 4 partijen van lichess als PGN."
-    # round 2: the board that played its game with the colours reversed is not entered, the director told why
-    assert any("(de kleuren zijn omgedraaid) en is niet ingevoerd" in line for line in reply_to("/klok 2026-12-10 21:05"))
+    # round 2: the board that started a game of its own with the colours reversed: nothing while the challenge is
+    # open; once it expired, that game is found, not entered, and the director told why (no no-show proposed)
+    assert not any("bord 1" in line for line in reply_to("/klok 2026-12-10 21:05"))
+    expired = reply_to("/klok 2026-12-10 23:45")
+    assert any("bord 1:" in line and "(de kleuren zijn omgedraaid) en is niet ingevoerd" in line for line in expired)
+    assert not any("bord 1:" in line and "verlopen zonder partij" in line for line in expired)
     assert "Op lichess: de kleuren zijn omgedraaid." in reply_to("/uitslagen", 2)[1]

@@ -1,18 +1,22 @@
 """The results that come in by themselves (issue 43 §3), against the strict fake lichess with the real alarm and
 a real SQLite file: mate, draw and out of time entered as 1-0, 1/2-1/2 and 0-1 with nobody typing and the
-standings announced once; a game with reversed colours refused and the director told; timeout and cheat held;
+standings announced once; a game the players started themselves entered when it is the one asked for, refused
+with the director told when its colours are reversed; timeout and cheat held;
 an expired challenge and a noStart proposing a no-show; a result a director entered never written over."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from typing import Any
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from bot.core.commands.command_line import quote_word
 from bot.core.commands.dispatch import Core
+from bot.core.online.lichess import Lichess
+from bot.core.online.lichess_answers import Unavailable
 from bot.core.running.scheduler import Alarm
 from bot.systems import make_core
 from tests.bot.conftest import DIRECTOR, actor, link, ok, rows
@@ -66,20 +70,83 @@ async def test_mate_draw_and_out_of_time_come_in_as_results_and_the_standings_ar
     assert rows(config, "SELECT DISTINCT status, outcome FROM online_games") == [("finished", "entered")]
 
 
-async def test_a_game_with_reversed_colours_is_refused_and_the_director_told(core: Core, config, clock, lichess) -> None:
+def users_of(config, board: int) -> tuple[str, str]:
+    """The lichess usernames of a board's two players, white first."""
+    ((white, black),) = rows(config, "SELECT white_user, black_user FROM online_games WHERE board = ?", board)
+    return white, black
+
+
+def asked_between(lichess: FakeLichess) -> list[str]:
+    """The requests for the games between two players (the export of a user's games), their paths."""
+    return [seen.path for seen in lichess.requests() if seen.path.startswith("/api/games/user/")]
+
+
+async def others_drawn(lichess: FakeLichess, boards: dict[int, tuple[str, str, str]], but: int) -> None:
+    for board, (game, _, _) in boards.items():
+        if board != but:
+            lichess.start_game(game)
+            lichess.end_game(game, "draw")
+
+
+async def test_a_game_the_players_started_themselves_with_reversed_colours_is_refused_and_the_director_told(
+        core: Core, config, clock, lichess) -> None:  # fmt: skip
     posted = Posted()
     boards = await published(core, config, clock, lichess, posted)
-    game, white, black = boards[2]
-    lichess.start_game(game, white=black, black=white)
-    lichess.end_game(game, "mate", "white")
+    await others_drawn(lichess, boards, but=2)
+    _, white, black = boards[2]
+    white_user, black_user = users_of(config, 2)
+    own = lichess.play_game(white=black_user, black=white_user)  # not the challenge: a game of their own, its own id
+    lichess.end_game(own.id, "mate", "white")
     await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
+    assert results(config)[2] is None and posted.private("leider") == []  # the challenge may still be taken
+    await at(core, clock, lichess, LATEST + timedelta(minutes=5), Alarm(core, posted.send))
     assert results(config)[2] is None
-    (told,) = posted.private("leider")
-    assert told == (f"Ronde 1, bord 2: de partij op lichess ({lichess.url}/{game}) is niet de partij die werd aangemaakt "
+    (told,) = posted.private("leider")  # refused, with why, and no no-show proposed
+    assert told == (f"Ronde 1, bord 2: de partij op lichess ({lichess.url}/{own.id}) is niet de partij die werd aangemaakt "
                     f"(de kleuren zijn omgedraaid) en is niet ingevoerd. Telt ze toch, voer de uitslag dan in met "
                     f"/uitslag {white} 1-0 1 (of 0-1, remise).")  # fmt: skip
+    assert asked_between(lichess) == [f"/api/games/user/{white_user}"]  # asked once
+    await at(core, clock, lichess, LATEST + timedelta(hours=2), Alarm(core, posted.send))
+    assert asked_between(lichess) == [f"/api/games/user/{white_user}"] and len(posted.private("leider")) == 1
     await ok(core, DIRECTOR, f"/uitslag {black} 0-1 1")  # the director enters it: black (white on lichess) won
     assert results(config)[2] == "0-1"
+
+
+async def test_a_game_the_players_started_themselves_exactly_as_asked_is_entered(core: Core, config, clock, lichess) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    await others_drawn(lichess, boards, but=2)
+    white_user, black_user = users_of(config, 2)
+    clock.set(STARTS + timedelta(minutes=5))
+    lichess.clock.set(clock.now().timestamp())
+    own = lichess.play_game(white=white_user, black=black_user, clock="15+10", rated=True)  # the season's: 15+10, rated
+    await at(core, clock, lichess, LATEST + timedelta(minutes=5), Alarm(core, posted.send))
+    assert results(config)[2] is None and posted.private("leider") == []  # still being played: looked at again
+    lichess.end_game(own.id, "resign", "white")  # black resigned
+    await at(core, clock, lichess, LATEST + timedelta(minutes=10), Alarm(core, posted.send))
+    assert results(config)[2] == "1-0" and posted.private("leider") == []
+    assert rows(config, "SELECT status, outcome, result, reason FROM online_games WHERE board = 2") == [("expired", "entered", "1-0", "resign")]
+    assert len(posted.channel("standings")) == 1
+
+
+async def test_lichess_down_when_asked_for_the_players_games_is_asked_again_later(core: Core, config, clock, lichess, monkeypatch) -> None:
+    posted = Posted()
+    boards = await published(core, config, clock, lichess, posted)
+    await others_drawn(lichess, boards, but=2)
+    real, calls = Lichess.games_between, []
+
+    async def down_once(self: Lichess, *args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        if len(calls) == 1:
+            raise Unavailable("lichess answered 503")
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Lichess, "games_between", down_once)
+    await at(core, clock, lichess, LATEST + timedelta(minutes=5), Alarm(core, posted.send))
+    assert posted.private("leider") == [] and rows(config, "SELECT status FROM online_games WHERE board = 2") == [("created",)]
+    await at(core, clock, lichess, LATEST + timedelta(minutes=7), Alarm(core, posted.send))
+    (told,) = posted.private("leider")  # asked again: no game of their own, so nobody came
+    assert "bord 2" in told and "verlopen zonder partij" in told and len(calls) == 2
 
 
 async def test_timeout_and_cheat_are_held_for_the_director_and_the_standings_stay_provisional(core: Core, config, clock, lichess) -> None:
@@ -128,6 +195,7 @@ async def test_an_expired_challenge_and_a_game_nobody_started_propose_a_no_show(
     await at(core, clock, lichess, LATEST + timedelta(minutes=5), Alarm(core, posted.send))
     _, white3, black3 = boards[3]
     expired = posted.private("leider")[1:]
+    assert asked_between(lichess) == [f"/api/games/user/{users_of(config, 3)[0]}"]  # no game of their own either
     assert expired == [f"Ronde 1, bord 3: {white3} - {black3} is niet gespeeld: de uitdaging op lichess is verlopen zonder "
                        f"partij. Kwam een van beiden niet, markeer dat met /nietverschenen {white3} 1 of /nietverschenen "
                        f"{black3} 1 (of allebei)."]  # fmt: skip
