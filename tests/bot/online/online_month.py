@@ -14,7 +14,8 @@ environment, exactly as an operator would point it at lichess.
 Each console line is followed by a marker comment, and the next line waits until the console has echoed
 it: the console reads a line only once the one before it (and what it made due) is done, so the fake's
 actions come in between commands exactly where the script puts them. The transcript is printed (and
-written with ``--transcript``): every command with its replies and the channel's and private posts.
+written with ``--transcript``): every command with its replies and the channel's and private posts. A
+request the fake found lichess would refuse (its ``problems``) ends the run with them named.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import os
 import re
 import subprocess
@@ -143,11 +145,22 @@ def run(script: str, zone: str = "Europe/Amsterdam") -> str:
                     with contextlib.redirect_stdout(io.StringIO()):
                         control([url, "clock", moment.isoformat()])
                 transcript += quiet(console.send(line, number))
+            broken = json.loads(_state(url))["problems"]  # what lichess would have refused, by the fake's rules
         finally:
             transcript += quiet(console.close().splitlines())
             fake.terminate()
             fake.wait(timeout=10)
+    if broken:
+        raise SystemExit("the bot broke lichess's rules during the month:\n" + "\n".join(broken))
     return "\n".join(transcript) + "\n"
+
+
+def _state(url: str) -> str:
+    """The fake's state (``/_fake/state``), as its control program prints it."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        control([url, "state"])
+    return out.getvalue()
 
 
 def main() -> None:
