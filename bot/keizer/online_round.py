@@ -214,7 +214,7 @@ class KeizerOnline:
             if not group:
                 continue
             boards = "; ".join(t(lang, "pairing_line", board=g.board, white=names.get(g.white_id, "?"), black=names.get(g.black_id, "?"))
-                               + (f" ({g.error})" if key == "online_refused" and g.error else "") for g in group)  # fmt: skip
+                               + (f" ({refusal(lang, g.error)})" if key == "online_refused" and g.error else "") for g in group)  # fmt: skip
             body = for_competition(lang, season.kind, t(lang, key, round=row.number, count=len(group), boards=boards))
             await _tell_directors(core, club, row, f"{key.replace('_', '-')}:{min(g.id for g in group)}", body, now)
 
@@ -246,3 +246,14 @@ async def queue_missing_accounts(core: Core, rows: Sequence[RoundRow], now: date
             body = for_competition(lang, season.kind, t(lang, "online_no_accounts", round=row.number, count=len(names),
                                                         names=", ".join(names)))  # fmt: skip
             await _tell_directors(core, club, row, "online-no-accounts", body, now)
+
+
+def refusal(lang: str, error: str) -> str:
+    """lichess's refusal of a challenge in the club's language: a closed or unknown account by its name;
+    anything else as lichess's own words, quoted and marked as lichess's."""
+    account, _, words = error.partition(": ")
+    if words and "closed" in words.lower():
+        return t(lang, "online_refused_closed", account=account)
+    if words and ("no such" in words.lower() or "not found" in words.lower()):
+        return t(lang, "online_refused_unknown", account=account)
+    return t(lang, "online_refused_other", words=error[:200])

@@ -214,7 +214,7 @@ async def test_a_challenge_lichess_refuses_is_reported_to_the_director_at_once_w
     anna = next(b for b, w, k in boards(config) if "anna" in (w, k))
     assert len(lichess.world.challenges) == 5 and len(lichess.requests("/api/challenge/open")) == 6
     (told,) = posted.private("leider")
-    assert told.startswith("Ronde 1: lichess weigerde 1 uitdaging: Bord ") and "anna: account closed" in told
+    assert told.startswith("Ronde 1: lichess weigerde 1 uitdaging: Bord ") and "(het lichess-account anna is gesloten)" in told and "account closed" not in told, told
     (announcement,) = posted.channel("pairing")  # the others with their links, Anna's board without
     assert "lichess" not in announcement.splitlines()[anna]
     await at(core, clock, lichess, STARTS + timedelta(minutes=1), Alarm(core, posted.send))
