@@ -300,7 +300,7 @@ class Outgoing:
         the club's announcements are not being posted, and (once each) which members cannot get private
         notices because they have no chat with the bot."""
         problem = self.problems.to_tell(club.id)
-        closed = await closed_accounts_note(self.core.store, club, "telegram_private_closed", bot=self._bot_name())
+        closed = await closed_accounts_note(self.core.store, club, "telegram_private_closed", link=self._notices_link())
         lines = ([t(club.language, problem.key, **problem.values)] if problem is not None else []) + ([closed[0]] if closed else [])
         if not lines:
             return
@@ -313,6 +313,7 @@ class Outgoing:
     if TYPE_CHECKING:
 
         def _bot_name(self) -> str: ...
+        def _notices_link(self) -> str: ...
 
 
 def no_photo_rights(err: BadRequest) -> bool:

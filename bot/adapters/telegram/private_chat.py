@@ -104,6 +104,14 @@ class PrivateChat(Outgoing):
         except RuntimeError:  # not initialised (never after start): the name is unknown
             return "@bot"
 
+    def _notices_link(self) -> str:
+        """The deep link that opens a member's private chat for their notices (``/start notices``); the bot's
+        @name before its own name is known (never after start)."""
+        try:
+            return deep_link(self.app.bot.username, "notices")
+        except RuntimeError:
+            return self._bot_name()
+
     def open_private_button(self, lang: str, payload: str) -> InlineKeyboardMarkup | None:
         """A button that opens the private chat with ``/start payload``; None while the bot's name is unknown."""
         try:

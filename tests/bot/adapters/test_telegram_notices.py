@@ -101,7 +101,7 @@ async def test_a_member_without_a_chat_with_the_bot_is_named_to_the_director_onc
     await tg.alarm.run_due()
     assert [c for c in fake.sent(BERT["id"]) if "Ronde 1" in c.text] == []
     (note,) = told(await tg.say(LEIDER, "/indeling"))
-    assert "dit lid kan geen privéberichten" in note and "Bert" in note and "Anna" not in note and "@clubbot" in note, note
+    assert "dit lid kan geen privéberichten" in note and "Bert" in note and "Anna" not in note and "https://t.me/clubbot?start=notices" in note, note  # a link that opens their chat
     assert told(await tg.say(LEIDER, "/indeling")) == []  # once, not per notice
     (listing,) = [c.text for c in await tg.say(LEIDER, "/leden") if "Privéberichten" in c.text]
     rows = {line.split()[0]: line.removesuffix("</pre>") for line in listing.splitlines() if line.startswith(("Anna", "Bert"))}
