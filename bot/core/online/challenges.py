@@ -79,7 +79,8 @@ class OnlineChallenges:
                 await store.mark_online_announced(club_id, system, round_ref, now)
                 if hooks is not None:
                     games = await store.online_games_of_round(club_id, system, round_ref)
-                    live = [g for g in games if g.status == "created" or online and g.status == "pending"]  # off: no "link follows"
+                    # pending links follow while online play is on, whichever process holds lichess's turn; off: none
+                    live = [g for g in games if g.status == "created" or core.online.on and g.status == "pending"]
                     await hooks.announce(core, club_id, round_ref, live, now)
         for (club_id, system, round_ref), games in _by_round(await store.online_links_late()).items():
             hooks = core.registry.online_rounds.get(system)

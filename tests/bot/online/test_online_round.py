@@ -168,6 +168,34 @@ async def test_on_postgresql_the_round_s_challenges_are_made_announced_and_cance
         await pg.close()
 
 
+async def test_a_process_without_lichess_s_turn_announces_the_links_that_another_process_will_make(pg_url, config, clock,
+                                                                                                  lichess) -> None:  # fmt: skip
+    """Two processes on PostgreSQL, the other holding lichess's turn (and down for now): this one's pass
+    announces the round after the hold with "link follows" on every board, as the holder makes them later."""
+    from bot.core.online.challenges import ANNOUNCE_HOLD
+    from bot.core.online.settings import LichessTurn
+    from bot.core.storage.store import open_store
+
+    pg, other = await open_store(pg_url), await open_store(pg_url)
+    holder = LichessTurn(other)
+    assert await holder.mine()
+    core = make_core(pg, with_lichess(config, lichess), clock)
+    core.online.timing = lichess.clock
+    try:
+        await online_club(core, lichess)
+        posted = Posted()
+        await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+        assert lichess.world.challenges == {} and posted.channel("pairing") == []  # not this process's to make
+        await at(core, clock, lichess, PUBLISHED + ANNOUNCE_HOLD + timedelta(minutes=1), Alarm(core, posted.send))
+        (announcement,) = posted.channel("pairing")
+        assert all("lichess-link volgt" in line for line in announcement.splitlines()[1:7]), announcement
+    finally:
+        await holder.release()
+        await core.online.close()
+        await other.close()
+        await pg.close()
+
+
 async def test_a_pass_makes_challenges_for_its_time_budget_and_the_next_passes_the_rest(core: Core, config, clock, lichess,
                                                                                       monkeypatch) -> None:  # fmt: skip
     """The alarm posts every club's announcements after its timed work: a pass's requests stop at its budget
