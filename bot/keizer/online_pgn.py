@@ -59,8 +59,11 @@ async def cmd_export_pgn(core: Core, ctx: Context) -> Reply:
     if not core.online.on:
         raise UserError("error_online_disabled")
     boards = {g.lichess_id: g.board for g in played if g.lichess_id is not None}
+    client = core.online.client()
+    if client.paused_for() > 0:  # lichess's minute after a 429: not waited out inside a command
+        raise UserError("error_pgn_unavailable", round=row.number)
     try:
-        text = await core.online.client().export_pgn(list(boards))
+        text = await client.export_pgn(list(boards))
     except LichessError:
         raise UserError("error_pgn_unavailable", round=row.number)
     event = f"{ctx.club.name} {season.name}"

@@ -250,6 +250,13 @@ async def test_exporteer_pgn_gives_the_rounds_lichess_games_with_the_clubs_event
     assert "Rated" not in text and "Round \"-\"" not in text  # lichess's own Event and Round replaced
     english = await core.handle(DIRECTOR, "/export pgn 1")
     assert english.ok and english.attachment is not None and english.attachment[1] == reply.attachment[1]
+    # lichess limiting (429): the export is refused now, and while its minute lasts no command waits it out
+    lichess.fail_next(1, 429)
+    for _ in range(2):
+        asked = len(lichess.requests())
+        refused_now = await core.handle(DIRECTOR, "/exporteer pgn 1")
+        assert not refused_now.ok and "lichess is nu niet bereikbaar" in refused_now.text, refused_now.text
+    assert len(lichess.requests()) == asked  # the second: nothing asked of lichess inside its minute
 
 
 @pytest.mark.parametrize("status", [429, 503])
