@@ -220,6 +220,9 @@ class Lichess:
                     text = await answer.text()
                     status = answer.status
             except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+                if isinstance(exc, asyncio.TimeoutError):  # given up on, the request may still be in lichess's
+                    # hands: the next waits as long again, so that two are never in flight at lichess
+                    self.not_before = max(self.not_before, self.timing.monotonic() + self.timeout)
                 raise Unavailable(f"lichess at {self.url} could not be reached ({exc.__class__.__name__})") from exc
             if status == 429:
                 self.not_before = self.timing.monotonic() + RATE_PAUSE

@@ -190,6 +190,24 @@ async def test_a_dropped_connection_or_no_answer_in_time_is_unavailable(lichess:
         await asyncio.sleep(0.05)
 
 
+async def test_after_a_request_given_up_on_the_next_waits_so_that_two_are_never_in_flight(lichess: FakeLichess) -> None:
+    """A request the client stopped waiting for (its timeout) may still be in lichess's hands: the next one
+    waits as long again (here on the real clock: lichess takes 0.3 s, the client waits 0.2 s), instead of
+    going out at once beside it, which the fake counts as two requests in flight."""
+    lichess.add_user("Anna")
+    slow = Lichess(lichess.url, lichess.bot_token, timeout=0.2)
+    lichess.rules.latency = 0.3
+    try:
+        with pytest.raises(Unavailable, match="TimeoutError"):
+            await slow.users_status(["anna"])
+        lichess.rules.latency = 0.0
+        assert slow.paused_for() > 0.1
+        await slow.users_status(["anna"])
+    finally:
+        await slow.close()
+    assert lichess.problems == [], lichess.problems
+
+
 async def test_lichess_unreachable_is_unavailable() -> None:
     bot = Lichess(f"http://127.0.0.1:{free_port()}", "lip_x", timeout=5)
     with pytest.raises(Unavailable, match="could not be reached"):
