@@ -15,6 +15,7 @@ from bot.core.running.scheduler import Alarm
 from bot.web import server
 from bot.web.server import BURST
 from tests.bot.conftest import DIRECTOR, actor, ok, refused
+from tests.bot.web.conftest import ANNA, a_club_with_everything
 
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
 
@@ -151,3 +152,45 @@ async def test_a_members_page_shows_their_season_and_nothing_of_another_club(com
             await ok(commands, DIRECTOR, f'/uitslag "{white}" 1-0 {week + 1}')
     status, body, _ = await get(f"{site}/c/{club}/lid/{bert.id}")
     assert status == 200 and "<svg" in body and "<polyline" in body
+
+
+async def test_a_404_is_the_clubs_page_with_its_menu_and_outside_a_club_a_proper_page(commands: Core, site: str) -> None:
+    """Issue 45 §1: an unknown page, member, game, move number or round under a club's address is the club's
+    page (its language, title, menu, viewport) with a 404; a round not yet published says so; outside any
+    club (or of a club whose website is off) a plain page in the default language that names no club."""
+    club, _, pages = await a_club_with_everything(commands)
+    await ok(commands, DIRECTOR, "/taal en")  # the club's language, not the bot's default (nl)
+    base = f"{site}/c/{club}"
+    unknown = ("onzin", "lid/99999", "lid/abc", "go/99999", f"{pages['go-partij']}?zet=999", f"{pages['go-partij']}?zet=x",
+               "kalender/x", "a/b/c/d", "logo.png", "stand/9", "nk-indeling/99")  # fmt: skip
+    for path in unknown:
+        status, body, headers = await get(f"{base}/{path}")
+        assert status == 404, path
+        assert headers["Content-Type"].startswith("text/html") and '<html lang="en">' in body, path
+        assert '<meta name="viewport"' in body and "<title>" in body and f'href="/c/{club}/stand"' in body, path
+        if path in ("stand/9", "nk-indeling/99"):  # the chat's words: there is no such round
+            assert "9" in body and "There is no page" not in body, path
+        else:
+            assert "Not found ·" in body and "There is no page at this address" in body, path
+        assert headers["X-Frame-Options"] == "DENY", path
+    status, body, _ = await get(f"{base}/{pages['indeling-niet-gepubliceerd']}")  # round 3 of 5: not yet out
+    assert status == 404 and f'href="/c/{club}/stand"' in body and '<html lang="en">' in body
+    assert "round 3" in body.lower() and "There is no page" not in body, body  # it says what it is
+    for path in ("/", "/c/999/", "/c/999/stand", "/c/x/", "/onzin", "/c/"):
+        status, body, headers = await get(site + path)
+        assert status == 404 and headers["Content-Type"].startswith("text/html"), path
+        assert '<html lang="nl">' in body and '<meta name="viewport"' in body and "<h1" in body, path
+        assert "Niet gevonden" in body and "<nav" not in body and "/c/" not in body, path
+    await ok(commands, DIRECTOR, "/website uit")  # a club whose website is off: nothing says it exists
+    status, body, _ = await get(f"{base}/onzin")
+    assert status == 404 and "<nav" not in body and "Niet gevonden" in body
+    await ok(commands, DIRECTOR, "/website besloten")  # members only: the menu for a member's browser only
+    reply = await commands.handle(ANNA, "/website link")
+    personal = reply.text[reply.text.index("http") :].split()[0]
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:  # cookies of 127.0.0.1
+        async with session.get(personal) as response:
+            assert response.status == 200  # the cookie, then the form
+        async with session.get(f"{base}/a/b/c/d") as response:
+            assert response.status == 404 and f'href="/c/{club}/stand"' in await response.text()
+    status, body, _ = await get(f"{base}/a/b/c/d")
+    assert status == 404 and "<nav" not in body
