@@ -35,7 +35,7 @@ from bot.core.commands.replies import Reply
 from bot.core.running.open_files import kept_for_the_bot
 from bot.core.storage.outage import DatabaseDown, connection_lost
 from bot.core.storage.store import Club
-from bot.core.club.web_links import LINK_PREFIX, club_path
+from bot.core.club.web_links import LINK_PREFIX, club_path, site_base
 from bot.core.club.lichess_link import CALLBACK_PATH, LOGIN_PREFIX
 from bot.web import lichess_login, render, signoff, style
 from bot.web.connections import HEADER_TIMEOUT, Guard, address_key, install
@@ -265,7 +265,8 @@ def make_app(core: Core) -> web.Application:
         if wanted is None or len(rest) > 20:
             raise _not_found()
         if wanted.view is not None:
-            return await _view(club, wanted, rest, request.query)
+            site = core.config.web_base_url or guard_of_connections.origin(request) or site_base(core) or ""
+            return await _view(club, wanted, rest, request.query, site)
         command = wanted.command
         if rest:
             if not (wanted.numbered and parse_id(rest, 3) is not None) and rest not in wanted.words:
@@ -296,9 +297,9 @@ def make_app(core: Core) -> web.Application:
             rendered.popitem(last=False)
         return made.response(request)
 
-    async def _view(club: Club, wanted: WebPage, rest: str, query: Mapping[str, str]) -> web.StreamResponse:
+    async def _view(club: Club, wanted: WebPage, rest: str, query: Mapping[str, str], site: str) -> web.StreamResponse:
         assert wanted.view is not None
-        content = await wanted.view(core, club, rest, query)
+        content = await wanted.view(core, club, rest, query, site)
         if content is None:
             raise _not_found()
         if content.file is not None:

@@ -5,6 +5,7 @@ what does not exist or is switched off, the security headers, 429 for a flood.""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from datetime import datetime, timedelta, timezone
 
 import aiohttp
@@ -194,3 +195,31 @@ async def test_a_404_is_the_clubs_page_with_its_menu_and_outside_a_club_a_proper
             assert response.status == 404 and f'href="/c/{club}/stand"' in await response.text()
     status, body, _ = await get(f"{base}/a/b/c/d")
     assert status == 404 and "<nav" not in body
+
+
+async def test_the_calendar_feeds_address_is_absolute_without_a_base_url(commands: Core, site: str) -> None:
+    """Issue 45 §1: without ``[web] base_url`` the calendar page gave ``/c/1/kalender.ics``, which no calendar
+    app accepts: the address is the request's own (scheme and host), https from a trusted proxy that says so."""
+    club = await club_with_a_season(commands)
+    await ok(commands, DIRECTOR, "/website aan")
+    commands.config = dataclasses.replace(commands.config, web_base_url=None)
+    feed = f"/c/{club}/kalender.ics"
+    status, body, _ = await get(f"{site}/c/{club}/kalender")
+    assert status == 200 and f"<p>{site}{feed}</p>" in body
+    async with aiohttp.ClientSession() as session:
+        headers = {"Host": "schaak.example.org", "X-Forwarded-Proto": "https"}  # not from a trusted proxy: http
+        async with session.get(f"{site}/c/{club}/kalender", headers=headers) as response:
+            assert f"<p>http://schaak.example.org{feed}</p>" in await response.text()
+    commands.config = dataclasses.replace(commands.config, web_trusted_proxies=("127.0.0.1",))
+    runner = await server.start_web(commands, "127.0.0.1:0")  # behind a proxy the operator trusts
+    try:
+        behind = f"http://127.0.0.1:{runner.addresses[0][1]}/c/{club}/kalender"
+        async with aiohttp.ClientSession() as session:
+            async with session.get(behind, headers=headers) as response:
+                assert f"<p>https://schaak.example.org{feed}</p>" in await response.text()
+            async with session.get(behind, headers={"Host": "schaak.example.org"}) as response:
+                assert f"<p>http://schaak.example.org{feed}</p>" in await response.text()
+    finally:
+        await runner.cleanup()
+    commands.config = dataclasses.replace(commands.config, web_base_url="https://club.example.org")
+    assert f"<p>https://club.example.org{feed}</p>" in (await get(f"{site}/c/{club}/kalender"))[1]  # configured: that
