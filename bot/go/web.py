@@ -37,7 +37,7 @@ async def _has_games(core: Core, club: Club) -> bool:  # the menu asks on every 
     return await GoStore(core.store).has_games(club.id, SHOWN)
 
 
-async def go_view(core: Core, club: Club, rest: str, query: Mapping[str, str]) -> WebContent | None:
+async def go_view(core: Core, club: Club, rest: str, query: Mapping[str, str], site: str) -> WebContent | None:
     ctx = core.context_at(club, core.clock.now())
     if not rest:
         games = await GoStore(core.store).games_of_club(club.id, SHOWN)

@@ -26,7 +26,7 @@ async def _has_grades(core: Core, club: Club) -> bool:
     return await GradeStore(core.store).has_grades(club.id)  # the menu asks on every page: one row at most
 
 
-async def grade_list(core: Core, club: Club, rest: str, query: Mapping[str, str]) -> WebContent | None:
+async def grade_list(core: Core, club: Club, rest: str, query: Mapping[str, str], site: str) -> WebContent | None:
     if rest:
         return None
     ctx = core.context_at(club, core.clock.now())

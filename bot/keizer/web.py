@@ -41,12 +41,13 @@ async def _rapid_rounds(core: Core, club: Club) -> list[int]:
     return await _published(core, club, "rapid")
 
 
-async def calendar_page(core: Core, club: Club, rest: str, query: Mapping[str, str]) -> WebContent | None:
-    """``/c/<club>/kalender``: what the feed is and its address to subscribe to (``kalender.ics``)."""
+async def calendar_page(core: Core, club: Club, rest: str, query: Mapping[str, str], site: str) -> WebContent | None:
+    """``/c/<club>/kalender``: what the feed is and its address to subscribe to (``kalender.ics``), always
+    absolute (a calendar app takes no other): under ``site``, the configured base URL or the request's own."""
     if rest:
         return None
     lang = club.language
-    address = f"{core.config.web_base_url or ''}{club_path(club.id)}kalender.ics"
+    address = f"{site}{club_path(club.id)}kalender.ics"
     lines = (t(lang, "web_calendar_intro"), address) + ((t(lang, "web_calendar_members"),) if club.website == "members" else ())
     return WebContent(t(lang, "web_calendar_title"), Reply(lines=lines),
                       links=((t(lang, "web_calendar_download"), "kalender.ics"),))  # fmt: skip

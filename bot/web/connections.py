@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import re
 import time
 from collections import Counter
 from typing import Any
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 HEADER_TIMEOUT = 15.0  # seconds a connection may take to send a whole request (and stay idle between two)
 LOG_EVERY = 60.0  # seconds between two log lines of the same kind of error
 LOW_WEB_SHARE = 64  # fewer connections than this left for the website: the limit is too low, said at start
+_HOST = re.compile(r"^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$")  # a Host header's
 IPV6_SITE = 64  # an IPv6 visitor is counted by the /64 its address is in: one line, one house, many addresses
 
 
@@ -89,6 +91,17 @@ class Guard:
             if hop and hop not in self.trusted:
                 return hop
         return remote
+
+    def origin(self, request: web.BaseRequest) -> str | None:
+        """The site's absolute address as this request reached it (``[web] base_url`` unset): its scheme
+        (from a trusted proxy, its ``X-Forwarded-Proto``) and its ``Host``; a ``Host`` that is no host name
+        or address (or none) gives None."""
+        scheme = request.scheme  # https on a TLS connection
+        if (request.remote or "?") in self.trusted:
+            said = ",".join(request.headers.getall("X-Forwarded-Proto", [])).split(",")[-1].strip().lower()
+            scheme = said if said in ("http", "https") else scheme
+        host = request.host
+        return f"{scheme}://{host}" if _HOST.match(host) else None
 
     def exception_handler(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         """The loop's: a failing ``accept()`` once a minute; anything else as asyncio would say it."""

@@ -8,7 +8,7 @@ command asked as the website (no member) in the club's language, through ``Core.
 path, the same reply cache and the same rules as the chat (a pairing shows from its publication, exactly
 when the chat announcement goes out); or a system's own view. A club's pages exist only when its director
 switched them on (``/website aan``); ``besloten``: only for a browser that opened a member's link. An
-unknown club, page or round is a 404 without a trace; headers forbid framing and scripts; one address
+unknown club, page or round is a 404 page without a trace (the club's, with its menu, under its address); headers forbid framing and scripts; one address
 asking too fast gets 429.
 """
 
@@ -35,7 +35,7 @@ from bot.core.commands.replies import Reply
 from bot.core.running.open_files import kept_for_the_bot
 from bot.core.storage.outage import DatabaseDown, connection_lost
 from bot.core.storage.store import Club
-from bot.core.club.web_links import LINK_PREFIX, club_path
+from bot.core.club.web_links import LINK_PREFIX, club_path, site_base
 from bot.core.club.lichess_link import CALLBACK_PATH, LOGIN_PREFIX
 from bot.web import lichess_login, render, signoff, style
 from bot.web.connections import HEADER_TIMEOUT, Guard, address_key, install
@@ -99,6 +99,7 @@ def _not_found() -> web.HTTPNotFound:
 
 
 GUARD = web.AppKey("guard", Guard)
+_CLUB_PATH = re.compile(r"^/c/([^/]{1,20})(?:/|$)")  # a club's address: its 404 is the club's page
 
 
 def make_app(core: Core) -> web.Application:
@@ -121,8 +122,11 @@ def make_app(core: Core) -> web.Application:
             response: web.StreamResponse = web.Response(status=429, text="Too many requests\n")
         else:
             try:
-                response = await handler(request)
-            except web.HTTPException as exc:  # a 404, 403: answered as a plain response
+                try:
+                    response = await handler(request)
+                except web.HTTPNotFound:  # an unknown page, round, member, game or move: a page that says so
+                    response = await not_found(request)
+            except web.HTTPException as exc:  # a 403, 405: answered as a plain response
                 response = web.Response(status=exc.status, text=exc.text or exc.reason)
             except Exception as exc:
                 if connection_lost(exc, connecting=True):  # PostgreSQL stopped or restarting: for a while
@@ -134,6 +138,23 @@ def make_app(core: Core) -> web.Application:
         if "X-Frame-Options" not in response.headers:  # a kept page has them already
             response.headers.update(HEADERS)
         return response
+
+    async def not_found(request: web.Request) -> web.Response:
+        """A 404 as a page: under a club's address whose pages the visitor may see, the club's page in its
+        language with its menu; anywhere else (no such club, its website off, members only to a stranger)
+        a plain page in the bot's default language that names no club."""
+        match = _CLUB_PATH.match(request.path)
+        number = parse_id(match[1]) if match else None
+        club = await core.store.club(number) if number is not None else None
+        if club is not None and (club.website == "on" or (
+            club.website == "members" and await signoff.visitor(core, club, request) is not None
+        )):
+            lang = club.language
+            return render.page(lang, club.name, t(lang, "web_not_found_title"), await links(club),
+                               Reply(lines=(t(lang, "web_not_found"),)), status=404, look=style.look(club))  # fmt: skip
+        lang = core.config.default_language
+        return render.page(lang, "", t(lang, "web_not_found_title"), [], Reply(lines=(t(lang, "web_not_found_plain"),)),
+                           status=404)  # fmt: skip
 
     async def club_of(request: web.Request, personal: bool = False) -> Club:
         """The club in the path, when its website is on; for ``besloten``, only to a member's browser
@@ -244,7 +265,8 @@ def make_app(core: Core) -> web.Application:
         if wanted is None or len(rest) > 20:
             raise _not_found()
         if wanted.view is not None:
-            return await _view(club, wanted, rest, request.query)
+            site = core.config.web_base_url or guard_of_connections.origin(request) or site_base(core) or ""
+            return await _view(club, wanted, rest, request.query, site)
         command = wanted.command
         if rest:
             if not (wanted.numbered and parse_id(rest, 3) is not None) and rest not in wanted.words:
@@ -275,9 +297,9 @@ def make_app(core: Core) -> web.Application:
             rendered.popitem(last=False)
         return made.response(request)
 
-    async def _view(club: Club, wanted: WebPage, rest: str, query: Mapping[str, str]) -> web.StreamResponse:
+    async def _view(club: Club, wanted: WebPage, rest: str, query: Mapping[str, str], site: str) -> web.StreamResponse:
         assert wanted.view is not None
-        content = await wanted.view(core, club, rest, query)
+        content = await wanted.view(core, club, rest, query, site)
         if content is None:
             raise _not_found()
         if content.file is not None:

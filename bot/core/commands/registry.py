@@ -177,8 +177,9 @@ class WebContent:
     file: tuple[str, bytes, str] | None = None  # (file name, body, content type)
 
 
-# A system's own view: (core, club, the rest of the path, the address's query) -> what to show, or None for a 404.
-WebView = Callable[["Core", Club, str, Mapping[str, str]], Awaitable[WebContent | None]]
+# A system's own view: (core, club, the rest of the path, the address's query, the site's absolute address
+# without "/" at the end: ``[web] base_url`` or the request's scheme and host) -> what to show, or None for a 404.
+WebView = Callable[["Core", Club, str, Mapping[str, str], str], Awaitable[WebContent | None]]
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,13 @@ from tests.bot.web.conftest import a_club_with_everything
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = {"phone": (390, 844, True), "computer": (1280, 900, False)}
+
+
+def not_found_pages(base: str, club_base: str) -> dict[str, str]:
+    """The 404s (issue 45 §1): an unknown page of the club's (the club's page with its menu) and one outside any club."""
+    return {"onbekende-pagina": f"{club_base}/onzin", "buiten-de-club": f"{base}/onzin"}
+
+
 RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa", "best-practice"]
 
 
@@ -62,7 +69,8 @@ async def test_every_page_type_passes_axe_at_phone_and_computer_width(
             await asyncio.to_thread(chrome.execute_cdp_cmd, "Emulation.setDeviceMetricsOverride",
                                     {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})  # fmt: skip
             await asyncio.to_thread(chrome.get, personal)  # the form: the cookie first, then the form itself
-            urls = {**{name: f"{club_base}/{path}" for name, path in pages.items()}, "afmelden": f"{club_base}/afmelden"}
+            urls = {**{name: f"{club_base}/{path}" for name, path in pages.items()}, "afmelden": f"{club_base}/afmelden",
+                    **not_found_pages(base, club_base)}  # fmt: skip
             for name, url in urls.items():
                 for line in await asyncio.to_thread(check, chrome, url, shots / f"{name}-{width}.png"):
                     found.append(f"{name} at {width_name} width: {line}")
@@ -70,7 +78,7 @@ async def test_every_page_type_passes_axe_at_phone_and_computer_width(
     finally:
         await runner.cleanup()
     assert not found, "axe-core found:\n" + "\n".join(found)
-    assert len(list(shots.iterdir())) == 2 * (len(pages) + 1)
+    assert len(list(shots.iterdir())) == 2 * (len(pages) + 1 + len(not_found_pages(base, club_base)))
 
 
 async def test_the_members_chart_and_the_cross_tables_legend_say_what_they_show(commands: Core, site: str) -> None:

@@ -5,6 +5,7 @@ what does not exist or is switched off, the security headers, 429 for a flood.""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from datetime import datetime, timedelta, timezone
 
 import aiohttp
@@ -15,6 +16,7 @@ from bot.core.running.scheduler import Alarm
 from bot.web import server
 from bot.web.server import BURST
 from tests.bot.conftest import DIRECTOR, actor, ok, refused
+from tests.bot.web.conftest import ANNA, a_club_with_everything
 
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
 
@@ -151,3 +153,73 @@ async def test_a_members_page_shows_their_season_and_nothing_of_another_club(com
             await ok(commands, DIRECTOR, f'/uitslag "{white}" 1-0 {week + 1}')
     status, body, _ = await get(f"{site}/c/{club}/lid/{bert.id}")
     assert status == 200 and "<svg" in body and "<polyline" in body
+
+
+async def test_a_404_is_the_clubs_page_with_its_menu_and_outside_a_club_a_proper_page(commands: Core, site: str) -> None:
+    """Issue 45 §1: an unknown page, member, game, move number or round under a club's address is the club's
+    page (its language, title, menu, viewport) with a 404; a round not yet published says so; outside any
+    club (or of a club whose website is off) a plain page in the default language that names no club."""
+    club, _, pages = await a_club_with_everything(commands)
+    await ok(commands, DIRECTOR, "/taal en")  # the club's language, not the bot's default (nl)
+    base = f"{site}/c/{club}"
+    unknown = ("onzin", "lid/99999", "lid/abc", "go/99999", f"{pages['go-partij']}?zet=999", f"{pages['go-partij']}?zet=x",
+               "kalender/x", "a/b/c/d", "logo.png", "stand/9", "nk-indeling/99")  # fmt: skip
+    for path in unknown:
+        status, body, headers = await get(f"{base}/{path}")
+        assert status == 404, path
+        assert headers["Content-Type"].startswith("text/html") and '<html lang="en">' in body, path
+        assert '<meta name="viewport"' in body and "<title>" in body and f'href="/c/{club}/stand"' in body, path
+        if path in ("stand/9", "nk-indeling/99"):  # the chat's words: there is no such round
+            assert "9" in body and "There is no page" not in body, path
+        else:
+            assert "Not found ·" in body and "There is no page at this address" in body, path
+        assert headers["X-Frame-Options"] == "DENY", path
+    status, body, _ = await get(f"{base}/{pages['indeling-niet-gepubliceerd']}")  # round 3 of 5: not yet out
+    assert status == 404 and f'href="/c/{club}/stand"' in body and '<html lang="en">' in body
+    assert "round 3" in body.lower() and "There is no page" not in body, body  # it says what it is
+    for path in ("/", "/c/999/", "/c/999/stand", "/c/x/", "/onzin", "/c/"):
+        status, body, headers = await get(site + path)
+        assert status == 404 and headers["Content-Type"].startswith("text/html"), path
+        assert '<html lang="nl">' in body and '<meta name="viewport"' in body and "<h1" in body, path
+        assert "Niet gevonden" in body and "<nav" not in body and "/c/" not in body, path
+    await ok(commands, DIRECTOR, "/website uit")  # a club whose website is off: nothing says it exists
+    status, body, _ = await get(f"{base}/onzin")
+    assert status == 404 and "<nav" not in body and "Niet gevonden" in body
+    await ok(commands, DIRECTOR, "/website besloten")  # members only: the menu for a member's browser only
+    reply = await commands.handle(ANNA, "/website link")
+    personal = reply.text[reply.text.index("http") :].split()[0]
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:  # cookies of 127.0.0.1
+        async with session.get(personal) as response:
+            assert response.status == 200  # the cookie, then the form
+        async with session.get(f"{base}/a/b/c/d") as response:
+            assert response.status == 404 and f'href="/c/{club}/stand"' in await response.text()
+    status, body, _ = await get(f"{base}/a/b/c/d")
+    assert status == 404 and "<nav" not in body
+
+
+async def test_the_calendar_feeds_address_is_absolute_without_a_base_url(commands: Core, site: str) -> None:
+    """Issue 45 §1: without ``[web] base_url`` the calendar page gave ``/c/1/kalender.ics``, which no calendar
+    app accepts: the address is the request's own (scheme and host), https from a trusted proxy that says so."""
+    club = await club_with_a_season(commands)
+    await ok(commands, DIRECTOR, "/website aan")
+    commands.config = dataclasses.replace(commands.config, web_base_url=None)
+    feed = f"/c/{club}/kalender.ics"
+    status, body, _ = await get(f"{site}/c/{club}/kalender")
+    assert status == 200 and f"<p>{site}{feed}</p>" in body
+    async with aiohttp.ClientSession() as session:
+        headers = {"Host": "schaak.example.org", "X-Forwarded-Proto": "https"}  # not from a trusted proxy: http
+        async with session.get(f"{site}/c/{club}/kalender", headers=headers) as response:
+            assert f"<p>http://schaak.example.org{feed}</p>" in await response.text()
+    commands.config = dataclasses.replace(commands.config, web_trusted_proxies=("127.0.0.1",))
+    runner = await server.start_web(commands, "127.0.0.1:0")  # behind a proxy the operator trusts
+    try:
+        behind = f"http://127.0.0.1:{runner.addresses[0][1]}/c/{club}/kalender"
+        async with aiohttp.ClientSession() as session:
+            async with session.get(behind, headers=headers) as response:
+                assert f"<p>https://schaak.example.org{feed}</p>" in await response.text()
+            async with session.get(behind, headers={"Host": "schaak.example.org"}) as response:
+                assert f"<p>http://schaak.example.org{feed}</p>" in await response.text()
+    finally:
+        await runner.cleanup()
+    commands.config = dataclasses.replace(commands.config, web_base_url="https://club.example.org")
+    assert f"<p>https://club.example.org{feed}</p>" in (await get(f"{site}/c/{club}/kalender"))[1]  # configured: that

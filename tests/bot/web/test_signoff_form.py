@@ -11,8 +11,10 @@ import re
 from datetime import datetime, timezone
 
 import aiohttp
+from yarl import URL
 
 from bot.core.commands.dispatch import Core
+from bot.web.signoff import OUTCOME, outcome_cookie, read_outcome
 from tests.bot.conftest import DIRECTOR, actor, dump, link, ok, refused
 
 ANNA, BERT = actor("Anna"), actor("Bert")
@@ -119,7 +121,7 @@ async def test_the_form_signs_off_as_the_chat_does_and_the_chat_sees_it(
         key = re.search(r'name="sleutel" value="([0-9a-f]+)"', before_page).group(1)  # type: ignore[union-attr]
         before = dump(config.db_path)
         status, page = await press(session, site, club, "/afmelden 1", key=key)
-        assert status == 409 and "afmeldtermijn" in page.lower() and "17:00" in page
+        assert status == 200 and "afmeldtermijn" in page.lower() and "17:00" in page and "message refused" in page
         assert dump(config.db_path) == before
 
 
@@ -183,3 +185,38 @@ async def test_a_member_outside_the_competition_is_offered_to_join(commands: Cor
         status, page = await press(session, site, club, "/aanmelden 2")
         assert status == 200 and "ronde 2" in page and page.count("Je speelt mee.") == 4  # rounds 2-5
         assert page.count("Je doet (nog) niet mee") == 1 and 'value="/aanmelden 1"' not in page
+
+
+async def test_a_button_is_answered_with_a_redirect_and_its_outcome_is_shown_once(commands: Core, config, site: str) -> None:
+    """Issue 45 §1: the form answered a POST with the page itself, so a reload sent the command again. Now
+    a 303 to the form; the outcome travels in a signed cookie and shows on the next form only."""
+    club = await a_club(commands)
+    url = await personal_link(commands)
+    async with browser() as session:
+        _, page = await form_of(session, url)
+        key = re.search(r'name="sleutel" value="([0-9a-f]+)"', page).group(1)  # type: ignore[union-attr]
+        async with session.post(f"{site}/c/{club}/afmelden", data={"sleutel": key, "doe": "/afmelden 1"},
+                                allow_redirects=False) as response:  # fmt: skip
+            assert response.status == 303 and response.headers["Location"] == f"/c/{club}/afmelden"
+            assert response.headers["Cache-Control"] == "no-store" and "Anna" not in await response.text()
+            cookie = response.headers["Set-Cookie"]
+            assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and f"Path=/c/{club}/" in cookie
+        assert "Voor ronde 1 (2026-12-03) ben je afgemeld" in await ok(commands, ANNA, "/mijn")  # done once
+        after = dump(config.db_path)
+        status, page = await form_of(session, f"{site}/c/{club}/afmelden")  # the redirect followed
+        assert status == 200 and "Anna is afgemeld voor ronde 1 (2026-12-03)." in page and 'role="status"' in page
+        status, page = await form_of(session, f"{site}/c/{club}/afmelden")  # a reload: the form, no message
+        assert status == 200 and "Anna is afgemeld" not in page and "Je bent afgemeld." in page
+        assert dump(config.db_path) == after  # and nothing sent again
+        status, page = await press(session, site, club, "/aanmelden 1")  # followed as a browser does
+        assert status == 200 and "message" in page and "Je speelt mee." in page
+        # an outcome cookie not signed for this link shows nothing
+        forged = outcome_cookie("00" * 32, ("Alles is afgemeld.",), True)
+        session.cookie_jar.update_cookies({OUTCOME: forged}, response_url=URL(f"{site}/c/{club}/"))
+        async with session.get(f"{site}/c/{club}/afmelden") as response:
+            assert response.status == 200 and "Alles is afgemeld." not in await response.text()
+            assert f'{OUTCOME}=""' in response.headers["Set-Cookie"]  # it was sent, and is removed
+    hashed = "ab" * 32
+    value = outcome_cookie(hashed, tuple("x" * 100 for _ in range(100)), False)
+    assert len(value) <= 3100 and read_outcome(hashed, value) is not None and read_outcome("cd" * 32, value) is None
+    assert read_outcome(hashed, value + "0") is None and read_outcome(hashed, "") is None
