@@ -13,6 +13,8 @@ import html
 import re
 
 from engine.keizer import reports
+from engine.keizer import season as season_rules
+from engine.keizer.model import Absence
 
 from bot.core.commands.context import Context, UserError, parse_int
 from bot.core.commands.dispatch import Core
@@ -89,11 +91,24 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     card = await asyncio.to_thread(reports.member_card, player.id, data.players, data.rounds, data.settings)
     names = {p.id: p.name for p in data.players}
     colours = {"w": ctx.t("colour_white"), "b": ctx.t("colour_black"), "": ""}
-    results = {"bye": ctx.t("card_bye"), "afw": ctx.t("card_absent"), "team": ctx.t("card_absent_team"), "": "-", "=": "½"}
+    results = {"bye": ctx.t("card_bye"), "team": ctx.t("card_absent_team"), "": ctx.t("card_no_result"), "=": "½",
+               "+": ctx.t("card_forfeit_win"), "-": ctx.t("card_forfeit_loss")}  # fmt: skip
+    absences = {Absence.NOTICE: ctx.t("card_absent"), Absence.TEAM: ctx.t("card_absent_team"),
+                Absence.UNEXCUSED: ctx.t("card_no_show"), Absence.AUTO: ctx.t("card_auto_signed_off")}  # fmt: skip
+    absent = {r.number: r.absent.get(player.id) for r in data.rounds}
+
+    def result_of(m: reports.Meeting) -> str:
+        """Each kind of round in its own words: signed off, team match, no-show (its 0), signed off by the
+        no-show rule, a forfeit, no result yet (issue 44 §3; all were "-" or "afwezig" before)."""
+        why = absent.get(m.round)
+        if m.result == "afw" and why is not None:
+            return absences[why]
+        return results.get(m.result, m.result)
+
     table = Table(
         headers=(ctx.t("col_round"), ctx.t("col_opponent"), ctx.t("col_colour"), ctx.t("col_result"), ctx.t("col_score")),
         rows=tuple(
-            (str(m.round), names.get(m.opponent, "") if m.opponent else "", colours[m.colour], results.get(m.result, m.result),
+            (str(m.round), names.get(m.opponent, "") if m.opponent else "", colours[m.colour], result_of(m),
              fmt_points(score) if score is not None else "")
             for m, score in card.rounds
         ),
@@ -127,10 +142,19 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
     if me in final:
         lines.append(ctx.t("me_place", rank=final[me].rank, count=len(final), value=final[me].value))
     store = keizer_store(core)
-    signed = sorted(number for number, so in await store.signoffs_of_season(season.id) if so.member_id == ctx.member.id)
-    if signed:
-        lines.append(ctx.t("me_signoffs", rounds=", ".join(str(n) for n in signed)))
-    lines.append(await _next_round(core, ctx, data))
+    mine = [(number, so.kind) for number, so in await store.signoffs_of_season(season.id) if so.member_id == ctx.member.id]
+    for kind_of, key in (("notice", "me_signoffs"), ("team", "me_signoffs_team")):  # a no-show is no sign-off
+        signed = sorted(number for number, k in mine if k == kind_of)
+        if signed:
+            lines.append(ctx.t(key, rounds=", ".join(str(n) for n in signed)))
+    no_shows = sorted(r.number for r in data.rounds if season_rules.is_no_show(me, r))
+    if no_shows:
+        lines.append(ctx.t("me_no_shows", rounds=", ".join(str(n) for n in no_shows), limit=data.settings.no_show_limit))
+    own = next((sp for sp in data.season_players if sp.member_id == ctx.member.id), None)
+    if own is not None and own.auto_signed_off:  # signed off by the no-show rule: /aanmelden, not a deadline
+        lines.append(ctx.t("me_auto_signed_off", limit=data.settings.no_show_limit))
+    else:
+        lines.append(await _next_round(core, ctx, data))
     # secret: on Telegram it goes to the private chat with the bot, never into the group
     return Reply(lines=tuple(lines), table=card.table, image=card.image, private=True, secret=True)
 
