@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import html
 import re
+from zoneinfo import ZoneInfo
 
 from engine.keizer import reports
 from engine.keizer import season as season_rules
@@ -211,10 +212,20 @@ async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) ->
         if mine is not None:
             other = mine.black_id if mine.white_id == ctx.member.id else mine.white_id
             names = {int(p.id): p.name for p in data.players}
+            if current.play_date < ctx.now.astimezone(ZoneInfo(ctx.club.timezone)).date().isoformat():
+                # an evening gone by with its result missing is not the coming game (issue 44 §3)
+                missing = ctx.t("me_result_missing", round=current.number, date=current.play_date, name=names.get(other, "?")) + " "
+                return missing + await _after_current(core, ctx, data)
             colour = ctx.t("colour_white" if mine.white_id == ctx.member.id else "colour_black")
             said = ctx.t("me_next_game", round=current.number, board=mine.board, name=names.get(other, "?"), colour=colour)
             online = {g.board: g for g in await core.store.online_games_of_rounds(ctx.club.id, SYSTEM, [current.id])}
             return said + own_link(ctx.lang, online.get(mine.board), "colour_white" if mine.white_id == ctx.member.id else "colour_black")
+    return await _after_current(core, ctx, data)
+
+
+async def _after_current(core: Core, ctx: Context, data: competition.SeasonData) -> str:
+    """The first round not paired yet: signed off for it, or its date and deadline."""
+    assert ctx.member is not None
     coming = competition.coming_round(data)
     if coming is None:
         return ctx.t("me_season_over")

@@ -54,3 +54,15 @@ async def test_the_card_tells_each_kind_of_round_apart(commands: Core, clock, co
     assert "nog geen uitslag" in lines["3"], card
     mine = (await commands.handle(ANNA, "/mijn")).text
     assert "Afgemeld voor ronde 1." in mine and "teamwedstrijd in ronde 2" in mine and "Niet verschenen" not in mine, mine
+
+
+async def test_a_past_round_without_its_result_is_not_the_coming_game(commands: Core, clock, config) -> None:
+    await main_season(commands)
+    clock.set(MAIN_PUBLISH + timedelta(minutes=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    assert "Ronde 1: bord" in (await commands.handle(ANNA, "/mijn")).text  # that evening: her game
+    clock.set(MAIN_PUBLISH + timedelta(days=5))  # Tuesday 8 December, round 1's result still missing
+    text = (await commands.handle(ANNA, "/mijn")).text
+    assert "Ronde 1: bord" not in text, text
+    assert "Ronde 1 (2026-12-03) tegen" in text and "ontbreekt nog" in text, text
+    assert "Ronde 2 is op 2026-12-10" in text, text
