@@ -43,7 +43,7 @@ async def _addressed(core: Core, ctx: Context, usage: str | None) -> tuple[Conte
 async def cross_table(core: Core, ctx: Context) -> tuple[str, Table, competition.SeasonData]:
     ctx, data = await _addressed(core, ctx, "usage_kruistabel")
     season = data.season
-    words = {code: ctx.t(f"cross_{code}") for code in ("w", "b", "bye", "afw", "team")}  # "z", "vrij" in Dutch
+    words = {code: ctx.t(f"cross_{code}") for code in ("w", "b", "bye", "afw", "team", "noshow", "auto", "pending")}  # "z", "vrij" in Dutch
     rows = await asyncio.to_thread(reports.cross_table, data.players, data.rounds, data.settings, words)
     numbers = sorted(r.number for r in data.rounds)
     table = Table(

@@ -66,3 +66,18 @@ async def test_a_past_round_without_its_result_is_not_the_coming_game(commands: 
     assert "Ronde 1: bord" not in text, text
     assert "Ronde 1 (2026-12-03) tegen" in text and "ontbreekt nog" in text, text
     assert "Ronde 2 is op 2026-12-10" in text, text
+
+
+async def test_the_cross_table_tells_a_no_show_from_a_sign_off_and_marks_a_missing_result(commands: Core, clock, config) -> None:
+    await main_season(commands)
+    for number in (1, 2):
+        await play_round_without_anna(commands, clock, config, number)
+    await ok(commands, DIRECTOR, "/afmelden Bert 3")
+    clock.set(MAIN_PUBLISH + timedelta(weeks=2, minutes=1))
+    await ok(commands, DIRECTOR, "/publiceer")
+    table = (await commands.handle(ANNA, "/kruistabel")).table
+    assert table is not None
+    row = {r[1]: r[3:] for r in table.rows}
+    assert row["Anna"][2] == "auto", row  # signed off by the no-show rule
+    assert row["Bert"][2] == "afw", row  # signed off in time
+    assert row["Carla"][2].endswith("?") and row["Daan"][2].endswith("?"), row  # paired, no result yet
