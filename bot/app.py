@@ -26,7 +26,7 @@ from bot.config import Config, ConfigError, default_config_path, load_config, we
 from bot.core.running.rate_limit import DISCORD, TELEGRAM, RateLimits
 from bot.core.running.scheduler import Alarm
 from bot.systems import make_core
-from bot.core.running.log_lines import configure_logging
+from bot.core.running.log_lines import configure_console_logging, configure_logging
 from bot.adapters.lost import Lost
 from bot.core.online.settings import log_at_start
 from bot.platform_login import log_in
@@ -48,9 +48,14 @@ def freeze_startup_objects() -> None:
 
 
 async def run_console(
-    config: Config, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, clock_start: datetime | None = None
+    config: Config,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    clock_start: datetime | None = None,
+    log_file: Path | None = None,
 ) -> int:
-    """The embedded default: the console adapter on the SQLite file of the config."""
+    """The embedded default: the console adapter on the SQLite file of the config; ``log_file``, where the
+    log goes, is said once started."""
     store = await open_database(config.database)
     clock = ShiftedClock(clock_start)
     core = make_core(store, config, clock)
@@ -77,6 +82,8 @@ async def run_console(
         await console.start()
         await alarm.start()
         site = await start_operator_site(core, config)
+        if log_file is not None:
+            print(f"clubbot: the log goes to {log_file}; warnings and errors also show here", file=sys.stderr)
         log_at_start(config)  # once started: whether online play on lichess is on
         freeze_startup_objects()
         await console.run(stdin)
@@ -255,6 +262,14 @@ def parse_shards(text: str) -> tuple[int, ...]:
     return tuple(sorted(shards))
 
 
+def console_log_path(config: Config) -> Path:
+    """Where the console writes its log: ``clubbot.log`` beside the database, as its exports are (on
+    PostgreSQL, beside the SQLite file the config names, data/ by default, made if missing)."""
+    if config.database_url is not None:
+        config.db_path.parent.mkdir(parents=True, exist_ok=True)
+    return config.db_path.parent / "clubbot.log"
+
+
 def _with_process_options(config: Config, args: argparse.Namespace) -> Config:
     """This process's part of a bot that runs in several (--shards, --shard-count, --platforms)."""
     shards = parse_shards(args.shards) if getattr(args, "shards", None) else None
@@ -328,7 +343,11 @@ def run_from_cli(args: argparse.Namespace) -> int:
         print(f"clubbot: {exc}", file=sys.stderr)
         return 2
     secrets = [token for token in (config.discord_token, config.telegram_token, config.lichess_token) if token]
-    configure_logging(config.log_level, config.log_format, sys.stderr, secrets)
+    if console:  # the conversation stays readable: the log to a file beside the database, warnings also here
+        log_file = console_log_path(config)
+        configure_console_logging(config.log_level, config.log_format, log_file, sys.stderr, secrets)
+    else:
+        configure_logging(config.log_level, config.log_format, sys.stderr, secrets)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # it logs every alarm it sets
     try:
         start = _parse_start(args.clock, config.default_timezone)
@@ -359,7 +378,7 @@ def run_from_cli(args: argparse.Namespace) -> int:
     try:
         if not console:
             return asyncio.run(run_platforms(config, clock_start=start))
-        return asyncio.run(run_console(config, clock_start=start))
+        return asyncio.run(run_console(config, clock_start=start, log_file=log_file))
     except ConfigError as exc:  # found only once starting (the website's address cannot be listened on)
         print(f"clubbot: {exc}", file=sys.stderr)
         return 2

@@ -11,8 +11,11 @@ from __future__ import annotations
 import asyncio
 import html
 import re
+from zoneinfo import ZoneInfo
 
 from engine.keizer import reports
+from engine.keizer import season as season_rules
+from engine.keizer.model import Absence
 
 from bot.core.commands.context import Context, UserError, parse_int
 from bot.core.commands.dispatch import Core
@@ -40,7 +43,7 @@ async def _addressed(core: Core, ctx: Context, usage: str | None) -> tuple[Conte
 async def cross_table(core: Core, ctx: Context) -> tuple[str, Table, competition.SeasonData]:
     ctx, data = await _addressed(core, ctx, "usage_kruistabel")
     season = data.season
-    words = {code: ctx.t(f"cross_{code}") for code in ("w", "b", "bye", "afw", "team")}  # "z", "vrij" in Dutch
+    words = {code: ctx.t(f"cross_{code}") for code in ("w", "b", "bye", "afw", "team", "noshow", "auto", "pending")}  # "z", "vrij" in Dutch
     rows = await asyncio.to_thread(reports.cross_table, data.players, data.rounds, data.settings, words)
     numbers = sorted(r.number for r in data.rounds)
     table = Table(
@@ -89,11 +92,24 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     card = await asyncio.to_thread(reports.member_card, player.id, data.players, data.rounds, data.settings)
     names = {p.id: p.name for p in data.players}
     colours = {"w": ctx.t("colour_white"), "b": ctx.t("colour_black"), "": ""}
-    results = {"bye": ctx.t("card_bye"), "afw": ctx.t("card_absent"), "team": ctx.t("card_absent_team"), "": "-", "=": "½"}
+    results = {"bye": ctx.t("card_bye"), "team": ctx.t("card_absent_team"), "": ctx.t("card_no_result"), "=": "½",
+               "+": ctx.t("card_forfeit_win"), "-": ctx.t("card_forfeit_loss")}  # fmt: skip
+    absences = {Absence.NOTICE: ctx.t("card_absent"), Absence.TEAM: ctx.t("card_absent_team"),
+                Absence.UNEXCUSED: ctx.t("card_no_show"), Absence.AUTO: ctx.t("card_auto_signed_off")}  # fmt: skip
+    absent = {r.number: r.absent.get(player.id) for r in data.rounds}
+
+    def result_of(m: reports.Meeting) -> str:
+        """Each kind of round in its own words: signed off, team match, no-show (its 0), signed off by the
+        no-show rule, a forfeit, no result yet (issue 44 §3; all were "-" or "afwezig" before)."""
+        why = absent.get(m.round)
+        if m.result == "afw" and why is not None:
+            return absences[why]
+        return results.get(m.result, m.result)
+
     table = Table(
         headers=(ctx.t("col_round"), ctx.t("col_opponent"), ctx.t("col_colour"), ctx.t("col_result"), ctx.t("col_score")),
         rows=tuple(
-            (str(m.round), names.get(m.opponent, "") if m.opponent else "", colours[m.colour], results.get(m.result, m.result),
+            (str(m.round), names.get(m.opponent, "") if m.opponent else "", colours[m.colour], result_of(m),
              fmt_points(score) if score is not None else "")
             for m, score in card.rounds
         ),
@@ -127,10 +143,19 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
     if me in final:
         lines.append(ctx.t("me_place", rank=final[me].rank, count=len(final), value=final[me].value))
     store = keizer_store(core)
-    signed = sorted(number for number, so in await store.signoffs_of_season(season.id) if so.member_id == ctx.member.id)
-    if signed:
-        lines.append(ctx.t("me_signoffs", rounds=", ".join(str(n) for n in signed)))
-    lines.append(await _next_round(core, ctx, data))
+    mine = [(number, so.kind) for number, so in await store.signoffs_of_season(season.id) if so.member_id == ctx.member.id]
+    for kind_of, key in (("notice", "me_signoffs"), ("team", "me_signoffs_team")):  # a no-show is no sign-off
+        signed = sorted(number for number, k in mine if k == kind_of)
+        if signed:
+            lines.append(ctx.t(key, rounds=", ".join(str(n) for n in signed)))
+    no_shows = sorted(r.number for r in data.rounds if season_rules.is_no_show(me, r))
+    if no_shows:
+        lines.append(ctx.t("me_no_shows", rounds=", ".join(str(n) for n in no_shows), limit=data.settings.no_show_limit))
+    own = next((sp for sp in data.season_players if sp.member_id == ctx.member.id), None)
+    if own is not None and own.auto_signed_off:  # signed off by the no-show rule: /aanmelden, not a deadline
+        lines.append(ctx.t("me_auto_signed_off", limit=data.settings.no_show_limit))
+    else:
+        lines.append(await _next_round(core, ctx, data))
     # secret: on Telegram it goes to the private chat with the bot, never into the group
     return Reply(lines=tuple(lines), table=card.table, image=card.image, private=True, secret=True)
 
@@ -187,10 +212,20 @@ async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) ->
         if mine is not None:
             other = mine.black_id if mine.white_id == ctx.member.id else mine.white_id
             names = {int(p.id): p.name for p in data.players}
+            if current.play_date < ctx.now.astimezone(ZoneInfo(ctx.club.timezone)).date().isoformat():
+                # an evening gone by with its result missing is not the coming game (issue 44 §3)
+                missing = ctx.t("me_result_missing", round=current.number, date=current.play_date, name=names.get(other, "?")) + " "
+                return missing + await _after_current(core, ctx, data)
             colour = ctx.t("colour_white" if mine.white_id == ctx.member.id else "colour_black")
             said = ctx.t("me_next_game", round=current.number, board=mine.board, name=names.get(other, "?"), colour=colour)
             online = {g.board: g for g in await core.store.online_games_of_rounds(ctx.club.id, SYSTEM, [current.id])}
             return said + own_link(ctx.lang, online.get(mine.board), "colour_white" if mine.white_id == ctx.member.id else "colour_black")
+    return await _after_current(core, ctx, data)
+
+
+async def _after_current(core: Core, ctx: Context, data: competition.SeasonData) -> str:
+    """The first round not paired yet: signed off for it, or its date and deadline."""
+    assert ctx.member is not None
     coming = competition.coming_round(data)
     if coming is None:
         return ctx.t("me_season_over")

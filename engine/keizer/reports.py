@@ -91,6 +91,8 @@ def cross_table(
     scores = {s.player.id: s.score for s in standings(players, rounds, settings)}
     word = dict(words or {})
     numbers = sorted(r.number for r in rounds)
+    why = {r.number: r.absent for r in rounds}
+    absence_word = {Absence.UNEXCUSED: "noshow", Absence.AUTO: "auto"}  # else "afw" (or "team")
     table = []
     for rank, player in final:
         by_round = {m.round: m for m in meetings(player.id, rounds)}
@@ -100,9 +102,12 @@ def cross_table(
             if m is None:
                 cells.append("")
             elif m.opponent is None:
-                cells.append(word.get(m.result, m.result))
+                kind = why[n].get(player.id)
+                code = absence_word.get(kind, m.result) if m.result == "afw" and kind is not None else m.result
+                cells.append(word.get(code, word.get(m.result, m.result)))  # a no-show's own word, if given one
             else:
-                cells.append(f"{place.get(m.opponent, '?')}{word.get(m.colour, m.colour)}{m.result}")
+                result = word.get("pending", "") if m.result == "" else m.result  # no result yet: "?", if given
+                cells.append(f"{place.get(m.opponent, '?')}{word.get(m.colour, m.colour)}{result}")
         table.append((rank, player, scores.get(player.id), cells))
     return table
 

@@ -8,6 +8,7 @@ import json
 import logging
 from contextvars import ContextVar
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Sequence, TextIO
 
 CLUB: ContextVar[int | None] = ContextVar("club", default=None)
@@ -74,7 +75,30 @@ class Redacting(logging.Formatter):
 def configure_logging(level: str, form: str, stream: TextIO, secrets: Sequence[str] = ()) -> logging.Handler:
     """The root logger writes to ``stream`` in ``form`` (one of ``FORMATS``), ``secrets`` never shown;
     returns its handler."""
-    handler = logging.StreamHandler(stream)
+    handler = _formatted(logging.StreamHandler(stream), form, secrets)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(getattr(logging, level.upper(), logging.INFO))
+    return handler
+
+
+def configure_console_logging(
+    level: str, form: str, path: Path, stream: TextIO, secrets: Sequence[str] = ()
+) -> tuple[logging.Handler, logging.Handler]:
+    """The console's log: every line at ``level`` goes to the file ``path`` (made at its first line, so a
+    start that stops before anything is logged leaves no file), and only warnings and errors to ``stream``,
+    the terminal the conversation is on; returns both handlers."""
+    to_file = _formatted(logging.FileHandler(path, encoding="utf-8", delay=True), form, secrets)
+    to_stream = _formatted(logging.StreamHandler(stream), form, secrets)
+    to_stream.setLevel(logging.WARNING)
+    root = logging.getLogger()
+    root.addHandler(to_file)
+    root.addHandler(to_stream)
+    root.setLevel(getattr(logging, level.upper(), logging.INFO))
+    return to_file, to_stream
+
+
+def _formatted(handler: logging.Handler, form: str, secrets: Sequence[str]) -> logging.Handler:
     handler.addFilter(_ClubFilter())
     formatter: logging.Formatter
     if form == "json":
@@ -84,7 +108,4 @@ def configure_logging(level: str, form: str, stream: TextIO, secrets: Sequence[s
     else:
         formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s club=%(club)s: %(message)s")
     handler.setFormatter(Redacting(formatter, secrets) if secrets else formatter)
-    root = logging.getLogger()
-    root.addHandler(handler)
-    root.setLevel(getattr(logging, level.upper(), logging.INFO))
     return handler

@@ -153,3 +153,13 @@ def test_an_unrated_player_is_no_rating_in_a_performance_nor_in_the_trf() -> Non
     tim = next(line for line in lines if "Tim Koster" in line)
     assert tim[4:8] == "   3" and tim[48:52] == "    " and tim[53:56] == "   "
     assert "072 2" in lines
+
+
+def test_the_cross_table_gives_a_no_show_and_a_missing_result_their_own_words_when_asked() -> None:
+    rounds = [*ROUNDS, Round(3, (Game("a", "b"),), absent={"c": Absence.UNEXCUSED, "d": Absence.AUTO, "e": Absence.NOTICE})]
+    words = {"afw": "afw", "noshow": "nv0", "auto": "auto", "pending": "?"}
+    cells = {p.id: c for _, p, _, c in cross_table(PLAYERS, rounds, words=words)}
+    assert [cells[p][2] for p in "cde"] == ["nv0", "auto", "afw"]
+    assert cells["a"][2].endswith("w?") and cells["b"][2].endswith("b?")
+    plain = {p.id: c for _, p, _, c in cross_table(PLAYERS, rounds)}  # without words: as before
+    assert [plain[p][2] for p in "cde"] == ["afw", "afw", "afw"]
