@@ -95,9 +95,10 @@ async def test_the_start_says_once_whether_online_play_is_on_and_no_request_goes
               "/seizoen online=lichess tempo=15+10\n/stop\n")  # fmt: skip
     code, out, err = await clubbot_run(config, tmp_path / "c.sqlite3", env, script)
     assert code == 0, err
-    said = [line for line in err.splitlines() if "online play" in line]
+    logged = (tmp_path / "clubbot.log").read_text(encoding="utf-8")  # the console's log, beside its database
+    said = [line for line in logged.splitlines() if "online play" in line]
     if token:
-        assert len(said) == 1 and f"online play on: lichess at {lichess.url}" in said[0] and token not in err
+        assert len(said) == 1 and f"online play on: lichess at {lichess.url}" in said[0] and token not in logged + err
         assert "Online op lichess vanaf ronde 1: tempo 15+10" in out, out
     else:
         assert len(said) == 1 and "online play off: no lichess token in the environment variable CLUB_LICHESS" in said[0]
