@@ -36,7 +36,7 @@ from tests.bot.adapters.local_server import serve_locally
 from tests.bot.online.fake_lichess_control import add_control
 from tests.bot.online.fake_lichess_rules import RULES, Rules, error, keep_rules, ndjson, who_sent
 from tests.bot.online.fake_lichess_state import FakeChallenge, FakeClock, FakeGame, FakeUser, World, game_json, game_pgn, new_id, s256, speed
-from tests.bot.online.lichess_contract import GAME_STATUS_IDS, JSON, NDJSON, PGN, expires_problem
+from tests.bot.online.lichess_contract import GAME_STATUS_IDS, JSON, NDJSON, PGN, endpoint_of, expires_problem
 
 BOT_NAME = "ClubBot"
 BOT_TOKEN = "lip_clubbot_fake_token"
@@ -49,7 +49,7 @@ class FakeLichess:
         self.rules = Rules(self.clock, latency)
         self.world = World()
         self.world.add_user(BOT_NAME)
-        self.bot_token = self.world.add_token(BOT_NAME, bot_token)
+        self.bot_token = self.world.add_token(BOT_NAME, bot_token, scopes=("challenge:write",))  # as config.example.toml asks
         self.watchers: list[tuple[set[str], asyncio.Queue[dict[str, Any] | None]]] = []
         self.url = ""
         self.held_answers = 0  # challenges to make whose answer is never sent (``hold``)
@@ -110,6 +110,11 @@ class FakeLichess:
             who = who_sent(request)
             if not request.path.startswith("/_fake/") and who != "anonymous" and who not in self.world.tokens:
                 return error(401, "No such token")
+            found = endpoint_of(request.method, request.path)
+            if found is not None and found[0].scopes and not self.world.scopes.get(who, frozenset()) & set(found[0].scopes):
+                self.rules.problems.append(f"{request.method} {found[0].path}: the token has none of the scopes "
+                                           f"{', '.join(found[0].scopes)} ({found[0].source})")  # fmt: skip
+                return error(403, "Missing scope")
             return await handler(request)  # type: ignore[no-any-return]
 
         app = web.Application(middlewares=[keep_rules, known_token])

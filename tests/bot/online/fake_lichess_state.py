@@ -150,6 +150,7 @@ class World:
     base: str = ""
     users: dict[str, FakeUser] = field(default_factory=dict)
     tokens: dict[str, str] = field(default_factory=dict)
+    scopes: dict[str, frozenset[str]] = field(default_factory=dict)  # a token's OAuth2 scopes
     challenges: dict[str, FakeChallenge] = field(default_factory=dict)
     games: dict[str, FakeGame] = field(default_factory=dict)
     codes: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -159,9 +160,10 @@ class World:
         user = self.users[name.lower()] = FakeUser(name, closed)
         return user
 
-    def add_token(self, user: str, token: str | None = None) -> str:
+    def add_token(self, user: str, token: str | None = None, scopes: tuple[str, ...] = ()) -> str:
         token = token or "lio_" + "".join(secrets.choice(ID_LETTERS) for _ in range(24))
         self.tokens[token] = user.lower()
+        self.scopes[token] = frozenset(scopes)
         return token
 
     def expire(self, now_ms: int, challenge_id: str | None = None) -> list[str]:

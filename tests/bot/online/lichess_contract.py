@@ -86,6 +86,7 @@ class Endpoint:
     accept: tuple[str, ...] = ()  # the Accept values it serves, the first its default
     answers: str = JSON
     extra: tuple[str, ...] = field(default=())  # rules beyond single parameters, named for ``_extra_rules``
+    scopes: tuple[str, ...] = ()  # its OAuth2 security: the token needs one of these scopes (none named: any token)
 
 
 BOOLEAN = "boolean"
@@ -113,6 +114,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
         "challengeCancel", "POST", "/api/challenge/{challengeId}/cancel", "tags/challenges/api-challenge-challengeId-cancel.yaml",
         auth="required", path_params=(Param("challengeId", required=True),), query=(Param("opponentToken"),),
+        scopes=("challenge:write", "bot:play", "board:play"),
     ),  # fmt: skip
     Endpoint(
         "gamePgn", "GET", "/game/export/{gameId}", "tags/games/game-export-gameId.yaml",

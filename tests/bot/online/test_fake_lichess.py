@@ -119,6 +119,24 @@ async def test_two_requests_in_flight_from_one_token_break_the_rule(lichess: Fak
     assert lichess.rules.most_in_flight == 2
 
 
+async def test_a_cancel_needs_a_token_with_the_challenge_scope(lichess: FakeLichess) -> None:
+    """The description's security for a challenge's cancel: OAuth2 with challenge:write, bot:play or board:play.
+    A token without one (a member's, from "log in with lichess", which asks no scope) is refused 403 and counted
+    against the bot; the bot's own token (challenge:write, as config.example.toml asks) is not."""
+    lichess.add_user("Anna"), lichess.add_user("Bert")
+    made = await send(lichess, "POST", "/api/challenge/open", form={"users": "anna,bert", "clock.limit": "900",
+                                                                     "clock.increment": "10"})  # fmt: skip
+    assert made[0] == 200, made
+    challenge = json.loads(made[1])["id"]
+    bare = lichess.world.add_token("anna")
+    refused = await send(lichess, "POST", f"/api/challenge/{challenge}/cancel", token=bare)
+    assert refused[0] == 403
+    found, lichess.problems[:] = list(lichess.problems), []
+    assert found == ["POST /api/challenge/{challengeId}/cancel: the token has none of the scopes challenge:write, bot:play, "
+                     "board:play (tags/challenges/api-challenge-challengeId-cancel.yaml)"]  # fmt: skip
+    assert (await send(lichess, "POST", f"/api/challenge/{challenge}/cancel"))[0] == 200
+
+
 async def test_a_request_within_the_minute_after_a_429_breaks_the_rule(lichess: FakeLichess) -> None:
     lichess.fail_next(1, 429)
     assert (await send(lichess, "GET", "/api/users/status?ids=anna"))[0] == 429
