@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.adapters.lost import Lost
@@ -32,14 +34,21 @@ async def exits_with_one_clear_line(proc: asyncio.subprocess.Process, log: Path,
     assert "Traceback" not in text, text[-3000:]
 
 
-async def test_a_telegram_token_revoked_while_running_stops_the_bot_with_status_1(tmp_path: Path) -> None:
-    telegram = await FakeTelegram().start()
+@asynccontextmanager
+async def telegram_bot(tmp_path: Path, telegram: FakeTelegram, log: Path) -> AsyncIterator[asyncio.subprocess.Process]:
+    """``clubbot run`` on Telegram against ``telegram``, its output in ``log``."""
     config = tmp_path / "config.toml"
     config.write_text(f'[telegram]\nbase_url = "{telegram.base_url}"\nbase_file_url = "{telegram.base_file_url}"\n')
+    async with bot_process(log, CLUBBOT, "run", "--config", str(config), "--db", str(tmp_path / "club.sqlite3"),
+                           cwd=tmp_path, env=environment(CLUBBOT_TELEGRAM_TOKEN=TOKEN)) as proc:  # fmt: skip
+        yield proc
+
+
+async def test_a_telegram_token_revoked_while_running_stops_the_bot_with_status_1(tmp_path: Path) -> None:
+    telegram = await FakeTelegram().start()
     log = tmp_path / "bot.log"
     try:
-        async with bot_process(log, CLUBBOT, "run", "--config", str(config), "--db", str(tmp_path / "club.sqlite3"),
-                               cwd=tmp_path, env=environment(CLUBBOT_TELEGRAM_TOKEN=TOKEN)) as proc:  # fmt: skip
+        async with telegram_bot(tmp_path, telegram, log) as proc:
             await until(lambda: bool(telegram.of("deleteWebhook")), proc, log)  # its last call before it polls
             await asyncio.sleep(1.0)  # polling
             assert proc.returncode is None, log.read_text()[-3000:]
@@ -89,12 +98,9 @@ async def test_started_again_with_the_revoked_token_the_bot_stops_and_never_writ
     which python-telegram-bot's refusal quotes, is never written to the log (the journal)."""
     telegram = await FakeTelegram().start()
     telegram.revoked = True  # before the start: the supervisor's restart after a revoke
-    config = tmp_path / "config.toml"
-    config.write_text(f'[telegram]\nbase_url = "{telegram.base_url}"\nbase_file_url = "{telegram.base_file_url}"\n')
     log = tmp_path / "bot.log"
     try:
-        async with bot_process(log, CLUBBOT, "run", "--config", str(config), "--db", str(tmp_path / "club.sqlite3"),
-                               cwd=tmp_path, env=environment(CLUBBOT_TELEGRAM_TOKEN=TOKEN)) as proc:  # fmt: skip
+        async with telegram_bot(tmp_path, telegram, log) as proc:
             await exits_with_one_clear_line(proc, log, "telegram refused the bot's token")
         assert TOKEN not in log.read_text(), log.read_text()[-3000:]
     finally:

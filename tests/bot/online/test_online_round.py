@@ -5,6 +5,8 @@ season played at the club that asks lichess nothing."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import datetime, timedelta, timezone
 
 
@@ -146,7 +148,9 @@ async def test_after_a_429_the_pass_waits_lichess_s_minute_and_then_makes_them_a
     assert all(" lichess: " in line for line in announcement.splitlines()[1:7])
 
 
-async def test_on_postgresql_the_round_s_challenges_are_made_announced_and_cancelled(pg_url, config, clock, lichess) -> None:
+@asynccontextmanager
+async def published_on_postgresql(pg_url: str, config, clock, lichess: FakeLichess) -> AsyncIterator[tuple[Core, Posted]]:
+    """A Core on PostgreSQL playing on ``lichess``, its club's round published at 18:00 (what was posted)."""
     from bot.core.storage.store import open_store
 
     pg = await open_store(pg_url)
@@ -156,6 +160,14 @@ async def test_on_postgresql_the_round_s_challenges_are_made_announced_and_cance
         await online_club(core, lichess)
         posted = Posted()
         await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
+        yield core, posted
+    finally:
+        await core.online.close()
+        await pg.close()
+
+
+async def test_on_postgresql_the_round_s_challenges_are_made_announced_and_cancelled(pg_url, config, clock, lichess) -> None:
+    async with published_on_postgresql(pg_url, config, clock, lichess) as (core, posted):
         made = {c.id: c for c in lichess.world.challenges.values()}
         assert len(made) == 6 and all((c.limit, c.increment, c.rated) == (900, 10, True) for c in made.values())
         (announcement,) = posted.channel("pairing")
@@ -163,9 +175,6 @@ async def test_on_postgresql_the_round_s_challenges_are_made_announced_and_cance
         await ok(core, DIRECTOR, "/publiceer ongedaan")
         await Alarm(core, posted.send).run_due()
         assert sorted(c.status for c in made.values()) == ["canceled"] * 6
-    finally:
-        await core.online.close()
-        await pg.close()
 
 
 async def test_a_process_without_lichess_s_turn_announces_the_links_that_another_process_will_make(pg_url, config, clock,
@@ -176,24 +185,18 @@ async def test_a_process_without_lichess_s_turn_announces_the_links_that_another
     from bot.core.online.settings import LichessTurn
     from bot.core.storage.store import open_store
 
-    pg, other = await open_store(pg_url), await open_store(pg_url)
+    other = await open_store(pg_url)
     holder = LichessTurn(other)
     assert await holder.mine()
-    core = make_core(pg, with_lichess(config, lichess), clock)
-    core.online.timing = lichess.clock
     try:
-        await online_club(core, lichess)
-        posted = Posted()
-        await at(core, clock, lichess, PUBLISHED, Alarm(core, posted.send))
-        assert lichess.world.challenges == {} and posted.channel("pairing") == []  # not this process's to make
-        await at(core, clock, lichess, PUBLISHED + ANNOUNCE_HOLD + timedelta(minutes=1), Alarm(core, posted.send))
-        (announcement,) = posted.channel("pairing")
-        assert all("lichess-link volgt" in line for line in announcement.splitlines()[1:7]), announcement
+        async with published_on_postgresql(pg_url, config, clock, lichess) as (core, posted):
+            assert lichess.world.challenges == {} and posted.channel("pairing") == []  # not this process's to make
+            await at(core, clock, lichess, PUBLISHED + ANNOUNCE_HOLD + timedelta(minutes=1), Alarm(core, posted.send))
+            (announcement,) = posted.channel("pairing")
+            assert all("lichess-link volgt" in line for line in announcement.splitlines()[1:7]), announcement
     finally:
         await holder.release()
-        await core.online.close()
         await other.close()
-        await pg.close()
 
 
 async def test_a_pass_makes_challenges_for_its_time_budget_and_the_next_passes_the_rest(core: Core, config, clock, lichess,
