@@ -136,16 +136,14 @@ def run(script: str, zone: str = "Europe/Amsterdam") -> str:
                         transcript.append(f"! {' '.join(words)}  (an account on lichess)")
                         continue
                     transcript.append(f"! {' '.join(words)}")
-                    with contextlib.redirect_stdout(io.StringIO()):  # the fake's answer is not the club's
-                        control([url, *words])
+                    _control(url, *words)  # the fake's answer is not the club's: not in the transcript
                     continue
                 clock = CLOCK.match(line)
                 if clock:  # lichess's time moves with the club's
                     moment = datetime.fromisoformat(f"{clock.group(1)}T{clock.group(2)}").replace(tzinfo=ZoneInfo(zone))
-                    with contextlib.redirect_stdout(io.StringIO()):
-                        control([url, "clock", moment.isoformat()])
+                    _control(url, "clock", moment.isoformat())
                 transcript += quiet(console.send(line, number))
-            broken = json.loads(_state(url))["problems"]  # what lichess would have refused, by the fake's rules
+            broken = json.loads(_control(url, "state"))["problems"]  # what lichess would have refused, by the fake's rules
         finally:
             transcript += quiet(console.close().splitlines())
             fake.terminate()
@@ -155,11 +153,11 @@ def run(script: str, zone: str = "Europe/Amsterdam") -> str:
     return "\n".join(transcript) + "\n"
 
 
-def _state(url: str) -> str:
-    """The fake's state (``/_fake/state``), as its control program prints it."""
+def _control(url: str, *words: str) -> str:
+    """One of the fake's control commands (``fake_lichess_control.py``); what it printed (its answer)."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        control([url, "state"])
+        control([url, *words])
     return out.getvalue()
 
 
