@@ -215,6 +215,14 @@ def test_format_path() -> None:
 
 ids = st.text("abcdefghijklmnopqrstuvwxyzé-_ ", min_size=1, max_size=6).filter(lambda s: s.strip() != "")
 fractions = st.fractions(min_value=0, max_value=10, max_denominator=12)
+# The strategies a season draws from again and again, made once: one made anew for every draw is validated
+# and labelled anew each time, which cost Hypothesis more than the examples themselves (the same draws).
+names = st.text(min_size=1, max_size=8).filter(lambda s: s.strip() != "")
+groups = st.none() | st.sampled_from(["A", "B", "C", "D"])
+start_points = st.none() | fractions
+kinds = st.sampled_from(["game", "bye", "absent", "skip"])
+results = st.none() | st.sampled_from(list(Result))
+absences = st.sampled_from(list(Absence))
 
 
 @st.composite
@@ -224,11 +232,11 @@ def seasons(draw: st.DrawFn) -> Season:
     players = tuple(
         Player(
             id=pid,
-            name=draw(st.text(min_size=1, max_size=8).filter(lambda s: s.strip() != "")),
+            name=draw(names),
             rating=draw(st.integers(0, 2800)),
-            group=draw(st.none() | st.sampled_from(["A", "B", "C", "D"])),
+            group=draw(groups),
             joined_round=draw(st.integers(1, n_rounds + 1)),
-            start_points=draw(st.none() | fractions),
+            start_points=draw(start_points),
         )
         for pid in player_ids
     )
@@ -239,15 +247,15 @@ def seasons(draw: st.DrawFn) -> Season:
         games, byes, absent = [], [], {}
         i = 0
         while i < len(here):
-            kind = draw(st.sampled_from(["game", "bye", "absent", "skip"]))
+            kind = draw(kinds)
             if kind == "game" and i + 1 < len(here):
-                games.append(Game(here[i], here[i + 1], draw(st.none() | st.sampled_from(list(Result)))))
+                games.append(Game(here[i], here[i + 1], draw(results)))
                 i += 2
                 continue
             if kind == "bye":
                 byes.append(here[i])
             elif kind == "absent":
-                absent[here[i]] = draw(st.sampled_from(list(Absence)))
+                absent[here[i]] = draw(absences)
             i += 1
         rounds.append(Round(number, tuple(games), tuple(byes), absent))
     changes: dict[str, Any] = {}
