@@ -1,0 +1,86 @@
+"""Everything that shows or uses a round's date follows a free evening (issue 44 §1): the scheduler's
+reminder and pairing (on the real alarm and the test clock), both calendar feeds (the moved event keeps its
+UID, so a calendar app moves it), and the TRF file's round dates (line 132) and last day (052)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from bot.core.running.clock import ShiftedClock
+from bot.core.commands.dispatch import Core
+from tests.bot import ics_reader
+from tests.bot.conftest import DIRECTOR, ok, rows
+from tests.bot.keizer.test_commands import ANNA, make_season
+from tests.bot.keizer.test_reminders import PUBLISH_1, Outbox, _run
+from tests.bot.keizer.test_why import two_rounds
+from tests.bot.keizer.trf_reader import read_trf
+
+FREE_REMIND = datetime(2026, 12, 10, 11, 30, tzinfo=timezone.utc)  # 12:30 on the free evening: within 5 hours of 17:00
+FREE_PUBLISH = datetime(2026, 12, 10, 17, 5, tzinfo=timezone.utc)  # 18:05 on the free evening
+MOVED_REMIND = datetime(2026, 12, 17, 11, 30, tzinfo=timezone.utc)
+MOVED_PUBLISH = datetime(2026, 12, 17, 17, 5, tzinfo=timezone.utc)
+
+
+def _status(config, number: int) -> str:
+    return rows(config, "SELECT status FROM rounds WHERE number = ?", number)[0][0]
+
+
+async def test_no_reminder_or_pairing_on_a_free_evening(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    await ok(commands, DIRECTOR, "/seizoen vrij 2026-12-10")  # round 2 moves to 17 December
+    outbox = Outbox()
+    await _run(commands, clock, PUBLISH_1, outbox)  # round 1 paired as always
+    assert _status(config, 1) == "paired"
+    outbox.sent.clear()
+    await _run(commands, clock, FREE_REMIND, outbox)
+    await _run(commands, clock, FREE_PUBLISH, outbox)
+    assert [body for who, body in outbox.sent if who is None] == [] and _status(config, 2) == "open"  # no channel post
+    assert not any("ronde 2" in body for _, body in outbox.sent)  # and nobody reminded of round 2
+    await _run(commands, clock, MOVED_REMIND, outbox)
+    channel = [body for who, body in outbox.sent if who is None]
+    assert channel == [
+        "Herinnering: ronde 2 is op 2026-12-17. Kun je niet? Meld je af met /afmelden, uiterlijk vandaag 17:00."
+    ]
+    await _run(commands, clock, MOVED_PUBLISH, outbox)
+    assert _status(config, 2) == "paired"
+    assert any(body.startswith("Indeling ronde 2 (2026-12-17)") for who, body in outbox.sent if who is None), outbox.sent
+
+
+def _events(ics: bytes) -> dict[str, tuple[datetime, datetime | None]]:
+    """UID -> (start, alarm moment) of every event."""
+    found = {}
+    for event in ics_reader.events(ics_reader.read(ics)):
+        alarm = event.children[0] if event.children else None
+        found[event.one("UID")] = (
+            ics_reader.utc_moment(event.one("DTSTART")), ics_reader.utc_moment(alarm.one("TRIGGER")) if alarm else None)
+    return found
+
+
+async def test_both_calendar_feeds_move_the_event_and_keep_its_uid(commands: Core, clock: ShiftedClock) -> None:
+    await make_season(commands)
+    club = _events((await commands.handle(ANNA, "/kalender")).attachment[1])  # cached until the season changes
+    mine = _events((await commands.handle(ANNA, "/kalender mijn")).attachment[1])
+    await ok(commands, DIRECTOR, "/seizoen vrij 2026-12-24")
+    club_after = _events((await commands.handle(ANNA, "/kalender")).attachment[1])
+    mine_after = _events((await commands.handle(ANNA, "/kalender mijn")).attachment[1])
+    for before, after in ((club, club_after), (mine, mine_after)):
+        assert len(before) == len(after) == 28 and set(before) == set(after)  # moved, not duplicated
+        round_4 = next(uid for uid, (start, _) in before.items() if start == datetime(2026, 12, 24, 19, 0, tzinfo=timezone.utc))
+        # 20:00 in Amsterdam on 31 December; the alarm 5 hours before the new 17:00 deadline
+        assert after[round_4] == (datetime(2026, 12, 31, 19, 0, tzinfo=timezone.utc), datetime(2026, 12, 31, 11, 0, tzinfo=timezone.utc))
+        starts = sorted(start for start, _ in after.values())
+        assert datetime(2026, 12, 24, 19, 0, tzinfo=timezone.utc) not in starts
+        assert starts[-1] == datetime(2027, 6, 17, 18, 0, tzinfo=timezone.utc)  # summer time: the season ends a week later
+
+
+async def test_trf_dates_the_rounds_as_they_were_played(commands: Core, clock: ShiftedClock) -> None:
+    await two_rounds(commands, clock)  # rounds 1 and 2 on 3 and 10 December
+    await ok(commands, DIRECTOR, "/seizoen vrij 2026-12-17")  # round 3 moves to 24 December
+    clock.set(datetime(2026, 12, 24, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer")
+    reply = await commands.handle(DIRECTOR, "/exporteer trf")
+    assert reply.attachment is not None
+    line_132 = next(x for x in reply.attachment[1].decode().splitlines() if x.startswith("132"))
+    assert line_132[91:].split() == ["26/12/03", "26/12/10", "26/12/24"]
+    header, _ = read_trf(reply.attachment[1])
+    assert header["042"] == ["2026/12/03"] and header["052"] == ["2027/06/17"]  # the last round a week later
