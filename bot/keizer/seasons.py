@@ -8,7 +8,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
@@ -26,7 +26,7 @@ from bot.core.club.name_rules import check_name, look_alikes, merge_hint
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 from bot.keizer import competition, director_games, season_io
-from bot.keizer.calendar import season_rounds
+from bot.keizer.calendar import playing_evenings, season_rounds
 from bot.keizer.group_setting import set_groups
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
@@ -294,12 +294,16 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
     rounds = opts.rounds if opts.rounds_given else max(file.settings.cycles * file.settings.cycle_length, played + 1)
     if rounds <= played:
         raise UserError("error_bad_number", value=rounds, low=played + 1, high=MAX_ROUNDS)
-    first = season_rounds(opts.first_day, 1, opts.deadline, opts.publish, opts.zone)
-    if first[0][2] <= ctx.now:
-        raise UserError("error_start_in_past", date=opts.first_day.isoformat())
-    last_played = opts.first_day - timedelta(weeks=1)  # the played rounds are dated weekly before start
-    if played and last_played.isoformat() > local_text(ctx.now, opts.zone_name)[:10]:
-        raise UserError("error_import_start_far", start=opts.first_day.isoformat(), last=last_played.isoformat())
+    first_day = playing_evenings(opts.first_day, 1, season_io.free_days(file))[0]  # the file's free evenings skipped
+    if season_rounds(first_day, 1, opts.deadline, opts.publish, opts.zone)[0][2] <= ctx.now:
+        raise UserError("error_start_in_past", date=first_day.isoformat())
+    # the played rounds on the file's dates, or (a file without dates) weekly before start
+    last_played = season_io.played_days(file, opts.first_day)[-1] if played else None
+    if last_played is not None and file.dates and last_played >= first_day:
+        raise UserError("error_import_dates_after_start", last=last_played.isoformat(), start=first_day.isoformat())
+    if last_played is not None and last_played.isoformat() > local_text(ctx.now, opts.zone_name)[:10]:
+        key = "error_import_played_later" if file.dates else "error_import_start_far"
+        raise UserError(key, start=opts.first_day.isoformat(), last=last_played.isoformat())
     season = await season_io.import_file(
         core.store, ctx.club.id, file, name, opts.kind, opts.first_day, rounds, opts.deadline, opts.publish,
         opts.zone_name, ctx.now,
