@@ -127,4 +127,14 @@ class FreeEveningStore:
             " WHERE id = ? AND status != 'paired'",
             (day.isoformat(), iso(deadline_at), iso(publish_at), round_id),
         )
+        # its reminders (the channel's, the private ones) name the old evening: one not out yet goes; one
+        # sent keeps its row under another kind, so the new evening gets its own reminders
+        await self.db.execute(
+            f"DELETE FROM announcements WHERE round_id = ? AND {_REMINDERS} AND sent_at IS NULL AND attempted_at IS NULL",
+            (round_id,),
+        )
+        await self.db.execute(f"UPDATE announcements SET kind = 'moved-' || id || '-' || kind WHERE round_id = ? AND {_REMINDERS}", (round_id,))
         return changed == 1
+
+
+_REMINDERS = "(kind = 'reminder' OR kind LIKE 'remind:%')"  # bot/keizer/publication.py, bot/keizer/reminders.py

@@ -4,7 +4,7 @@ UID, so a calendar app moves it), and the TRF file's round dates (line 132) and 
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from bot.core.running.clock import ShiftedClock
 from bot.core.commands.dispatch import Core
@@ -44,6 +44,25 @@ async def test_no_reminder_or_pairing_on_a_free_evening(commands: Core, clock: S
     await _run(commands, clock, MOVED_PUBLISH, outbox)
     assert _status(config, 2) == "paired"
     assert any(body.startswith("Indeling ronde 2 (2026-12-17)") for who, body in outbox.sent if who is None), outbox.sent
+
+
+async def test_a_round_moved_after_its_reminder_is_reminded_again_for_its_new_evening(
+    commands: Core, clock: ShiftedClock, config
+) -> None:
+    await make_season(commands)
+    await ok(commands, DIRECTOR, "/seizoen herinnering=iedereen")
+    await ok(commands, ANNA, "/mijn aanwezig afgemeld")  # absent unless she signs on: reminded privately too
+    outbox = Outbox()
+    await _run(commands, clock, PUBLISH_1, outbox)
+    outbox.sent.clear()
+    await _run(commands, clock, FREE_REMIND, outbox)  # round 2's reminders for 10 December are out
+    reminded = {who for who, body in outbox.sent if "2026-12-10" in body}
+    assert None in reminded and ANNA.user_id in reminded  # the channel's and Anna's own
+    clock.set(FREE_REMIND + timedelta(minutes=30))
+    await ok(commands, DIRECTOR, "/seizoen vrij 2026-12-10")  # the club closes that evening after all
+    outbox.sent.clear()
+    await _run(commands, clock, MOVED_REMIND, outbox)
+    assert {who for who, body in outbox.sent if "ronde 2" in body and "2026-12-17" in body} == reminded, outbox.sent
 
 
 def _events(ics: bytes) -> dict[str, tuple[datetime, datetime | None]]:
