@@ -31,6 +31,7 @@ LIST_WORDS = frozenset({"lijst", "list"})  # Discord's option needs a value: vri
 DATE_KEYS = frozenset({"datum", "date"})
 _RAPID = frozenset({"rapid", "soort=rapid", "kind=rapid"})
 _MAIN = frozenset({"soort=hoofd", "soort=main", "kind=main"})
+_NEW_SEASON = frozenset({"naam", "name", "start"})
 
 Move = tuple[RoundRow, date, datetime, datetime]  # the round, its new evening, deadline and publication (UTC)
 
@@ -89,7 +90,14 @@ def _moved_lines(ctx: Context, moves: list[Move]) -> list[str]:
 
 
 async def cmd_free(core: Core, ctx: Context) -> Reply:
-    """``/seizoen vrij [DATUM ...] [ongedaan] [rapid]``: the free evenings listed, given, or one taken back."""
+    """``/seizoen vrij [DATUM ...] [ongedaan] [rapid]``: the free evenings listed, given, or one taken back.
+    With a new season's options (Discord's line: ``/seizoen vrij 2026-12-24 naam=... start=...``) they are
+    that season's: ``/seizoen naam=... start=... vrij=2026-12-24``."""
+    if any(a.partition("=")[0].lower() in _NEW_SEASON for a in ctx.args):
+        from bot.keizer.seasons import cmd_seizoen
+
+        dates = [a for a in ctx.args if "=" not in a]
+        return await cmd_seizoen(core, ctx.with_args([*(a for a in ctx.args if "=" in a), "vrij=" + ",".join(dates)]))
     kind, ctx = _competition(ctx)
     season = await active_season(core, ctx, kind)
     undo = any(keyword(a) in UNDO_WORDS for a in ctx.args)

@@ -104,3 +104,14 @@ async def test_the_rapid_competition_has_its_own_free_evenings(commands: Core, c
     await ok(commands, DIRECTOR, "/ronde 5 datum=2027-01-07 soort=rapid")
     assert _calendar(config, "rapid")[5][0] == "2027-01-07"
 
+
+
+async def test_free_evenings_given_when_the_season_is_made(commands: Core, clock: ShiftedClock, config) -> None:
+    said = await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5 vrij=2026-12-24,2026-12-31")
+    assert said.splitlines()[-1] == "Vrije avond in 2026-27: 2026-12-24, 2026-12-31."
+    assert [v[0] for v in _calendar(config).values()] == ["2026-12-03", "2026-12-10", "2026-12-17", "2027-01-07", "2027-01-14"]
+    assert await ok(commands, DIRECTOR, "/seizoen vrij") == "Vrije avonden van 2026-27: 2026-12-24, 2026-12-31."
+    # Discord's line puts its option vrije_avonden first
+    await ok(commands, DIRECTOR, "/seizoen vrij 2026-12-09 naam=R start=2026-12-02 rondes=3 soort=rapid")
+    assert [v[0] for v in _calendar(config, "rapid").values()] == ["2026-12-02", "2026-12-16", "2026-12-23"]
+    assert "2026-12-32" in await refused(commands, DIRECTOR, "/seizoen naam=X start=2027-01-06 vrij=2026-12-32 toch", config)
