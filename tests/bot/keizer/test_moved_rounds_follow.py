@@ -103,3 +103,28 @@ async def test_trf_dates_the_rounds_as_they_were_played(commands: Core, clock: S
     assert line_132[91:].split() == ["26/12/03", "26/12/10", "26/12/24"]
     header, _ = read_trf(reply.attachment[1])
     assert header["042"] == ["2026/12/03"] and header["052"] == ["2027/06/17"]  # the last round a week later
+
+
+async def test_free_evenings_and_their_reminders_on_both_databases(any_store, config) -> None:
+    """The free evenings' SQL (migration 0080 and its twin) and a sent reminder set aside, on SQLite and
+    PostgreSQL alike."""
+    from bot.core.storage.store import Store
+    from bot.systems import make_core
+
+    store: Store = any_store
+    clock = ShiftedClock(datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc))
+    core = make_core(store, config, clock)
+    await ok(core, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=4")
+    club = await store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+    assert club is not None
+    round_2 = (await store.fetch_one("SELECT id FROM rounds WHERE number = 2"))[0]
+    await store.queue_announcement(club.id, round_2, "reminder", "Herinnering: ronde 2 is op 2026-12-10.", clock.now())
+    await store.execute("UPDATE announcements SET sent_at = ? WHERE round_id = ?", ("2026-12-01T11:00:00+00:00", round_2))
+    said = await ok(core, DIRECTOR, "/seizoen vrij 2026-12-10 2026-12-10")
+    assert "Ronde 2 verplaatst van 2026-12-10 naar 2026-12-17." in said
+    assert await ok(core, DIRECTOR, "/seizoen vrij") == "Vrije avonden van S: 2026-12-10."
+    kinds = [r[0] for r in await store.fetch_all("SELECT kind FROM announcements WHERE round_id = ?", (round_2,))]
+    assert len(kinds) == 1 and kinds[0].startswith("moved-") and kinds[0].endswith("-reminder")
+    await ok(core, DIRECTOR, "/seizoen vrij 2026-12-10 ongedaan")
+    dates = [r[0] for r in await store.fetch_all("SELECT play_date FROM rounds ORDER BY number")]
+    assert dates == ["2026-12-03", "2026-12-10", "2026-12-17", "2026-12-24"]
