@@ -37,6 +37,7 @@ async def test_a_holiday_moves_the_later_rounds_to_the_next_playing_evenings(com
     assert [after[n][0] for n in range(4, 29)] == [before[n][0] for n in range(6, 29)] + ["2027-06-17", "2027-06-24"]
     listed = await ok(commands, DIRECTOR, "/seizoen vrij")
     assert listed == "Vrije avonden van 2026-27: 2026-12-24, 2026-12-31."
+    assert (await ok(commands, DIRECTOR, "/seizoen")).splitlines()[-1] == listed  # the running season shows them
     assert await ok(commands, DIRECTOR, "/season free") == listed  # the English alias
 
     # undone: 31 December plays again, and the rounds come back one week
