@@ -6,3 +6,6 @@ CREATE TABLE free_evenings (
     day        TEXT NOT NULL,
     PRIMARY KEY (season_id, day)
 );
+-- How many times a round moved to another evening (a free evening, /ronde N datum=): its calendar event's
+-- SEQUENCE, so a calendar app takes the moved event as a new version of the same one.
+ALTER TABLE rounds ADD COLUMN moved INTEGER NOT NULL DEFAULT 0;

@@ -119,11 +119,16 @@ class FreeEveningStore:
     async def remove_free_evening(self, season_id: int, day: date) -> None:
         await self.db.execute("DELETE FROM free_evenings WHERE season_id = ? AND day = ?", (season_id, day.isoformat()))
 
+    async def moves(self, season_id: int) -> dict[int, int]:
+        """Round number -> how many times it moved: its calendar event's SEQUENCE."""
+        rows = await self.db.fetch_all("SELECT number, moved FROM rounds WHERE season_id = ? AND moved > 0", (season_id,))
+        return {int(r[0]): int(r[1]) for r in rows}
+
     async def move_round(self, round_id: int, day: date, deadline_at: datetime, publish_at: datetime) -> bool:
         """The round (not yet paired) on another evening, with that evening's deadline and publication: open
         for sign-offs again until its new deadline. False when it was paired meanwhile."""
         changed = await self.db.execute(
-            "UPDATE rounds SET play_date = ?, deadline_at = ?, publish_at = ?, status = 'open'"
+            "UPDATE rounds SET play_date = ?, deadline_at = ?, publish_at = ?, status = 'open', moved = moved + 1"
             " WHERE id = ? AND status != 'paired'",
             (day.isoformat(), iso(deadline_at), iso(publish_at), round_id),
         )

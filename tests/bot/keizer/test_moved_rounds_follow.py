@@ -75,11 +75,21 @@ def _events(ics: bytes) -> dict[str, tuple[datetime, datetime | None]]:
     return found
 
 
+def _sequences(ics: bytes) -> dict[str, str]:
+    """UID -> SEQUENCE of every event that has one."""
+    return {e.one("UID"): e.one("SEQUENCE") for e in ics_reader.events(ics_reader.read(ics)) if "SEQUENCE" in e.props}
+
+
 async def test_both_calendar_feeds_move_the_event_and_keep_its_uid(commands: Core, clock: ShiftedClock) -> None:
     await make_season(commands)
     club = _events((await commands.handle(ANNA, "/kalender")).attachment[1])  # cached until the season changes
     mine = _events((await commands.handle(ANNA, "/kalender mijn")).attachment[1])
+    assert _sequences((await commands.handle(ANNA, "/kalender")).attachment[1]) == {}
     await ok(commands, DIRECTOR, "/seizoen vrij 2026-12-24")
+    await ok(commands, DIRECTOR, "/ronde 28 datum=2027-06-18")  # the last round moved twice
+    for text in ("/kalender", "/kalender mijn"):  # each moved event a newer version of itself
+        sequences = _sequences((await commands.handle(ANNA, text)).attachment[1])
+        assert sorted(sequences.values()) == ["1"] * 24 + ["2"], text
     club_after = _events((await commands.handle(ANNA, "/kalender")).attachment[1])
     mine_after = _events((await commands.handle(ANNA, "/kalender mijn")).attachment[1])
     for before, after in ((club, club_after), (mine, mine_after)):
@@ -89,7 +99,7 @@ async def test_both_calendar_feeds_move_the_event_and_keep_its_uid(commands: Cor
         assert after[round_4] == (datetime(2026, 12, 31, 19, 0, tzinfo=timezone.utc), datetime(2026, 12, 31, 11, 0, tzinfo=timezone.utc))
         starts = sorted(start for start, _ in after.values())
         assert datetime(2026, 12, 24, 19, 0, tzinfo=timezone.utc) not in starts
-        assert starts[-1] == datetime(2027, 6, 17, 18, 0, tzinfo=timezone.utc)  # summer time: the season ends a week later
+        assert starts[-1] == datetime(2027, 6, 18, 18, 0, tzinfo=timezone.utc)  # summer time: a week and a day later
 
 
 async def test_trf_dates_the_rounds_as_they_were_played(commands: Core, clock: ShiftedClock) -> None:
