@@ -15,7 +15,7 @@ from bot.core.club.member_admin import MERGE_WORDS, REMOVE_WORDS, RENAME_WORDS
 from bot.core.commands.completers import member_names
 from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.commands.registry import FLAG, KEYED, Command, Param, Registry
+from bot.core.commands.registry import FLAG, KEYED, NAMED, Command, Param, Registry
 from bot.core.storage.store import Club
 from bot.keizer.attendance import (
     ATTENDANCE_ABSENT, ATTENDANCE_PRESENT, ATTENDANCE_WORDS, cmd_attendance, cmd_attendance_absent, cmd_attendance_present,
@@ -23,6 +23,7 @@ from bot.keizer.attendance import (
 from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WORDS, cmd_bye, cmd_colour, cmd_pair, cmd_swap
 from bot.keizer.calendar_store import member_of_feed
 from bot.keizer.feeds import calendar_key, cmd_kalender, cmd_my_calendar, cmd_my_calendar_new
+from bot.keizer.free_evenings import FREE_WORDS, cmd_free, cmd_ronde
 from bot.keizer.forbidden import FORBID_WORDS, LIST_WORDS, cmd_forbid, cmd_forbidden
 from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
@@ -136,11 +137,16 @@ def register(registry: Registry) -> None:
     add(Command("prijzen", cmd_prijzen, english="prizes", params=(), reads_only=True, cache_key=prizes_key))
     add(Command("groepen", cmd_groepen, english="groups"))
     # naam and start make a new season; without them the command shows the running one or changes its settings
+    # vrij first: Discord's line then starts with it, the word /seizoen's route reads (/seizoen vrij 2026-12-24)
     add(Command("seizoen", cmd_seizoen, director=True, english="season",
-                params=(_keyed("naam"), _keyed("start"), *_calendar(),
+                params=(Param("vrije_avonden", style=NAMED, word="vrij"), _keyed("naam"), _keyed("start"), *_calendar(),
                         _keyed("startvolgorde", "choice", choices=ORDERS), Param("toch", "bool", style=FLAG),
                         _keyed("online", "choice", choices=ONLINE), _keyed("tempo"),
-                        _keyed("beoordeeld", "choice", choices=YES_NO), _keyed("uiterlijk"))))  # fmt: skip
+                        _keyed("beoordeeld", "choice", choices=YES_NO), _keyed("uiterlijk"),
+                        Param("ongedaan", "bool", style=FLAG))))  # fmt: skip
+    registry.route("seizoen", FREE_WORDS, cmd_free, writes=True)  # the free evenings (bot/keizer/free_evenings.py)
+    add(Command("ronde", cmd_ronde, director=True, english="round",
+                params=(Param("ronde", "int", required=True, low=1, high=200, complete=coming_rounds), _keyed("datum"), RAPID)))  # fmt: skip
     add(Command("speler", cmd_speler, director=True, english="player",
                 params=(Param("naam", required=True, complete=member_names),
                         Param("rating", "int", low=0, high=4000),

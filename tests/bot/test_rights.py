@@ -137,6 +137,10 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/seizoen ontbrekend=wachten", None, "XXWX"),  # the running season's setting
     ("/seizoen herinnering=iedereen", None, "XXWX"),  # who is reminded privately (issue 34 §2)
     ("/seizoen", None, "XXRX"),  # the running season, shown to the director
+    ("/seizoen vrij 2026-12-24", None, "XXWX"),  # a free evening moves the rounds (issue 44 §1)
+    ("/seizoen vrij", None, "XXRX"),
+    ("/ronde 3 datum=2026-12-16", None, "XXWX"),  # one round to another evening
+    ("/ronde 3", None, "XXRX"),
     ("/seizoen online=uit", None, "XXWX"),  # played at the club from the coming round (issue 43)
     ("/seizoen online=lichess tempo=15+10", None, "XXXX"),  # online play is off here (no lichess token)
     ("/nietverschenen Daan", None, "XXWX"),
