@@ -97,6 +97,7 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     absences = {Absence.NOTICE: ctx.t("card_absent"), Absence.TEAM: ctx.t("card_absent_team"),
                 Absence.UNEXCUSED: ctx.t("card_no_show"), Absence.AUTO: ctx.t("card_auto_signed_off")}  # fmt: skip
     absent = {r.number: r.absent.get(player.id) for r in data.rounds}
+    later = {p.round_number: p.until_date for p in data.postponed if player.id in (str(p.white_id), str(p.black_id))}
 
     def result_of(m: reports.Meeting) -> str:
         """Each kind of round in its own words: signed off, team match, no-show (its 0), signed off by the
@@ -104,6 +105,9 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
         why = absent.get(m.round)
         if m.result == "afw" and why is not None:
             return absences[why]
+        if m.result == "" and m.round in later:  # a postponed game, to be played (issue 44 §1)
+            until = later[m.round]
+            return ctx.t("card_postponed_until", date=until) if until else ctx.t("card_postponed")
         return results.get(m.result, m.result)
 
     table = Table(

@@ -13,6 +13,7 @@ from bot.keizer.formatting import confirm_command, for_competition, outcome, rap
 from bot.keizer.no_shows import recount_no_shows
 from bot.keizer.open_results_store import OpenResultsStore
 from bot.keizer.online_round import sync_round
+from bot.keizer.postponed import postponed_round
 from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
 from bot.keizer.store import GameRow, RoundRow, Season
 from bot.keizer.views import standings_table
@@ -61,6 +62,9 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
         raise UserError("error_director_only", command=ctx.t("command_uitslag_other"))  # /uitslag Gijs 1-0
     if name_parts and (not ctx.is_director or result in ("won", "lost")):
         raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
+    if round_text is None:  # a postponed game's result goes to its own round (issue 44 §1)
+        asked = await ctx.find_member(" ".join(name_parts)) if name_parts else ctx.member
+        round_text = postponed_round(data, asked.id if asked is not None else None)
     row = await result_round(core, ctx, season, data, round_text)
     names = names_of(data)
     if name_parts or result in _FORFEITS.values():  # a director's own forfeit is entered, not reported
@@ -106,6 +110,8 @@ async def cmd_bevestig(core: Core, ctx: Context) -> Reply:
     round_text = ctx.args[0] if ctx.args else None
     if len(ctx.args) > 1:
         raise UserError("error_usage", usage=ctx.t("usage_bevestig"))
+    if round_text is None:
+        round_text = postponed_round(data, member.id)
     row = await result_round(core, ctx, season, data, round_text)
     game = await game_of(core, row, member)
     if game.result is not None:

@@ -18,6 +18,7 @@ from bot.keizer.formatting import fmt_points, for_competition, result_text
 from bot.keizer.online_round import SYSTEM
 from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number
 from bot.keizer.open_results import waiting_line
+from bot.keizer.postponed import postponed_names
 from bot.keizer.store import RoundRow
 
 
@@ -115,6 +116,9 @@ async def standings_table(core: Core, ctx: Context, absences: bool = False) -> t
     missing = sum(1 for r in data.rounds if r.number <= shown_after for g in r.games if g.result is None)
     if missing:  # the standings count those games as not played yet: say so (chat, picture, website)
         title += " " + ctx.t("standings_provisional", count=missing)
+    postponed = postponed_names(data, shown_after)
+    if postponed:  # and which of them are postponed games still to be played (issue 44 §1)
+        title += " " + ctx.t("standings_postponed", count=len(postponed), games="; ".join(postponed[:5]) + (" ..." if len(postponed) > 5 else ""))
     return title, table
 
 
