@@ -155,6 +155,12 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
     no_shows = sorted(r.number for r in data.rounds if season_rules.is_no_show(me, r))
     if no_shows:
         lines.append(ctx.t("me_no_shows", rounds=", ".join(str(n) for n in no_shows), limit=data.settings.no_show_limit))
+    names = {int(p.id): p.name for p in data.players}
+    for p in data.postponed:  # a catch-up game still to be played (issue 44 §1)
+        if ctx.member.id in (p.white_id, p.black_id):
+            other = names.get(p.black_id if p.white_id == ctx.member.id else p.white_id, "?")
+            key = "me_postponed_until" if p.until_date else "me_postponed"
+            lines.append(ctx.t(key, round=p.round_number, name=other, date=p.until_date))
     own = next((sp for sp in data.season_players if sp.member_id == ctx.member.id), None)
     if own is not None and own.auto_signed_off:  # signed off by the no-show rule: /aanmelden, not a deadline
         lines.append(ctx.t("me_auto_signed_off", limit=data.settings.no_show_limit))
@@ -213,6 +219,8 @@ async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) ->
     if current is not None:
         games = await store.games_of_round(current.id)
         mine = next((g for g in games if ctx.member.id in (g.white_id, g.black_id) and g.result is None), None)
+        if mine is not None and any(p.game_id == mine.id for p in data.postponed):
+            mine = None  # postponed: said above, with its date; the next is the round after
         if mine is not None:
             other = mine.black_id if mine.white_id == ctx.member.id else mine.white_id
             names = {int(p.id): p.name for p in data.players}

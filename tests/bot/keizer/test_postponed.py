@@ -148,7 +148,10 @@ async def test_kaart_mijn_and_uitslagen_show_the_postponed_game(commands: Core, 
     await pair_round_one(commands, clock)
     await ok(commands, DIRECTOR, "/uitstel Anna tot=2026-12-10")
     assert "uitgesteld tot 2026-12-10" in await ok(commands, CARLA, "/kaart Bert")
-    assert "uitgesteld tot 2026-12-10" in await ok(commands, ANNA, "/mijn")
+    clock.set(datetime(2026, 12, 5, 12, 0, tzinfo=timezone.utc))  # round 1's evening has gone by
+    mine = await ok(commands, ANNA, "/mijn")
+    assert "uitgesteld tot 2026-12-10" in mine  # the card's round 1
+    assert "Inhaalpartij van ronde 1 tegen Bert: uitgesteld tot 2026-12-10" in mine and "ontbreekt" not in mine
     assert "nog geen uitslag" in await ok(commands, CARLA, "/kaart Carla")  # an open game that is not postponed
     text = await ok(commands, DIRECTOR, "/uitslagen")
     assert "Bert - Anna: geen uitslag" in text and "Uitgesteld tot 2026-12-10." in text
