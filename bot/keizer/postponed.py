@@ -35,7 +35,7 @@ from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import active_season, competition_of, game_of, names_of, result_round
 from bot.keizer.open_results_store import OpenResultsStore
 from bot.keizer.postponed_store import PostponedStore
-from bot.keizer.store import GameRow, RoundRow, Season
+from bot.keizer.store import RoundRow, Season
 
 UNTIL_WORDS = ("tot=", "until=")
 UNDO_WORDS = {"ongedaan", "undo"}
@@ -168,11 +168,6 @@ def postponed_names(data: competition.SeasonData, upto: int) -> list[str]:
     names = names_of(data)
     return [f"{p.round_number}: {names.get(str(p.white_id), '?')} - {names.get(str(p.black_id), '?')}"
             for p in data.postponed if p.round_number <= upto]  # fmt: skip
-
-
-def is_postponed(data: competition.SeasonData, round_number: int, game: GameRow | None = None, member_id: int | None = None) -> bool:
-    return any(p.round_number == round_number and (game is None or p.game_id == game.id)
-               and (member_id is None or member_id in (p.white_id, p.black_id)) for p in data.postponed)  # fmt: skip
 
 
 class PostponedReports:

@@ -36,10 +36,12 @@ class Overdue:
     black: str
 
 
+# From the season's (or round's) rounds to their games to the mark: a command reads no other club's rows
+# (SQLite takes the tables of a CROSS JOIN in the order written).
 _PENDING = (
     "SELECT p.game_id, g.round_id, r.number, g.board, g.white_id, g.black_id, p.until_date, p.due_at"
-    " FROM postponed_games p JOIN games g ON g.id = p.game_id JOIN rounds r ON r.id = g.round_id"
-    " WHERE g.result IS NULL AND {where} ORDER BY r.number, g.board"
+    " FROM rounds r CROSS JOIN games g CROSS JOIN postponed_games p"
+    " WHERE {where} AND g.round_id = r.id AND p.game_id = g.id AND g.result IS NULL ORDER BY r.number, g.board"
 )
 
 
@@ -58,7 +60,7 @@ class PostponedStore:
 
     async def of_round(self, round_id: int) -> set[int]:
         """The ids of the round's postponed games without a result."""
-        rows = await self.db.fetch_all(_PENDING.format(where="g.round_id = ?"), (round_id,))
+        rows = await self.db.fetch_all(_PENDING.format(where="r.id = ?"), (round_id,))
         return {int(r[0]) for r in rows}
 
     async def postpone(self, game_id: int, until_date: str | None, due_at: datetime, now: datetime) -> None:

@@ -239,6 +239,8 @@ async def cmd_invaller(core: Core, ctx: Context) -> Reply:
     game = await game_of(core, row, member)
     if game.result is not None:
         raise UserError("error_result_confirmed", round=row.number, result=game.result)
+    if any(p.game_id == game.id for p in data.postponed):  # played later by these two (issue 44 §1)
+        raise UserError("error_standby_postponed", round=row.number, board=game.board, name=member.name)
     standby = await keizer_store(core).bye_of_round(row.id)
     if standby is None:
         raise UserError("error_no_standby", round=row.number)

@@ -111,6 +111,8 @@ async def test_a_postponement_that_cannot_be_is_refused_and_changes_nothing(comm
     await ok(commands, DIRECTOR, "/uitslag Daan 1-0")
     assert "al gespeeld (1-0)" in await refused(commands, DIRECTOR, "/uitstel Carla", config)
     assert "Eva" in await refused(commands, DIRECTOR, "/uitstel Eva", config)  # the bye: no game
+    await ok(commands, DIRECTOR, "/uitstel Anna")
+    assert "/uitstel Anna ongedaan" in await refused(commands, DIRECTOR, "/invaller Anna", config)  # not both
     await ok(commands, DIRECTOR, "/language en")
     assert "is no date" in await refused(commands, DIRECTOR, "/postpone Anna until=tomorrow", config)
 
