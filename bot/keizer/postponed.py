@@ -35,6 +35,7 @@ from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import active_season, competition_of, game_of, names_of, result_round
 from bot.keizer.open_results_store import OpenResultsStore
 from bot.keizer.postponed_store import PostponedStore
+from bot.keizer.results import announce_when_complete
 from bot.keizer.store import RoundRow, Season
 
 UNTIL_WORDS = ("tot=", "until=")
@@ -73,6 +74,7 @@ async def cmd_uitstel(core: Core, ctx: Context) -> Reply:
     due = _due(season, data, row, until)
     await store.postpone(game.id, until, due, ctx.now)
     await OpenResultsStore(core.store).bump_version(season.id)
+    await announce_when_complete(core, ctx, season, row)  # its other results in: the standings, "voorlopig"
     player = quote_word(member.name)
     key = "postponed_until" if until is not None else "postponed_no_date"
     return Reply(lines=(_said(ctx, kind, key, date=until, due=due_day(season, due), player=player,
@@ -148,26 +150,6 @@ async def _ask(
         await core.store.queue_announcement(ctx.club.id, row.id, f"postpone-ask:{game.id}:{account}", body, ctx.now, recipient=account)
     key = "postpone_asked" if accounts else "postpone_ask_director"
     return Reply(lines=(_said(ctx, season.kind, key, command=command, **said),), private=True)
-
-
-def postponed_round(data: competition.SeasonData, member_id: int | None) -> str | None:
-    """The round of the member's postponed game not played yet, while they have no game in the last
-    paired round: where their ``/uitslag`` or ``/bevestig`` without a round number goes."""
-    if member_id is None:
-        return None
-    mine = [p for p in data.postponed if member_id in (p.white_id, p.black_id)]
-    last = data.rounds[-1] if data.rounds else None
-    me = competition.player_id(member_id)
-    if not mine or (last is not None and any(me in (g.white, g.black) for g in last.games)):
-        return None
-    return str(mine[0].round_number)
-
-
-def postponed_names(data: competition.SeasonData, upto: int) -> list[str]:
-    """The postponed games not played yet of the rounds up to ``upto``: ``3: Anna - Bert``."""
-    names = names_of(data)
-    return [f"{p.round_number}: {names.get(str(p.white_id), '?')} - {names.get(str(p.black_id), '?')}"
-            for p in data.postponed if p.round_number <= upto]  # fmt: skip
 
 
 class PostponedReports:

@@ -12,9 +12,9 @@ from bot.keizer import competition, director_games
 from bot.keizer.formatting import confirm_command, for_competition, outcome, rapid_word
 from bot.keizer.no_shows import recount_no_shows
 from bot.keizer.open_results_store import OpenResultsStore
+from bot.keizer.postponed_store import PostponedStore
 from bot.keizer.online_round import sync_round
-from bot.keizer.postponed import postponed_round
-from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
+from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, postponed_round, result_round
 from bot.keizer.store import GameRow, RoundRow, Season
 from bot.keizer.views import standings_table
 
@@ -164,17 +164,24 @@ async def _tell_directors_of_dispute(
 
 async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) -> tuple[str, ...]:
     """After every result: the no-show rule is counted again (a line for each sign-off it made or lifted);
-    when the last result of a round is in, the standings are announced (once per round)."""
+    when the last result of a round is in, the standings are announced (``announce_when_complete``)."""
     notes = await recount_no_shows(core, ctx, season)
+    await announce_when_complete(core, ctx, season, row)
+    return notes
+
+
+async def announce_when_complete(core: Core, ctx: Context, season: Season, row: RoundRow) -> None:
+    """When every game of the round has its result, or is postponed (issue 44 §1: the standings say
+    "voorlopig" and name it), the round's standings are announced (once per round)."""
     games = await keizer_store(core).games_of_round(row.id)
-    if games and all(g.result is not None for g in games):
+    later = await PostponedStore(core.store).of_round(row.id)
+    if games and all(g.result is not None or g.id in later for g in games):
         args = ["rapid", str(row.number)] if season.kind == "rapid" else [str(row.number)]
         title, table = await standings_table(core, ctx.with_args(args))
         body = title + "\n" + table.as_text()
         await core.store.queue_announcement(
             ctx.club.id, row.id, "standings", body, ctx.now, picture=picture_spec(title, table)
         )
-    return notes
 
 
 async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:

@@ -16,9 +16,8 @@ from bot.core.commands.replies import Button, Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition, result_text
 from bot.keizer.online_round import SYSTEM
-from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number
+from bot.keizer.lookups import active_season, competition_of, keizer_store, postponed_names, round_by_number
 from bot.keizer.open_results import waiting_line
-from bot.keizer.postponed import postponed_names
 from bot.keizer.store import RoundRow
 
 
@@ -114,11 +113,15 @@ async def standings_table(core: Core, ctx: Context, absences: bool = False) -> t
     if group is not None:
         title += " " + ctx.t("group_suffix", group=group)
     missing = sum(1 for r in data.rounds if r.number <= shown_after for g in r.games if g.result is None)
-    if missing:  # the standings count those games as not played yet: say so (chat, picture, website)
+    postponed = postponed_names(data, shown_after)  # to be played later (issue 44 §1): named
+    games = "; ".join(postponed[:5]) + (" ..." if len(postponed) > 5 else "")
+    others = missing - len(postponed)
+    if postponed and others:  # the standings count those games as not played yet: say so (chat, picture, website)
+        title += " " + ctx.t("standings_provisional_both", count=others, postponed=len(postponed), games=games)
+    elif postponed:
+        title += " " + ctx.t("standings_postponed", count=len(postponed), games=games)
+    elif missing:
         title += " " + ctx.t("standings_provisional", count=missing)
-    postponed = postponed_names(data, shown_after)
-    if postponed:  # and which of them are postponed games still to be played (issue 44 §1)
-        title += " " + ctx.t("standings_postponed", count=len(postponed), games="; ".join(postponed[:5]) + (" ..." if len(postponed) > 5 else ""))
     return title, table
 
 

@@ -45,9 +45,14 @@ async def test_a_postponed_game_keeps_its_round_and_its_result_comes_in_later(co
     assert "Ronde 1, bord 1: Bert - Anna is uitgesteld; uiterlijk 2026-12-10 spelen" in text  # the next round's evening
     assert "/uitslag Anna 1-0 1" in text
     assert postponed(config) == [(1, 1, None)]
+    first = (await ok(commands, CARLA, "/stand")).splitlines()[0]
+    assert first == "Stand 2026-27 na ronde 1 (voorlopig: 1 uitslag ontbreekt; inhaalpartij nog te spelen: 1: Bert - Anna)"
+    assert rows(config, "SELECT body FROM announcements WHERE kind = 'standings'") == []
     await ok(commands, DIRECTOR, "/uitslag Daan 1-0")
     first = (await ok(commands, CARLA, "/stand")).splitlines()[0]
-    assert first == "Stand 2026-27 na ronde 1 (voorlopig: 1 uitslag ontbreekt) (voorlopig: inhaalpartij nog te spelen: 1: Bert - Anna)"
+    assert first == "Stand 2026-27 na ronde 1 (voorlopig: inhaalpartij nog te spelen: 1: Bert - Anna)"
+    ((body,),) = rows(config, "SELECT body FROM announcements WHERE kind = 'standings'")  # the round's, provisional
+    assert body.splitlines()[0] == first
     await ok(commands, DIRECTOR, "/language en")
     assert "(provisional: catch-up game still to be played: 1: Bert - Anna)" in await ok(commands, CARLA, "/standings")
     await ok(commands, DIRECTOR, "/language nl")
@@ -115,6 +120,16 @@ async def test_a_postponement_that_cannot_be_is_refused_and_changes_nothing(comm
     assert "/uitstel Anna ongedaan" in await refused(commands, DIRECTOR, "/invaller Anna", config)  # not both
     await ok(commands, DIRECTOR, "/language en")
     assert "is no date" in await refused(commands, DIRECTOR, "/postpone Anna until=tomorrow", config)
+
+
+async def test_postponing_the_last_open_game_announces_the_provisional_standings(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    await pair_round_one(commands, clock)
+    await ok(commands, DIRECTOR, "/uitslag Daan 1-0")
+    assert rows(config, "SELECT body FROM announcements WHERE kind = 'standings'") == []
+    await ok(commands, DIRECTOR, "/uitstel Bert")
+    ((body,),) = rows(config, "SELECT body FROM announcements WHERE kind = 'standings'")
+    assert body.splitlines()[0] == "Stand 2026-27 na ronde 1 (voorlopig: inhaalpartij nog te spelen: 1: Bert - Anna)"
 
 
 async def test_a_postponed_game_not_played_in_time_is_reported_to_the_director_once(commands: Core, clock: ShiftedClock, config) -> None:
