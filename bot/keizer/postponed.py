@@ -147,7 +147,7 @@ async def _ask(
     body = for_competition(ctx.lang, season.kind, ctx.t("notice_postpone_asked", name=own.name, command=command, **said))
     accounts = await core.store.director_accounts(ctx.club.id)
     for account in accounts:
-        await core.store.queue_announcement(ctx.club.id, row.id, f"postpone-ask:{game.id}:{account}", body, ctx.now, recipient=account)
+        await core.store.queue_announcement(ctx.club.id, row.id, f"postpone-ask:{game.board}:{account}", body, ctx.now, recipient=account)
     key = "postpone_asked" if accounts else "postpone_ask_director"
     return Reply(lines=(_said(ctx, season.kind, key, command=command, **said),), private=True)
 
@@ -175,7 +175,7 @@ class PostponedReports:
                     black=overdue.black, date=p.until_date or "-", rapid=rapid_word(overdue.season_kind),
                 ))  # fmt: skip
                 accounts = await core.store.director_accounts(club.id)
-                kind = f"postponed-overdue:{p.game_id}:{p.due_at.isoformat()}"
+                kind = f"postponed-overdue:{p.board}:{p.due_at.isoformat()}"  # once per round (its id), board and date
                 for account in accounts:
                     await core.store.queue_announcement(club.id, p.round_id, f"{kind}:{account}", body, now, recipient=account)
                 if not accounts:
