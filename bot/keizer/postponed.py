@@ -77,8 +77,22 @@ async def cmd_uitstel(core: Core, ctx: Context) -> Reply:
     await announce_when_complete(core, ctx, season, row)  # its other results in: the standings, "voorlopig"
     player = quote_word(member.name)
     key = "postponed_until" if until is not None else "postponed_no_date"
-    return Reply(lines=(_said(ctx, kind, key, date=until, due=due_day(season, due), player=player,
-                              rapid=rapid_word(kind), **said),))  # fmt: skip
+    lines = [_said(ctx, kind, key, date=until, due=due_day(season, due), player=player, rapid=rapid_word(kind), **said)]
+    lines += _paired_that_evening(ctx, data, until, (game.white_id, game.black_id))
+    return Reply(lines=tuple(lines))
+
+
+def _paired_that_evening(ctx: Context, data: competition.SeasonData, until: str | None, players: tuple[int, ...]) -> list[str]:
+    """A round of the catch-up evening paired already (its players are left out only of a round paired
+    after the postponement): the director is told who is in it, to change it with /indeling."""
+    names = names_of(data)
+    for rnd, row in ((r, next(x for x in data.round_rows if x.number == r.number)) for r in data.rounds):
+        if row.play_date != until:
+            continue
+        there = [names[str(m)] for m in players if any(str(m) in (g.white, g.black) for g in rnd.games)]
+        if there:
+            return [ctx.t("postponed_paired_that_evening", date=until, round=rnd.number, names=", ".join(there))]
+    return []
 
 
 def _words(ctx: Context) -> tuple[bool, str | None, str | None, list[str]]:

@@ -86,6 +86,17 @@ async def test_the_catch_up_evening_leaves_both_players_out_of_its_round(command
     assert rows(config, "SELECT g.result FROM games g JOIN rounds r ON r.id = g.round_id WHERE r.number = 1 AND g.board = 1") == [("1-0",)]
 
 
+async def test_a_catch_up_evening_already_paired_is_told_to_the_director(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    await pair_round_one(commands, clock)
+    await ok(commands, DIRECTOR, "/uitslag Daan 1-0")
+    clock.set(ROUND_TWO_EVENING)
+    await ok(commands, DIRECTOR, "/publiceer toch")  # Anna and Bert are in round 2
+    text = await ok(commands, DIRECTOR, "/uitstel Anna 1 tot=2026-12-10")
+    assert "Let op: ronde 2 van 2026-12-10 is al ingedeeld en daarin spelen Bert, Anna al" in text
+    assert "Let op" not in await ok(commands, DIRECTOR, "/uitstel Anna 1 tot=2026-12-17")  # round 3: not paired yet
+
+
 async def test_a_player_asks_and_the_director_confirms_or_takes_it_back(commands: Core, clock: ShiftedClock, config) -> None:
     await make_season(commands)
     account = await director_member(commands)
