@@ -176,6 +176,7 @@ async def test_kaart_mijn_and_uitslagen_show_the_postponed_game(commands: Core, 
     await pair_round_one(commands, clock)
     await ok(commands, DIRECTOR, "/uitstel Anna tot=2026-12-10")
     assert "uitgesteld tot 2026-12-10" in await ok(commands, CARLA, "/kaart Bert")
+    assert "uitgesteld tot 2026-12-10" in await ok(commands, CARLA, "/indeling 1")  # the pairing's result column
     clock.set(datetime(2026, 12, 5, 12, 0, tzinfo=timezone.utc))  # round 1's evening has gone by
     mine = await ok(commands, ANNA, "/mijn")
     assert "uitgesteld tot 2026-12-10" in mine  # the card's round 1
