@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from bot.core.commands.dispatch import Core
+from bot.core.output.pictures import table_png
 from bot.core.running.clock import ShiftedClock
 from tests.bot.conftest import DIRECTOR, refused, rows
 from tests.bot.keizer.test_commands import ANNA, BERT, CARLA, make_season, ok, pair_round_one
@@ -51,6 +52,8 @@ async def test_a_postponed_game_keeps_its_round_and_its_result_comes_in_later(co
     await ok(commands, DIRECTOR, "/uitslag Daan 1-0")
     first = (await ok(commands, CARLA, "/stand")).splitlines()[0]
     assert first == "Stand 2026-27 na ronde 1 (voorlopig: inhaalpartij nog te spelen: 1: Bert - Anna)"
+    reply = await commands.handle(CARLA, "/stand")
+    assert reply.image == table_png(first, reply.table)  # the picture carries the same title
     ((body,),) = rows(config, "SELECT body FROM announcements WHERE kind = 'standings'")  # the round's, provisional
     assert body.splitlines()[0] == first
     await ok(commands, DIRECTOR, "/language en")
