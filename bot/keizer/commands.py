@@ -28,6 +28,7 @@ from bot.keizer.forbidden import FORBID_WORDS, LIST_WORDS, cmd_forbid, cmd_forbi
 from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
 from bot.keizer.open_results import cmd_uitslagen
+from bot.keizer.postponed import UNDO_WORDS as POSTPONE_UNDO, PostponedReports, cmd_uitstel
 from bot.keizer.publication import KeizerSchedule, cmd_publiceer
 from bot.keizer.reports import (
     NOTICE_WORDS, NOTICES_OFF, NOTICES_ON, cmd_kaart, cmd_kruistabel, cmd_mijn, cmd_notices, cmd_notices_off, cmd_notices_on,
@@ -115,7 +116,7 @@ def _calendar() -> tuple[Param, ...]:
 def register(registry: Registry) -> None:
     # the words its commands read beside a member's name: no member may be called one (issue 44)
     registry.reserve({"rapid", "a", "b", "c", "d", *TEAM_WORDS, *RESULT_WORDS, *WITHDRAW_WORDS, *BACK_WORDS,
-                      *RENAME_WORDS, *MERGE_WORDS, *REMOVE_WORDS})  # fmt: skip
+                      *RENAME_WORDS, *MERGE_WORDS, *REMOVE_WORDS, *POSTPONE_UNDO})  # fmt: skip
     add = registry.add
     add(Command("aanmelden", cmd_aanmelden, english="join", params=(ROUND_COMING, PLAYER, RAPID)))
     registry.alias("signon", "aanmelden")
@@ -133,6 +134,8 @@ def register(registry: Registry) -> None:
                 cache_key=season_key))  # fmt: skip
     add(Command("uitslag", cmd_uitslag, english="result", confirms_result=True,
                 params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID)))  # fmt: skip
+    add(Command("uitstel", cmd_uitstel, english="postpone",
+                params=(PLAYER, ROUND_PAIRED, _keyed("tot"), Param("ongedaan", "bool", style=FLAG), RAPID)))  # fmt: skip
     add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID), confirms_result=True))
     add(Command("prijzen", cmd_prijzen, english="prizes", params=(), reads_only=True, cache_key=prizes_key))
     add(Command("groepen", cmd_groepen, english="groups"))
@@ -195,4 +198,5 @@ def register(registry: Registry) -> None:
     registry.route("indeling", LIST_WORDS, cmd_forbidden)
     registry.feed_members.append(member_of_feed)  # /mijn kalender's address, which the website serves
     registry.timed.append(KeizerSchedule())
+    registry.timed.append(PostponedReports())  # postponed games not played in time (issue 44 §1)
     registry.competitions.append(KeizerSource())

@@ -12,8 +12,9 @@ from bot.keizer import competition, director_games
 from bot.keizer.formatting import confirm_command, for_competition, outcome, rapid_word
 from bot.keizer.no_shows import recount_no_shows
 from bot.keizer.open_results_store import OpenResultsStore
+from bot.keizer.postponed_store import PostponedStore
 from bot.keizer.online_round import sync_round
-from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
+from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, postponed_round, result_round
 from bot.keizer.store import GameRow, RoundRow, Season
 from bot.keizer.views import standings_table
 
@@ -61,6 +62,9 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
         raise UserError("error_director_only", command=ctx.t("command_uitslag_other"))  # /uitslag Gijs 1-0
     if name_parts and (not ctx.is_director or result in ("won", "lost")):
         raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
+    if round_text is None:  # a postponed game's result goes to its own round (issue 44 §1)
+        asked = await ctx.find_member(" ".join(name_parts)) if name_parts else ctx.member
+        round_text = postponed_round(data, asked.id if asked is not None else None)
     row = await result_round(core, ctx, season, data, round_text)
     names = names_of(data)
     if name_parts or result in _FORFEITS.values():  # a director's own forfeit is entered, not reported
@@ -106,6 +110,8 @@ async def cmd_bevestig(core: Core, ctx: Context) -> Reply:
     round_text = ctx.args[0] if ctx.args else None
     if len(ctx.args) > 1:
         raise UserError("error_usage", usage=ctx.t("usage_bevestig"))
+    if round_text is None:
+        round_text = postponed_round(data, member.id)
     row = await result_round(core, ctx, season, data, round_text)
     game = await game_of(core, row, member)
     if game.result is not None:
@@ -158,17 +164,24 @@ async def _tell_directors_of_dispute(
 
 async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) -> tuple[str, ...]:
     """After every result: the no-show rule is counted again (a line for each sign-off it made or lifted);
-    when the last result of a round is in, the standings are announced (once per round)."""
+    when the last result of a round is in, the standings are announced (``announce_when_complete``)."""
     notes = await recount_no_shows(core, ctx, season)
+    await announce_when_complete(core, ctx, season, row)
+    return notes
+
+
+async def announce_when_complete(core: Core, ctx: Context, season: Season, row: RoundRow) -> None:
+    """When every game of the round has its result, or is postponed (issue 44 §1: the standings say
+    "voorlopig" and name it), the round's standings are announced (once per round)."""
     games = await keizer_store(core).games_of_round(row.id)
-    if games and all(g.result is not None for g in games):
+    later = await PostponedStore(core.store).of_round(row.id)
+    if games and all(g.result is not None or g.id in later for g in games):
         args = ["rapid", str(row.number)] if season.kind == "rapid" else [str(row.number)]
         title, table = await standings_table(core, ctx.with_args(args))
         body = title + "\n" + table.as_text()
         await core.store.queue_announcement(
             ctx.club.id, row.id, "standings", body, ctx.now, picture=picture_spec(title, table)
         )
-    return notes
 
 
 async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
@@ -233,6 +246,8 @@ async def cmd_invaller(core: Core, ctx: Context) -> Reply:
     game = await game_of(core, row, member)
     if game.result is not None:
         raise UserError("error_result_confirmed", round=row.number, result=game.result)
+    if any(p.game_id == game.id for p in data.postponed):  # played later by these two (issue 44 §1)
+        raise UserError("error_standby_postponed", round=row.number, board=game.board, name=member.name)
     standby = await keizer_store(core).bye_of_round(row.id)
     if standby is None:
         raise UserError("error_no_standby", round=row.number)

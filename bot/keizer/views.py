@@ -16,9 +16,9 @@ from bot.core.commands.replies import Button, Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition, result_text
 from bot.keizer.online_round import SYSTEM
-from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number
+from bot.keizer.lookups import active_season, competition_of, keizer_store, postponed_names, round_by_number
 from bot.keizer.open_results import waiting_line
-from bot.keizer.store import RoundRow
+from bot.keizer.store import GameRow, RoundRow
 
 
 PAGE_ROWS = 40  # rows of a standings page: a picture a phone shows at full size, a message that fits
@@ -113,7 +113,14 @@ async def standings_table(core: Core, ctx: Context, absences: bool = False) -> t
     if group is not None:
         title += " " + ctx.t("group_suffix", group=group)
     missing = sum(1 for r in data.rounds if r.number <= shown_after for g in r.games if g.result is None)
-    if missing:  # the standings count those games as not played yet: say so (chat, picture, website)
+    postponed = postponed_names(data, shown_after)  # to be played later (issue 44 §1): named
+    games = "; ".join(postponed[:5]) + (" ..." if len(postponed) > 5 else "")
+    others = missing - len(postponed)
+    if postponed and others:  # the standings count those games as not played yet: say so (chat, picture, website)
+        title += " " + ctx.t("standings_provisional_both", count=others, postponed=len(postponed), games=games)
+    elif postponed:
+        title += " " + ctx.t("standings_postponed", count=len(postponed), games=games)
+    elif missing:
         title += " " + ctx.t("standings_provisional", count=missing)
     return title, table
 
@@ -194,6 +201,14 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
     online = {g.board: g for g in await core.store.online_games_of_rounds(ctx.club.id, SYSTEM, [row.id])}
     link = (ctx.t("col_lichess"),) if online and full else ()  # on lichess: the website's table has each board's link
 
+    later = {p.game_id: p.until_date for p in data.postponed if p.round_number == row.number}  # issue 44 §1
+
+    def result_cell(g: GameRow) -> str:
+        if g.id not in later:
+            return result_text(ctx.lang, g)
+        until = later[g.id]
+        return ctx.t("card_postponed_until", date=until) if until else ctx.t("card_postponed")
+
     def link_cell(board: int) -> tuple[str, ...]:
         game = online.get(board)
         return () if not link else ("",) if game is None else (game.url or ctx.t("online_link_pending"),)
@@ -202,7 +217,7 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
         headers=(ctx.t("col_board"), ctx.t("col_white"), *points, ctx.t("col_black"), *points, ctx.t("col_result"), *link),
         rows=tuple(
             (str(g.board), names[g.white_id], *before.get(g.white_id, none), names[g.black_id],
-             *before.get(g.black_id, none), result_text(ctx.lang, g), *link_cell(g.board)) for g in games
+             *before.get(g.black_id, none), result_cell(g), *link_cell(g.board)) for g in games
         ),
     )  # fmt: skip
     lines = [for_competition(ctx.lang, data.season.kind, ctx.t("pairing_title", round=row.number, date=row.play_date))]

@@ -126,6 +126,9 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/uitslag gewonnen", None, "WXXX"),  # Anna confirms Bert's report; Eva has no game
     ("/uitslag Anna 1-0", None, "XXWX"),
     ("/bevestig", None, "WXXX"),
+    ("/uitstel", None, "WXXX"),  # Anna asks to postpone her game: a notice to the director; Eva has no game
+    ("/uitstel Anna", None, "WXWX"),  # naming herself Anna asks; the director postpones it
+    ("/uitstel Anna ongedaan", None, "XXXX"),  # not postponed; a member may not take it back anyway
     ("/seizoen naam=Nieuw start=2027-09-02 toch", None, "XXWX"),
     ("/speler Anna 2200", None, "XXWX"),
     ("/speler Anna terugtrekken", None, "XXWX"),  # out of the pairing and the ranking from the next round

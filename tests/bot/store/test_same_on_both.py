@@ -42,6 +42,9 @@ SCRIPT = [
     ("+", 24 * 7),
     ("Leider", "/publiceer ongedaan"), ("Leider", "/publiceer toch"), ("Leider", "/invaller Anna"),
     ("Leider", "/uitslagen"), ("Leider", "/seizoen ontbrekend=wachten"),
+    # a postponed game (issue 44 §1): asked, set, shown, its players left out of its evening, reported when overdue
+    ("Daniel", "/uitstel"), ("Leider", "/uitstel Daniel tot=2026-12-24"), ("Daniel", "/mijn"), ("Anna", "/stand"),
+    ("Leider", "/uitslagen"), ("+", 24 * 8), ("Leider", "/uitslag Daniel 1-0 3"),
     # the NK
     ("Leider", "/nk nieuw NK 2027 rondes=3"),
     ("Anna", "/nk inschrijven 2100"), ("Bert", "/nk inschrijven 2000"), ("Carla", "/nk inschrijven 1900"),
@@ -145,6 +148,8 @@ async def test_every_reply_announcement_and_row_is_the_same_on_sqlite_and_postgr
     pg_replies, pg_posts = await _run(pg_url, config)
     assert sum(r.split(" -> ")[1].startswith("True") for r in sqlite_replies) > 60  # the script really ran
     assert any("pairing" in p for p in sqlite_posts) and any(" u" not in p.split(":")[0] for p in sqlite_posts)
+    assert any(r.startswith("Leider /uitstel Daniel tot=2026-12-24 -> True") for r in sqlite_replies)  # postponed
+    assert any(p.startswith("postponed-overdue") for p in sqlite_posts)  # and reported when not played in time
     assert pg_replies == sqlite_replies
     assert pg_posts == sqlite_posts
     conn = sqlite3.connect(lite)
@@ -158,6 +163,7 @@ async def test_every_reply_announcement_and_row_is_the_same_on_sqlite_and_postgr
     for rows in (lite_rows, pg_rows):
         place = {g[0]: (g[1], g[2]) for g in rows["games"]}  # id -> (round_id, board)
         rows["go_games"] = sorted((r[:column] + (place.get(r[column]),) + r[column + 1 :] for r in rows["go_games"]), key=repr)
+        rows["postponed_games"] = sorted((r[:1] + (place.get(r[1]),) + r[2:] for r in rows["postponed_games"]), key=repr)  # likewise
     for table in lite_rows:
         if table in ("announcements", "games"):  # a deleted last row's id: SQLite gives it again, PostgreSQL never
             lite_rows[table], pg_rows[table] = (sorted((r[1:] for r in rows), key=repr) for rows in (lite_rows[table], pg_rows[table]))
