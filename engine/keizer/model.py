@@ -68,7 +68,7 @@ class Player:
     joined_round: int = 1
     start_points: Fraction | None = None
     # Withdrawn by the director: out of the pairing and the ranking from this round on (their games
-    # before it keep counting for their opponents, at the value they had when they left).
+    # before it keep counting for their opponents, at the value they had in the last ranking they were in).
     withdrawn_from: int | None = None
     # Back after a withdrawal: in the pairing and the ranking again from this round on (the standings of
     # the rounds between stay as they were; the points of their games before are theirs again).
