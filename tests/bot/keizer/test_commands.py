@@ -161,6 +161,9 @@ async def test_standby_takes_the_place_of_an_absent_player(commands: Core, clock
     assert "Carla" in pairing.splitlines()[1]  # the lowest ranked has the bye
     text = await ok(commands, DIRECTOR, "/invaller Bert")
     assert "Carla" in text and "Bert" in text
+    # the bye is gone: its points go to nobody, and the reply says so and why
+    assert "De punten van de bye (vrij) gaan nu naar niemand: Carla had de bye en speelt nu zelf" in text
+    assert "Bert telt als afwezig zonder afmelding" in text
     after = await ok(commands, ANNA, "/indeling")
     assert "Bert" not in after and "Carla" in after.splitlines()[-1]
 
