@@ -131,7 +131,8 @@ def register(registry: Registry) -> None:
                 reads_only=True,
                 cache_key=season_key))  # fmt: skip
     add(Command("uitslag", cmd_uitslag, english="result", confirms_result=True,
-                params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID)))  # fmt: skip
+                params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID,
+                        Param("toch", "bool", style=FLAG))))  # fmt: skip
     add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID), confirms_result=True))
     add(Command("prijzen", cmd_prijzen, english="prizes", params=(), reads_only=True, cache_key=prizes_key))
     add(Command("groepen", cmd_groepen, english="groups"))

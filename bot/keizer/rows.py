@@ -59,6 +59,8 @@ class GameRow:
     result: str | None
     reported_result: str | None
     reported_by: int | None
+    agreed: bool = False  # both players said this result (migration 0080), not a director's or lichess's
+    disputed_result: str | None = None  # the opponent's report that disagrees with ``reported_result``
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,8 @@ def game_row(row: sqlite3.Row) -> GameRow:
         row["result"],
         row["reported_result"],
         row["reported_by"],
+        bool(row["agreed"]),
+        row["disputed_result"],
     )
 
 
