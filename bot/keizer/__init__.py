@@ -32,3 +32,6 @@ def register(registry: Registry) -> None:
 
     registry.online_rounds[SYSTEM] = KeizerOnline()  # its rounds played on lichess (issue 43 §2)
     registry.online_results[SYSTEM] = KeizerResults()  # and their results read back (§3)
+    from bot.keizer.group_column import GROUP_COLUMN
+
+    registry.member_columns.append(GROUP_COLUMN)  # the member list's column 8: the group (issue 44 §2)

@@ -135,7 +135,8 @@ def register(registry: Registry) -> None:
                         Param("toch", "bool", style=FLAG))))  # fmt: skip
     add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID), confirms_result=True))
     add(Command("prijzen", cmd_prijzen, english="prizes", params=(), reads_only=True, cache_key=prizes_key))
-    add(Command("groepen", cmd_groepen, english="groups"))
+    add(Command("groepen", cmd_groepen, english="groups", pasted=True,  # a list of groups under it, or a file
+                params=(Param("indeling_groepen"), Param("bestand", "file"))))  # fmt: skip
     # naam and start make a new season; without them the command shows the running one or changes its settings
     add(Command("seizoen", cmd_seizoen, director=True, english="season",
                 params=(_keyed("naam"), _keyed("start"), *_calendar(),

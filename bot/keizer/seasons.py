@@ -27,6 +27,7 @@ from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 from bot.keizer import competition, director_games, season_io
 from bot.keizer.calendar import season_rounds
+from bot.keizer.late_joiners import late_joiner_line
 from bot.keizer.group_setting import set_groups
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
@@ -401,7 +402,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
     if member is None:
         check_name(ctx, name)  # a new name: not a mention, a number or a command's word
     alike = look_alikes(name, await core.store.members(ctx.club.id)) if member is None else []
-    grouped: list[str] = []  # the reply says a group it changes
+    grouped: list[str] = []  # the reply says a group it changes, and a late joiner's group, points and round
+    new_in_season = False
     async with core.store.transaction():
         if member is None:
             member = await core.store.add_member(ctx.club.id, name, rating, ctx.now)
@@ -412,6 +414,7 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
         if season is not None:
             coming = await keizer_store(core).coming_round(season.id)
             sp = await keizer_store(core).season_player(season.id, member.id)
+            new_in_season = sp is None
             joined = sp.joined_round if sp else (coming.number if coming else season.rounds_count + 1)
             await keizer_store(core).upsert_season_player(season.id, member.id, rating, joined, group)
             if group is not None and (sp is None or sp.group_name != group):
@@ -424,6 +427,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             await core.store.set_identity(member.id, column, identity)
         if lichess is not None:
             await core.store.set_lichess_account(ctx.club.id, member.id, lichess[0], BY_DIRECTOR, ctx.now)
+    joiner = await late_joiner_line(core, ctx, season, member.id) if season is not None and new_in_season else None
+    grouped += [joiner] if joiner else []
     # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
     said = for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating))
     return Reply(lines=(said, *grouped, *(ctx.t("name_looks_like", name=member.name, member=other, merge=merge_hint(ctx, member.name, other)) for other in alike)))

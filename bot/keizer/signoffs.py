@@ -15,6 +15,7 @@ from bot.core.club.linking import looks_like_code, member_of_code, redeem
 from bot.core.club.membership import NEW_WORDS, check_joining, join_name, tell_directors_of_newcomer
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
+from bot.keizer.late_joiners import late_joiner_line
 from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import competition_of, keizer_store, round_by_number
 from bot.keizer.season_reads import MemberWeek
@@ -299,7 +300,8 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     if plan is None:
         return Reply(lines=(*lines, *_without_round(ctx, season, linked_to)), private=True)
     lines.append(await _signed_on_line(core, ctx, kind, plan, named))
-    return Reply(lines=tuple(lines), private=True)
+    joiner = await late_joiner_line(core, ctx, plan.season, member.id) if plan.enrol else None
+    return Reply(lines=(*lines, *([joiner] if joiner else [])), private=True)
 
 
 # ---------------------------------------------------------------------------------------------- /afmelden
