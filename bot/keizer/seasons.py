@@ -27,6 +27,7 @@ from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 from bot.keizer import competition, director_games, season_io
 from bot.keizer.calendar import season_rounds
+from bot.keizer.join_approval import APPROVAL_KEYS, APPROVAL_VALUES, APPROVAL_WORDS, with_approval_setting
 from bot.keizer.late_joiners import late_joiner_line
 from bot.keizer.group_setting import set_groups
 from bot.keizer.formatting import for_competition
@@ -208,6 +209,7 @@ _KIND_KEYS = {"soort", "kind"}
 _SETTINGS = (
     (_MISSING_KEYS, MISSING_VALUES, with_missing_setting, "season_missing"),
     (REMINDER_KEYS, REMINDER_VALUES, with_reminder_setting, "season_reminder"),
+    (APPROVAL_KEYS, APPROVAL_VALUES, with_approval_setting, "season_joining"),
 )
 
 
@@ -225,8 +227,8 @@ async def _set_setting(core: Core, ctx: Context, keys: set[str], known: dict[str
     kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("soort", values.get("kind", "main")))
     if mode is None and typed and len(ctx.args) == len(values):  # herinnering=soms: say what it takes
         dutch = typed in {"herinnering", "ontbrekend"}  # the values come as Dutch, English pairs
-        words = list(known)[0 if dutch else 1 :: 2]
-        raise UserError("error_setting_choice", setting=typed, choices="|".join(words))
+        words = APPROVAL_WORDS.get(typed) or "|".join(list(known)[0 if dutch else 1 :: 2])
+        raise UserError("error_setting_choice", setting=typed, choices=words)
     if mode is None or kind is None or len(ctx.args) != len(values):
         raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
     season = await active_season(core, ctx, kind)

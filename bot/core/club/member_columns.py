@@ -1,7 +1,7 @@
 """Columns of the member list (``/leden importeer``) that a system reads: after the core's seven (name,
 rating, chat account, KNSB, FIDE, EGD, lichess), column 8 on, in the order the systems registered them
 (``registry.member_column(...)``). The core names no system: the Keizer system's group column is one
-(``bot/keizer/group_setting.py``). A column's cells are checked with the other lines, before any write
+(``bot/keizer/group_column.py``). A column's cells are checked with the other lines, before any write
 (a refusal is the line's problem, and nothing is read), then written in the import's transaction, each
 returning the reply's lines about what it changed."""
 
