@@ -148,7 +148,8 @@ def register(registry: Registry) -> None:
                         Param("rating", "int", low=0, high=4000),
                         Param("actie", "choice", choices=PLAYER_ACTIONS),
                         Param("groep", "choice", style=KEYED, choices=GROUP.choices), RAPID,
-                        _keyed("knsb"), _keyed("fide"), _keyed("egd"), _keyed("lichess"))))  # fmt: skip
+                        _keyed("knsb"), _keyed("fide"), _keyed("egd"), _keyed("lichess"),
+                        _keyed("schatting", "int", low=1, high=4000))))  # fmt: skip
     add(Command("nietverschenen", cmd_nietverschenen, director=True, english="noshow", confirms_result=True,
                 params=(Param("speler", required=True, complete=member_names), ROUND_PAIRED, RAPID)))  # fmt: skip
     add(Command("invaller", cmd_invaller, director=True, english="standby",

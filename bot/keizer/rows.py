@@ -36,6 +36,7 @@ class SeasonPlayer:
     withdrawn_from: int | None = None  # out of the pairing and the ranking from this round on
     returned_from: int | None = None  # back after the withdrawal: in the pairing and the ranking again from this round
     signed_on_after: int | None = None  # signed on again after the no-show rule: counts from the round after
+    estimate: int | None = None  # an unrated player's estimated rating: for the start order only (migration 0082)
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ def season_player_row(r: sqlite3.Row, prefix: str = "") -> SeasonPlayer:
         withdrawn_from=r[prefix + "withdrawn_from"],
         returned_from=r[prefix + "returned_from"],
         signed_on_after=r[prefix + "signed_on_after"],
+        estimate=r[prefix + "estimate"],
     )
 
 

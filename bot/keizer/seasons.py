@@ -27,6 +27,7 @@ from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 from bot.keizer import competition, director_games, season_io
 from bot.keizer.calendar import season_rounds
+from bot.keizer.estimates import estimate_arg, estimate_shown, set_estimate
 from bot.keizer.join_approval import APPROVAL_KEYS, APPROVAL_VALUES, APPROVAL_WORDS, with_approval_setting
 from bot.keizer.late_joiners import late_joiner_line
 from bot.keizer.group_setting import set_groups
@@ -360,6 +361,9 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
     rest: list[str] = []
     ids, args = identity_args(ctx.args)  # knsb=... fide=... egd=...: the member's federation identities
     lichess, args = lichess_arg(args)  # lichess=...: the member's lichess account (issue 43 §1)
+    estimate, args = estimate_arg(args)  # schatting=...: an unrated player's estimated rating (estimates.py)
+    if estimate is not None:
+        return await set_estimate(core, ctx, kind, " ".join(" ".join(args).split()), estimate)
     for arg in args:
         key, sep, value = arg.partition("=")
         if sep and key.lower() in ("groep", "group"):
@@ -456,5 +460,7 @@ async def _identities(
     shown = none if account is None else account.username
     if account is not None and account.linked_by == BY_LOGIN:
         shown = ctx.t("lichess_by_login", username=account.username)
+    estimated = await estimate_shown(core, ctx, member)
     return Reply(lines=(ctx.t("player_identities", name=member.name, rating=member.rating, knsb=have.knsb_id or none,
-                              fide=have.fide_id or none, egd=have.egd_pin or none, lichess=shown),))  # fmt: skip
+                              fide=have.fide_id or none, egd=have.egd_pin or none, lichess=shown),
+                        *([estimated] if estimated else [])))  # fmt: skip

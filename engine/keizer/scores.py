@@ -56,14 +56,16 @@ class _Season:
         if settings.start_order == "list":
             order = list(range(n))
         elif settings.start_order == "rating":
-            order = sorted(range(n), key=lambda i: -self.players[i].rating)  # stable: ties keep the given order
+            # stable: ties keep the given order; an unrated player by their estimate, if the director gave one
+            order = sorted(range(n), key=lambda i: -self.players[i].start_rating)
         else:
             raise ValueError(f"start_order must be 'rating' or 'list', not {settings.start_order!r}")
         self.start_rank = [0] * n  # place in the start order (the first ranking list, before round 1)
         for pos, i in enumerate(order):
             self.start_rank[i] = pos
         # Equal scores after a round: rating first (seed 003: "the rating is an additional criterion"),
-        # then the start order. With start_order "rating" the two orders are the same.
+        # then the start order. With start_order "rating" the two orders are the same (but for an unrated
+        # player's estimate, which only places them in the start order).
         by_tiebreak = sorted(range(n), key=lambda i: (-self.players[i].rating, self.start_rank[i]))
         self.tiebreak = [0] * n
         self.by_tiebreak = by_tiebreak
@@ -365,12 +367,12 @@ def _with_joiners(season: _Season, state: _State, new: Sequence[int], back: Sequ
     if not new and not back:
         return state.ranking
     existing = [
-        (season.players[p].rating, Fraction(s, season.scale)) for p, s in state.scores.items()
+        (season.players[p].start_rating, Fraction(s, season.scale)) for p, s in state.scores.items()
     ]
     scores = {**state.scores, **{p: season.total[p] for p in back}}
     for p in new:
         if season.players[p].start_points is None:
-            sp = late_joiner_start_points(season.players[p].rating, existing)
+            sp = late_joiner_start_points(season.players[p].start_rating, existing)
             if season.scale % sp.denominator:
                 factor = _lcm(season.scale, sp.denominator) // season.scale
                 season.rescale(factor)

@@ -173,3 +173,22 @@ def test_an_automatic_sign_off_earns_its_setting(fraction: Fraction) -> None:
     c = next(s for s in standings(ps, rounds, settings) if s.player.id == "c")
     value = {s.player.id: s.value for s in value_ranking(ps, rounds, 1, settings)}["c"]
     assert c.score == fraction * value
+
+
+# --- an unrated player's estimate -----------------------------------------------------------------
+
+
+def test_an_estimate_places_an_unrated_player_in_the_start_order_and_nothing_else() -> None:
+    """t is unrated (0) with an estimate of 1850: the start order is a, t, c (not a, c, t), and a late
+    joiner's start points interpolate at 1850. After a round ties are broken by the real rating: t (0)
+    below c (1800) when both have 0 points."""
+    ps = [Player("a", "A", 2000), Player("t", "T", 0, estimate=1850), Player("c", "C", 1800)]
+    assert ids(standings(ps, [], after_round=0)) == ["a", "t", "c"]
+    assert ids(standings([*ps[:1], Player("t", "T", 0), ps[2]], [], after_round=0)) == ["a", "c", "t"]
+    rounds = [Round(1, (Game("a", "c", W),), absent={"t": Absence.UNEXCUSED})]
+    assert ids(standings(ps, rounds)) == ["a", "c", "t"]  # c and t both 0: rating, the real one, first
+    # round 1 at the start order's values (a 50, t 49, c 48): a beat c, 48. A joiner in round 2, unrated
+    # with an estimate of 1900, interpolates between a (2000, 48 points) and t (1850 estimated, 0 points):
+    # 0 + 48 * (1900 - 1850) / (2000 - 1850) = 16; without the estimates, at rating 0, it would be 0
+    late = [*ps, Player("j", "J", 0, joined_round=2, estimate=1900)]
+    assert {s.player.id: s.score for s in value_ranking(late, rounds, 2)}["j"] == 16
