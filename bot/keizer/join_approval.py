@@ -26,7 +26,7 @@ APPROVAL_WORDS = {"aanmelden": "open|goedkeuring", "joining": "open|approval"}  
 
 
 def needs_approval(season: Season) -> bool:
-    return json.loads(season.settings_json or "{}").get(APPROVAL_KEY) == "approval"
+    return bool(json.loads(season.settings_json or "{}").get(APPROVAL_KEY) == "approval")
 
 
 def with_approval_setting(settings_json: str, mode: str) -> str:

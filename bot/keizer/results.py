@@ -77,7 +77,7 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
             result = _white_score(result, game, member.id)
         said = _players_said(game)
         overruled = said is not None and said != result
-        if overruled and not anyway:
+        if said is not None and overruled and not anyway:
             raise UserError("error_result_contradicts", round=row.number, board=game.board, said=_outcome(ctx, game, said, names),
                             outcome=_outcome(ctx, game, result, names), args=_again(name_parts, result, row.number, kind))  # fmt: skip
         still_agreed = game.agreed and game.result == result  # the director said the same: it stays theirs
@@ -85,8 +85,7 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
         notes = await after_result(core, ctx, season, row)
         shown = _outcome(ctx, game, result, names)
         lines = [_said(ctx, kind, "result_set", board=game.board, round=row.number, outcome=shown)]
-        if overruled:
-            assert said is not None
+        if said is not None and overruled:
             told = await _tell_players_overruled(core, ctx, row, game, _outcome(ctx, game, said, names), shown, kind)
             lines.append(ctx.t("result_overruled", said=_outcome(ctx, game, said, names), told=told))
         return Reply(lines=(*lines, *notes))
