@@ -1,4 +1,4 @@
-"""The SQL of an unrated player's estimated rating (``season_players.estimate``, migration 0082;
+"""The SQL of an unrated player's estimated rating (``season_players.estimate``, migration 0084;
 ``bot/keizer/estimates.py``)."""
 
 from __future__ import annotations

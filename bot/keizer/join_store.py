@@ -1,4 +1,4 @@
-"""The SQL of new players waiting for the director's approval (``join_requests``, migration 0081;
+"""The SQL of new players waiting for the director's approval (``join_requests``, migration 0083;
 ``bot/keizer/join_approval.py``)."""
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ class SeasonPlayer:
     withdrawn_from: int | None = None  # out of the pairing and the ranking from this round on
     returned_from: int | None = None  # back after the withdrawal: in the pairing and the ranking again from this round
     signed_on_after: int | None = None  # signed on again after the no-show rule: counts from the round after
-    estimate: int | None = None  # an unrated player's estimated rating: for the start order only (migration 0082)
+    estimate: int | None = None  # an unrated player's estimated rating: for the start order only (migration 0084)
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class GameRow:
     result: str | None
     reported_result: str | None
     reported_by: int | None
-    agreed: bool = False  # both players said this result (migration 0080), not a director's or lichess's
+    agreed: bool = False  # both players said this result (migration 0082), not a director's or lichess's
     disputed_result: str | None = None  # the opponent's report that disagrees with ``reported_result``
 
 
