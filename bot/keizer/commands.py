@@ -133,12 +133,14 @@ def register(registry: Registry) -> None:
                 reads_only=True,
                 cache_key=season_key))  # fmt: skip
     add(Command("uitslag", cmd_uitslag, english="result", confirms_result=True,
-                params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID)))  # fmt: skip
+                params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID,
+                        Param("toch", "bool", style=FLAG))))  # fmt: skip
     add(Command("uitstel", cmd_uitstel, english="postpone",
                 params=(PLAYER, ROUND_PAIRED, _keyed("tot"), Param("ongedaan", "bool", style=FLAG), RAPID)))  # fmt: skip
     add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID), confirms_result=True))
     add(Command("prijzen", cmd_prijzen, english="prizes", params=(), reads_only=True, cache_key=prizes_key))
-    add(Command("groepen", cmd_groepen, english="groups"))
+    add(Command("groepen", cmd_groepen, english="groups", pasted=True,  # a list of groups under it, or a file
+                params=(Param("indeling_groepen"), Param("bestand", "file"))))  # fmt: skip
     # naam and start make a new season; without them the command shows the running one or changes its settings
     # vrij first: Discord's line then starts with it, the word /seizoen's route reads (/seizoen vrij 2026-12-24)
     add(Command("seizoen", cmd_seizoen, director=True, english="season",
@@ -155,7 +157,8 @@ def register(registry: Registry) -> None:
                         Param("rating", "int", low=0, high=4000),
                         Param("actie", "choice", choices=PLAYER_ACTIONS),
                         Param("groep", "choice", style=KEYED, choices=GROUP.choices), RAPID,
-                        _keyed("knsb"), _keyed("fide"), _keyed("egd"), _keyed("lichess"))))  # fmt: skip
+                        _keyed("knsb"), _keyed("fide"), _keyed("egd"), _keyed("lichess"),
+                        _keyed("schatting", "int", low=1, high=4000))))  # fmt: skip
     add(Command("nietverschenen", cmd_nietverschenen, director=True, english="noshow", confirms_result=True,
                 params=(Param("speler", required=True, complete=member_names), ROUND_PAIRED, RAPID)))  # fmt: skip
     add(Command("invaller", cmd_invaller, director=True, english="standby",

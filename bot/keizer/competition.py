@@ -67,6 +67,7 @@ async def load(store: Store, season: Season) -> SeasonData:
             start_points=Fraction(sp.start_points) if sp.start_points else None,
             withdrawn_from=sp.withdrawn_from,
             returned_from=sp.returned_from,
+            estimate=sp.estimate,
         )
         for sp in season_players
     ]

@@ -27,6 +27,9 @@ from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 from bot.keizer import competition, director_games, season_io
 from bot.keizer.calendar import playing_evenings, season_rounds
+from bot.keizer.estimates import estimate_arg, estimate_shown, set_estimate
+from bot.keizer.join_approval import APPROVAL_KEYS, APPROVAL_VALUES, APPROVAL_WORDS, with_approval_setting
+from bot.keizer.late_joiners import late_joiner_line
 from bot.keizer.group_setting import set_groups
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
@@ -220,6 +223,7 @@ _KIND_KEYS = {"soort", "kind"}
 _SETTINGS = (
     (_MISSING_KEYS, MISSING_VALUES, with_missing_setting, "season_missing"),
     (REMINDER_KEYS, REMINDER_VALUES, with_reminder_setting, "season_reminder"),
+    (APPROVAL_KEYS, APPROVAL_VALUES, with_approval_setting, "season_joining"),
 )
 
 
@@ -237,8 +241,8 @@ async def _set_setting(core: Core, ctx: Context, keys: set[str], known: dict[str
     kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("soort", values.get("kind", "main")))
     if mode is None and typed and len(ctx.args) == len(values):  # herinnering=soms: say what it takes
         dutch = typed in {"herinnering", "ontbrekend"}  # the values come as Dutch, English pairs
-        words = list(known)[0 if dutch else 1 :: 2]
-        raise UserError("error_setting_choice", setting=typed, choices="|".join(words))
+        words = APPROVAL_WORDS.get(typed) or "|".join(list(known)[0 if dutch else 1 :: 2])
+        raise UserError("error_setting_choice", setting=typed, choices=words)
     if mode is None or kind is None or len(ctx.args) != len(values):
         raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
     season = await active_season(core, ctx, kind)
@@ -376,6 +380,9 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
     rest: list[str] = []
     ids, args = identity_args(ctx.args)  # knsb=... fide=... egd=...: the member's federation identities
     lichess, args = lichess_arg(args)  # lichess=...: the member's lichess account (issue 43 §1)
+    estimate, args = estimate_arg(args)  # schatting=...: an unrated player's estimated rating (estimates.py)
+    if estimate is not None:
+        return await set_estimate(core, ctx, kind, " ".join(" ".join(args).split()), estimate)
     for arg in args:
         key, sep, value = arg.partition("=")
         if sep and key.lower() in ("groep", "group"):
@@ -420,7 +427,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
     if member is None:
         check_name(ctx, name)  # a new name: not a mention, a number or a command's word
     alike = look_alikes(name, await core.store.members(ctx.club.id)) if member is None else []
-    grouped: list[str] = []  # the reply says a group it changes
+    grouped: list[str] = []  # the reply says a group it changes, and a late joiner's group, points and round
+    new_in_season = False
     async with core.store.transaction():
         if member is None:
             member = await core.store.add_member(ctx.club.id, name, rating, ctx.now)
@@ -431,6 +439,7 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
         if season is not None:
             coming = await keizer_store(core).coming_round(season.id)
             sp = await keizer_store(core).season_player(season.id, member.id)
+            new_in_season = sp is None
             joined = sp.joined_round if sp else (coming.number if coming else season.rounds_count + 1)
             await keizer_store(core).upsert_season_player(season.id, member.id, rating, joined, group)
             if group is not None and (sp is None or sp.group_name != group):
@@ -443,6 +452,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             await core.store.set_identity(member.id, column, identity)
         if lichess is not None:
             await core.store.set_lichess_account(ctx.club.id, member.id, lichess[0], BY_DIRECTOR, ctx.now)
+    joiner = await late_joiner_line(core, ctx, season, member.id) if season is not None and new_in_season else None
+    grouped += [joiner] if joiner else []
     # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
     said = for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating))
     return Reply(lines=(said, *grouped, *(ctx.t("name_looks_like", name=member.name, member=other, merge=merge_hint(ctx, member.name, other)) for other in alike)))
@@ -468,5 +479,7 @@ async def _identities(
     shown = none if account is None else account.username
     if account is not None and account.linked_by == BY_LOGIN:
         shown = ctx.t("lichess_by_login", username=account.username)
+    estimated = await estimate_shown(core, ctx, member)
     return Reply(lines=(ctx.t("player_identities", name=member.name, rating=member.rating, knsb=have.knsb_id or none,
-                              fide=have.fide_id or none, egd=have.egd_pin or none, lichess=shown),))  # fmt: skip
+                              fide=have.fide_id or none, egd=have.egd_pin or none, lichess=shown),
+                        *([estimated] if estimated else [])))  # fmt: skip

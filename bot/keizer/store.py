@@ -469,10 +469,12 @@ class KeizerStore(SeasonReads):
             (result, by, game_id),
         )
 
-    async def set_result(self, game_id: int, result: str | None, now: datetime) -> None:
+    async def set_result(self, game_id: int, result: str | None, now: datetime, agreed: bool = False) -> None:
+        """The game's result; ``agreed``: both players said it (a report and its confirmation)."""
         await self.db.write(
-            "UPDATE games SET result = ?, confirmed_at = ?, reported_result = NULL, reported_by = NULL WHERE id = ?",
-            (result, iso(now) if result else None, game_id),
+            "UPDATE games SET result = ?, confirmed_at = ?, reported_result = NULL, reported_by = NULL, agreed = ?"
+            " WHERE id = ?",
+            (result, iso(now) if result else None, int(agreed and result is not None), game_id),
         )
 
     async def bye_holder_absent(self, round_id: int, member_id: int, now: datetime) -> None:

@@ -124,7 +124,9 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/prijzen", None, "RRRR"),
     ("/help", None, "RRRR"),
     ("/uitslag gewonnen", None, "WXXX"),  # Anna confirms Bert's report; Eva has no game
-    ("/uitslag Anna 1-0", None, "XXWX"),
+    ("/uitslag Anna 1-0", None, "XXXX"),  # against Bert's report (0-1): the director is asked first
+    ("/uitslag Anna 1-0 toch", None, "XXWX"),
+    ("/uitslag Anna gewonnen", None, "XXWX"),  # the director says who won: as Bert reported, no question
     ("/bevestig", None, "WXXX"),
     ("/uitstel", None, "WXXX"),  # Anna asks to postpone her game: a notice to the director; Eva has no game
     ("/uitstel Anna", None, "WXWX"),  # naming herself Anna asks; the director postpones it

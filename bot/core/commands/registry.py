@@ -20,6 +20,7 @@ from bot.core.storage.table_rules import CORE, Table
 from bot.core.storage.store import Club, Member
 
 if TYPE_CHECKING:
+    from bot.core.club.member_columns import MemberColumn
     from bot.core.commands.competitions import CompetitionSource
     from bot.core.commands.context import Context
     from bot.core.commands.dispatch import Core
@@ -230,6 +231,8 @@ class Registry:
     # Words a system's commands read beside a name (``teamwedstrijd``, ``rapid``, a group's letter): no
     # member may be called one (``bot/core/club/name_rules.py``); every route's words are such words too.
     reserved: set[str] = field(default_factory=set)
+    # The member list's columns after the core's seven, read by systems (bot/core/club/member_columns.py)
+    member_columns: list["MemberColumn"] = field(default_factory=list)
 
     def add(self, command: Command) -> None:
         """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""

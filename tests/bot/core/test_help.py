@@ -17,7 +17,7 @@ async def test_help_of_one_command(commands: Core, config) -> None:
     assert said.splitlines() == [
         "/uitslag (/result): de uitslag van je eigen partij melden; je tegenstander bevestigt",
         "Gebruik: /uitslag 1-0 | 0-1 | remise | gewonnen | verloren [rapid] [ronde]  (wedstrijdleider: /uitslag Naam"
-        " 1-0 [rapid] [ronde], ook 1-0F, 0-1F, 0-0F)",
+        " 1-0 | 0-1 | remise | gewonnen | verloren [rapid] [ronde] [toch], ook 1-0F, 0-1F, 0-0F; gewonnen: Naam won)",
         "Wie: elk lid.",
     ]
     assert (await ok(commands, ANNA, "/help /result")) == said  # the English name, with its slash
