@@ -1,0 +1,22 @@
+"""Issue 44 §3, the words: one English word for one thing (``/signoff`` a round, ``/player X withdraw``
+the season), hints that show what to type, a draw written ½-½ everywhere, points that say which points,
+on a real store through the real Core."""
+
+from __future__ import annotations
+
+from bot.core.commands.dispatch import Core
+from tests.bot.conftest import DIRECTOR, rows
+from tests.bot.keizer.test_commands import ANNA, BERT, make_season, ok, refused
+
+
+async def test_signing_off_and_leaving_the_season_are_two_english_words(commands: Core, config) -> None:
+    await make_season(commands)
+    await ok(commands, DIRECTOR, "/language en")
+    help_text = await ok(commands, ANNA, "/help")
+    assert "/afmelden (/signoff)" in help_text and "/withdraw" not in help_text, help_text
+    assert "/signoff [rapid] [round] [team]" in await refused(commands, ANNA, "/signoff x y z")
+    assert "signed off" in await ok(commands, ANNA, "/signoff")
+    assert rows(config, "SELECT COUNT(*) FROM signoffs") == [(1,)]
+    assert "signed off" in await ok(commands, BERT, "/withdraw")  # the old word still signs off for a round
+    left = await ok(commands, DIRECTOR, "/player Anna withdraw")  # the season: another word's meaning
+    assert "has withdrawn" in left, left
