@@ -20,3 +20,16 @@ async def test_signing_off_and_leaving_the_season_are_two_english_words(commands
     assert "signed off" in await ok(commands, BERT, "/withdraw")  # the old word still signs off for a round
     left = await ok(commands, DIRECTOR, "/player Anna withdraw")  # the season: another word's meaning
     assert "has withdrawn" in left, left
+
+
+async def test_hints_show_what_to_type(commands: Core, config) -> None:
+    """A hint is a command to type as it stands, never ``a|b`` alternatives (the usage line keeps them)."""
+    await make_season(commands)
+    now = await ok(commands, ANNA, "/mijn meldingen")
+    assert now == ("Privébericht met je tegenstander bij een nieuwe indeling: uit (aanzetten: /mijn meldingen indeling aan)."
+                   " Herinneringen (afmelden, ontbrekende uitslag): aan (uitzetten: /mijn meldingen herinneringen uit).")  # fmt: skip
+    turned_on = await ok(commands, ANNA, "/mijn meldingen aan")
+    assert "|" not in turned_on and "/mijn meldingen indeling uit" in turned_on, turned_on
+    assert "uitzetten: /mijn meldingen indeling uit" in await ok(commands, ANNA, "/mijn meldingen")
+    await ok(commands, DIRECTOR, "/language en")
+    assert "(on: /me notices reminders on)" in await ok(commands, BERT, "/me notices reminders off") + await ok(commands, BERT, "/me notices")
