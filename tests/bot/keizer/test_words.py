@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, rows
-from tests.bot.keizer.test_commands import ANNA, BERT, make_season, ok, refused
+from tests.bot.keizer.test_commands import ANNA, BERT, make_season, ok, pair_round_one, refused
+from tests.bot.keizer.test_results import director_member
 
 
 async def test_signing_off_and_leaving_the_season_are_two_english_words(commands: Core, config) -> None:
@@ -33,3 +34,24 @@ async def test_hints_show_what_to_type(commands: Core, config) -> None:
     assert "uitzetten: /mijn meldingen indeling uit" in await ok(commands, ANNA, "/mijn meldingen")
     await ok(commands, DIRECTOR, "/language en")
     assert "(on: /me notices reminders on)" in await ok(commands, BERT, "/me notices reminders off") + await ok(commands, BERT, "/me notices")
+
+
+async def test_a_disputed_draw_is_written_like_every_other_draw(commands: Core, clock, config) -> None:
+    """Round 1 (tests/bot/keizer/test_results.py): board 1 Bert (white) - Anna. Bert reports a draw, Anna a
+    win: the reply, the directors' notice, /uitslagen and the pairing all write the draw ½-½."""
+    await make_season(commands)
+    account = await director_member(commands)
+    await pair_round_one(commands, clock)
+    await ok(commands, BERT, "/uitslag remise")
+    assert "½-½?" in await ok(commands, ANNA, "/indeling")  # the pairing table: reported, not confirmed
+    said = await ok(commands, ANNA, "/uitslag gewonnen")
+    assert said.startswith("Bert meldde ½-½, jij 0-1."), said
+    (notice,) = rows(config, "SELECT body FROM announcements WHERE recipient = ?", account)
+    assert "Bert ½-½, Anna 0-1" in notice[0] and "1/2" not in notice[0], notice
+    open_list = await ok(commands, DIRECTOR, "/uitslagen")
+    assert "Bert meldt ½-½ en Anna meldt 0-1" in open_list and "1/2" not in open_list, open_list
+    await ok(commands, DIRECTOR, "/uitslag Anna ½-½")  # the director settles it as the list says
+    assert rows(config, "SELECT result FROM games WHERE board = 1") == [("1/2-1/2",)]
+    refused_text = await refused(commands, ANNA, "/uitslag verloren")
+    assert "(½-½)" in refused_text, refused_text
+    assert "½-½" in await ok(commands, ANNA, "/indeling") and "1/2" not in await ok(commands, ANNA, "/indeling")
