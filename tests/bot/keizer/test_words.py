@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, rows
-from tests.bot.keizer.test_commands import ANNA, BERT, make_season, ok, pair_round_one, refused
+from tests.bot.keizer.test_commands import ANNA, BERT, CARLA, make_season, ok, pair_round_one, refused
 from tests.bot.keizer.test_results import director_member
 
 
@@ -55,3 +55,18 @@ async def test_a_disputed_draw_is_written_like_every_other_draw(commands: Core, 
     refused_text = await refused(commands, ANNA, "/uitslag verloren")
     assert "(½-½)" in refused_text, refused_text
     assert "½-½" in await ok(commands, ANNA, "/indeling") and "1/2" not in await ok(commands, ANNA, "/indeling")
+
+
+async def test_points_say_which_points(commands: Core, clock, config) -> None:
+    """The card's total counts games (1 a win, ½ a draw) beside a column of Keizer points: it says so; a
+    no-show's 0 is Keizer points."""
+    await make_season(commands)
+    await pair_round_one(commands, clock)  # board 1 Bert (white) - Anna, board 2 Daan (white) - Carla
+    await ok(commands, DIRECTOR, "/uitslag Anna 0-1")
+    await ok(commands, DIRECTOR, "/nietverschenen Carla")
+    card = await ok(commands, ANNA, "/kaart")
+    assert "1 partij gespeeld, 1 wedstrijdpunt (1 voor een winst, ½ voor remise)" in card, card
+    mine = await ok(commands, CARLA, "/mijn")
+    assert "Niet verschenen in ronde 1 (zonder afmelding): 0 Keizerpunten" in mine, mine
+    await ok(commands, DIRECTOR, "/language en")
+    assert "1 game played, 1 point over the board (1 for a win, ½ for a draw)" in await ok(commands, ANNA, "/card")
