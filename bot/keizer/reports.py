@@ -119,6 +119,8 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
         "card_summary", games=card.games, points=fmt_points(card.points),
         performance=card.performance if card.performance is not None else "-",
     )  # fmt: skip
+    if not table.rows:  # before the first round: the sentence alone, no table of headers over nothing
+        return Reply(lines=(title, summary))
     picture = await asyncio.to_thread(table_png, title, table, (summary,))
     return Reply(lines=(title, summary), table=table, image=picture)
 
