@@ -70,3 +70,12 @@ def test_acting_as_someone_named_in_quotes_and_the_clock_in_english(config: Conf
     said = replies(lines)
     assert said['/als "Jan de Vries"'] == ["bot> Je bent nu Jan de Vries."]  # the name, not its quotes
     assert said["/clock"] == ["bot> It is now Tuesday 2026-12-01 20:00 (Europe/Amsterdam)."]
+
+
+def test_linking_a_member_by_part_of_the_name_says_whom_it_may_mean(config: Config) -> None:
+    """``/koppel Anna`` for the member "Anna de Vries": refused as every other command refuses a name it does
+    not know, with the members it may mean (it said only that it knew no "Anna")."""
+    lines = run(config, "/leden importeer examples/club-21.csv\n/koppel Anna\n/koppel Anna de Vries\n")
+    said = replies(lines)
+    assert said["/koppel Anna"] == ['bot! Speler "Anna" ken ik niet. Bedoel je een van deze leden: Anna de Vries? Typ de hele naam.']
+    assert said["/koppel Anna de Vries"][0].startswith("bot> Koppelcode voor Anna de Vries: ")
