@@ -120,9 +120,11 @@ def register(registry: Registry) -> None:
     add = registry.add
     add(Command("aanmelden", cmd_aanmelden, english="join", params=(ROUND_COMING, PLAYER, RAPID)))
     registry.alias("signon", "aanmelden")
-    add(Command("afmelden", cmd_afmelden, english="withdraw",
+    add(Command("afmelden", cmd_afmelden, english="signoff",
                 params=(ROUND_COMING, Param("teamwedstrijd", "bool", style=FLAG), PLAYER, RAPID)))  # fmt: skip
-    registry.alias("signoff", "afmelden")
+    # its English name was /withdraw, the word /player X withdraw uses for leaving the season (issue 44 §3):
+    # /signoff now; /withdraw still signs off for a round, for whoever learnt it
+    registry.alias("withdraw", "afmelden")
     add(Command("stand", cmd_stand, english="standings",
                 params=(GROUP, RAPID, ROUND_PAIRED, _keyed("pagina", "int", low=1, high=100), Param("alles", "bool", style=FLAG)),
                 reads_only=True,

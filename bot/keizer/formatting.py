@@ -27,11 +27,17 @@ def fmt_points(value: Fraction) -> str:
     return f"{rounded:.2f}".rstrip("0").rstrip(".")
 
 
+def shown_result(result: str | None) -> str:
+    """A result as every text shows it: a draw ½-½ (stored, and typed, as 1/2-1/2 too), the rest as stored;
+    none: "?"."""
+    return "?" if result is None else result.replace("1/2", "½")
+
+
 def result_text(lang: str, game: GameRow) -> str:
     if game.result is not None:
-        return Result(game.result).value
+        return shown_result(Result(game.result).value)
     if game.reported_result is not None:
-        return t(lang, "result_pending", result=game.reported_result)
+        return t(lang, "result_pending", result=shown_result(game.reported_result))
     return ""
 
 

@@ -14,7 +14,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Club, club_key
-from bot.keizer.formatting import for_competition, rapid_word
+from bot.keizer.formatting import for_competition, rapid_word, shown_result
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.open_results_store import OpenGame, OpenResultsStore
 from bot.keizer.online_why import online_why
@@ -51,10 +51,10 @@ def open_lines(lang: str, season: Season, games: list[OpenGame]) -> list[str]:
     for g in games:
         values = dict(round=g.round_number, board=g.board, white=g.white, black=g.black, player=quote_word(g.white), rapid=rapid)
         if g.disputed_result is not None:
-            lines.append(t(lang, "open_result_disputed", first_name=g.reported_by, first=g.reported_result,
-                           second_name=g.disputed_by, second=g.disputed_result, **values))  # fmt: skip
+            lines.append(t(lang, "open_result_disputed", first_name=g.reported_by, first=shown_result(g.reported_result),
+                           second_name=g.disputed_by, second=shown_result(g.disputed_result), **values))  # fmt: skip
         elif g.reported_result is not None:
-            lines.append(t(lang, "open_result_reported", name=g.reported_by, result=g.reported_result, **values))
+            lines.append(t(lang, "open_result_reported", name=g.reported_by, result=shown_result(g.reported_result), **values))
         else:
             lines.append(t(lang, "open_result_missing", **values))
         if g.online is not None:  # played on lichess, held or refused, or nobody came (issue 43 §3)

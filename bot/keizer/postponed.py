@@ -31,7 +31,7 @@ from bot.core.i18n import t
 from bot.core.output.calendar import local_to_utc, parse_day, parse_zone
 from bot.core.storage.store import Member
 from bot.keizer import competition
-from bot.keizer.formatting import for_competition, rapid_word
+from bot.keizer.formatting import for_competition, rapid_word, shown_result
 from bot.keizer.lookups import active_season, competition_of, game_of, names_of, result_round
 from bot.keizer.open_results_store import OpenResultsStore
 from bot.keizer.postponed_store import PostponedStore
@@ -68,7 +68,7 @@ async def cmd_uitstel(core: Core, ctx: Context) -> Reply:
         await OpenResultsStore(core.store).bump_version(season.id)  # the standings' "voorlopig" changes
         return Reply(lines=(_said(ctx, kind, "postpone_undone", **said),))
     if game.result is not None:
-        raise UserError("error_postpone_played", result=game.result, **said)
+        raise UserError("error_postpone_played", result=shown_result(game.result), **said)
     if until is not None and until < row.play_date:
         raise UserError("error_postpone_before", date=until, play_date=row.play_date, **said)
     due = _due(season, data, row, until)
@@ -150,7 +150,7 @@ async def _ask(
     names = names_of(data)
     said = dict(round=row.number, board=game.board, white=names[str(game.white_id)], black=names[str(game.black_id)])
     if game.result is not None:
-        raise UserError("error_postpone_played", result=game.result, **said)
+        raise UserError("error_postpone_played", result=shown_result(game.result), **said)
     if any(p.game_id == game.id for p in data.postponed):
         raise UserError("error_already_postponed", **said)
     if until is not None and until < row.play_date:

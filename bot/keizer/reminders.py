@@ -28,7 +28,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.storage.store import Club
 from bot.keizer.competition import withdrawn
-from bot.keizer.formatting import for_competition, rapid_word
+from bot.keizer.formatting import for_competition, rapid_word, shown_result
 from bot.keizer.lookups import keizer_store
 from bot.keizer.postponed_store import PostponedStore
 from bot.keizer.store import RoundRow, Season
@@ -100,7 +100,7 @@ async def queue_result_reminders(core: Core, now: datetime) -> None:
                                    name=names.get(other, "?"), rapid=rapid_word(season.kind))  # fmt: skip
                 elif game.reported_by == other:
                     wanted[me] = t(club.language, "notice_result_confirm", round=row.number, date=row.play_date,
-                                   name=names.get(other, "?"), result=game.reported_result, rapid=rapid_word(season.kind))  # fmt: skip
+                                   name=names.get(other, "?"), result=shown_result(game.reported_result), rapid=rapid_word(season.kind))  # fmt: skip
         accounts = await core.store.accounts_to_notify(club.id, list(wanted), reminders=True)
         for member_id, said in wanted.items():
             if member_id in accounts:

@@ -123,6 +123,8 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
         "card_summary", games=card.games, points=fmt_points(card.points),
         performance=card.performance if card.performance is not None else "-",
     )  # fmt: skip
+    if not table.rows:  # before the first round: the sentence alone, no table of headers over nothing
+        return Reply(lines=(title, summary))
     picture = await asyncio.to_thread(table_png, title, table, (summary,))
     return Reply(lines=(title, summary), table=table, image=picture)
 
@@ -198,7 +200,11 @@ async def cmd_notices(core: Core, ctx: Context) -> Reply:
     if not words:  # what is on now, and how to change it
         pairing, reminders = await core.store.member_notices(ctx.member.id)
         state = {True: ctx.t("notices_state_on"), False: ctx.t("notices_state_off")}
-        return Reply(lines=(ctx.t("notices_now", pairing=state[pairing], reminders=state[reminders]),), private=True)
+        change = {True: "off", False: "on"}  # what to type to change each: the other state's command
+        said = ctx.t("notices_now", pairing=state[pairing], reminders=state[reminders],
+                     pairing_change=ctx.t(f"notices_change_pairing_{change[pairing]}"),
+                     reminders_change=ctx.t(f"notices_change_reminders_{change[reminders]}"))  # fmt: skip
+        return Reply(lines=(said,), private=True)
     kind = _NOTICE_KINDS.get(words[0]) if len(words) == 2 else "all"
     if kind is None or not words or words[-1] not in ("aan", "on", "uit", "off"):
         raise UserError("error_usage", usage=ctx.t("usage_mijn"))

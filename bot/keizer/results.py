@@ -10,7 +10,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.output.pictures import picture_spec
 from bot.core.commands.replies import Button, Reply
 from bot.keizer import competition, director_games
-from bot.keizer.formatting import confirm_command, for_competition, outcome, rapid_word
+from bot.keizer.formatting import confirm_command, for_competition, outcome, rapid_word, shown_result
 from bot.keizer.no_shows import recount_no_shows
 from bot.keizer.open_results_store import OpenResultsStore
 from bot.keizer.postponed_store import PostponedStore
@@ -96,7 +96,7 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
     member = ctx.require_member()
     game = await game_of(core, row, member)
     if game.result is not None:
-        raise UserError("error_result_confirmed", round=row.number, result=game.result)
+        raise UserError("error_result_confirmed", round=row.number, result=shown_result(game.result))
     await _refuse_while_played_in_chat(core, game)
     opponent = game.black_id if game.white_id == member.id else game.white_id
     if result in ("won", "lost"):
@@ -107,7 +107,7 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
             await OpenResultsStore(core.store).mark_disputed(game.id, result, member.id)  # for /uitslagen
             reported, name = game.reported_result, names[str(opponent)]
             key = "result_disputed" if told else "result_disputed_ask"
-            return Reply(lines=(_said(ctx, kind, key, reported=reported, name=name, result=result),), private=True)
+            return Reply(lines=(_said(ctx, kind, key, reported=shown_result(reported), name=name, result=shown_result(result)),), private=True)
         await keizer_store(core).set_result(game.id, result, ctx.now, agreed=True)
         notes = await after_result(core, ctx, season, row)
         shown = _outcome(ctx, game, result, names)
@@ -133,7 +133,7 @@ async def cmd_bevestig(core: Core, ctx: Context) -> Reply:
     row = await result_round(core, ctx, season, data, round_text)
     game = await game_of(core, row, member)
     if game.result is not None:
-        raise UserError("error_result_confirmed", round=row.number, result=game.result)
+        raise UserError("error_result_confirmed", round=row.number, result=shown_result(game.result))
     if game.reported_result is None or game.reported_by == member.id:
         raise UserError("error_nothing_to_confirm")
     await _refuse_while_played_in_chat(core, game)
@@ -208,8 +208,8 @@ async def _tell_directors_of_dispute(
     member = ctx.require_member()
     body = ctx.t(
         "notice_result_disputed", round=row.number, board=game.board, white=names[str(game.white_id)],
-        black=names[str(game.black_id)], first_name=names[str(game.reported_by)], first=game.reported_result,
-        second_name=member.name, second=result, rapid=rapid_word(kind),
+        black=names[str(game.black_id)], first_name=names[str(game.reported_by)], first=shown_result(game.reported_result),
+        second_name=member.name, second=shown_result(result), rapid=rapid_word(kind),
     )  # fmt: skip
     body = for_competition(ctx.lang, kind, body)
     accounts = await core.store.director_accounts(ctx.club.id)
@@ -270,7 +270,7 @@ async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
         raise UserError("error_already_no_show", name=member.name, round=row.number)
     game = await game_of(core, row, member)
     if game.result is not None and not game.result.endswith("F"):  # played: a no-show would overwrite it
-        raise UserError("error_no_show_played", name=member.name, round=row.number, board=game.board, result=game.result)
+        raise UserError("error_no_show_played", name=member.name, round=row.number, board=game.board, result=shown_result(game.result))
     result = _no_show_result(game, member.id)
     async with core.store.transaction():
         await keizer_store(core).set_result(game.id, result, ctx.now)
@@ -302,7 +302,7 @@ async def cmd_invaller(core: Core, ctx: Context) -> Reply:
         raise UserError("error_no_game")
     game = await game_of(core, row, member)
     if game.result is not None:
-        raise UserError("error_result_confirmed", round=row.number, result=game.result)
+        raise UserError("error_result_confirmed", round=row.number, result=shown_result(game.result))
     if any(p.game_id == game.id for p in data.postponed):  # played later by these two (issue 44 §1)
         raise UserError("error_standby_postponed", round=row.number, board=game.board, name=member.name)
     standby = await keizer_store(core).bye_of_round(row.id)
