@@ -1,4 +1,4 @@
-"""What members look at: ``/stand`` (standings), ``/prijzen`` (prizes) and ``/indeling`` (a round's
+"""What members look at: ``/stand`` (standings; a past season's with ``seizoen=Naam``), ``/prijzen`` (prizes) and ``/indeling`` (a round's
 pairing with its results so far)."""
 
 from __future__ import annotations
@@ -9,21 +9,22 @@ from collections import Counter
 
 from engine.keizer import prizes as prize_rules
 
-from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.context import Context, Quoted, UserError, parse_int
 from bot.core.commands.dispatch import OWN_ROWS, Core
 from bot.core.output.pictures import table_png
 from bot.core.commands.replies import Button, Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition, result_text
 from bot.keizer.online_round import SYSTEM
-from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number
+from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number, season_named
 from bot.keizer.open_results import waiting_line
-from bot.keizer.store import RoundRow
+from bot.keizer.store import RoundRow, Season
 
 
 PAGE_ROWS = 40  # rows of a standings page: a picture a phone shows at full size, a message that fits
 _PAGE_WORDS = ("pagina=", "page=")
 _ALL_WORDS = {"alles", "all"}
+_SEASON_KEYS = {"seizoen", "season"}  # /stand seizoen=2025-26: a past season's standings
 _TABLE_WORDS = {"tabel", "table"}  # the whole table with more columns, no picture: the website's standings and pairings
 
 
@@ -80,20 +81,26 @@ def _command(ctx: Context, extra: str) -> str:
     return " ".join(["/stand", *kept, extra])
 
 
-async def standings_table(core: Core, ctx: Context, absences: bool = False) -> tuple[str, Table]:
+async def standings_table(core: Core, ctx: Context, absences: bool = False, season: Season | None = None) -> tuple[str, Table]:
     """/stand's title and table (the picture is drawn by whoever shows it); ``absences``: a column of the
-    rounds each player was absent (the website's; a chat's table fits a phone without it)."""
+    rounds each player was absent (the website's; a chat's table fits a phone without it). The running
+    season's, or ``seizoen=Naam``'s (``season``: the website's archive), a past one kept readable."""
     group: str | None = None
     after: int | None = None
     kind, ctx = competition_of(ctx)
+    named: Season | None = season
     for arg in ctx.args:
-        if parse_int(arg) is not None:
+        key, eq, value = arg.partition("=")
+        if eq and not isinstance(arg, Quoted) and key.lower() in _SEASON_KEYS and value.strip() and named is None:
+            named = await season_named(core, ctx, value.strip())  # a past season, by its name
+        elif parse_int(arg) is not None:
             after = parse_int(arg)
         elif len(arg) == 1 and arg.upper() in "ABCD":
             group = arg.upper()
         else:
             raise UserError("error_usage", usage=ctx.t("usage_stand"))
-    season = await active_season(core, ctx, kind)
+    season = named or await active_season(core, ctx, kind)
+    kind = season.kind
     data = await competition.load(core.store, season)
     played = [r.number for r in data.rounds]
     if after is not None and after not in played:

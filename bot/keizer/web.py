@@ -67,7 +67,10 @@ PAGES = (
 
 
 def register(registry: Registry) -> None:
+    from bot.keizer.archive import ARCHIVE  # finished seasons, readable on the website's archive
+
     registry.web_pages.extend(PAGES)
+    registry.web_archive.append(ARCHIVE)
     registry.web_rounds.append(coming_rounds)
 
 

@@ -37,7 +37,7 @@ from bot.core.storage.outage import DatabaseDown, connection_lost
 from bot.core.storage.store import Club
 from bot.core.club.web_links import LINK_PREFIX, club_path, site_base
 from bot.core.club.lichess_link import CALLBACK_PATH, LOGIN_PREFIX
-from bot.web import lichess_login, render, signoff, style
+from bot.web import archive, lichess_login, render, signoff, style
 from bot.web.connections import HEADER_TIMEOUT, Guard, address_key, install
 from bot.web.freshness import Freshness
 from bot.web.kept import Kept
@@ -53,6 +53,7 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",  # others learn nothing; the form's own POST carries its Origin
 }
+MAX_REST = 40  # the longest rest of a page's address: archief/keizer/<id>/indeling/<round>
 RENDERED_PAGES = 512  # pages kept rendered, least recently asked out first
 REQUESTS_PER_SECOND = 50  # per client address; more gets 429
 BURST = 100
@@ -106,7 +107,7 @@ def make_app(core: Core) -> web.Application:
     flood = Flood()
     guard_of_connections = Guard(HEADERS, core.config.web_trusted_proxies, kept_for_the_bot(
         core.store.dialect == "postgresql", core.config.chat_platforms))
-    pages = {p.path: p for p in core.registry.web_pages}
+    pages = {p.path: p for p in (*core.registry.web_pages, archive.PAGE)}  # the archive last in the menu
     # A command page by its address (club, page, rest), kept beside what it was made of: while the reply
     # cache hands out that same reply (the season unchanged) and the club, its menu and round links are the
     # same, the page is the same bytes, sent without rendering the template again; and while the store's
@@ -262,7 +263,7 @@ def make_app(core: Core) -> web.Application:
             return made.response(request)
         club = await club_of(request)
         wanted = pages.get(request.match_info["page"])
-        if wanted is None or len(rest) > 20:
+        if wanted is None or len(rest) > MAX_REST:
             raise _not_found()
         if wanted.view is not None:
             site = core.config.web_base_url or guard_of_connections.origin(request) or site_base(core) or ""
@@ -285,7 +286,9 @@ def make_app(core: Core) -> web.Application:
             rendered.move_to_end(key)
             return made.response(request)
         title = reply.lines[0] if reply.lines else t(club.language, wanted.label)
-        members = {m.name: f"{club_path(club.id)}lid/{m.id}" for m in await core.store.members(club.id)}
+        names = await wanted.names(core, club) if wanted.names is not None else {
+            m.name: f"lid/{m.id}" for m in await core.store.members(club.id)}  # the NK's names: their NK pages
+        members = {name: f"{club_path(club.id)}{path}" for name, path in names.items()}
         shown = Reply(lines=reply.lines[1:], table=reply.table)
         legend = t(club.language, wanted.legend) if wanted.legend else ""
         response = render.page(club.language, club.name, title, menu, shown, cell_links=members, legend=legend,
@@ -399,6 +402,7 @@ def make_app(core: Core) -> web.Application:
     app.router.add_get(CALLBACK_PATH, lichess_back)
     app.router.add_get("/c/{club}/{page}", page)  # an unknown page: its 404
     app.router.add_get("/c/{club}/{page}/{rest}", page)
+    app.router.add_get(f"/c/{{club}}/{{page:{archive.PATH}}}/{{rest:[^/]+(?:/[^/]+){{1,3}}}}", page)  # archief/nk/3/stand
     add_health_routes(app, core)
     for resource in app.router.resources():
         words = resource.canonical.split("/")  # "", "c", "{club}", "afmelden"
