@@ -33,7 +33,7 @@ from bot.core.club.name_rules import check_name
 from bot.core.commands.registry import Command, Registry
 from bot.core.i18n import t
 from bot.core.output.pictures import picture_spec
-from bot.core.commands.replies import Button, Reply, Table
+from bot.core.commands.replies import Button, Reply
 from bot.nk import params
 from bot.nk.adjustments import MAX_NAME, swap, withdraw
 from bot.nk.lookups import current as _current
@@ -42,7 +42,7 @@ from bot.nk.pairings import indeling
 from bot.nk.players import egf_details, split_egf, store_egf
 from bot.nk.source import NkSource
 from bot.nk.store import NK_KOMI, NkGame, NkStore, NkTournament
-from bot.nk.tables import _drawn, _egf, _stand, _standings_reply, round_announcement
+from bot.nk.tables import _egf, _stand, _standings_reply, round_announcement
 
 _log = logging.getLogger(__name__)
 
