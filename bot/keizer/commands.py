@@ -122,7 +122,8 @@ def register(registry: Registry) -> None:
                 params=(ROUND_COMING, Param("teamwedstrijd", "bool", style=FLAG), PLAYER, RAPID)))  # fmt: skip
     registry.alias("signoff", "afmelden")
     add(Command("stand", cmd_stand, english="standings",
-                params=(GROUP, RAPID, ROUND_PAIRED, _keyed("pagina", "int", low=1, high=100), Param("alles", "bool", style=FLAG)),
+                params=(GROUP, RAPID, ROUND_PAIRED, _keyed("pagina", "int", low=1, high=100), Param("alles", "bool", style=FLAG),
+                        _keyed("seizoen")),  # a past season's, by its name
                 reads_only=True,
                 cache_key=season_key))  # fmt: skip
     add(Command("indeling", cmd_indeling, english="pairings",
