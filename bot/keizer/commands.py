@@ -128,7 +128,7 @@ def register(registry: Registry) -> None:
                 cache_key=season_key))  # fmt: skip
     add(Command("indeling", cmd_indeling, english="pairings",
                 params=(Param("wijziging", "choice", choices=CHANGES), Param("wie", complete=member_names),
-                        Param("met", complete=member_names), ROUND_PAIRED, RAPID),
+                        Param("met", complete=member_names), ROUND_PAIRED, RAPID, _keyed("seizoen")),
                 reads_only=True,
                 cache_key=season_key))  # fmt: skip
     add(Command("uitslag", cmd_uitslag, english="result", confirms_result=True,

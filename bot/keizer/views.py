@@ -1,9 +1,10 @@
-"""What members look at: ``/stand`` (standings; a past season's with ``seizoen=Naam``), ``/prijzen`` (prizes) and ``/indeling`` (a round's
-pairing with its results so far)."""
+"""What members look at: ``/stand`` (standings), ``/prijzen`` (prizes) and ``/indeling`` (a round's
+pairing with its results so far); ``/stand`` and ``/indeling`` of a past season too, with ``seizoen=Naam``."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections import Counter
 
@@ -81,6 +82,20 @@ def _command(ctx: Context, extra: str) -> str:
     return " ".join(["/stand", *kept, extra])
 
 
+async def season_option(core: Core, ctx: Context) -> tuple[Season | None, Context]:
+    """``seizoen=Naam`` (``season=``) among the words: that season, running or past (``season_named``),
+    and the other words; None when not given."""
+    found: Season | None = None
+    rest: list[str] = []
+    for arg in ctx.args:
+        key, eq, value = arg.partition("=")
+        if eq and not isinstance(arg, Quoted) and key.lower() in _SEASON_KEYS and value.strip() and found is None:
+            found = await season_named(core, ctx, value.strip())
+        else:
+            rest.append(arg)
+    return found, ctx.with_args(rest)
+
+
 async def standings_table(core: Core, ctx: Context, absences: bool = False, season: Season | None = None) -> tuple[str, Table]:
     """/stand's title and table (the picture is drawn by whoever shows it); ``absences``: a column of the
     rounds each player was absent (the website's; a chat's table fits a phone without it). The running
@@ -88,12 +103,10 @@ async def standings_table(core: Core, ctx: Context, absences: bool = False, seas
     group: str | None = None
     after: int | None = None
     kind, ctx = competition_of(ctx)
-    named: Season | None = season
+    named, ctx = await season_option(core, ctx)
+    named = season or named
     for arg in ctx.args:
-        key, eq, value = arg.partition("=")
-        if eq and not isinstance(arg, Quoted) and key.lower() in _SEASON_KEYS and value.strip() and named is None:
-            named = await season_named(core, ctx, value.strip())  # a past season, by its name
-        elif parse_int(arg) is not None:
+        if parse_int(arg) is not None:
             after = parse_int(arg)
         elif len(arg) == 1 and arg.upper() in "ABCD":
             group = arg.upper()
@@ -164,7 +177,8 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
     kind, ctx = competition_of(ctx)
     full = any(a.lower() in _TABLE_WORDS for a in ctx.args)  # the website's: points and values too
     ctx = ctx.with_args([a for a in ctx.args if a.lower() not in _TABLE_WORDS])
-    season = await active_season(core, ctx, kind)
+    named, ctx = await season_option(core, ctx)  # seizoen=Naam: a past season's round
+    season = named or await active_season(core, ctx, kind)
     data = await competition.load(core.store, season)
     row: RoundRow | None  # the round asked for, else the current one
     if ctx.args:
@@ -184,7 +198,10 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
         if waiting is not None:  # the next round's pairing is held (ontbrekend=wachten): say so first
             reply = await pairing_reply(core, ctx, data, row, full)
             return Reply(lines=(waiting, *reply.lines), table=reply.table)
-    return await pairing_reply(core, ctx, data, row, full)
+    reply = await pairing_reply(core, ctx, data, row, full)
+    if named is None or not reply.lines:
+        return reply
+    return dataclasses.replace(reply, lines=(f"{season.name}: {reply.lines[0]}", *reply.lines[1:]))  # which season
 
 
 async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, row: RoundRow, full: bool = False) -> Reply:
