@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from bot.core.commands.context import UserError, parse_id
 from bot.core.commands.dispatch import Core
-from bot.core.commands.registry import ArchiveEntry, WebArchive, WebContent
+from bot.core.commands.registry import ArchiveEntry, WebContent
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Club
 from bot.keizer import competition
@@ -61,6 +61,3 @@ async def view(core: Core, club: Club, rest: str, query: Mapping[str, str], site
 
 async def any_finished(core: Core, club: Club) -> bool:
     return await keizer_store(core).has_finished(club.id)
-
-
-ARCHIVE = WebArchive("keizer", entries, view, any_finished)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from bot.core.commands.context import UserError, parse_id
 from bot.core.commands.dispatch import Core
-from bot.core.commands.registry import ArchiveEntry, WebArchive, WebContent
+from bot.core.commands.registry import ArchiveEntry, WebContent
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Club
 from bot.nk.pairings import pairing_of
@@ -69,6 +69,3 @@ async def view(core: Core, club: Club, rest: str, query: Mapping[str, str], site
 
 async def any_past(core: Core, club: Club) -> bool:
     return await NkStore(core.store).has_two(club.id)  # the one shown now, and one before it
-
-
-ARCHIVE = WebArchive("nk", entries, view, any_past)

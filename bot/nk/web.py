@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.core.commands.dispatch import Core
-from bot.core.commands.registry import Registry, WebContent, WebPage
+from bot.core.commands.registry import Registry, WebArchive, WebContent, WebPage
 from bot.core.storage.store import Club
-from bot.nk.archive import ARCHIVE, shown_now
+from bot.nk import archive
+from bot.nk.archive import shown_now
 from bot.nk.player_page import player_content
 from bot.nk.store import NkStore
 
@@ -50,5 +51,5 @@ def register(registry: Registry) -> None:
                 rounds=_rounds, names=_players),
         WebPage("nk-speler", "", "web_link_nk_speler", view=player_page, shown=_never),
     ))  # fmt: skip
-    registry.web_archive.append(ARCHIVE)
+    registry.web_archive.append(WebArchive("nk", archive.entries, archive.view, archive.any_past, (_has_tournament,)))
     registry.used_when(_has_tournament)  # /help lists the NK's commands once the club has a tournament

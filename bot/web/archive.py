@@ -5,7 +5,7 @@ menu links the archive while there is something in it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 from bot.core.commands.dispatch import Core
 from bot.core.commands.registry import ArchiveEntry, WebContent, WebPage
@@ -21,9 +21,17 @@ async def _entries(core: Core, club: Club) -> list[ArchiveEntry]:
     return sorted(found, key=lambda e: (-e.year, e.name.casefold()))
 
 
-async def has_any(core: Core, club: Club) -> bool:
+Shown = Callable[[Core, Club], Awaitable[bool]]
+
+
+async def has_any(core: Core, club: Club, answer: Callable[[Shown], Awaitable[bool]]) -> bool:
+    """Is there something in the archive? ``answer``: the menu's answers to its questions (each asked once
+    a page), so a system the club does not use (no NK, no season) costs nothing more."""
     for archive in core.registry.web_archive:
-        if await archive.any(core, club):
+        in_use = False
+        for question in archive.in_use:
+            in_use = in_use or await answer(question)
+        if in_use and await archive.any(core, club):
             return True
     return False
 
@@ -46,4 +54,4 @@ async def view(core: Core, club: Club, rest: str, query: Mapping[str, str], site
                       links=tuple((e.name, f"{PATH}/{e.path}") for e in entries))  # fmt: skip
 
 
-PAGE = WebPage(PATH, "", "web_link_archief", view=view, shown=has_any)
+PAGE = WebPage(PATH, "", "web_link_archief", view=view)  # in the menu while ``has_any``

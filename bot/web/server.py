@@ -182,12 +182,15 @@ def make_app(core: Core) -> web.Application:
 
     async def links(club: Club) -> render.Links:
         asked: dict[object, bool] = {}  # one answer per question: four Keizer pages ask "a season?"
-        shown = []
-        for p in pages.values():
-            if p.shown is not None and p.shown not in asked:
-                asked[p.shown] = await p.shown(core, club)
-            if p.shown is None or asked[p.shown]:
-                shown.append(p)
+
+        async def answer(question: archive.Shown) -> bool:
+            if question not in asked:
+                asked[question] = await question(core, club)
+            return asked[question]
+
+        shown = [p for p in core.registry.web_pages if p.shown is None or await answer(p.shown)]
+        if await archive.has_any(core, club, answer):  # asks only the systems the menu found in use
+            shown.append(archive.PAGE)
         home = [(club_path(club.id), t(club.language, "web_link_home"))]
         return home + [(f"{club_path(club.id)}{p.path}", t(club.language, p.label)) for p in shown] + [
             (f"{club_path(club.id)}afmelden", t(club.language, "web_link_form"))

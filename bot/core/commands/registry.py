@@ -218,12 +218,14 @@ class ArchiveEntry:
 class WebArchive:
     """A system's past competitions on the website (issue 45 §1): ``entries`` lists them for the archive,
     ``view`` shows ``/c/<club>/archief/<word>/<rest>`` (read only), or None for a 404; ``any``: whether it
-    has one (the menu asks on every page: one row at most)."""
+    has one (the menu asks on every page: one row at most), asked only when one of ``in_use`` (its pages'
+    ``shown``, which the menu asks anyway) says the club uses the system."""
 
     word: str  # "nk", "keizer"
     entries: Callable[["Core", Club], Awaitable[list[ArchiveEntry]]]
     view: WebView
     any: Callable[["Core", Club], Awaitable[bool]]
+    in_use: tuple[Callable[["Core", Club], Awaitable[bool]], ...] = ()
 
 
 @dataclass
