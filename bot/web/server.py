@@ -3,7 +3,8 @@
 ``/c/<club id>/`` (the club's home: its coming rounds and its pages), one page per ``Registry.web_pages``
 entry (``/c/<id>/stand``, ``/c/<id>/indeling[/<round>]``, ``/c/<id>/nk``, ``/c/<id>/go/<game>``, ...),
 ``/c/<id>/kalender.ics``, ``/c/<id>/kalender/<token>.ics`` (a member's own feed, ``/mijn kalender``),
-``/c/<id>/lid/<member id>`` (a member's page: ``/kaart``), and a member's own ``/c/<id>/m/<secret>`` and ``/c/<id>/afmelden`` (``bot/web/signoff.py``). A page is the reply of a read-only
+``/c/<id>/lid/<member id>`` (a member's page: ``/kaart``), ``/c/<id>/archief[/<system>/...]`` (past
+competitions: ``bot/web/archive.py``), and a member's own ``/c/<id>/m/<secret>`` and ``/c/<id>/afmelden`` (``bot/web/signoff.py``). A page is the reply of a read-only
 command asked as the website (no member) in the club's language, through ``Core.handle``: the same read
 path, the same reply cache and the same rules as the chat (a pairing shows from its publication, exactly
 when the chat announcement goes out); or a system's own view. A club's pages exist only when its director
