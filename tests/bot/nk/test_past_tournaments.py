@@ -21,6 +21,7 @@ async def test_last_years_table_and_rounds_by_the_tournaments_name(commands: Cor
         assert table.startswith("NK 2025: stand na ronde 2") or table.startswith("NK 2025: standings after round 2"), asked
         assert "Nederlands kampioen: Jan Koster" in table, asked
     assert (await commands.handle(PIET, '/nk stand "NK 2025"')).image.startswith(b"\x89PNG")  # the picture too
+    assert await ok(commands, PIET, '/stand nk "NK 2025"') == await ok(commands, PIET, '/nk stand "NK 2025"')  # the route too
     last = await ok(commands, PIET, '/nk indeling "NK 2025"')  # its last round
     assert last.startswith("NK 2025, ronde 2:")
     first = await ok(commands, PIET, '/nk indeling "NK 2025" 1')
