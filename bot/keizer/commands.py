@@ -126,12 +126,13 @@ def register(registry: Registry) -> None:
     # /signoff now; /withdraw still signs off for a round, for whoever learnt it
     registry.alias("withdraw", "afmelden")
     add(Command("stand", cmd_stand, english="standings",
-                params=(GROUP, RAPID, ROUND_PAIRED, _keyed("pagina", "int", low=1, high=100), Param("alles", "bool", style=FLAG)),
+                params=(GROUP, RAPID, ROUND_PAIRED, _keyed("pagina", "int", low=1, high=100), Param("alles", "bool", style=FLAG),
+                        _keyed("seizoen")),  # a past season's, by its name
                 reads_only=True,
                 cache_key=season_key))  # fmt: skip
     add(Command("indeling", cmd_indeling, english="pairings",
                 params=(Param("wijziging", "choice", choices=CHANGES), Param("wie", complete=member_names),
-                        Param("met", complete=member_names), ROUND_PAIRED, RAPID),
+                        Param("met", complete=member_names), ROUND_PAIRED, RAPID, _keyed("seizoen")),
                 reads_only=True,
                 cache_key=season_key))  # fmt: skip
     add(Command("uitslag", cmd_uitslag, english="result", confirms_result=True,

@@ -30,6 +30,16 @@ async def active_season(core: Core, ctx: Context, kind: str = "main") -> Season:
     return season
 
 
+async def season_named(core: Core, ctx: Context, name: str) -> Season:
+    """The club's season, running or past, of either kind, that ``name`` names (compared as names are);
+    an unknown name is refused with the names there are."""
+    seasons = await keizer_store(core).seasons(ctx.club.id)
+    found = next((s for s in seasons if name_key(s.name) == name_key(name)), None)
+    if found is None:
+        raise UserError("error_unknown_season", name=name[:60], names=", ".join(s.name for s in seasons) or "-")
+    return found
+
+
 def competition_of(ctx: Context) -> tuple[str, Context]:
     """The word ``rapid`` among a round command's arguments addresses the rapid competition (its own
     season, rounds and sign-offs); the other arguments stay as they were."""

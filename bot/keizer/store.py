@@ -118,6 +118,11 @@ class KeizerStore(SeasonReads):
         row = await self.db.fetch_one("SELECT 1 FROM seasons WHERE club_id = ? AND kind = ? LIMIT 1", (club_id, kind))
         return row is not None
 
+    async def has_finished(self, club_id: int) -> bool:
+        """Has the club a finished season (the website's archive)? One row at most."""
+        row = await self.db.fetch_one("SELECT 1 FROM seasons WHERE club_id = ? AND status = 'finished' LIMIT 1", (club_id,))
+        return row is not None
+
     async def active_season(self, club_id: int, kind: str = "main") -> Season | None:
         row = await self.db.fetch_one(
             "SELECT * FROM seasons WHERE club_id = ? AND kind = ? AND status = 'active' ORDER BY id DESC LIMIT 1",

@@ -1,29 +1,31 @@
 """What members look at: ``/stand`` (standings), ``/prijzen`` (prizes) and ``/indeling`` (a round's
-pairing with its results so far)."""
+pairing with its results so far); ``/stand`` and ``/indeling`` of a past season too, with ``seizoen=Naam``."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections import Counter
 
 from engine.keizer import prizes as prize_rules
 
-from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.context import Context, Quoted, UserError, parse_int
 from bot.core.commands.dispatch import OWN_ROWS, Core
 from bot.core.output.pictures import table_png
 from bot.core.commands.replies import Button, Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition, result_text
 from bot.keizer.online_round import SYSTEM
-from bot.keizer.lookups import active_season, competition_of, keizer_store, postponed_names, round_by_number
+from bot.keizer.lookups import active_season, competition_of, keizer_store, postponed_names, round_by_number, season_named
 from bot.keizer.open_results import waiting_line
-from bot.keizer.store import GameRow, RoundRow
+from bot.keizer.store import GameRow, RoundRow, Season
 
 
 PAGE_ROWS = 40  # rows of a standings page: a picture a phone shows at full size, a message that fits
 _PAGE_WORDS = ("pagina=", "page=")
 _ALL_WORDS = {"alles", "all"}
+_SEASON_KEYS = {"seizoen", "season"}  # /stand seizoen=2025-26: a past season's standings
 _TABLE_WORDS = {"tabel", "table"}  # the whole table with more columns, no picture: the website's standings and pairings
 
 
@@ -80,12 +82,29 @@ def _command(ctx: Context, extra: str) -> str:
     return " ".join(["/stand", *kept, extra])
 
 
-async def standings_table(core: Core, ctx: Context, absences: bool = False) -> tuple[str, Table]:
+async def season_option(core: Core, ctx: Context) -> tuple[Season | None, Context]:
+    """``seizoen=Naam`` (``season=``) among the words: that season, running or past (``season_named``),
+    and the other words; None when not given."""
+    found: Season | None = None
+    rest: list[str] = []
+    for arg in ctx.args:
+        key, eq, value = arg.partition("=")
+        if eq and not isinstance(arg, Quoted) and key.lower() in _SEASON_KEYS and value.strip() and found is None:
+            found = await season_named(core, ctx, value.strip())
+        else:
+            rest.append(arg)
+    return found, ctx.with_args(rest)
+
+
+async def standings_table(core: Core, ctx: Context, absences: bool = False, season: Season | None = None) -> tuple[str, Table]:
     """/stand's title and table (the picture is drawn by whoever shows it); ``absences``: a column of the
-    rounds each player was absent (the website's; a chat's table fits a phone without it)."""
+    rounds each player was absent (the website's; a chat's table fits a phone without it). The running
+    season's, or ``seizoen=Naam``'s (``season``: the website's archive), a past one kept readable."""
     group: str | None = None
     after: int | None = None
     kind, ctx = competition_of(ctx)
+    named, ctx = await season_option(core, ctx)
+    named = season or named
     for arg in ctx.args:
         if parse_int(arg) is not None:
             after = parse_int(arg)
@@ -93,7 +112,8 @@ async def standings_table(core: Core, ctx: Context, absences: bool = False) -> t
             group = arg.upper()
         else:
             raise UserError("error_usage", usage=ctx.t("usage_stand"))
-    season = await active_season(core, ctx, kind)
+    season = named or await active_season(core, ctx, kind)
+    kind = season.kind
     data = await competition.load(core.store, season)
     played = [r.number for r in data.rounds]
     if after is not None and after not in played:
@@ -164,7 +184,8 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
     kind, ctx = competition_of(ctx)
     full = any(a.lower() in _TABLE_WORDS for a in ctx.args)  # the website's: points and values too
     ctx = ctx.with_args([a for a in ctx.args if a.lower() not in _TABLE_WORDS])
-    season = await active_season(core, ctx, kind)
+    named, ctx = await season_option(core, ctx)  # seizoen=Naam: a past season's round
+    season = named or await active_season(core, ctx, kind)
     data = await competition.load(core.store, season)
     row: RoundRow | None  # the round asked for, else the current one
     if ctx.args:
@@ -184,7 +205,10 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
         if waiting is not None:  # the next round's pairing is held (ontbrekend=wachten): say so first
             reply = await pairing_reply(core, ctx, data, row, full)
             return Reply(lines=(waiting, *reply.lines), table=reply.table)
-    return await pairing_reply(core, ctx, data, row, full)
+    reply = await pairing_reply(core, ctx, data, row, full)
+    if named is None or not reply.lines:
+        return reply
+    return dataclasses.replace(reply, lines=(f"{season.name}: {reply.lines[0]}", *reply.lines[1:]))  # which season
 
 
 async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, row: RoundRow, full: bool = False) -> Reply:

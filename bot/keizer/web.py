@@ -10,7 +10,7 @@ from datetime import date, datetime
 from bot.core.output.calendar import day_text, moment_text
 from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.commands.registry import FormRound, Registry, WebContent, WebPage
+from bot.core.commands.registry import FormRound, Registry, WebArchive, WebContent, WebPage
 from bot.core.commands.replies import Reply
 from bot.core.club.web_links import club_path
 from bot.core.storage.store import Club, Member
@@ -67,7 +67,11 @@ PAGES = (
 
 
 def register(registry: Registry) -> None:
+    from bot.keizer import archive  # finished seasons, readable on the website's archive
+
     registry.web_pages.extend(PAGES)
+    registry.web_archive.append(WebArchive("keizer", archive.entries, archive.view, archive.any_finished,
+                                           (_has_season, _has_rapid)))  # fmt: skip
     registry.web_rounds.append(coming_rounds)
 
 

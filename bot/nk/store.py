@@ -90,6 +90,16 @@ class NkStore:
         rows = await self.store.fetch_all("SELECT * FROM nk_tournaments WHERE club_id = ? ORDER BY id", (club_id,))
         return [_tournament(r) for r in rows]
 
+    async def has_two(self, club_id: int) -> bool:
+        """Has the club made more than one tournament? One row at most."""
+        row = await self.store.fetch_one("SELECT 1 FROM nk_tournaments WHERE club_id = ? ORDER BY id LIMIT 1 OFFSET 1", (club_id,))
+        return row is not None
+
+    async def years(self, club_id: int) -> dict[int, int]:
+        """Each tournament's year (the year it was made): the website's archive groups them by it."""
+        rows = await self.store.fetch_all("SELECT id, created_at FROM nk_tournaments WHERE club_id = ?", (club_id,))
+        return {r["id"]: int(str(r["created_at"])[:4]) for r in rows}
+
     async def by_name_any_case(self, club_id: int, name: str) -> NkTournament | None:
         row = await self.store.fetch_one(
             "SELECT * FROM nk_tournaments WHERE club_id = ? AND name = ? COLLATE NOCASE", (club_id, name)

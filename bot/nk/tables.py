@@ -1,4 +1,4 @@
-"""The NK's tables: ``/nk stand`` (the table, who can still become champion, and after round 7 the rights
+"""The NK's tables: ``/nk stand [naam]`` (the table, who can still become champion, and after round 7 the rights
 earned for next year) and ``/nk egf`` (the results in the EGF format). Pictures are drawn in a worker
 thread; announcements keep what their picture shows."""
 
@@ -18,6 +18,7 @@ from bot.core.i18n import t
 from bot.core.output.pictures import picture_spec, table_png
 from bot.core.commands.replies import Reply, Table
 from bot.nk.lookups import current as _current
+from bot.nk.lookups import named
 from bot.nk.store import NkStore, NkTournament
 
 
@@ -84,7 +85,17 @@ async def _loaded(nk: NkStore, ctx: Context, args: list[str]) -> tuple[NkTournam
 
 
 async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    tour, data = await _loaded(nk, ctx, args)
+    """``/nk stand [naam]``: the current tournament's table, or a past one's by its name, with its picture."""
+    tour = await named(nk, ctx, args) if args else await _current(nk, ctx)
+    reply = await standings_of(nk, ctx, tour)
+    assert reply.table is not None
+    return dataclasses.replace(reply, image=await _drawn(reply.lines[0], reply.table, reply.lines[1:]))
+
+
+async def standings_of(nk: NkStore, ctx: Context, tour: NkTournament) -> Reply:
+    """The tournament's table (before its first round: the registered players and their start groups),
+    without a picture: the website's pages show the table itself."""
+    data = await nk.load(tour)
     if not data.rounds:
         pending = [p for p in await nk.players(tour.id) if not p.confirmed]
         lines = [ctx.t("nk_registration_title", name=tour.name, count=len(mcmahon.field_of(data.players)), pending=len(pending))]
@@ -94,9 +105,7 @@ async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
             rows=tuple((p.name, str(p.strength), str(groups[p.id])) for p in mcmahon.field_of(data.players)),
         )
         return Reply(lines=tuple(lines), table=table)
-    reply = _standings_reply(ctx, tour, data, ctx.lang)
-    assert reply.table is not None
-    return dataclasses.replace(reply, image=await _drawn(reply.lines[0], reply.table, reply.lines[1:]))
+    return _standings_reply(ctx, tour, data, ctx.lang)
 
 
 EGF_KEYS = {"plaats": "place", "place": "place", "datum": "dates", "dates": "dates", "tijd": "minutes",

@@ -199,6 +199,34 @@ class WebPage:
     # a numbered page's rounds that exist (published), in order: the page links to each and to the next
     rounds: Callable[["Core", Club], Awaitable[list[int]]] | None = None
     legend: str = ""  # the message key that explains the table's abbreviations (the cross table's)
+    # where the names in a command page's table link: name -> a path under the club's address (the NK's
+    # players to their NK page); None: every member's name to their member page (``lid/<id>``)
+    names: Callable[["Core", Club], Awaitable[dict[str, str]]] | None = None
+
+
+@dataclass(frozen=True)
+class ArchiveEntry:
+    """A past competition on the website's archive (``/c/<club>/archief``): its year, its name, what it
+    was (a message key: "NK", "Keizercompetitie") and the path of its standings under ``archief/``."""
+
+    year: int
+    name: str
+    kind: str
+    path: str  # "nk/3/stand"
+
+
+@dataclass(frozen=True)
+class WebArchive:
+    """A system's past competitions on the website (issue 45 §1): ``entries`` lists them for the archive,
+    ``view`` shows ``/c/<club>/archief/<word>/<rest>`` (read only), or None for a 404; ``any``: whether it
+    has one (the menu asks on every page: one row at most), asked only when one of ``in_use`` (its pages'
+    ``shown``, which the menu asks anyway) says the club uses the system."""
+
+    word: str  # "nk", "keizer"
+    entries: Callable[["Core", Club], Awaitable[list[ArchiveEntry]]]
+    view: WebView
+    any: Callable[["Core", Club], Awaitable[bool]]
+    in_use: tuple[Callable[["Core", Club], Awaitable[bool]], ...] = ()
 
 
 @dataclass
@@ -217,6 +245,7 @@ class Registry:
     systems: list[str] = field(default_factory=list)
     web_pages: list[WebPage] = field(default_factory=list)  # the club website's pages, in menu order
     web_rounds: list[WebRounds] = field(default_factory=list)
+    web_archive: list[WebArchive] = field(default_factory=list)  # past competitions: the website's archive
     feed_members: list[FeedMember] = field(default_factory=list)  # ask with ``member_of_feed``
     # Which system added each command ("keizer", "go", ...; "" for the club's own), and when a system is in
     # use by a club (``used_when``; a system without one always is): what /help lists.
