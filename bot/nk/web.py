@@ -22,7 +22,7 @@ async def _rounds(core: Core, club: Club) -> list[int]:
 
 def register(registry: Registry) -> None:
     registry.web_pages.extend((
-        WebPage("nk", "/stand nk", "web_link_nk", shown=_has_tournament),
+        WebPage("nk", "/stand nk", "web_link_nk", shown=_has_tournament, legend="web_legend_nk"),
         WebPage("nk-indeling", "/nk indeling", "web_link_nk_indeling", numbered=True, shown=_has_tournament,
                 rounds=_rounds),
     ))  # fmt: skip
