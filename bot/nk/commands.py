@@ -32,11 +32,12 @@ from bot.core.club.name_rules import check_name
 from bot.core.commands.registry import Command, Registry
 from bot.core.i18n import t
 from bot.core.output.pictures import picture_spec
-from bot.core.commands.replies import Button, Reply, Table
+from bot.core.commands.replies import Button, Reply
 from bot.nk import params
 from bot.nk.adjustments import MAX_NAME, swap, withdraw
 from bot.nk.lookups import current as _current
 from bot.nk.lookups import running as _running
+from bot.nk.pairing_table import pairing_table
 from bot.nk.players import egf_details, split_egf, store_egf
 from bot.nk.source import NkSource
 from bot.nk.store import NK_KOMI, NkGame, NkStore, NkTournament
@@ -336,13 +337,7 @@ async def _indeling(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> R
     data = await nk.load(tour)
     names = {p.id: p.name for p in data.players}
     rnd = next(r for r in data.rounds if r.number == number)
-    table = Table(
-        headers=(ctx.t("col_board"), ctx.t("nk_col_black"), ctx.t("nk_col_white"), ctx.t("col_result")),
-        rows=tuple(
-            (str(g.board), names[g.black], names[g.white], _result_text(ctx, g, names))
-            for g in rnd.games
-        ),
-    )
+    table = pairing_table(ctx, data, rnd)
     lines = [ctx.t("nk_pairing_title", name=tour.name, round=number)]
     if rnd.bye is not None:
         lines.append(ctx.t("nk_bye_line", name=names[rnd.bye]))
@@ -364,15 +359,6 @@ async def _game_of(nk: NkStore, ctx: Context, tour: NkTournament, member_id: int
         raise UserError("nk_error_no_game", round=number)
     member = await ctx.core.store.member(member_id) if ctx.core is not None else None
     raise UserError("nk_error_no_game_of", name=member.name if member else "?", round=number)
-
-
-def _result_text(ctx: Context, g: mcmahon.Game, names: dict[str, str]) -> str:
-    """A game's result in the pairing's table: the winner (F: by forfeit), jigo, a double forfeit, or nothing yet."""
-    if g.jigo:
-        return ctx.t("nk_jigo")
-    if g.winner is None:
-        return ctx.t("nk_double_forfeit") if g.forfeit else ""
-    return names[g.winner] + (" (F)" if g.forfeit else "")
 
 
 def _whole(komi: str) -> bool:
