@@ -9,8 +9,10 @@ import re
 from html import unescape
 
 from bot.core.commands.dispatch import Core
-from tests.bot.conftest import DIRECTOR, ok
-from tests.bot.web.test_pages import get
+from bot.core.running.clock import ShiftedClock
+from bot.core.running.scheduler import Alarm
+from tests.bot.conftest import DIRECTOR, actor, link, ok
+from tests.bot.web.test_pages import PUBLISH, get
 from tests.bot.web.test_system_pages import club_id
 
 FOUR = ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800")
@@ -55,3 +57,76 @@ async def test_the_nk_table_has_a_column_per_round_and_marks_the_withdrawn(comma
     await ok(commands, DIRECTOR, "/taal en")
     headers, rows = table_of((await get(f"{site}/c/{club}/nk"))[1])
     assert [row[3] for row in rows] == ["3w1", "4w+", "1b0", "2b-"] and rows[3][-1] == "withdrawn from round 2"
+
+
+async def test_the_nk_pairing_has_each_players_score_group_and_strength(commands: Core, site: str) -> None:
+    club = await an_nk(commands)
+    await ok(commands, DIRECTOR, "/nk uitslag Anna gewonnen")
+    await ok(commands, DIRECTOR, "/nk uitslag Bert gewonnen")
+    await ok(commands, DIRECTOR, "/nk ronde")
+    status, body, _ = await get(f"{site}/c/{club}/nk-indeling/2")
+    assert status == 200
+    headers, rows = table_of(body)
+    assert headers == ["Bord", "Zwart", "Punten", "Groep", "Sterkte", "Wit", "Punten", "Groep", "Sterkte", "Uitslag"]
+    # before round 2: the winners 1 point and still in group 0, the losers 0 points and a group lower
+    assert {tuple(row[1:5]) for row in rows} | {tuple(row[5:9]) for row in rows} == {
+        ("Anna", "1", "0", "2100"), ("Bert", "1", "0", "2000"), ("Carla", "0", "1", "1900"), ("Daan", "0", "1", "1800")}
+    _, first = table_of((await get(f"{site}/c/{club}/nk-indeling/1"))[1])
+    assert first[0] == ["1", "Carla", "0", "0", "1900", "Anna", "0", "0", "2100", "Anna"]  # before round 1: the start
+
+
+async def published(commands: Core, clock: ShiftedClock) -> None:
+    """Round 1 published at its minute, by the alarm as in the running bot."""
+    clock.set(PUBLISH)
+
+    async def send(club_row, announcement) -> None:
+        return None
+
+    await Alarm(commands, send).run_due()
+
+
+async def test_the_keizer_pairing_lists_who_is_absent_and_why(commands: Core, clock: ShiftedClock, site: str) -> None:
+    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5")
+    for line in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800", "Eva 1700", "Frank 1600"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    await ok(commands, DIRECTOR, "/website aan")
+    carla, daan, eva = actor("Carla"), actor("Daan"), actor("Eva")
+    await link(commands, carla, daan, eva)
+    await ok(commands, eva, "/afmelden 1")
+    await ok(commands, carla, "/afmelden 1")
+    await ok(commands, daan, "/afmelden 1 teamwedstrijd")
+    await published(commands, clock)
+    club = await club_id(commands)
+    status, body, _ = await get(f"{site}/c/{club}/indeling/1")
+    assert status == 200
+    assert "<p>Afgemeld: Carla, Eva</p>" in body and "<p>Afwezig voor een teamwedstrijd: Daan</p>" in body
+    _, rows = table_of(body)
+    assert {name for row in rows for name in row} >= {"Anna", "Bert"} and "Vrij (invaller, wel aanwezig zijn): Frank" in body
+    await ok(commands, DIRECTOR, "/taal en")
+    body = (await get(f"{site}/c/{club}/indeling/1"))[1]
+    assert "<p>Signed off: Carla, Eva</p>" in body and "<p>Absent for a team match: Daan</p>" in body
+    chat = await commands.handle(carla, "/indeling 1")
+    assert "Signed off" not in chat.text  # the chat's pairing as it was: its picture shows the boards
+
+
+async def test_a_counted_go_games_page_shows_the_count(commands: Core, site: str) -> None:
+    """The game of ``test_a_game_over_several_days_lists_them_and_its_count``: black walls off column D,
+    white column F, each invader dead; counted, W+3.5."""
+    from tests.bot.go.test_commands import ANNA as GO_ANNA, BERT as GO_BERT, start_game
+
+    await start_game(commands, 9)
+    await ok(commands, DIRECTOR, "/website aan")
+    for row in range(1, 10):
+        await ok(commands, GO_ANNA, f"/zet D{row}")
+        await ok(commands, GO_BERT, f"/zet F{row}")
+    for who, text in ((GO_ANNA, "/zet H5"), (GO_BERT, "/zet B5"), (GO_ANNA, "/pas"), (GO_BERT, "/pas"),
+                      (GO_ANNA, "/dood B5"), (GO_ANNA, "/dood H5"), (GO_ANNA, "/dood klaar")):  # fmt: skip
+        await ok(commands, who, text)
+    club = await club_id(commands)
+    await ok(commands, GO_BERT, "/akkoord")
+    status, body, _ = await get(f"{site}/c/{club}/go/1")
+    assert status == 200 and "Uitslag: W+3.5" in body
+    assert "<p>Zwart: 22.5 = 27 gebied - 0 geslagen - 1 dood - komi 3.5</p>" in body
+    assert "<p>Wit: 26 = 27 gebied - 0 geslagen - 1 dood</p>" in body
+    before = (await get(f"{site}/c/{club}/go/1?zet=3"))[1]
+    assert "gebied" not in before  # a step back in the game shows that position, not the count
