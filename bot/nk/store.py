@@ -192,6 +192,16 @@ class NkStore:
         )
         return [datetime.fromisoformat(r["paired_at"]) for r in rows]
 
+    async def last_change(self, tournament_id: int, first: int, last: int) -> datetime | None:
+        """The latest pairing or result of rounds ``first`` to ``last`` (UTC): when what a page shows changed."""
+        row = await self.store.fetch_one(
+            "SELECT MAX(r.paired_at) AS paired, MAX(g.confirmed_at) AS result FROM nk_rounds r"
+            " LEFT JOIN nk_games g ON g.round_id = r.id WHERE r.tournament_id = ? AND r.number BETWEEN ? AND ?",
+            (tournament_id, first, last),
+        )
+        moments = [datetime.fromisoformat(str(v)) for v in ((row["paired"], row["result"]) if row else ()) if v]
+        return max(moments) if moments else None
+
     async def save_round(self, tournament_id: int, pairing: mcmahon.Pairing, now: datetime) -> int:
         round_id = await self.store.write(
             "INSERT INTO nk_rounds (tournament_id, number, bye_id, paired_at) VALUES (?, ?, ?, ?)",

@@ -3,8 +3,14 @@ replies of ``/stand nk`` and ``/nk indeling [ronde]`` asked as nobody; listed wh
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from bot.core.commands.context import parse_id
 from bot.core.commands.dispatch import Core
 from bot.core.commands.registry import Registry, WebPage
+from bot.core.i18n import t
+from bot.core.output.calendar import day_text, moment_text, parse_zone
 from bot.core.storage.store import Club
 from bot.nk.store import NkStore
 
@@ -20,10 +26,44 @@ async def _rounds(core: Core, club: Club) -> list[int]:
     return [number for _, number, _ in await store.rounds(tournament.id)] if tournament is not None else []
 
 
+async def _standings_details(core: Core, club: Club, rest: str) -> tuple[str, ...]:
+    return await _details(core, club, rest, pairing=False)
+
+
+async def _pairing_details(core: Core, club: Club, rest: str) -> tuple[str, ...]:
+    return await _details(core, club, rest, pairing=True)
+
+
+async def _details(core: Core, club: Club, rest: str, pairing: bool) -> tuple[str, ...]:
+    """Under the title (issue 45 §1): the days the tournament was played (its rounds' pairing days), the
+    club's city (``/club plaats=``) and when what the page shows last changed (a pairing or a result)."""
+    store = NkStore(core.store)
+    tournament = await store.latest(club.id)
+    if tournament is None:
+        return ()
+    lang = club.language
+    zone = parse_zone(club.timezone) or ZoneInfo("UTC")
+    said: list[str] = []
+    days = [moment.astimezone(zone).date() for moment in await store.paired_moments(tournament.id)]
+    if days:
+        said.append(t(lang, "web_detail_dates", first=day_text(lang, days[0]), first_year=days[0].year,
+                      last=day_text(lang, days[-1]), last_year=days[-1].year))  # fmt: skip
+    city = (await core.store.club_federation(club.id)).city
+    if city:
+        said.append(t(lang, "web_detail_venue", location=city))
+    numbers = [number for _, number, _ in await store.rounds(tournament.id)]
+    shown = parse_id(rest, 3) or (numbers[-1] if numbers else 0)
+    changed: datetime | None = await store.last_change(tournament.id, shown if pairing else 1, shown)
+    if changed is not None:
+        said.append(t(lang, "web_detail_updated", moment=moment_text(lang, changed, club.timezone)))
+    return tuple(said)
+
+
 def register(registry: Registry) -> None:
     registry.web_pages.extend((
-        WebPage("nk", "/stand nk", "web_link_nk", shown=_has_tournament, legend="web_legend_nk"),
+        WebPage("nk", "/stand nk", "web_link_nk", shown=_has_tournament, legend="web_legend_nk",
+                details=_standings_details),
         WebPage("nk-indeling", "/nk indeling", "web_link_nk_indeling", numbered=True, shown=_has_tournament,
-                rounds=_rounds),
+                rounds=_rounds, details=_pairing_details),
     ))  # fmt: skip
     registry.used_when(_has_tournament)  # /help lists the NK's commands once the club has a tournament

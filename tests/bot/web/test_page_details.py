@@ -11,7 +11,7 @@ from html import unescape
 from bot.core.commands.dispatch import Core
 from bot.core.running.clock import ShiftedClock
 from bot.core.running.scheduler import Alarm
-from tests.bot.conftest import DIRECTOR, actor, link, ok
+from tests.bot.conftest import DIRECTOR, actor, link, ok, refused
 from tests.bot.web.test_pages import PUBLISH, get
 from tests.bot.web.test_system_pages import club_id
 
@@ -130,3 +130,53 @@ async def test_a_counted_go_games_page_shows_the_count(commands: Core, site: str
     assert "<p>Wit: 26 = 27 gebied - 0 geslagen - 1 dood</p>" in body
     before = (await get(f"{site}/c/{club}/go/1?zet=3"))[1]
     assert "gebied" not in before  # a step back in the game shows that position, not the count
+
+
+async def test_the_keizer_pages_say_dates_venue_time_control_and_when_last_changed(
+    commands: Core, clock: ShiftedClock, config, site: str
+) -> None:
+    from datetime import timedelta
+
+    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5")
+    for line in ("Anna 2100", "Bert 2000", "Carla 1900", "Daan 1800"):
+        await ok(commands, DIRECTOR, f"/speler {line}")
+    await ok(commands, DIRECTOR, "/website aan")
+    said = await ok(commands, DIRECTOR, "/speelavond locatie=De Ster, Dorpsstraat 1 speeltempo=90 min + 30 s per zet")
+    assert "Speeltempo: 90 min + 30 s per zet." in said
+    # too long: refused in the user's words, nothing changes
+    assert "hoogstens 40 tekens" in await refused(commands, DIRECTOR, "/speelavond speeltempo=" + "9" * 41, config)
+    assert "Speeltempo: 90 min + 30 s per zet." in await ok(commands, DIRECTOR, "/speelavond")
+    club = await club_id(commands)
+    body = (await get(f"{site}/c/{club}/stand"))[1]
+    assert "<p>Speeldata: do 3 dec 2026 t/m do 31 dec 2026</p>" in body
+    assert "<p>Locatie: De Ster, Dorpsstraat 1</p>" in body and "<p>Speeltempo: 90 min + 30 s per zet</p>" in body
+    assert "Bijgewerkt" not in body  # nothing published or played yet
+    await published(commands, clock)  # 18:00 in Amsterdam
+    body = (await get(f"{site}/c/{club}/indeling/1"))[1]
+    assert "<p>Bijgewerkt: do 3 dec 18:00</p>" in body and "<p>Speeltempo: 90 min + 30 s per zet</p>" in body
+    clock.set(PUBLISH + timedelta(hours=2, minutes=5))
+    _, rows = table_of(body)
+    await ok(commands, DIRECTOR, f"/uitslag {rows[0][1]} 1-0 1")
+    for page in ("indeling/1", "indeling", "stand", "stand/1", "kruistabel"):
+        assert "<p>Bijgewerkt: do 3 dec 20:05</p>" in (await get(f"{site}/c/{club}/{page}"))[1], page
+    await ok(commands, DIRECTOR, "/speelavond speeltempo=-")  # cleared: the page no longer says one
+    body = (await get(f"{site}/c/{club}/stand"))[1]
+    assert "Speeltempo" not in body and "Locatie: De Ster" in body
+    await ok(commands, DIRECTOR, "/taal en")
+    body = (await get(f"{site}/c/{club}/stand"))[1]
+    assert "<p>Dates: Thu 3 Dec 2026 to Thu 31 Dec 2026</p>" in body and "<p>Last updated: Thu 3 Dec 20:05</p>" in body
+
+
+async def test_the_nk_pages_say_dates_city_and_when_last_changed(commands: Core, clock: ShiftedClock, site: str) -> None:
+    from datetime import datetime, timezone
+
+    clock.set(datetime(2027, 3, 6, 9, 30, tzinfo=timezone.utc))  # 10:30 in Amsterdam
+    club = await an_nk(commands)
+    await ok(commands, DIRECTOR, "/club plaats=Utrecht")
+    body = (await get(f"{site}/c/{club}/nk"))[1]
+    assert "<p>Speeldata: za 6 mrt 2027 t/m za 6 mrt 2027</p>" in body and "<p>Locatie: Utrecht</p>" in body
+    assert "<p>Bijgewerkt: za 6 mrt 10:30</p>" in body
+    clock.set(datetime(2027, 3, 6, 12, 45, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/nk uitslag Anna gewonnen")
+    assert "<p>Bijgewerkt: za 6 mrt 13:45</p>" in (await get(f"{site}/c/{club}/nk-indeling/1"))[1]
+    assert "<p>Bijgewerkt: za 6 mrt 13:45</p>" in (await get(f"{site}/c/{club}/nk"))[1]
