@@ -27,6 +27,7 @@ class NkTournament:
     group_size: int
     status: str
     komi: str = "6.5"  # written in the EGF file; tournaments from before migration 0052 keep 7
+    time_control: str = ""  # as the director wrote it (60+30), for the website (migration 0081)
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,8 @@ class NkGame:
 
 
 def _tournament(row: sqlite3.Row) -> NkTournament:
-    return NkTournament(row["id"], row["club_id"], row["name"], row["rounds"], row["group_size"], row["status"], row["komi"])
+    return NkTournament(row["id"], row["club_id"], row["name"], row["rounds"], row["group_size"], row["status"], row["komi"],
+                        row["time_control"])  # fmt: skip
 
 
 def _game(row: sqlite3.Row) -> NkGame:
@@ -121,10 +123,12 @@ class NkStore:
         row = await self.store.fetch_one("SELECT * FROM nk_tournaments WHERE club_id = ? AND name = ?", (club_id, name))
         return _tournament(row) if row else None
 
-    async def create(self, club_id: int, name: str, rounds: int, group_size: int, now: datetime, komi: str = NK_KOMI) -> int:
+    async def create(self, club_id: int, name: str, rounds: int, group_size: int, now: datetime, komi: str = NK_KOMI,
+                     time_control: str = "") -> int:  # fmt: skip
         return await self.store.write(
-            "INSERT INTO nk_tournaments (club_id, name, rounds, group_size, created_at, komi) VALUES (?, ?, ?, ?, ?, ?)",
-            (club_id, name, rounds, group_size, iso(now), komi),
+            "INSERT INTO nk_tournaments (club_id, name, rounds, group_size, created_at, komi, time_control)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (club_id, name, rounds, group_size, iso(now), komi, time_control),
         )
 
     async def set_status(self, tournament_id: int, status: str) -> None:

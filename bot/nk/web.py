@@ -36,7 +36,7 @@ async def _pairing_details(core: Core, club: Club, rest: str) -> tuple[str, ...]
 
 async def _details(core: Core, club: Club, rest: str, pairing: bool) -> tuple[str, ...]:
     """Under the title (issue 45 §1): the days the tournament was played (its rounds' pairing days), the
-    club's city (``/club plaats=``) and when what the page shows last changed (a pairing or a result)."""
+    club's city (``/club plaats=``), its time control (``/nk nieuw ... tempo=``) and when what the page shows last changed (a pairing or a result)."""
     store = NkStore(core.store)
     tournament = await store.latest(club.id)
     if tournament is None:
@@ -51,6 +51,8 @@ async def _details(core: Core, club: Club, rest: str, pairing: bool) -> tuple[st
     city = (await core.store.club_federation(club.id)).city
     if city:
         said.append(t(lang, "web_detail_venue", location=city))
+    if tournament.time_control:
+        said.append(t(lang, "web_detail_time_control", time_control=tournament.time_control))
     numbers = [number for _, number, _ in await store.rounds(tournament.id)]
     shown = parse_id(rest, 3) or (numbers[-1] if numbers else 0)
     changed: datetime | None = await store.last_change(tournament.id, shown if pairing else 1, shown)

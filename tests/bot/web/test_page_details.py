@@ -27,11 +27,11 @@ def table_of(body: str) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-async def an_nk(commands: Core) -> int:
+async def an_nk(commands: Core, options: str = "") -> int:
     for name in FOUR:
         await ok(commands, DIRECTOR, f"/speler {name}")
     await ok(commands, DIRECTOR, "/website aan")
-    await ok(commands, DIRECTOR, "/nk nieuw Clubkampioenschap")
+    await ok(commands, DIRECTOR, f"/nk nieuw Clubkampioenschap {options}".strip())
     for name in FOUR:
         await ok(commands, DIRECTOR, f"/nk inschrijven {name}")
     await ok(commands, DIRECTOR, "/nk ronde")
@@ -167,14 +167,19 @@ async def test_the_keizer_pages_say_dates_venue_time_control_and_when_last_chang
     assert "<p>Dates: Thu 3 Dec 2026 to Thu 31 Dec 2026</p>" in body and "<p>Last updated: Thu 3 Dec 20:05</p>" in body
 
 
-async def test_the_nk_pages_say_dates_city_and_when_last_changed(commands: Core, clock: ShiftedClock, site: str) -> None:
+async def test_the_nk_pages_say_dates_city_time_control_and_when_last_changed(
+    commands: Core, clock: ShiftedClock, config, site: str
+) -> None:
     from datetime import datetime, timezone
 
+    too_long = await refused(commands, DIRECTOR, "/nk nieuw Open tempo=" + "6" * 41, config)
+    assert "hoogstens 40 tekens" in too_long and await commands.store.fetch_one("SELECT 1 FROM nk_tournaments") is None
     clock.set(datetime(2027, 3, 6, 9, 30, tzinfo=timezone.utc))  # 10:30 in Amsterdam
-    club = await an_nk(commands)
+    club = await an_nk(commands, '"tempo=60 min + 30 s byo-yomi"')
     await ok(commands, DIRECTOR, "/club plaats=Utrecht")
     body = (await get(f"{site}/c/{club}/nk"))[1]
     assert "<p>Speeldata: za 6 mrt 2027 t/m za 6 mrt 2027</p>" in body and "<p>Locatie: Utrecht</p>" in body
+    assert "<p>Speeltempo: 60 min + 30 s byo-yomi</p>" in body
     assert "<p>Bijgewerkt: za 6 mrt 10:30</p>" in body
     clock.set(datetime(2027, 3, 6, 12, 45, tzinfo=timezone.utc))
     await ok(commands, DIRECTOR, "/nk uitslag Anna gewonnen")
