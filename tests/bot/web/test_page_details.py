@@ -102,9 +102,13 @@ async def test_the_keizer_pairing_lists_who_is_absent_and_why(commands: Core, cl
     assert "<p>Afgemeld: Carla, Eva</p>" in body and "<p>Afwezig voor een teamwedstrijd: Daan</p>" in body
     _, rows = table_of(body)
     assert {name for row in rows for name in row} >= {"Anna", "Bert"} and "Vrij (invaller, wel aanwezig zijn): Frank" in body
+    await ok(commands, DIRECTOR, "/nietverschenen Frank 1")  # the bye's holder did not come: a no-show
+    body = (await get(f"{site}/c/{club}/indeling/1"))[1]
+    assert "<p>Niet verschenen (0): Frank</p>" in body and "Vrij (invaller" not in body
     await ok(commands, DIRECTOR, "/taal en")
     body = (await get(f"{site}/c/{club}/indeling/1"))[1]
     assert "<p>Signed off: Carla, Eva</p>" in body and "<p>Absent for a team match: Daan</p>" in body
+    assert "<p>No-show (0): Frank</p>" in body
     chat = await commands.handle(carla, "/indeling 1")
     assert "Signed off" not in chat.text  # the chat's pairing as it was: its picture shows the boards
 
