@@ -41,7 +41,7 @@ from bot.nk.pairing_table import pairing_table
 from bot.nk.players import egf_details, split_egf, store_egf
 from bot.nk.source import NkSource
 from bot.nk.store import NK_KOMI, NkGame, NkStore, NkTournament
-from bot.nk.tables import _drawn, _egf, _stand, _standings_reply, round_announcement
+from bot.nk.tables import _drawn, _egf, _stand, _standings_reply, round_announcement, table_words
 
 _log = logging.getLogger(__name__)
 
@@ -332,6 +332,7 @@ async def _ronde(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
 
 
 async def _indeling(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    full, args = table_words(args)
     tour = await _current(nk, ctx)
     rounds = await nk.rounds(tour.id)
     if not rounds:
@@ -344,7 +345,7 @@ async def _indeling(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> R
     data = await nk.load(tour)
     names = {p.id: p.name for p in data.players}
     rnd = next(r for r in data.rounds if r.number == number)
-    table = pairing_table(ctx, data, rnd)
+    table = pairing_table(ctx, data, rnd, full)
     lines = [ctx.t("nk_pairing_title", name=tour.name, round=number)]
     if rnd.bye is not None:
         lines.append(ctx.t("nk_bye_line", name=names[rnd.bye]))

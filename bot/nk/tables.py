@@ -71,23 +71,34 @@ def _mark(lang: str, r: mcmahon.Standing) -> str:
     return t(lang, "nk_mark_contender") if r.contender else ""
 
 
-def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str) -> Reply:
+TABLE_WORDS = {"tabel", "table"}  # the website's tables: a column per round, each player's score and group
+
+
+def table_words(args: list[str]) -> tuple[bool, list[str]]:
+    """Was ``tabel`` (the website's wider table) asked for, and the other words."""
+    rest = [a for a in args if a.lower() not in TABLE_WORDS]
+    return len(rest) < len(args), rest
+
+
+def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str, full: bool = False) -> Reply:
     """The table and its lines, no picture: a chat reply draws it in a worker thread (``_drawn``), an
-    announcement keeps what it shows and is drawn when sent."""
+    announcement keeps what it shows and is drawn when sent. ``full`` (``/nk stand tabel``, the
+    website's): a column per round as chess-results has it."""
     stat = mcmahon.status(data)
     rows = mcmahon.standings(data, after=stat.rounds_complete)  # a round still being played does not count yet
     names = {p.id: p.name for p in data.players}
     rights = mcmahon.next_year_rights(data)
     right_words = {mcmahon.EARNED_TOP: t(lang, "nk_right_top"), mcmahon.EARNED_GROUP1: t(lang, "nk_right_group1")}
     places = {r.player.id: r.rank for r in rows}
+    shown_rounds = data.rounds if full else ()
     table = Table(
         headers=(t(lang, "col_rank"), t(lang, "col_name"), t(lang, "nk_col_score"))
-                + tuple(t(lang, "nk_col_round", round=rnd.number) for rnd in data.rounds)
+                + tuple(t(lang, "nk_col_round", round=rnd.number) for rnd in shown_rounds)
                 + (t(lang, "nk_col_sos"), t(lang, "nk_col_sosos"), t(lang, "nk_col_strength"), t(lang, "nk_col_title"))
                 + ((t(lang, "nk_col_right"),) if rights else ()),
         rows=tuple(
             (str(r.rank), r.player.name, mcmahon.points_text(r.score))
-            + tuple(round_cell(lang, rnd, r.player.id, places) for rnd in data.rounds)
+            + tuple(round_cell(lang, rnd, r.player.id, places) for rnd in shown_rounds)
             + (mcmahon.points_text(r.sos), mcmahon.points_text(r.sosos), str(r.player.strength), _mark(lang, r))
             + ((right_words.get(rights.get(r.player.id, ""), ""),) if rights else ())
             for r in rows
@@ -117,6 +128,7 @@ async def _loaded(nk: NkStore, ctx: Context, args: list[str]) -> tuple[NkTournam
 
 
 async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
+    full, args = table_words(args)
     tour, data = await _loaded(nk, ctx, args)
     if not data.rounds:
         pending = [p for p in await nk.players(tour.id) if not p.confirmed]
@@ -127,7 +139,7 @@ async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
             rows=tuple((p.name, str(p.strength), str(groups[p.id])) for p in mcmahon.field_of(data.players)),
         )
         return Reply(lines=tuple(lines), table=table)
-    reply = _standings_reply(ctx, tour, data, ctx.lang)
+    reply = _standings_reply(ctx, tour, data, ctx.lang, full)
     assert reply.table is not None
     return dataclasses.replace(reply, image=await _drawn(reply.lines[0], reply.table, reply.lines[1:]))
 

@@ -1,5 +1,6 @@
 """The NK tournament on the club's website (``bot/web``): its standings and its rounds' pairings, the
-replies of ``/stand nk`` and ``/nk indeling [ronde]`` asked as nobody; listed while the club has one."""
+replies of ``/stand nk tabel`` and ``/nk indeling tabel [ronde]`` asked as nobody (the wider tables: a
+column per round, each player's score, group and strength); listed while the club has one."""
 
 from __future__ import annotations
 
@@ -63,9 +64,9 @@ async def _details(core: Core, club: Club, rest: str, pairing: bool) -> tuple[st
 
 def register(registry: Registry) -> None:
     registry.web_pages.extend((
-        WebPage("nk", "/stand nk", "web_link_nk", shown=_has_tournament, legend="web_legend_nk",
+        WebPage("nk", "/stand nk tabel", "web_link_nk", shown=_has_tournament, legend="web_legend_nk",
                 details=_standings_details),
-        WebPage("nk-indeling", "/nk indeling", "web_link_nk_indeling", numbered=True, shown=_has_tournament,
+        WebPage("nk-indeling", "/nk indeling tabel", "web_link_nk_indeling", numbered=True, shown=_has_tournament,
                 rounds=_rounds, details=_pairing_details),
     ))  # fmt: skip
     registry.used_when(_has_tournament)  # /help lists the NK's commands once the club has a tournament

@@ -54,6 +54,8 @@ async def test_the_nk_table_has_a_column_per_round_and_marks_the_withdrawn(comma
     assert by_name["Carla"][3:5] == ["1z0", "vrij"] and by_name["Daan"][3:5] == ["2z-", ""]
     assert by_name["Daan"][-1] == "teruggetrokken vanaf ronde 2"
     assert "1 gewonnen, ½ jigo, 0 verloren" in body  # the legend says what the cells mean
+    chat = (await commands.handle(DIRECTOR, "/stand nk")).table  # the chat's stays narrow, the withdrawal marked
+    assert chat is not None and "R1" not in chat.headers and chat.rows[3][-1] == "teruggetrokken vanaf ronde 2"
     await ok(commands, DIRECTOR, "/taal en")
     headers, rows = table_of((await get(f"{site}/c/{club}/nk"))[1])
     assert [row[3] for row in rows] == ["3w1", "4w+", "1b0", "2b-"] and rows[3][-1] == "withdrawn from round 2"
@@ -73,6 +75,8 @@ async def test_the_nk_pairing_has_each_players_score_group_and_strength(commands
         ("Anna", "1", "0", "2100"), ("Bert", "1", "0", "2000"), ("Carla", "0", "1", "1900"), ("Daan", "0", "1", "1800")}
     _, first = table_of((await get(f"{site}/c/{club}/nk-indeling/1"))[1])
     assert first[0] == ["1", "Carla", "0", "0", "1900", "Anna", "0", "0", "2100", "Anna"]  # before round 1: the start
+    chat = (await commands.handle(DIRECTOR, "/nk indeling 1")).table  # the chat's stays narrow, for a phone
+    assert chat is not None and chat.rows[0] == ("1", "Carla", "Anna", "Anna")
 
 
 async def published(commands: Core, clock: ShiftedClock) -> None:
