@@ -27,7 +27,7 @@ class NkTournament:
     group_size: int
     status: str
     komi: str = "6.5"  # written in the EGF file; tournaments from before migration 0052 keep 7
-    time_control: str = ""  # as the director wrote it (60+30), for the website (migration 0081)
+    time_control: str = ""  # as the director wrote it (60+30), for the website (migration 0086)
 
 
 @dataclass(frozen=True)
