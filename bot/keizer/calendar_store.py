@@ -32,6 +32,7 @@ class Venue:
     location: str = ""
     starts: time = DEFAULT_START
     ends: time = DEFAULT_END
+    time_control: str = ""  # as the club writes it (90+30, "1u30 + 30s"); shown on the website's pages
 
     def evening(self, day: date, zone_name: str) -> tuple[datetime, datetime]:
         """The playing evening of ``day`` as UTC moments; an end before the start is after midnight."""
@@ -47,17 +48,19 @@ class VenueStore:
         self.db = store
 
     async def venue(self, club_id: int) -> Venue:
-        row = await self.db.fetch_one("SELECT location, starts_at, ends_at FROM club_venues WHERE club_id = ?", (club_id,))
+        row = await self.db.fetch_one(
+            "SELECT location, starts_at, ends_at, time_control FROM club_venues WHERE club_id = ?", (club_id,))
         if row is None:
             return Venue()
-        return Venue(str(row[0] or ""), parse_hhmm(row[1] or "") or DEFAULT_START, parse_hhmm(row[2] or "") or DEFAULT_END)
+        return Venue(str(row[0] or ""), parse_hhmm(row[1] or "") or DEFAULT_START, parse_hhmm(row[2] or "") or DEFAULT_END,
+                     str(row[3] or ""))  # fmt: skip
 
     async def set_venue(self, club_id: int, venue: Venue) -> None:
         await self.db.write(
-            "INSERT INTO club_venues (club_id, location, starts_at, ends_at) VALUES (?, ?, ?, ?)"
+            "INSERT INTO club_venues (club_id, location, starts_at, ends_at, time_control) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (club_id) DO UPDATE SET location = excluded.location, starts_at = excluded.starts_at,"
-            " ends_at = excluded.ends_at",
-            (club_id, venue.location, venue.starts.strftime("%H:%M"), venue.ends.strftime("%H:%M")),
+            " ends_at = excluded.ends_at, time_control = excluded.time_control",
+            (club_id, venue.location, venue.starts.strftime("%H:%M"), venue.ends.strftime("%H:%M"), venue.time_control),
         )
 
 

@@ -177,7 +177,7 @@ def register(registry: Registry) -> None:
     add(Command("kalender", cmd_kalender, english="calendar", params=(RAPID, Param("mijn", "bool", style=FLAG)), reads_only=True,
                 cache_key=calendar_key))  # fmt: skip
     add(Command("speelavond", cmd_speelavond, director=True, english="clubnight",
-                params=(_keyed("locatie"), _keyed("tijd"))))  # fmt: skip
+                params=(_keyed("locatie"), _keyed("tijd"), _keyed("speeltempo"))))  # fmt: skip
     add(Command("mijn", cmd_mijn, english="me",
                 params=(_keyed("meldingen", "choice", choices=ON_OFF), _keyed("aanwezig", "choice", choices=ATTENDANCE),
                         _keyed("kalender", "choice", choices=CALENDAR_FEED), RAPID),

@@ -81,34 +81,44 @@ def _file(name: str, events: list[str]) -> bytes:
 
 
 async def calendar_key(core: Core, ctx: Context) -> Hashable | None:
-    """The club's feed: its season's version, the words and the language, and the playing evening; a
-    member's own feed is not cached (it is theirs alone)."""
+    """The club's feed: its season's version (the main feed holds the rapid season's evenings too), the
+    words and the language, and the playing evening; a member's own feed is not cached (it is theirs alone)."""
     if {a.lower() for a in ctx.args} & MINE_WORDS:
         return None
     key = await season_key(core, ctx)
-    return None if key is None else (key, await VenueStore(core.store).venue(ctx.club.id))
+    if key is None:
+        return None
+    rapid = await keizer_store(core).season_version(ctx.club.id, "rapid")
+    return (key, rapid, await VenueStore(core.store).venue(ctx.club.id))
 
 
 async def cmd_kalender(core: Core, ctx: Context) -> Reply:
-    """``/kalender [rapid]``: the season's rounds as an iCalendar file; ``/kalender mijn``: the asker's own."""
+    """``/kalender [rapid]``: the season's rounds as an iCalendar file, the club's feed: without ``rapid``
+    the main season's evenings and the rapid season's together (issue 45 §1), with it the rapid ones
+    alone; ``/kalender mijn``: the asker's own."""
     if {a.lower() for a in ctx.args} & MINE_WORDS:
         return await _own_calendar(core, ctx)
     kind, ctx = competition_of(ctx)
     if ctx.args:
         raise UserError("error_usage", usage=ctx.t("usage_kalender"))
-    data = await competition.load(core.store, await active_season(core, ctx, kind))
-    season = data.season
+    first = await active_season(core, ctx, kind)
+    rapid = await keizer_store(core).active_season(ctx.club.id, "rapid") if kind == "main" else None
     stamp, installation = utc(ctx.now), await core.store.installation_id()
     venue = await VenueStore(core.store).venue(ctx.club.id)
     events: list[str] = []
-    moves = await FreeEveningStore(core.store).moves(season.id)
-    for row in data.round_rows:
-        summary = for_competition(ctx.lang, season.kind, ctx.t("calendar_round", club=ctx.club.name, round=row.number))
-        events += _event(f"clubbot-{season.id}-{row.number}@{installation}.clubbot", stamp, row, season, venue, summary,
-                         _about(ctx, season, row), _alarm(core, ctx, season, row), moves.get(row.number, 0))  # fmt: skip
-    content = _file(f"{ctx.club.name} {season.name}", events)
-    ready = for_competition(ctx.lang, season.kind, ctx.t("calendar_ready", name=season.name, rounds=len(data.round_rows)))
-    return Reply(lines=(ready,), attachment=(f"{_base(season.name)}.ics", content))
+    counts: list[str] = []
+    for season in (first, rapid):
+        if season is None:
+            continue
+        data = await competition.load(core.store, season)
+        moves = await FreeEveningStore(core.store).moves(season.id)
+        for row in data.round_rows:
+            summary = for_competition(ctx.lang, season.kind, ctx.t("calendar_round", club=ctx.club.name, round=row.number))
+            events += _event(f"clubbot-{season.id}-{row.number}@{installation}.clubbot", stamp, row, season, venue, summary,
+                             _about(ctx, season, row), _alarm(core, ctx, season, row), moves.get(row.number, 0))  # fmt: skip
+        counts.append(for_competition(ctx.lang, season.kind, ctx.t("calendar_ready", name=season.name, rounds=len(data.round_rows))))
+    content = _file(f"{ctx.club.name} {first.name}", events)
+    return Reply(lines=tuple(counts), attachment=(f"{_base(first.name)}.ics", content))
 
 
 def _base(name: str) -> str:

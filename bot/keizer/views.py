@@ -9,8 +9,10 @@ import json
 from collections import Counter
 
 from engine.keizer import prizes as prize_rules
+from engine.keizer.model import Absence
 
 from bot.core.commands.context import Context, Quoted, UserError, parse_int
+from bot.core.club.name_key import name_key
 from bot.core.commands.dispatch import OWN_ROWS, Core
 from bot.core.output.pictures import table_png
 from bot.core.commands.replies import Button, Reply, Table
@@ -248,6 +250,19 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
     bye = await keizer_store(core).bye_of_round(row.id)
     if bye is not None:
         lines.append(ctx.t("bye_line", name=names[bye]))
+    if full:  # the website's: who is not paired this round, and why (the cross table's kinds)
+        lines += _absent_lines(ctx, data, row.number, names)
     if online and not full:  # the chat's picture cannot be clicked: the links as lines
         lines += [ctx.t("online_board_link", board=b, url=g.url or ctx.t("online_link_pending")) for b, g in sorted(online.items())]
     return Reply(lines=tuple(lines), table=table)
+
+
+def _absent_lines(ctx: Context, data: competition.SeasonData, number: int, names: dict[int, str]) -> list[str]:
+    """A line per kind of absence in the round (signed off, team match, no-show, signed off by the
+    no-show rule: the kinds the cross table shows), the names in alphabetical order."""
+    rnd = next((r for r in data.rounds if r.number == number), None)
+    kinds: dict[Absence, list[str]] = {}
+    for player, why in (rnd.absent.items() if rnd is not None else ()):
+        kinds.setdefault(why, []).append(names.get(int(player), ""))
+    return [ctx.t(f"pairing_absent_{kind.value}", names=", ".join(sorted(kinds[kind], key=name_key)))
+            for kind in Absence if kind in kinds]  # fmt: skip

@@ -127,12 +127,14 @@ def _options(args: list[str], keys: dict[str, str]) -> tuple[list[str], dict[str
 
 # --------------------------------------------------------------------------- director: create, register, approve
 
+MAX_TIME_CONTROL = 40
 _KOMI = re.compile(r"1?[0-9](\.[05])?|20(\.0)?")  # 0 to 20 points, whole or half: komi=6.5, komi=7
 
 
 async def _nieuw(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     try:
-        rest, values = _options(args, {"rondes": "rounds", "rounds": "rounds", "groep": "size", "group": "size", "komi": "komi"})
+        rest, values = _options(args, {"rondes": "rounds", "rounds": "rounds", "groep": "size", "group": "size", "komi": "komi",
+                                       "tempo": "time_control", "timecontrol": "time_control"})  # fmt: skip
     except UserError:
         raise UserError("error_usage", usage=ctx.t("nk_usage_nieuw"))
     name = " ".join(" ".join(rest).split())
@@ -148,16 +150,21 @@ async def _nieuw(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
     if not _KOMI.fullmatch(komi):  # a whole or half number of points: 6.5 (the default, no jigo), 7, 0.5
         raise UserError("nk_error_komi", given=values.get("komi", "")[:10])
     komi = komi.removesuffix(".0")
+    time_control = " ".join(values.get("time_control", "").split())  # one line, as the director wrote it
+    if len(time_control) > MAX_TIME_CONTROL:
+        raise UserError("nk_error_time_control_long", most=MAX_TIME_CONTROL)
     running = await nk.active(ctx.club.id)
     if running is not None:
         raise UserError("nk_error_running", name=running.name)
     if await nk.by_name(ctx.club.id, name) is not None:
         raise UserError("nk_error_exists", name=name)
-    await nk.create(ctx.club.id, name, rounds, size, ctx.now, komi)
+    await nk.create(ctx.club.id, name, rounds, size, ctx.now, komi, time_control)
     rights = await _last_years_rights(nk, ctx.club.id)
     lines = [ctx.t("nk_created", name=name, rounds=rounds, size=size)]
     if komi != NK_KOMI:
         lines.append(ctx.t("nk_created_komi", komi=komi))
+    if time_control:
+        lines.append(ctx.t("nk_created_time_control", time_control=time_control))
     if rights:
         lines.append(ctx.t("nk_rights_carried", count=len(rights)))
     return Reply(lines=tuple(lines))

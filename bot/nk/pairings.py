@@ -1,32 +1,32 @@
-"""``/nk indeling [naam] [ronde]`` (``/championship pairings``): the boards of a round of the club's
+"""``/nk indeling [naam] [ronde] [tabel]`` (``/championship pairings``): the boards of a round of the club's
 tournament (the current one, or a past one by its name), with the results as they come in."""
 
 from __future__ import annotations
 
-from engine import mcmahon
-
 from bot.core.commands.context import Context, UserError, parse_int
 from bot.core.commands.dispatch import Core
-from bot.core.commands.replies import Reply, Table
+from bot.core.commands.replies import Reply
 from bot.nk.lookups import current, named
 from bot.nk.store import NkStore, NkTournament
-from bot.nk.tables import _drawn
+from bot.nk.pairing_table import pairing_table
+from bot.nk.tables import _drawn, table_words
 
 
 async def indeling(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     """The round's table and its picture. The words before a last number are a tournament's name
-    (``/nk indeling "NK 2027" 3``); without a name, the current tournament."""
+    (``/nk indeling "NK 2027" 3``); without a name, the current tournament; ``tabel``: the wider table."""
+    full, args = table_words(args)
     number_word = args[-1] if args and parse_int(args[-1]) is not None else None
     words = args[:-1] if number_word is not None else args
     tour = await named(nk, ctx, words) if words else await current(nk, ctx)
-    reply = await pairing_of(nk, ctx, tour, number_word)
+    reply = await pairing_of(nk, ctx, tour, number_word, full)
     assert reply.table is not None
     return Reply(lines=reply.lines, table=reply.table, image=await _drawn(reply.lines[0], reply.table, reply.lines[1:]))
 
 
-async def pairing_of(nk: NkStore, ctx: Context, tour: NkTournament, number_word: str | None) -> Reply:
+async def pairing_of(nk: NkStore, ctx: Context, tour: NkTournament, number_word: str | None, full: bool = False) -> Reply:
     """A round's boards (its last paired round without ``number_word``), without a picture: the website's
-    pages show the table itself."""
+    pages show the table itself. ``full``: the website's wider table (``bot/nk/pairing_table.py``)."""
     rounds = await nk.rounds(tour.id)
     if not rounds:
         raise UserError("nk_error_no_round")
@@ -36,20 +36,7 @@ async def pairing_of(nk: NkStore, ctx: Context, tour: NkTournament, number_word:
     data = await nk.load(tour)
     names = {p.id: p.name for p in data.players}
     rnd = next(r for r in data.rounds if r.number == number)
-    table = Table(
-        headers=(ctx.t("col_board"), ctx.t("nk_col_black"), ctx.t("nk_col_white"), ctx.t("col_result")),
-        rows=tuple((str(g.board), names[g.black], names[g.white], _result_text(ctx, g, names)) for g in rnd.games),
-    )
     lines = [ctx.t("nk_pairing_title", name=tour.name, round=number)]
     if rnd.bye is not None:
         lines.append(ctx.t("nk_bye_line", name=names[rnd.bye]))
-    return Reply(lines=tuple(lines), table=table)
-
-
-def _result_text(ctx: Context, g: mcmahon.Game, names: dict[str, str]) -> str:
-    """A game's result in the pairing's table: the winner (F: by forfeit), jigo, a double forfeit, or nothing yet."""
-    if g.jigo:
-        return ctx.t("nk_jigo")
-    if g.winner is None:
-        return ctx.t("nk_double_forfeit") if g.forfeit else ""
-    return names[g.winner] + (" (F)" if g.forfeit else "")
+    return Reply(lines=tuple(lines), table=pairing_table(ctx, data, rnd, full))

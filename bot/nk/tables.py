@@ -42,21 +42,65 @@ def round_announcement(
     return "\n".join([*lines, *after]), picture_spec(title, table, (*notes, *after))
 
 
-def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str) -> Reply:
+def round_cell(lang: str, rnd: mcmahon.Round, player: str, places: dict[str, int]) -> str:
+    """A player's round in the standings, as chess-results writes it: the opponent's place in the table,
+    the colour and the result (``3z1``, ``5w0``, ``2z½``, ``4w+`` by forfeit), only the first two while
+    the game is played; the bye; "" when not paired (a withdrawn player, a title round without them)."""
+    if rnd.bye == player:
+        return t(lang, "nk_bye_cell")
+    game = next((g for g in rnd.games if player in (g.black, g.white)), None)
+    if game is None:
+        return ""
+    other, colour = (game.white, "nk_colour_black") if game.black == player else (game.black, "nk_colour_white")
+    if game.jigo:
+        result = "½"
+    elif game.winner is None:
+        result = "-" if game.forfeit else ""  # a double forfeit: both lost
+    elif game.forfeit:
+        result = "+" if game.winner == player else "-"
+    else:
+        result = "1" if game.winner == player else "0"
+    return f"{places.get(other, '')}{t(lang, colour)}{result}"
+
+
+def _mark(lang: str, r: mcmahon.Standing) -> str:
+    """The title column: the champion, who can still become it, a withdrawn player (from which round)."""
+    if r.champion:
+        return t(lang, "nk_mark_champion")
+    if r.player.withdrawn_from is not None:
+        return t(lang, "nk_mark_withdrawn", round=r.player.withdrawn_from)
+    return t(lang, "nk_mark_contender") if r.contender else ""
+
+
+TABLE_WORDS = {"tabel", "table"}  # the website's tables: a column per round, each player's score and group
+
+
+def table_words(args: list[str]) -> tuple[bool, list[str]]:
+    """Was ``tabel`` (the website's wider table) asked for, and the other words."""
+    rest = [a for a in args if a.lower() not in TABLE_WORDS]
+    return len(rest) < len(args), rest
+
+
+def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str, full: bool = False) -> Reply:
     """The table and its lines, no picture: a chat reply draws it in a worker thread (``_drawn``), an
-    announcement keeps what it shows and is drawn when sent."""
+    announcement keeps what it shows and is drawn when sent. ``full`` (``/nk stand tabel``, the
+    website's): a column per round as chess-results has it."""
     stat = mcmahon.status(data)
     rows = mcmahon.standings(data, after=stat.rounds_complete)  # a round still being played does not count yet
     names = {p.id: p.name for p in data.players}
     rights = mcmahon.next_year_rights(data)
     right_words = {mcmahon.EARNED_TOP: t(lang, "nk_right_top"), mcmahon.EARNED_GROUP1: t(lang, "nk_right_group1")}
+    places = {r.player.id: r.rank for r in rows}
+    shown_rounds = data.rounds if full else ()
     table = Table(
-        headers=(t(lang, "col_rank"), t(lang, "col_name"), t(lang, "nk_col_score"), t(lang, "nk_col_sos"),
-                 t(lang, "nk_col_sosos"), t(lang, "nk_col_strength"), t(lang, "nk_col_title"))
+        headers=(t(lang, "col_rank"), t(lang, "col_name"), t(lang, "nk_col_score"))
+                + tuple(t(lang, "nk_col_round", round=rnd.number) for rnd in shown_rounds)
+                + (t(lang, "nk_col_sos"), t(lang, "nk_col_sosos"), t(lang, "nk_col_strength"), t(lang, "nk_col_title"))
                 + ((t(lang, "nk_col_right"),) if rights else ()),
         rows=tuple(
-            (str(r.rank), r.player.name, mcmahon.points_text(r.score), mcmahon.points_text(r.sos), mcmahon.points_text(r.sosos), str(r.player.strength),
-             t(lang, "nk_mark_champion") if r.champion else (t(lang, "nk_mark_contender") if r.contender else ""))
+            (str(r.rank), r.player.name, mcmahon.points_text(r.score))
+            + tuple(round_cell(lang, rnd, r.player.id, places) for rnd in shown_rounds)
+            + (mcmahon.points_text(r.sos), mcmahon.points_text(r.sosos), str(r.player.strength), _mark(lang, r))
             + ((right_words.get(rights.get(r.player.id, ""), ""),) if rights else ())
             for r in rows
         ),
@@ -85,14 +129,16 @@ async def _loaded(nk: NkStore, ctx: Context, args: list[str]) -> tuple[NkTournam
 
 
 async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    """``/nk stand [naam]``: the current tournament's table, or a past one's by its name, with its picture."""
+    """``/nk stand [naam] [tabel]``: the current tournament's table, or a past one's by its name, with its
+    picture; ``tabel``: the wider table (a column per round, the website's)."""
+    full, args = table_words(args)
     tour = await named(nk, ctx, args) if args else await _current(nk, ctx)
-    reply = await standings_of(nk, ctx, tour)
+    reply = await standings_of(nk, ctx, tour, full)
     assert reply.table is not None
     return dataclasses.replace(reply, image=await _drawn(reply.lines[0], reply.table, reply.lines[1:]))
 
 
-async def standings_of(nk: NkStore, ctx: Context, tour: NkTournament) -> Reply:
+async def standings_of(nk: NkStore, ctx: Context, tour: NkTournament, full: bool = False) -> Reply:
     """The tournament's table (before its first round: the registered players and their start groups),
     without a picture: the website's pages show the table itself."""
     data = await nk.load(tour)
@@ -105,7 +151,7 @@ async def standings_of(nk: NkStore, ctx: Context, tour: NkTournament) -> Reply:
             rows=tuple((p.name, str(p.strength), str(groups[p.id])) for p in mcmahon.field_of(data.players)),
         )
         return Reply(lines=tuple(lines), table=table)
-    return _standings_reply(ctx, tour, data, ctx.lang)
+    return _standings_reply(ctx, tour, data, ctx.lang, full)
 
 
 EGF_KEYS = {"plaats": "place", "place": "place", "datum": "dates", "dates": "dates", "tijd": "minutes",

@@ -285,7 +285,8 @@ def make_app(core: Core) -> web.Application:
         if not reply.ok:  # no season, a round not paired (published) yet: said in words, as in the chat
             return render.page(club.language, club.name, t(club.language, wanted.label), menu, reply, status=404,
                                current=here, rounds=rounds, more=more, look=style.look(club))  # fmt: skip
-        if made is not None and made.reply is reply and made.made_of == (club, menu, rounds):
+        details = await wanted.details(core, club, rest) if wanted.details is not None else ()
+        if made is not None and made.reply is reply and made.made_of == (club, menu, rounds, details):
             made = rendered[key] = dataclasses.replace(made, stamp=stamp)  # the chat's cached reply, unchanged
             rendered.move_to_end(key)
             return made.response(request)
@@ -293,12 +294,12 @@ def make_app(core: Core) -> web.Application:
         names = await wanted.names(core, club) if wanted.names is not None else {
             m.name: f"lid/{m.id}" for m in await core.store.members(club.id)}  # the NK's names: their NK pages
         members = {name: f"{club_path(club.id)}{path}" for name, path in names.items()}
-        shown = Reply(lines=reply.lines[1:], table=reply.table)
+        shown = Reply(lines=(*details, *reply.lines[1:]), table=reply.table)
         legend = t(club.language, wanted.legend) if wanted.legend else ""
         response = render.page(club.language, club.name, title, menu, shown, cell_links=members, legend=legend,
                                current=here, rounds=rounds, more=more, look=style.look(club))  # fmt: skip
         assert isinstance(response.body, bytes)
-        made = rendered[key] = Kept.of(reply, (club, menu, rounds), response.body, club.website == "members", HEADERS)
+        made = rendered[key] = Kept.of(reply, (club, menu, rounds, details), response.body, club.website == "members", HEADERS)
         rendered.move_to_end(key)
         if len(rendered) > RENDERED_PAGES:
             rendered.popitem(last=False)

@@ -199,6 +199,9 @@ class WebPage:
     # a numbered page's rounds that exist (published), in order: the page links to each and to the next
     rounds: Callable[["Core", Club], Awaitable[list[int]]] | None = None
     legend: str = ""  # the message key that explains the table's abbreviations (the cross table's)
+    # lines the page shows under its title, asked with the page's rest ("", a round): the tournament's
+    # dates, venue and time control, and when what the page shows last changed (issue 45 §1)
+    details: Callable[["Core", Club, str], Awaitable[tuple[str, ...]]] | None = None
     # where the names in a command page's table link: name -> a path under the club's address (the NK's
     # players to their NK page); None: every member's name to their member page (``lid/<id>``)
     names: Callable[["Core", Club], Awaitable[dict[str, str]]] | None = None
