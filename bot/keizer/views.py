@@ -204,6 +204,7 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
             (str(g.board), names[g.white_id], *before.get(g.white_id, none), names[g.black_id],
              *before.get(g.black_id, none), result_text(ctx.lang, g), *link_cell(g.board)) for g in games
         ),
+        under=(2, 3, 5, 6) if full else (),  # a phone shows each player's points and value under their name
     )  # fmt: skip
     lines = [for_competition(ctx.lang, data.season.kind, ctx.t("pairing_title", round=row.number, date=row.play_date))]
     bye = await keizer_store(core).bye_of_round(row.id)

@@ -59,6 +59,7 @@ def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament,
             + ((right_words.get(rights.get(r.player.id, ""), ""),) if rights else ())
             for r in rows
         ),
+        under=(3, 4, 5, 7),  # a phone shows WP, WWP and the strength under the points, the right under the title
     )  # fmt: skip
     if stat.rounds_complete == 0 and data.rounds:
         lines = [t(lang, "nk_standings_title_playing", name=tour.name, round=1)]

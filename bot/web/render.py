@@ -14,7 +14,7 @@ from aiohttp import web
 
 from bot.core.i18n import t
 from bot.core.commands.registry import FormRound
-from bot.core.commands.replies import Reply
+from bot.core.commands.replies import Reply, Table
 from bot.web.style import PLAIN, Look
 
 TEMPLATES = jinja2.Environment(
@@ -58,17 +58,58 @@ def page(
     ``more``: links under the page (a download); ``legend``: what the table's abbreviations mean;
     ``current``: the menu's link to the page shown (marked); ``rounds``: the links between rounds; ``look``: the club's colour and logo (``bot/web/style.py``)."""
     cell_links = cell_links or {}
+    table = reply.table
     rows = [
-        [(cell, _NUMBER.match(cell) is not None, cell_links.get(cell) or (cell if _LINK.match(cell) else None)) for cell in row]
-        for row in (reply.table.rows if reply.table else ())
-    ]
+        narrow(table, [(cell, _NUMBER.match(cell) is not None, cell_links.get(cell) or (cell if _LINK.match(cell) else None))
+                       for cell in row])
+        for row in (table.rows if table else ())
+    ]  # fmt: skip
+    headers = narrow(table, [(h, False, None) for h in table.headers]) if table else []
     body = TEMPLATES.get_template("page.html").render(
-        lang=lang, club=club, title=title, links=links, lines=reply.lines, table=reply.table, rows=rows,
+        lang=lang, club=club, title=page_title(title), links=links, lines=reply.lines, table=table, rows=rows,
+        headers=headers,
         plot=markupsafe.Markup(svg), more=more or [], legend=legend, rounds=rounds,
         rounds_label=t(lang, "web_rounds"), previous_label=t(lang, "web_round_previous"),
         next_label=t(lang, "web_round_next"), look=look, **_menu(lang, links, current),
     )  # fmt: skip
     return _response(body, status)
+
+
+Cell = tuple[str, bool, str | None]  # its text, a number?, where it links
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A table's cell on the page: its ``css`` class (``n`` a number, right-aligned; ``fold`` a column a
+    narrow screen shows under the cell before it instead, ``Table.under``) and ``under``, the texts of the
+    folded cells after it, shown there on a narrow screen."""
+
+    text: str
+    href: str | None
+    css: str = ""
+    under: str = ""
+
+
+def narrow(table: Table | None, cells: list[Cell]) -> list[Shown]:
+    """A row (or the headers) with the table's folded columns marked and each one's text also under the
+    nearest column before it that stays ("0 · 48" under a pairing's name)."""
+    folded = set(table.under) - {0} if table else set()
+    below: dict[int, list[str]] = {}
+    kept = 0
+    for i, (text, _, _) in enumerate(cells):
+        if i in folded:
+            below.setdefault(kept, []).append(text or "–")
+        else:
+            kept = i
+    return [
+        Shown(text, href, " ".join(word for word, on in (("n", number), ("fold", i in folded)) if on), " · ".join(below.get(i, ())))
+        for i, (text, number, href) in enumerate(cells)
+    ]
+
+
+def page_title(title: str) -> str:
+    """A page's title from a chat reply's first line, without the colon that leads the chat into its table."""
+    return title.rstrip().removesuffix(":").rstrip()
 
 
 def form(
@@ -88,7 +129,7 @@ def form(
     """A member's sign-off form: each coming round with their state and a button per thing they may do;
     the first ``FORM_FIRST`` (the next by date) open, the others folded."""
     body = TEMPLATES.get_template("form.html").render(
-        lang=lang, club=club, title=title, links=links, rounds=rounds[:FORM_FIRST], later=rounds[FORM_FIRST:],
+        lang=lang, club=club, title=page_title(title), links=links, rounds=rounds[:FORM_FIRST], later=rounds[FORM_FIRST:],
         later_label=t(lang, "web_form_more", count=len(rounds) - FORM_FIRST), action=action, key=key,
         message=message, message_ok=message_ok, look=look, **_menu(lang, links, action), **texts,
     )  # fmt: skip

@@ -1,0 +1,92 @@
+"""The website on a phone (issue 45 §1): a round's pairing, the NK's pairing and its standings fit 390 CSS
+px with the result (the title) in view and no word cut, and show every column at 1280; measured in Debian's
+headless Chromium, with a screenshot of each (``screenshots/smal-<page>-<width>.png`` under pytest's tmp dir)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timezone
+from pathlib import Path
+
+from selenium import webdriver
+
+from bot.core.commands.dispatch import Core
+from bot.core.running.scheduler import Alarm
+from tests.bot.conftest import DIRECTOR, ok
+
+PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
+LONG_NAMES = ("Alexandra van den Oosterhout", "Maximiliaan de Vries-Bakker", "Zoë Ødegaard-Lindqvist",
+              "Jan-Willem Hoogendoorn", "Fatima El Amrani", "Bartholomeus Verschuuren")  # fmt: skip
+WIDTHS = {390: (844, True), 1280: (900, False)}
+
+MEASURE = """
+const box = document.querySelector('div.scroll'), table = box.querySelector('table');
+const wide = window.innerWidth, lines = [];
+const visible = e => getComputedStyle(e).display !== 'none';
+for (const row of table.querySelectorAll('tr')) {
+  const cells = [...row.children].filter(visible), last = cells[cells.length - 1], r = last.getBoundingClientRect();
+  if (r.left < 0 || r.right > wide) lines.push('last cell off-screen: ' + last.textContent + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+  for (const cell of cells) {
+    if (cell.scrollWidth > cell.clientWidth + 1) lines.push('cut: ' + cell.textContent);
+    const name = cell.querySelector('a');
+    if (name && name.getClientRects().length && name.getBoundingClientRect().height > 2.6 * parseFloat(getComputedStyle(name).lineHeight))
+      lines.push('more than two lines: ' + name.textContent);
+  }
+}
+if (table.getBoundingClientRect().width > box.clientWidth + 1) lines.push('table ' + Math.round(table.getBoundingClientRect().width) + ' px in a box of ' + box.clientWidth);
+if (document.documentElement.scrollWidth > wide + 1) lines.push('page ' + document.documentElement.scrollWidth + ' px wide in ' + wide);
+return {problems: lines, headers: [...table.querySelectorAll('th')].filter(visible).map(h => h.innerText.replace(/\\s+/g, ' '))};
+"""
+
+
+async def a_club_with_long_names(commands: Core) -> int:
+    """A Keizer season whose round 1 is published with a draw in, and an NK whose round 1 is paired, all
+    with long names."""
+    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5")
+    for i, name in enumerate(LONG_NAMES):
+        await ok(commands, DIRECTOR, f'/speler "{name}" {2100 - 100 * i}')
+    await ok(commands, DIRECTOR, "/website aan")
+    club = await commands.store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+    assert club is not None
+    await ok(commands, DIRECTOR, "/nk nieuw Clubkampioenschap")
+    for i, name in enumerate(LONG_NAMES):
+        await ok(commands, DIRECTOR, f'/nk inschrijven "{name}" {2100 - 100 * i}')
+    await ok(commands, DIRECTOR, "/nk ronde")
+    commands.clock.set(PUBLISH)  # type: ignore[attr-defined]
+
+    async def send(club_row, announcement) -> None:
+        return None
+
+    await Alarm(commands, send).run_due()  # round 1 published
+    await ok(commands, DIRECTOR, f'/uitslag "{LONG_NAMES[1]}" remise 1')
+    return club.id
+
+
+async def test_pairings_and_nk_standings_fit_a_phone_with_the_result_in_view(
+    commands: Core, clock, site: str, chrome: webdriver.Chrome, tmp_path: Path
+) -> None:
+    club = await a_club_with_long_names(commands)
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    found: list[str] = []
+    headers: dict[tuple[str, int], list[str]] = {}
+
+    def look(page: str, width: int) -> None:
+        height, mobile = WIDTHS[width]
+        chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        chrome.get(f"{site}/c/{club}/{page}")
+        chrome.save_screenshot(str(shots / f"smal-{page.replace('/', '-')}-{width}.png"))
+        measured = chrome.execute_script(MEASURE)
+        found.extend(f"{page} at {width}: {line}" for line in measured["problems"])
+        headers[page, width] = measured["headers"]
+
+    for page in ("indeling/1", "nk-indeling/1", "nk"):
+        for width in WIDTHS:
+            await asyncio.to_thread(look, page, width)
+    print("screenshots:", sorted(p.name for p in shots.iterdir()))
+    assert not found, "\n".join(found)
+    # on a phone the points and values stand under the names; on a computer in their own columns
+    assert headers["indeling/1", 390] == ["Bord", "Wit Punten · Waarde", "Zwart Punten · Waarde", "Uitslag"], headers
+    assert headers["indeling/1", 1280] == ["Bord", "Wit", "Punten", "Waarde", "Zwart", "Punten", "Waarde", "Uitslag"]
+    assert headers["nk", 390] == ["#", "Naam", "Punten WP · WWP · Sterkte", "Titel"], headers
+    assert len(headers["nk", 1280]) == 7
