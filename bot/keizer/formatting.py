@@ -27,11 +27,18 @@ def fmt_points(value: Fraction) -> str:
     return f"{rounded:.2f}".rstrip("0").rstrip(".")
 
 
+def shown_result(result: str) -> str:
+    """A result as the members read it, in the chat and on the website: ½-½ for a draw, as the chat's
+    sentences write it (the stored result, the season file and the TRF keep their 1/2-1/2)."""
+    return "½-½" if result == Result.DRAW.value else result
+
+
 def result_text(lang: str, game: GameRow) -> str:
+    """A game's result in a pairing's table: confirmed, reported and awaiting confirmation (``½-½?``), or none."""
     if game.result is not None:
-        return Result(game.result).value
+        return shown_result(Result(game.result).value)
     if game.reported_result is not None:
-        return t(lang, "result_pending", result=game.reported_result)
+        return t(lang, "result_pending", result=shown_result(game.reported_result))
     return ""
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import Counter
+from datetime import date
 
 from engine.keizer import prizes as prize_rules
 
 from bot.core.commands.context import Context, UserError, parse_int
 from bot.core.commands.dispatch import OWN_ROWS, Core
+from bot.core.output.calendar import day_text, moment_parts
 from bot.core.output.pictures import table_png
 from bot.core.commands.replies import Button, Reply, Table
 from bot.keizer import competition
@@ -165,19 +167,29 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
             raise UserError("error_usage", usage=ctx.t("usage_indeling"))
         row = await round_by_number(core, season, ctx.args[0])
         if row.status != "paired":
-            raise UserError("error_round_not_paired", round=row.number, publish=ctx.local(row.publish_at))
+            return not_published(ctx, season.kind, row, full)
     else:
         row = competition.current_round(data)
         if row is None:
             coming = competition.coming_round(data)
             if coming is None:
                 raise UserError("error_season_over", season=season.name)
-            raise UserError("error_round_not_paired", round=coming.number, publish=ctx.local(coming.publish_at))
+            return not_published(ctx, season.kind, coming, full)
         waiting = await waiting_line(core, ctx, season, competition.coming_round(data))
         if waiting is not None:  # the next round's pairing is held (ontbrekend=wachten): say so first
             reply = await pairing_reply(core, ctx, data, row, full)
             return Reply(lines=(waiting, *reply.lines), table=reply.table)
     return await pairing_reply(core, ctx, data, row, full)
+
+
+def not_published(ctx: Context, kind: str, row: RoundRow, full: bool) -> Reply:
+    """A round whose pairing is not out yet: the chat refuses (it says when it comes); the website's page
+    of the round (``full``) is the round's page, saying that it is not published yet and when it will be."""
+    if not full:
+        raise UserError("error_round_not_paired", round=row.number, publish=ctx.local(row.publish_at))
+    title = ctx.t("pairing_title", round=row.number, date=day_text(ctx.lang, date.fromisoformat(row.play_date)))
+    day, time = moment_parts(ctx.lang, row.publish_at, ctx.club.timezone)
+    return Reply(lines=(for_competition(ctx.lang, kind, title), ctx.t("web_round_not_published", day=day, time=time)))
 
 
 async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, row: RoundRow, full: bool = False) -> Reply:
@@ -206,7 +218,8 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
         ),
         under=(2, 3, 5, 6) if full else (),  # a phone shows each player's points and value under their name
     )  # fmt: skip
-    lines = [for_competition(ctx.lang, data.season.kind, ctx.t("pairing_title", round=row.number, date=row.play_date))]
+    day = day_text(ctx.lang, date.fromisoformat(row.play_date)) if full else row.play_date  # the website's dates are long
+    lines = [for_competition(ctx.lang, data.season.kind, ctx.t("pairing_title", round=row.number, date=day))]
     bye = await keizer_store(core).bye_of_round(row.id)
     if bye is not None:
         lines.append(ctx.t("bye_line", name=names[bye]))

@@ -79,7 +79,7 @@ async def test_a_personal_link_is_secret_hashed_and_renewable(commands: Core, co
             cookie = response.headers["Set-Cookie"]
             assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and f"Path=/c/{club}/" in cookie
         status, page = await form_of(session, f"{site}/c/{club}/afmelden")
-        assert status == 200 and "Afmelden — Anna" in page and "Ronde 1 — do 3 dec" in page
+        assert status == 200 and "Afmelden — Anna" in page and "Ronde 1 — do 3 december 2026" in page
         assert secret not in page  # the page never shows the secret
         second = await personal_link(commands)  # a second device: both work
         assert (await form_of(session, second))[0] == 200
