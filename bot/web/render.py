@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from html import escape
@@ -153,10 +154,14 @@ def html(body: bytes, status: int = 200) -> web.Response:
     return web.Response(status=status, body=body, content_type="text/html", charset="utf-8")
 
 
-def rank_plot(lang: str, places: list[int | None], players: int, width: int = 560, height: int = 220) -> str:
+PLOT_FONT = 14  # the chart's letters, in its own units: drawn 400 wide, a phone's 374 px shows them at 13 px
+
+
+def rank_plot(lang: str, places: list[int | None], players: int, width: int = 400, height: int = 220) -> str:
     """A member's place after each round as an SVG line (first place at the top), with its title, the
     axes' names and, for who cannot see it, the places in words; '' without data. Only numbers and the
-    club's own texts go into it: nothing a member typed."""
+    club's own texts go into it: nothing a member typed. Drawn 400 units wide with 14-unit letters, so a
+    phone (390 px) shows them at least 12 px high; with many rounds only every so many is numbered."""
     points = [(i, p) for i, p in enumerate(places) if p is not None]
     if len(points) < 2 or players < 1:
         return ""
@@ -173,15 +178,16 @@ def rank_plot(lang: str, places: list[int | None], players: int, width: int = 56
     words = escape(t(lang, "web_plot_text", places=", ".join(t(lang, "web_plot_point", round=i + 1, place=p) for i, p in points)))
     line = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, p in points)
     dots = "".join(f'<circle cx="{x(i):.1f}" cy="{y(p):.1f}" r="3"/>' for i, p in points)
-    rounds = "".join(f'<text x="{x(i):.1f}" y="{height - bottom + 16}">{i + 1}</text>' for i in range(len(places)))
+    every = max(1, math.ceil(1.5 * PLOT_FONT / step))  # room for two digits and a gap between the numbers
+    rounds = "".join(f'<text x="{x(i):.1f}" y="{height - bottom + 18}">{i + 1}</text>' for i in range(0, len(places), every))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
         f' role="img" aria-labelledby="plot-title plot-text"><title id="plot-title">{title}</title>'
         f'<desc id="plot-text">{words}</desc><rect width="{width}" height="{height}" fill="#fafafa"/>'
-        f'<g font-size="12" fill="#222" text-anchor="middle"><text x="{width / 2:.0f}" y="14" font-weight="bold">{title}</text>'
+        f'<g font-size="{PLOT_FONT}" fill="#222" text-anchor="middle"><text x="{width / 2:.0f}" y="{PLOT_FONT + 2}" font-weight="bold">{title}</text>'
         f'{rounds}<text x="{(left + width - right) / 2:.0f}" y="{height - 6}">{escape(t(lang, "web_plot_x"))}</text>'
         f'<text transform="translate(12 {(top + height - bottom) / 2:.0f}) rotate(-90)">{escape(t(lang, "web_plot_y"))}</text></g>'
-        f'<g font-size="12" fill="#222" text-anchor="end"><text x="{left - 6}" y="{top + 4}">1</text>'
+        f'<g font-size="{PLOT_FONT}" fill="#222" text-anchor="end"><text x="{left - 6}" y="{top + 4}">1</text>'
         f'<text x="{left - 6}" y="{height - bottom + 4}">{players}</text></g>'
         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#888"/>'
         f'<polyline points="{line}" fill="none" stroke="#333" stroke-width="2"/><g fill="#333">{dots}</g></svg>'

@@ -1,6 +1,7 @@
 """The website on a phone (issue 45 §1): a round's pairing, the NK's pairing and its standings fit 390 CSS
-px with the result (the title) in view and no word cut, and show every column at 1280; measured in Debian's
-headless Chromium, with a screenshot of each (``screenshots/smal-<page>-<width>.png`` under pytest's tmp dir)."""
+px with the result (the title) in view and no word cut, and show every column at 1280; a member's chart
+has letters of at least 12 px. Measured in Debian's headless Chromium, with a screenshot of each
+(``screenshots/smal-<page>-<width>.png`` under pytest's tmp dir)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from selenium import webdriver
 from bot.core.commands.dispatch import Core
 from bot.core.running.scheduler import Alarm
 from tests.bot.conftest import DIRECTOR, ok
+from tests.bot.web.conftest import a_club_with_everything
 
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
 LONG_NAMES = ("Alexandra van den Oosterhout", "Maximiliaan de Vries-Bakker", "Zoë Ødegaard-Lindqvist",
@@ -90,3 +92,22 @@ async def test_pairings_and_nk_standings_fit_a_phone_with_the_result_in_view(
     assert headers["indeling/1", 1280] == ["Bord", "Wit", "Punten", "Waarde", "Zwart", "Punten", "Waarde", "Uitslag"]
     assert headers["nk", 390] == ["#", "Naam", "Punten WP · WWP · Sterkte", "Titel"], headers
     assert len(headers["nk", 1280]) == 7
+
+
+async def test_the_members_chart_labels_are_at_least_12_px_on_a_phone(
+    commands: Core, clock, site: str, chrome: webdriver.Chrome, tmp_path: Path
+) -> None:
+    """The chart of a member's place per round is drawn so its letters are at least 12 CSS px on a 390 px
+    screen (they were about 7: a 560-wide drawing with 12-unit letters shrunk to the phone)."""
+    club, _, pages = await a_club_with_everything(commands)
+
+    def sizes() -> list[float]:
+        chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        chrome.get(f"{site}/c/{club}/{pages['lid']}")
+        chrome.save_screenshot(str(tmp_path / "smal-lid-390.png"))
+        return list(chrome.execute_script(
+            "return [...document.querySelectorAll('figure svg text')]"
+            ".map(t => { const m = t.getScreenCTM(); return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); })"))  # fmt: skip
+
+    shown = await asyncio.to_thread(sizes)
+    assert len(shown) >= 5 and min(shown) >= 12, shown  # the axis's name turned on its side too
