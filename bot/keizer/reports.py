@@ -117,6 +117,7 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
              fmt_points(score) if score is not None else "")
             for m, score in card.rounds
         ),
+        under=(2,),  # a phone shows the value under the opponent's name
     )  # fmt: skip
     title = for_competition(ctx.lang, season.kind, ctx.t("card_title", name=player.name, season=season.name))
     summary = ctx.t(

@@ -98,13 +98,16 @@ async def test_the_members_chart_labels_are_at_least_12_px_on_a_phone(
     commands: Core, clock, site: str, chrome: webdriver.Chrome, tmp_path: Path
 ) -> None:
     """The chart of a member's place per round is drawn so its letters are at least 12 CSS px on a 390 px
-    screen (they were about 7: a 560-wide drawing with 12-unit letters shrunk to the phone)."""
+    screen (they were about 7: a 560-wide drawing with 12-unit letters shrunk to the phone); the page's
+    table fits the phone."""
     club, _, pages = await a_club_with_everything(commands)
 
     def sizes() -> list[float]:
         chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
         chrome.get(f"{site}/c/{club}/{pages['lid']}")
         chrome.save_screenshot(str(tmp_path / "smal-lid-390.png"))
+        table = chrome.execute_script(MEASURE)  # its table fits too: the value now under the opponent
+        assert not table["problems"] and table["headers"][1] == "Tegenstander Waarde nu", table
         return list(chrome.execute_script(
             "return [...document.querySelectorAll('figure svg text')]"
             ".map(t => { const m = t.getScreenCTM(); return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); })"))  # fmt: skip
