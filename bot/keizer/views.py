@@ -216,7 +216,7 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
             (str(g.board), names[g.white_id], *before.get(g.white_id, none), names[g.black_id],
              *before.get(g.black_id, none), result_text(ctx.lang, g), *link_cell(g.board)) for g in games
         ),
-        under=(2, 3, 5, 6) if full else (),  # a phone shows each player's points and value under their name
+        under=(2, 3, 5, 6, 8) if full else (),  # a phone: points and value under each name, the lichess link under the result
     )  # fmt: skip
     day = day_text(ctx.lang, date.fromisoformat(row.play_date)) if full else row.play_date  # the website's dates are long
     lines = [for_competition(ctx.lang, data.season.kind, ctx.t("pairing_title", round=row.number, date=day))]

@@ -82,28 +82,32 @@ Cell = tuple[str, bool, str | None]  # its text, a number?, where it links
 @dataclass(frozen=True)
 class Shown:
     """A table's cell on the page: its ``css`` class (``n`` a number, right-aligned; ``fold`` a column a
-    narrow screen shows under the cell before it instead, ``Table.under``) and ``under``, the texts of the
-    folded cells after it, shown there on a narrow screen."""
+    narrow screen shows under the cell before it instead, ``Table.under``) and ``under``, the folded cells
+    after it as (text, href), shown there on a narrow screen, " · " between them."""
 
     text: str
     href: str | None
     css: str = ""
-    under: str = ""
+    under: tuple[tuple[str, str | None], ...] = ()
 
 
 def narrow(table: Table | None, cells: list[Cell]) -> list[Shown]:
     """A row (or the headers) with the table's folded columns marked and each one's text also under the
-    nearest column before it that stays ("0 · 48" under a pairing's name)."""
+    nearest column before it that stays ("0 · 48" under a pairing's name). A folded cell that links (a
+    game on lichess) links there under its column's name; a cell with nothing under it but empty ones
+    gets nothing, one beside others a dash."""
     folded = set(table.under) - {0} if table else set()
-    below: dict[int, list[str]] = {}
+    below: dict[int, list[tuple[str, str | None]]] = {}
     kept = 0
-    for i, (text, _, _) in enumerate(cells):
+    for i, (text, _, href) in enumerate(cells):
         if i in folded:
-            below.setdefault(kept, []).append(text or "–")
+            assert table is not None
+            below.setdefault(kept, []).append((table.headers[i], href) if href and text == href else (text, href))
         else:
             kept = i
+    under = {i: tuple((text or "–", href) for text, href in parts) for i, parts in below.items() if any(text for text, _ in parts)}
     return [
-        Shown(text, href, " ".join(word for word, on in (("n", number), ("fold", i in folded)) if on), " · ".join(below.get(i, ())))
+        Shown(text, href, " ".join(word for word, on in (("n", number), ("fold", i in folded)) if on), under.get(i, ()))
         for i, (text, number, href) in enumerate(cells)
     ]
 
