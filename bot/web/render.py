@@ -70,7 +70,7 @@ def page(
         lang=lang, club=club, title=page_title(title), links=links, lines=reply.lines, table=table, rows=rows,
         headers=headers,
         plot=markupsafe.Markup(svg), more=more or [], legend=legend, rounds=rounds,
-        rounds_label=t(lang, "web_rounds"), previous_label=t(lang, "web_round_previous"),
+        rounds_label=t(lang, "web_rounds"), scrolls_label=t(lang, "web_table_scrolls"), previous_label=t(lang, "web_round_previous"),
         next_label=t(lang, "web_round_next"), look=look, **_menu(lang, links, current),
     )  # fmt: skip
     return _response(body, status)

@@ -6,7 +6,7 @@ has letters of at least 12 px. Measured in Debian's headless Chromium, with a sc
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from selenium import webdriver
@@ -15,6 +15,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.running.scheduler import Alarm
 from tests.bot.conftest import DIRECTOR, ok
 from tests.bot.web.conftest import a_club_with_everything
+from tests.bot.web.test_accessible import check
 
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
 LONG_NAMES = ("Alexandra van den Oosterhout", "Maximiliaan de Vries-Bakker", "Zoë Ødegaard-Lindqvist",
@@ -44,7 +45,7 @@ return {problems: lines, headers: [...table.querySelectorAll('th')].filter(visib
 async def a_club_with_long_names(commands: Core) -> int:
     """A Keizer season whose round 1 is published with a draw in, and an NK whose round 1 is paired, all
     with long names."""
-    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5")
+    await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=12")
     for i, name in enumerate(LONG_NAMES):
         await ok(commands, DIRECTOR, f'/speler "{name}" {2100 - 100 * i}')
     await ok(commands, DIRECTOR, "/website aan")
@@ -114,3 +115,32 @@ async def test_the_members_chart_labels_are_at_least_12_px_on_a_phone(
 
     shown = await asyncio.to_thread(sizes)
     assert len(shown) >= 5 and min(shown) >= 12, shown  # the axis's name turned on its side too
+
+
+async def test_a_table_wider_than_the_phone_says_it_scrolls(commands: Core, clock, site: str, chrome: webdriver.Chrome, tmp_path: Path) -> None:
+    """A table that cannot fit (the cross table of a season ten rounds in) says under it that it scrolls
+    sideways, while it does (a container query on the box's scroll state: no script); one that fits (the
+    pairing) says nothing."""
+    club = await a_club_with_long_names(commands)
+
+    async def send(club_row, announcement) -> None:
+        return None
+
+    for week in range(1, 10):  # rounds 2 to 10 published
+        commands.clock.set(PUBLISH + timedelta(days=7 * week))  # type: ignore[attr-defined]
+        await Alarm(commands, send).run_due()
+
+    def hints(page: str, width: int) -> list[str]:
+        height, mobile = WIDTHS[width]
+        chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        chrome.get(f"{site}/c/{club}/{page}")
+        chrome.save_screenshot(str(tmp_path / f"smal-schuif-{page.replace('/', '-')}-{width}.png"))
+        return list(chrome.execute_script(
+            "return [...document.querySelectorAll('.scrolls')].filter(e => e.getClientRects().length)"
+            ".map(e => { const r = e.getBoundingClientRect(); return e.textContent + (r.left >= 0 && r.right <= innerWidth ? '' : ' off-screen'); })"))  # fmt: skip
+
+    assert await asyncio.to_thread(hints, "kruistabel", 390) == ["Schuif opzij voor de hele tabel →"]
+    shot = tmp_path / "smal-schuif-axe-390.png"
+    assert not await asyncio.to_thread(check, chrome, f"{site}/c/{club}/kruistabel", shot)  # axe-core: nothing, hint shown
+    assert await asyncio.to_thread(hints, "kruistabel", 1280) == []  # ten rounds fit a computer
+    assert await asyncio.to_thread(hints, "indeling/1", 390) == []
