@@ -59,13 +59,14 @@ async def run_console(
     store = await open_database(config.database)
     clock = ShiftedClock(clock_start)
     core = make_core(store, config, clock)
+    files_dir = config.db_path.parent / "exports"  # beside the database file, as its log (README, "Trying it")
     console = ConsoleAdapter(
         core,
         clock,
         config.console_director_name,
         config.console_club_name,
         out=stdout,
-        files_dir=config.db_path.parent / "exports",
+        files_dir=files_dir,
     )
 
     async def send(club: Club, announcement: Announcement) -> str | None:
@@ -83,7 +84,8 @@ async def run_console(
         await alarm.start()
         site = await start_operator_site(core, config)
         if log_file is not None:
-            print(f"clubbot: the log goes to {log_file}; warnings and errors also show here", file=sys.stderr)
+            print(f"clubbot: the log goes to {log_file}; warnings and errors also show here;"
+                  f" files the bot hands over (/exporteer, /backup) are saved in {files_dir}", file=sys.stderr)
         log_at_start(config)  # once started: whether online play on lichess is on
         freeze_startup_objects()
         await console.run(stdin)

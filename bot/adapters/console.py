@@ -21,7 +21,8 @@ from zoneinfo import ZoneInfo
 
 from bot.core.output.calendar import FIRST_YEAR, LAST_YEAR, in_range
 from bot.core.running.clock import ShiftedClock
-from bot.core.commands.context import Actor, AfterReply
+from bot.core.commands.command_line import split_words
+from bot.core.commands.context import Actor, AfterReply, UserError
 from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.commands.limits import MAX_FILE_BYTES
@@ -186,7 +187,10 @@ class ConsoleAdapter:
         return " ".join(words)
 
     def _switch(self, club: Club, rest: str) -> None:
-        words = rest.split()
+        try:  # /als "Bert Jansen": a name in double quotes, as every command reads one (not the quotes as a name)
+            words = split_words(rest)
+        except UserError:  # a quote left open
+            words = []
         director = bool(words) and words[-1].lower() in ("wedstrijdleider", "director")
         if director:
             words = words[:-1] or self.director_name.split()  # "/als Wedstrijdleider": the console's director
@@ -218,7 +222,8 @@ class ConsoleAdapter:
             except (ValueError, OverflowError):
                 self.print("bot! " + t(club.language, "console_clock_usage"))
                 return
-        now = self.clock.now().astimezone(zone).strftime("%Y-%m-%d %H:%M %a")
+        local = self.clock.now().astimezone(zone)  # the weekday in the club's language, not the C locale's "Thu"
+        now = f"{t(club.language, f'weekday_{local.weekday()}')} {local.strftime('%Y-%m-%d %H:%M')}"
         self.print("bot> " + t(club.language, "console_now", now=now, timezone=club.timezone))
 
     async def run(self, stream: TextIO = sys.stdin) -> None:

@@ -17,7 +17,7 @@ from bot.core.commands.registry import Registry, WebContent, WebPage
 from bot.core.commands.replies import Reply, Table
 from bot.core.storage.store import Club
 from bot.go.store import GoStore
-from bot.go.view import last_stone, load_game, names_of, picture_caption, settings_of, sgf_file, status_lines
+from bot.go.view import last_stone, load_game, names_of, picture_caption, score_lines, settings_of, sgf_file, status_lines
 
 SHOWN = ("playing", "finished")
 MOVING = ("handicap", "play", "pass")  # the actions a step of the game page goes through
@@ -69,6 +69,8 @@ async def go_view(core: Core, club: Club, rest: str, query: Mapping[str, str], s
     lines, _ = status_lines(ctx, row, game, names) if step is None else ([], [])  # the chat's buttons stay in the chat
     head = ctx.t("go_web_game", id=row.id)
     result = [ctx.t("go_web_result", result=row.result)] if row.result else []
+    if step is None and game.outcome is not None and game.outcome.how == "score":
+        result += score_lines(ctx, game)  # the count the players agreed: territory, captures, dead stones, komi
     reply = Reply(lines=(*picture_caption(ctx, row, game, names), *result, *lines))
     stones = {c: ", ".join(point_name(p, row.size) for p, v in enumerate(game.board.cells) if v == c) or "-" for c in (BLACK, WHITE)}
     words = ctx.t("go_web_board", size=row.size, black=stones[BLACK], white=stones[WHITE])

@@ -16,11 +16,12 @@ def register(registry: Registry) -> None:
     table = registry.table
     table("seasons", at_most_one=(ONE_ACTIVE_SEASON,), kept_on_copy=("version",))  # its triggers count changes
     table("rounds", dates=("play_date",))
-    for name in ("games", "byes", "pairing_failures", "club_venues", "season_online"):
+    table("free_evenings", dates=("day",))  # /seizoen vrij (bot/keizer/free_evenings.py)
+    for name in ("games", "byes", "pairing_failures", "club_venues", "season_online", "postponed_games"):
         table(name)
     # A member who never played may have these: a place in a season, sign-offs, a sign-on, an attendance
-    # mode, a calendar feed. A sign-off or sign-on is no clash in a round; a sign-off says absent.
-    for name in ("season_players", "attendance_modes", "calendar_feeds"):
+    # mode, a calendar feed, a sign-on waiting for the director's approval. A sign-off or sign-on is no clash in a round; a sign-off says absent.
+    for name in ("season_players", "attendance_modes", "calendar_feeds", "join_requests"):
         table(name, goes_with_member=True)
     table("signoffs", goes_with_member=True, absent_in_round=("member_id",), clashes_in_round=False)
     table("signons", goes_with_member=True, clashes_in_round=False)
@@ -32,3 +33,6 @@ def register(registry: Registry) -> None:
 
     registry.online_rounds[SYSTEM] = KeizerOnline()  # its rounds played on lichess (issue 43 §2)
     registry.online_results[SYSTEM] = KeizerResults()  # and their results read back (§3)
+    from bot.keizer.group_column import GROUP_COLUMN
+
+    registry.member_columns.append(GROUP_COLUMN)  # the member list's column 8: the group (issue 44 §2)

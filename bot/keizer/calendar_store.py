@@ -32,6 +32,7 @@ class Venue:
     location: str = ""
     starts: time = DEFAULT_START
     ends: time = DEFAULT_END
+    time_control: str = ""  # as the club writes it (90+30, "1u30 + 30s"); shown on the website's pages
 
     def evening(self, day: date, zone_name: str) -> tuple[datetime, datetime]:
         """The playing evening of ``day`` as UTC moments; an end before the start is after midnight."""
@@ -47,17 +48,19 @@ class VenueStore:
         self.db = store
 
     async def venue(self, club_id: int) -> Venue:
-        row = await self.db.fetch_one("SELECT location, starts_at, ends_at FROM club_venues WHERE club_id = ?", (club_id,))
+        row = await self.db.fetch_one(
+            "SELECT location, starts_at, ends_at, time_control FROM club_venues WHERE club_id = ?", (club_id,))
         if row is None:
             return Venue()
-        return Venue(str(row[0] or ""), parse_hhmm(row[1] or "") or DEFAULT_START, parse_hhmm(row[2] or "") or DEFAULT_END)
+        return Venue(str(row[0] or ""), parse_hhmm(row[1] or "") or DEFAULT_START, parse_hhmm(row[2] or "") or DEFAULT_END,
+                     str(row[3] or ""))  # fmt: skip
 
     async def set_venue(self, club_id: int, venue: Venue) -> None:
         await self.db.write(
-            "INSERT INTO club_venues (club_id, location, starts_at, ends_at) VALUES (?, ?, ?, ?)"
+            "INSERT INTO club_venues (club_id, location, starts_at, ends_at, time_control) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (club_id) DO UPDATE SET location = excluded.location, starts_at = excluded.starts_at,"
-            " ends_at = excluded.ends_at",
-            (club_id, venue.location, venue.starts.strftime("%H:%M"), venue.ends.strftime("%H:%M")),
+            " ends_at = excluded.ends_at, time_control = excluded.time_control",
+            (club_id, venue.location, venue.starts.strftime("%H:%M"), venue.ends.strftime("%H:%M"), venue.time_control),
         )
 
 
@@ -98,3 +101,48 @@ class FeedStore:
 async def member_of_feed(core: "Core", club_id: int, token: str) -> Member | None:
     """The website's question (``Registry.feed_members``): whose calendar feed has this token?"""
     return await FeedStore(core.store).member_of_calendar_feed(club_id, token)
+
+
+class FreeEveningStore:
+    """A season's free evenings (migration 0080, ``/seizoen vrij``) and its rounds moved to other evenings."""
+
+    def __init__(self, store: Store) -> None:
+        self.db = store
+
+    async def free_evenings(self, season_id: int) -> list[date]:
+        rows = await self.db.fetch_all("SELECT day FROM free_evenings WHERE season_id = ? ORDER BY day", (season_id,))
+        return [date.fromisoformat(str(r[0])) for r in rows]
+
+    async def add_free_evenings(self, season_id: int, days: list[date]) -> None:
+        await self.db.execute_many(
+            "INSERT INTO free_evenings (season_id, day) VALUES (?, ?) ON CONFLICT (season_id, day) DO NOTHING",
+            [(season_id, day.isoformat()) for day in days],
+        )
+
+    async def remove_free_evening(self, season_id: int, day: date) -> None:
+        await self.db.execute("DELETE FROM free_evenings WHERE season_id = ? AND day = ?", (season_id, day.isoformat()))
+
+    async def moves(self, season_id: int) -> dict[int, int]:
+        """Round number -> how many times it moved: its calendar event's SEQUENCE."""
+        rows = await self.db.fetch_all("SELECT number, moved FROM rounds WHERE season_id = ? AND moved > 0", (season_id,))
+        return {int(r[0]): int(r[1]) for r in rows}
+
+    async def move_round(self, round_id: int, day: date, deadline_at: datetime, publish_at: datetime) -> bool:
+        """The round (not yet paired) on another evening, with that evening's deadline and publication: open
+        for sign-offs again until its new deadline. False when it was paired meanwhile."""
+        changed = await self.db.execute(
+            "UPDATE rounds SET play_date = ?, deadline_at = ?, publish_at = ?, status = 'open', moved = moved + 1"
+            " WHERE id = ? AND status != 'paired'",
+            (day.isoformat(), iso(deadline_at), iso(publish_at), round_id),
+        )
+        # its reminders (the channel's, the private ones) name the old evening: one not out yet goes; one
+        # sent keeps its row under another kind, so the new evening gets its own reminders
+        await self.db.execute(
+            f"DELETE FROM announcements WHERE round_id = ? AND {_REMINDERS} AND sent_at IS NULL AND attempted_at IS NULL",
+            (round_id,),
+        )
+        await self.db.execute(f"UPDATE announcements SET kind = 'moved-' || id || '-' || kind WHERE round_id = ? AND {_REMINDERS}", (round_id,))
+        return changed == 1
+
+
+_REMINDERS = "(kind = 'reminder' OR kind LIKE 'remind:%')"  # bot/keizer/publication.py, bot/keizer/reminders.py

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from bot.core.output import text_width
 from bot.core.running.cli_common import CliError, file_command, guarded, read_text_file, round_number
 from engine import keizer
 from engine.keizer import pairing
@@ -114,7 +115,7 @@ def _heading(season: Season, title: str) -> str:
 
 
 def _standings_table(rows: list[Standing], attendance: dict[str, int]) -> str:
-    name_width = max([len("Player")] + [len(s.player.name) for s in rows])
+    name_width = max([len("Player")] + [text_width.width(s.player.name) for s in rows])  # CJK: 2 columns
     lines = [
         (
             f"{'#':>3}  {'Player':<{name_width}}  {'Group':<5}  {'Rating':>6}  {'Score':>8}  {'Value':>5}  "
@@ -123,7 +124,7 @@ def _standings_table(rows: list[Standing], attendance: dict[str, int]) -> str:
     ]
     for s in rows:
         lines.append(
-            f"{s.rank:>3}  {s.player.name:<{name_width}}  {s.player.group or '-':<5}  {s.player.rating:>6}  "
+            f"{s.rank:>3}  {text_width.pad(s.player.name, name_width)}  {s.player.group or '-':<5}  {s.player.rating:>6}  "
             f"{float(s.score):>8.2f}  {s.value:>5}  {s.played:>6}  {attendance[s.player.id]:>8}"
         )
     return "\n".join(lines) + "\n"

@@ -15,7 +15,7 @@ from bot.core.club.member_admin import MERGE_WORDS, REMOVE_WORDS, RENAME_WORDS
 from bot.core.commands.completers import member_names
 from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.commands.registry import FLAG, KEYED, Command, Param, Registry
+from bot.core.commands.registry import FLAG, KEYED, NAMED, Command, Param, Registry
 from bot.core.storage.store import Club
 from bot.keizer.attendance import (
     ATTENDANCE_ABSENT, ATTENDANCE_PRESENT, ATTENDANCE_WORDS, cmd_attendance, cmd_attendance_absent, cmd_attendance_present,
@@ -23,10 +23,12 @@ from bot.keizer.attendance import (
 from bot.keizer.adjustments import BYE_WORDS, COLOUR_WORDS, PAIR_WORDS, SWAP_WORDS, cmd_bye, cmd_colour, cmd_pair, cmd_swap
 from bot.keizer.calendar_store import member_of_feed
 from bot.keizer.feeds import calendar_key, cmd_kalender, cmd_my_calendar, cmd_my_calendar_new
+from bot.keizer.free_evenings import FREE_WORDS, cmd_free, cmd_ronde
 from bot.keizer.forbidden import FORBID_WORDS, LIST_WORDS, cmd_forbid, cmd_forbidden
 from bot.keizer.groups import cmd_groepen
 from bot.keizer.lookups import keizer_store
 from bot.keizer.open_results import cmd_uitslagen
+from bot.keizer.postponed import UNDO_WORDS as POSTPONE_UNDO, PostponedReports, cmd_uitstel
 from bot.keizer.publication import KeizerSchedule, cmd_publiceer
 from bot.keizer.reports import (
     NOTICE_WORDS, NOTICES_OFF, NOTICES_ON, cmd_kaart, cmd_kruistabel, cmd_mijn, cmd_notices, cmd_notices_off, cmd_notices_on,
@@ -114,39 +116,52 @@ def _calendar() -> tuple[Param, ...]:
 def register(registry: Registry) -> None:
     # the words its commands read beside a member's name: no member may be called one (issue 44)
     registry.reserve({"rapid", "a", "b", "c", "d", *TEAM_WORDS, *RESULT_WORDS, *WITHDRAW_WORDS, *BACK_WORDS,
-                      *RENAME_WORDS, *MERGE_WORDS, *REMOVE_WORDS})  # fmt: skip
+                      *RENAME_WORDS, *MERGE_WORDS, *REMOVE_WORDS, *POSTPONE_UNDO})  # fmt: skip
     add = registry.add
     add(Command("aanmelden", cmd_aanmelden, english="join", params=(ROUND_COMING, PLAYER, RAPID)))
     registry.alias("signon", "aanmelden")
-    add(Command("afmelden", cmd_afmelden, english="withdraw",
+    add(Command("afmelden", cmd_afmelden, english="signoff",
                 params=(ROUND_COMING, Param("teamwedstrijd", "bool", style=FLAG), PLAYER, RAPID)))  # fmt: skip
-    registry.alias("signoff", "afmelden")
+    # its English name was /withdraw, the word /player X withdraw uses for leaving the season (issue 44 §3):
+    # /signoff now; /withdraw still signs off for a round, for whoever learnt it
+    registry.alias("withdraw", "afmelden")
     add(Command("stand", cmd_stand, english="standings",
-                params=(GROUP, RAPID, ROUND_PAIRED, _keyed("pagina", "int", low=1, high=100), Param("alles", "bool", style=FLAG)),
+                params=(GROUP, RAPID, ROUND_PAIRED, _keyed("pagina", "int", low=1, high=100), Param("alles", "bool", style=FLAG),
+                        _keyed("seizoen")),  # a past season's, by its name
                 reads_only=True,
                 cache_key=season_key))  # fmt: skip
     add(Command("indeling", cmd_indeling, english="pairings",
                 params=(Param("wijziging", "choice", choices=CHANGES), Param("wie", complete=member_names),
-                        Param("met", complete=member_names), ROUND_PAIRED, RAPID),
+                        Param("met", complete=member_names), ROUND_PAIRED, RAPID, _keyed("seizoen")),
                 reads_only=True,
                 cache_key=season_key))  # fmt: skip
     add(Command("uitslag", cmd_uitslag, english="result", confirms_result=True,
-                params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID)))  # fmt: skip
+                params=(Param("resultaat", "choice", required=True, choices=RESULTS), PLAYER, ROUND_PAIRED, RAPID,
+                        Param("toch", "bool", style=FLAG))))  # fmt: skip
+    add(Command("uitstel", cmd_uitstel, english="postpone",
+                params=(PLAYER, ROUND_PAIRED, _keyed("tot"), Param("ongedaan", "bool", style=FLAG), RAPID)))  # fmt: skip
     add(Command("bevestig", cmd_bevestig, english="confirm", params=(ROUND_PAIRED, RAPID), confirms_result=True))
     add(Command("prijzen", cmd_prijzen, english="prizes", params=(), reads_only=True, cache_key=prizes_key))
-    add(Command("groepen", cmd_groepen, english="groups"))
+    add(Command("groepen", cmd_groepen, english="groups", pasted=True,  # a list of groups under it, or a file
+                params=(Param("indeling_groepen"), Param("bestand", "file"))))  # fmt: skip
     # naam and start make a new season; without them the command shows the running one or changes its settings
+    # vrij first: Discord's line then starts with it, the word /seizoen's route reads (/seizoen vrij 2026-12-24)
     add(Command("seizoen", cmd_seizoen, director=True, english="season",
-                params=(_keyed("naam"), _keyed("start"), *_calendar(),
+                params=(Param("vrije_avonden", style=NAMED, word="vrij"), _keyed("naam"), _keyed("start"), *_calendar(),
                         _keyed("startvolgorde", "choice", choices=ORDERS), Param("toch", "bool", style=FLAG),
                         _keyed("online", "choice", choices=ONLINE), _keyed("tempo"),
-                        _keyed("beoordeeld", "choice", choices=YES_NO), _keyed("uiterlijk"))))  # fmt: skip
+                        _keyed("beoordeeld", "choice", choices=YES_NO), _keyed("uiterlijk"),
+                        Param("ongedaan", "bool", style=FLAG))))  # fmt: skip
+    registry.route("seizoen", FREE_WORDS, cmd_free, writes=True)  # the free evenings (bot/keizer/free_evenings.py)
+    add(Command("ronde", cmd_ronde, director=True, english="round",
+                params=(Param("ronde", "int", required=True, low=1, high=200, complete=coming_rounds), _keyed("datum"), RAPID)))  # fmt: skip
     add(Command("speler", cmd_speler, director=True, english="player",
                 params=(Param("naam", required=True, complete=member_names),
                         Param("rating", "int", low=0, high=4000),
                         Param("actie", "choice", choices=PLAYER_ACTIONS),
                         Param("groep", "choice", style=KEYED, choices=GROUP.choices), RAPID,
-                        _keyed("knsb"), _keyed("fide"), _keyed("egd"), _keyed("lichess"))))  # fmt: skip
+                        _keyed("knsb"), _keyed("fide"), _keyed("egd"), _keyed("lichess"),
+                        _keyed("schatting", "int", low=1, high=4000))))  # fmt: skip
     add(Command("nietverschenen", cmd_nietverschenen, director=True, english="noshow", confirms_result=True,
                 params=(Param("speler", required=True, complete=member_names), ROUND_PAIRED, RAPID)))  # fmt: skip
     add(Command("invaller", cmd_invaller, director=True, english="standby",
@@ -162,7 +177,7 @@ def register(registry: Registry) -> None:
     add(Command("kalender", cmd_kalender, english="calendar", params=(RAPID, Param("mijn", "bool", style=FLAG)), reads_only=True,
                 cache_key=calendar_key))  # fmt: skip
     add(Command("speelavond", cmd_speelavond, director=True, english="clubnight",
-                params=(_keyed("locatie"), _keyed("tijd"))))  # fmt: skip
+                params=(_keyed("locatie"), _keyed("tijd"), _keyed("speeltempo"))))  # fmt: skip
     add(Command("mijn", cmd_mijn, english="me",
                 params=(_keyed("meldingen", "choice", choices=ON_OFF), _keyed("aanwezig", "choice", choices=ATTENDANCE),
                         _keyed("kalender", "choice", choices=CALENDAR_FEED), RAPID),
@@ -189,4 +204,5 @@ def register(registry: Registry) -> None:
     registry.route("indeling", LIST_WORDS, cmd_forbidden)
     registry.feed_members.append(member_of_feed)  # /mijn kalender's address, which the website serves
     registry.timed.append(KeizerSchedule())
+    registry.timed.append(PostponedReports())  # postponed games not played in time (issue 44 §1)
     registry.competitions.append(KeizerSource())

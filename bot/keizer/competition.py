@@ -18,6 +18,7 @@ from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round
 
 from bot.core.storage.store import Store
 from bot.keizer.week_store import WeekStore
+from bot.keizer.postponed_store import Postponed, PostponedStore
 from bot.keizer.readable import check_readable, unreadable_players
 from bot.keizer.store import KeizerStore, Notice, RoundRow, Season, SeasonPlayer
 
@@ -47,6 +48,7 @@ class SeasonData:
     rounds: list[Round]  # the paired rounds, as the engine sees them
     round_rows: list[RoundRow]
     signed_off: dict[int, frozenset[int]] = field(default_factory=dict)  # round number -> members with a sign-off
+    postponed: tuple[Postponed, ...] = ()  # the postponed games not played yet (bot/keizer/postponed.py)
 
 
 def player_id(member_id: int) -> str:
@@ -65,6 +67,7 @@ async def load(store: Store, season: Season) -> SeasonData:
             start_points=Fraction(sp.start_points) if sp.start_points else None,
             withdrawn_from=sp.withdrawn_from,
             returned_from=sp.returned_from,
+            estimate=sp.estimate,
         )
         for sp in season_players
     ]
@@ -99,6 +102,7 @@ async def load(store: Store, season: Season) -> SeasonData:
     return SeasonData(
         season, settings_from_json(season.settings_json), players, season_players, rounds, round_rows,
         {number: frozenset(members) for number, members in signed_off.items()},
+        tuple(await PostponedStore(store).of_season(season.id)),
     )
 
 
@@ -136,6 +140,13 @@ def withdrawn(sp: SeasonPlayer, round_number: int) -> bool:
     return gone and (sp.returned_from is None or round_number < sp.returned_from)
 
 
+def catch_up_players(data: SeasonData, play_date: str) -> set[int]:
+    """The players of the postponed games to be played by ``play_date`` (``/uitstel Naam tot=``, issue 44
+    §1): that club evening they play their catch-up game, so they are not paired in its round as well; they
+    count as signed off in time for it."""
+    return {m for p in data.postponed if p.until_date == play_date for m in (p.white_id, p.black_id)}
+
+
 def coming_round(data: SeasonData) -> RoundRow | None:
     """The first round that is not paired yet."""
     return next((r for r in data.round_rows if r.status != "paired"), None)
@@ -162,7 +173,8 @@ async def pair(
     exactly one pairing announcement, and after it the members' private notices ``notify`` makes (given the
     chat accounts of who allows them). Players signed off automatically (seed 004 rule j) get a sign-off
     for this round, so the round's record says why they were not paired; so do the absent-by-default who did
-    not sign on (an ordinary sign-off: ``/mijn aanwezig afgemeld``). When ``held`` says so of the pairing (a
+    not sign on (an ordinary sign-off: ``/mijn aanwezig afgemeld``), and the players who play a postponed
+    game that evening (``catch_up_players``). When ``held`` says so of the pairing (a
     round played online: its announcement waits for its challenges, ``bot/keizer/online_round.py``), neither
     the announcement nor the notices are queued here.
     """
@@ -173,14 +185,15 @@ async def pair(
         forbidden, by_default, accounts = await keizer_store.pairing_constraints(season.club_id, season.id, round_row.id)
         if not await keizer_store.mark_paired(round_row.id, now):  # paired already (the round is ours now)
             return None
+        catching_up = catch_up_players(data, round_row.play_date)  # their postponed game that evening
         for sp in data.season_players:
             if sp.joined_round > round_row.number or sp.member_id in signed_off or withdrawn(sp, round_row.number):
                 continue
             if sp.auto_signed_off:
                 await keizer_store.set_signoff(round_row.id, sp.member_id, "auto", None, now)
-            elif sp.member_id in by_default:  # an ordinary sign-off in time (seed 004 Keizer rule e)
+            elif sp.member_id in by_default | catching_up:  # an ordinary sign-off in time (seed 004 Keizer rule e)
                 await keizer_store.set_signoff(round_row.id, sp.member_id, "notice", None, now)
-        signed_off |= by_default
+        signed_off |= by_default | catching_up
         present = present_players(data, round_row.number, signed_off)
         apart = [(player_id(a), player_id(b)) for a, b in forbidden]
         result = pairing.pair_round(data.players, data.rounds, present, data.settings, round_row.number, forbidden=apart)

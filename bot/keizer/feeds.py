@@ -8,7 +8,8 @@ at its location (``LOCATION``), with an alarm (``VALARM``) ``reminder_hours`` be
 colour and board (or the bye), a round they are signed off for says so (and has no alarm). Times are UTC
 (``Z``), lines end in CRLF and are folded at 75 octets, TEXT is escaped; each event's UID names the
 installation (migration 0050), the season, the round (and the member), so it stays the same as the feed
-changes and two bots' calendars never share one."""
+changes and two bots' calendars never share one; a round moved to another evening keeps its UID and its
+event counts the moves in ``SEQUENCE`` (migration 0080), so a calendar app moves it."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from bot.keizer import competition
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.store import RoundRow, Season
-from bot.keizer.calendar_store import FeedStore, Venue, VenueStore, new_feed_token
+from bot.keizer.calendar_store import FeedStore, FreeEveningStore, Venue, VenueStore, new_feed_token
 from bot.keizer.versions import season_key
 
 MINE_WORDS = {"mijn", "mine"}
@@ -59,10 +60,12 @@ def _alarm_lead(core: Core) -> timedelta:
 
 
 def _event(uid: str, stamp: str, row: RoundRow, season: Season, venue: Venue, summary: str, about: str,
-           alarm: tuple[datetime, str] | None) -> list[str]:  # fmt: skip
+           alarm: tuple[datetime, str] | None, moved: int = 0) -> list[str]:  # fmt: skip
+    """One round's event; ``moved``: how many times the round moved to another evening (``/seizoen vrij``,
+    ``/ronde N datum=``), its SEQUENCE: the same UID, a newer version of the event."""
     start, end = venue.evening(datetime.strptime(row.play_date, "%Y-%m-%d").date(), season.timezone)
-    lines = ["BEGIN:VEVENT", f"UID:{uid}", f"DTSTAMP:{stamp}", f"DTSTART:{utc(start)}", f"DTEND:{utc(end)}",
-             f"SUMMARY:{ics_text(summary)}", f"DESCRIPTION:{ics_text(about)}"]  # fmt: skip
+    lines = ["BEGIN:VEVENT", f"UID:{uid}", f"DTSTAMP:{stamp}", *([f"SEQUENCE:{moved}"] if moved else []),
+             f"DTSTART:{utc(start)}", f"DTEND:{utc(end)}", f"SUMMARY:{ics_text(summary)}", f"DESCRIPTION:{ics_text(about)}"]  # fmt: skip
     if venue.location:
         lines.append(f"LOCATION:{ics_text(venue.location)}")
     if alarm is not None:
@@ -78,33 +81,44 @@ def _file(name: str, events: list[str]) -> bytes:
 
 
 async def calendar_key(core: Core, ctx: Context) -> Hashable | None:
-    """The club's feed: its season's version, the words and the language, and the playing evening; a
-    member's own feed is not cached (it is theirs alone)."""
+    """The club's feed: its season's version (the main feed holds the rapid season's evenings too), the
+    words and the language, and the playing evening; a member's own feed is not cached (it is theirs alone)."""
     if {a.lower() for a in ctx.args} & MINE_WORDS:
         return None
     key = await season_key(core, ctx)
-    return None if key is None else (key, await VenueStore(core.store).venue(ctx.club.id))
+    if key is None:
+        return None
+    rapid = await keizer_store(core).season_version(ctx.club.id, "rapid")
+    return (key, rapid, await VenueStore(core.store).venue(ctx.club.id))
 
 
 async def cmd_kalender(core: Core, ctx: Context) -> Reply:
-    """``/kalender [rapid]``: the season's rounds as an iCalendar file; ``/kalender mijn``: the asker's own."""
+    """``/kalender [rapid]``: the season's rounds as an iCalendar file, the club's feed: without ``rapid``
+    the main season's evenings and the rapid season's together (issue 45 §1), with it the rapid ones
+    alone; ``/kalender mijn``: the asker's own."""
     if {a.lower() for a in ctx.args} & MINE_WORDS:
         return await _own_calendar(core, ctx)
     kind, ctx = competition_of(ctx)
     if ctx.args:
         raise UserError("error_usage", usage=ctx.t("usage_kalender"))
-    data = await competition.load(core.store, await active_season(core, ctx, kind))
-    season = data.season
+    first = await active_season(core, ctx, kind)
+    rapid = await keizer_store(core).active_season(ctx.club.id, "rapid") if kind == "main" else None
     stamp, installation = utc(ctx.now), await core.store.installation_id()
     venue = await VenueStore(core.store).venue(ctx.club.id)
     events: list[str] = []
-    for row in data.round_rows:
-        summary = for_competition(ctx.lang, season.kind, ctx.t("calendar_round", club=ctx.club.name, round=row.number))
-        events += _event(f"clubbot-{season.id}-{row.number}@{installation}.clubbot", stamp, row, season, venue, summary,
-                         _about(ctx, season, row), _alarm(core, ctx, season, row))  # fmt: skip
-    content = _file(f"{ctx.club.name} {season.name}", events)
-    ready = for_competition(ctx.lang, season.kind, ctx.t("calendar_ready", name=season.name, rounds=len(data.round_rows)))
-    return Reply(lines=(ready,), attachment=(f"{_base(season.name)}.ics", content))
+    counts: list[str] = []
+    for season in (first, rapid):
+        if season is None:
+            continue
+        data = await competition.load(core.store, season)
+        moves = await FreeEveningStore(core.store).moves(season.id)
+        for row in data.round_rows:
+            summary = for_competition(ctx.lang, season.kind, ctx.t("calendar_round", club=ctx.club.name, round=row.number))
+            events += _event(f"clubbot-{season.id}-{row.number}@{installation}.clubbot", stamp, row, season, venue, summary,
+                             _about(ctx, season, row), _alarm(core, ctx, season, row), moves.get(row.number, 0))  # fmt: skip
+        counts.append(for_competition(ctx.lang, season.kind, ctx.t("calendar_ready", name=season.name, rounds=len(data.round_rows))))
+    content = _file(f"{ctx.club.name} {first.name}", events)
+    return Reply(lines=tuple(counts), attachment=(f"{_base(first.name)}.ics", content))
 
 
 def _base(name: str) -> str:
@@ -137,6 +151,7 @@ async def _own_calendar(core: Core, ctx: Context) -> Reply:
         if season is None or place is None:
             continue
         byes = {number for number, who in await store.byes_of_season(season.id) if who == member.id}
+        moves = await FreeEveningStore(core.store).moves(season.id)
         for row in await store.rounds(season.id):
             if row.number < place.joined_round or competition.withdrawn(place, row.number):
                 continue
@@ -145,7 +160,7 @@ async def _own_calendar(core: Core, ctx: Context) -> Reply:
             if state:
                 summary = f"{summary}: {state}"
             events += _event(f"clubbot-{season.id}-{row.number}-{member.id}@{installation}.clubbot", stamp, row, season,
-                             venue, summary, _about(ctx, season, row), alarm)  # fmt: skip
+                             venue, summary, _about(ctx, season, row), alarm, moves.get(row.number, 0))  # fmt: skip
     if not events:
         raise UserError("error_calendar_not_playing", name=member.name)
     content = _file(ctx.t("calendar_mine_name", club=ctx.club.name, name=member.name), events)

@@ -27,10 +27,10 @@ def fmt_points(value: Fraction) -> str:
     return f"{rounded:.2f}".rstrip("0").rstrip(".")
 
 
-def shown_result(result: str) -> str:
-    """A result as the members read it, in the chat and on the website: ½-½ for a draw, as the chat's
-    sentences write it (the stored result, the season file and the TRF keep their 1/2-1/2)."""
-    return "½-½" if result == Result.DRAW.value else result
+def shown_result(result: str | None) -> str:
+    """A result as every text shows it: a draw ½-½ (stored, and typed, as 1/2-1/2 too), the rest as stored;
+    none: "?"."""
+    return "?" if result is None else result.replace("1/2", "½")
 
 
 def result_text(lang: str, game: GameRow) -> str:

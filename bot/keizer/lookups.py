@@ -1,5 +1,6 @@
 """What the Keizer commands look up again and again: the club's active season (or its rapid one, named
-by the word ``rapid``), a round by number, the round a result is about, a member's game in a round."""
+by the word ``rapid``), a round by number, the round a result is about, a member's game in a round, the
+postponed games still to be played (issue 44 §1, ``bot/keizer/postponed.py``)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,16 @@ async def active_season(core: Core, ctx: Context, kind: str = "main") -> Season:
     if season is None:
         raise UserError("error_no_rapid_season" if kind == "rapid" else "error_no_season")
     return season
+
+
+async def season_named(core: Core, ctx: Context, name: str) -> Season:
+    """The club's season, running or past, of either kind, that ``name`` names (compared as names are);
+    an unknown name is refused with the names there are."""
+    seasons = await keizer_store(core).seasons(ctx.club.id)
+    found = next((s for s in seasons if name_key(s.name) == name_key(name)), None)
+    if found is None:
+        raise UserError("error_unknown_season", name=name[:60], names=", ".join(s.name for s in seasons) or "-")
+    return found
 
 
 def competition_of(ctx: Context) -> tuple[str, Context]:
@@ -82,3 +93,23 @@ async def game_of(core: Core, row: RoundRow, member: Member) -> GameRow:
         if member.id in (game.white_id, game.black_id):
             return game
     raise UserError("error_no_game_in_round", name=member.name, round=row.number)
+
+
+def postponed_round(data: competition.SeasonData, member_id: int | None) -> str | None:
+    """The round of the member's postponed game not played yet, while they have no game in the last
+    paired round: where their ``/uitslag`` or ``/bevestig`` without a round number goes."""
+    if member_id is None:
+        return None
+    mine = [p for p in data.postponed if member_id in (p.white_id, p.black_id)]
+    last = data.rounds[-1] if data.rounds else None
+    me = competition.player_id(member_id)
+    if not mine or (last is not None and any(me in (g.white, g.black) for g in last.games)):
+        return None
+    return str(mine[0].round_number)
+
+
+def postponed_names(data: competition.SeasonData, upto: int) -> list[str]:
+    """The postponed games not played yet of the rounds up to ``upto``: ``3: Anna - Bert``."""
+    names = names_of(data)
+    return [f"{p.round_number}: {names.get(str(p.white_id), '?')} - {names.get(str(p.black_id), '?')}"
+            for p in data.postponed if p.round_number <= upto]  # fmt: skip

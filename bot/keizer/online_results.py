@@ -22,7 +22,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.online.follow import HELD_, KEPT, NOSHOW, REFUSED, Ending
 from bot.core.online.games_store import OnlineGame
-from bot.keizer.formatting import for_competition, rapid_word
+from bot.keizer.formatting import for_competition, rapid_word, shown_result
 from bot.keizer.lookups import keizer_store
 from bot.keizer.online_round import _round_and_club, _tell_directors
 from bot.keizer.online_why import online_why
@@ -67,12 +67,12 @@ class KeizerResults:
             await tell("online_noshow_nostart", name=absent, absent=quote_word(absent))
         elif pairing.result is not None:
             if pairing.result != ending.result:
-                await tell("online_result_kept", result=ending.result, entered=pairing.result)
+                await tell("online_result_kept", result=shown_result(ending.result), entered=shown_result(pairing.result))
             return KEPT
         else:
             assert ending.result is not None
             if pairing.reported_result not in (None, ending.result):  # a player's report lichess contradicts
-                await tell("online_result_report_differs", result=ending.result, reported=pairing.reported_result,
+                await tell("online_result_report_differs", result=shown_result(ending.result), reported=shown_result(pairing.reported_result),
                            name=names.get(pairing.reported_by or 0, "?"))  # fmt: skip
             await keizer_store(core).set_result(pairing.id, ending.result, now)
             await after_result(core, core.context_at(club, now), season, row)

@@ -22,7 +22,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.commands.replies import Reply
 from bot.core.online.lichess_answers import TimeControl
 from bot.core.output.calendar import parse_hhmm
-from bot.keizer.calendar_store import VenueStore
+from bot.keizer.calendar_store import FreeEveningStore, VenueStore
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, keizer_store
 from bot.keizer.online_season import LICHESS, OnlineSetting, OnlineStore
@@ -180,4 +180,7 @@ async def cmd_show_season(core: Core, ctx: Context) -> Reply:
              describe(ctx, setting, await _evening_end(core, ctx))]
     if setting is not None and setting.online and not core.online.on:
         lines.append(ctx.t("online_disabled_note"))
+    free = await FreeEveningStore(core.store).free_evenings(season.id)  # /seizoen vrij (bot/keizer/free_evenings.py)
+    if free:
+        lines.append(ctx.t("free_listed", season=season.name, days=", ".join(d.isoformat() for d in free)))
     return Reply(lines=tuple(for_competition(ctx.lang, kind, line) for line in lines[:1]) + tuple(lines[1:]))

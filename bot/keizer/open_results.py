@@ -14,7 +14,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Club, club_key
-from bot.keizer.formatting import for_competition, rapid_word
+from bot.keizer.formatting import for_competition, rapid_word, shown_result
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.open_results_store import OpenGame, OpenResultsStore
 from bot.keizer.online_why import online_why
@@ -51,14 +51,17 @@ def open_lines(lang: str, season: Season, games: list[OpenGame]) -> list[str]:
     for g in games:
         values = dict(round=g.round_number, board=g.board, white=g.white, black=g.black, player=quote_word(g.white), rapid=rapid)
         if g.disputed_result is not None:
-            lines.append(t(lang, "open_result_disputed", first_name=g.reported_by, first=g.reported_result,
-                           second_name=g.disputed_by, second=g.disputed_result, **values))  # fmt: skip
+            lines.append(t(lang, "open_result_disputed", first_name=g.reported_by, first=shown_result(g.reported_result),
+                           second_name=g.disputed_by, second=shown_result(g.disputed_result), **values))  # fmt: skip
         elif g.reported_result is not None:
-            lines.append(t(lang, "open_result_reported", name=g.reported_by, result=g.reported_result, **values))
+            lines.append(t(lang, "open_result_reported", name=g.reported_by, result=shown_result(g.reported_result), **values))
         else:
             lines.append(t(lang, "open_result_missing", **values))
         if g.online is not None:  # played on lichess, held or refused, or nobody came (issue 43 §3)
             lines[-1] += " " + t(lang, "open_result_online", why=online_why(lang, g.online))
+        if g.postponed:  # to be played later (issue 44 §1)
+            key = "open_result_postponed_until" if g.postponed_until else "open_result_postponed"
+            lines[-1] += " " + t(lang, key, date=g.postponed_until)
     return lines
 
 
@@ -85,7 +88,7 @@ async def queue_deadline_notices(core: Core, rows: list[RoundRow], now: datetime
     open_games = await open_store(core).open_games_of(list(seasons))
     for row in rows:
         season = seasons[row.season_id]
-        games = [g for g in open_games.get(season.id, []) if g.round_number < row.number]
+        games = [g for g in open_games.get(season.id, []) if g.round_number < row.number and not g.postponed]
         if not games:
             continue
         club = await core.store.club(season.club_id)
@@ -105,8 +108,8 @@ async def held_for_results(core: Core, club: Club, season: Season, row: RoundRow
     knows no director's chat account)."""
     if not waits_for_results(season):
         return False
-    games = await open_store(core).open_games(season.id, before=row.number)
-    if not games:
+    games = [g for g in await open_store(core).open_games(season.id, before=row.number) if not g.postponed]
+    if not games:  # a postponed game is played later: the pairing does not wait for it
         return False
     rapid = rapid_word(season.kind)
     async with core.store.transaction(key=club_key(club.platform, club.external_id)):
@@ -127,6 +130,6 @@ async def waiting_line(core: Core, ctx: Context, season: Season, coming: RoundRo
     """For /indeling: the coming round's publication time has passed and its pairing waits for results."""
     if coming is None or coming.publish_at > ctx.now or not waits_for_results(season):
         return None
-    if not await open_store(core).open_games(season.id, before=coming.number):
+    if not [g for g in await open_store(core).open_games(season.id, before=coming.number) if not g.postponed]:
         return None
     return for_competition(ctx.lang, season.kind, ctx.t("pairing_waits_for_results", round=coming.number))

@@ -21,13 +21,17 @@ class OpenGame:
     disputed_result: str | None  # the other side's report, which disagrees
     disputed_by: str | None
     online: str | None = None  # played on lichess and not entered by itself: why (``online_games.reason``)
+    postponed: bool = False  # postponed (issue 44 §1): played later; no pairing waits for it
+    postponed_until: str | None = None  # the date it is to be played by, when the director gave one
 
 
 _OPEN_GAMES = (
     "SELECT r.season_id, r.number, g.board, w.name AS white, b.name AS black, g.reported_result, rb.name AS reported_by,"
-    " g.disputed_result, db.name AS disputed_by, o.reason AS online FROM games g JOIN rounds r ON r.id = g.round_id"
+    " g.disputed_result, db.name AS disputed_by, o.reason AS online, pp.id AS postponed, pp.until_date"
+    " FROM games g JOIN rounds r ON r.id = g.round_id"
     " JOIN members w ON w.id = g.white_id JOIN members b ON b.id = g.black_id"
     " LEFT JOIN members rb ON rb.id = g.reported_by LEFT JOIN members db ON db.id = g.disputed_by"
+    " LEFT JOIN postponed_games pp ON pp.game_id = g.id"
     " LEFT JOIN online_games o ON o.system = 'keizer' AND o.game_ref = g.id AND o.outcome IN ('held', 'refused', 'noshow')"
     " WHERE {seasons} AND r.status = 'paired' AND g.result IS NULL ORDER BY r.season_id, r.number, g.board"
 )
@@ -37,7 +41,8 @@ def _open_game(r: Any) -> OpenGame:
     # a dispute lasts while the two reports disagree (a side may change its report)
     disputed = r["reported_result"] is not None and r["disputed_result"] not in (None, r["reported_result"])
     return OpenGame(r["number"], r["board"], r["white"], r["black"], r["reported_result"], r["reported_by"],
-                    r["disputed_result"] if disputed else None, r["disputed_by"] if disputed else None, r["online"])  # fmt: skip
+                    r["disputed_result"] if disputed else None, r["disputed_by"] if disputed else None, r["online"],
+                    r["postponed"] is not None, r["until_date"])  # fmt: skip
 
 
 class OpenResultsStore:

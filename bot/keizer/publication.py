@@ -74,14 +74,16 @@ async def cmd_publiceer(core: Core, ctx: Context) -> Reply:
 
 
 def missing_results(data: competition.SeasonData, before: int) -> list[str]:
-    """The games of the rounds before ``before`` without a result: ``ronde 3: Anna - Bert``."""
+    """The games of the rounds before ``before`` without a result: ``ronde 3: Anna - Bert``; a postponed
+    game (``bot/keizer/postponed.py``) is not missing: it is played later."""
     names = {p.id: p.name for p in data.players}
+    later = {(p.round_number, competition.player_id(p.white_id), competition.player_id(p.black_id)) for p in data.postponed}
     return [
         f"{rnd.number}: {names.get(g.white, g.white)} - {names.get(g.black, g.black)}"
         for rnd in data.rounds
         if rnd.number < before
         for g in rnd.games
-        if g.result is None
+        if g.result is None and (rnd.number, g.white, g.black) not in later
     ]
 
 

@@ -9,7 +9,8 @@
   nor off (``/afmelden``).
 - The day after a round (``RESULTS_AFTER`` its publication), one private message to each player whose
   result is missing: both players of a game nobody reported, the opponent of one who reported (to confirm).
-  A disputed game is the director's (the open-results notice at the deadline).
+  A disputed game is the director's (the open-results notice at the deadline); a postponed game is played
+  later (``bot/keizer/postponed.py``).
 
 Each member can turn them off (``/mijn meldingen herinneringen uit``, or all private messages with ``/mijn
 meldingen uit``). Each is queued once: the announcements outbox keeps one per round, kind and member (the
@@ -27,8 +28,9 @@ from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.storage.store import Club
 from bot.keizer.competition import withdrawn
-from bot.keizer.formatting import for_competition, rapid_word
+from bot.keizer.formatting import for_competition, rapid_word, shown_result
 from bot.keizer.lookups import keizer_store
+from bot.keizer.postponed_store import PostponedStore
 from bot.keizer.store import RoundRow, Season
 from bot.keizer.week_store import WeekStore
 
@@ -88,8 +90,9 @@ async def queue_result_reminders(core: Core, now: datetime) -> None:
         names = {m.id: m.name for m in await core.store.members(club.id)}
         wanted: dict[int, str] = {}
         disputed = await week.disputed_games(row.id)
+        later = await PostponedStore(core.store).of_round(row.id)  # postponed: played later (issue 44 §1)
         for game in await store.games_of_round(row.id):
-            if game.result is not None or game.id in disputed:
+            if game.result is not None or game.id in disputed or game.id in later:
                 continue
             for me, other in ((game.white_id, game.black_id), (game.black_id, game.white_id)):
                 if game.reported_result is None:
@@ -97,7 +100,7 @@ async def queue_result_reminders(core: Core, now: datetime) -> None:
                                    name=names.get(other, "?"), rapid=rapid_word(season.kind))  # fmt: skip
                 elif game.reported_by == other:
                     wanted[me] = t(club.language, "notice_result_confirm", round=row.number, date=row.play_date,
-                                   name=names.get(other, "?"), result=game.reported_result, rapid=rapid_word(season.kind))  # fmt: skip
+                                   name=names.get(other, "?"), result=shown_result(game.reported_result), rapid=rapid_word(season.kind))  # fmt: skip
         accounts = await core.store.accounts_to_notify(club.id, list(wanted), reminders=True)
         for member_id, said in wanted.items():
             if member_id in accounts:

@@ -98,6 +98,7 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     absences = {Absence.NOTICE: ctx.t("card_absent"), Absence.TEAM: ctx.t("card_absent_team"),
                 Absence.UNEXCUSED: ctx.t("card_no_show"), Absence.AUTO: ctx.t("card_auto_signed_off")}  # fmt: skip
     absent = {r.number: r.absent.get(player.id) for r in data.rounds}
+    later = {p.round_number: p.until_date for p in data.postponed if player.id in (str(p.white_id), str(p.black_id))}
 
     def result_of(m: reports.Meeting) -> str:
         """Each kind of round in its own words: signed off, team match, no-show (its 0), signed off by the
@@ -105,6 +106,9 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
         why = absent.get(m.round)
         if m.result == "afw" and why is not None:
             return absences[why]
+        if m.result == "" and m.round in later:  # a postponed game, to be played (issue 44 §1)
+            until = later[m.round]
+            return ctx.t("card_postponed_until", date=until) if until else ctx.t("card_postponed")
         return results.get(m.result, m.result)
 
     counts = await values_now(data, player.id)  # what each game counts now: /waarom punten's values (issue 34)
@@ -124,6 +128,8 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
         "card_summary", games=card.games, points=fmt_points(card.points),
         performance=card.performance if card.performance is not None else "-",
     )  # fmt: skip
+    if not table.rows:  # before the first round: the sentence alone, no table of headers over nothing
+        return Reply(lines=(title, summary))
     picture = await asyncio.to_thread(table_png, title, table, (summary,))
     return Reply(lines=(title, summary), table=table, image=picture)
 
@@ -156,6 +162,12 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
     no_shows = sorted(r.number for r in data.rounds if season_rules.is_no_show(me, r))
     if no_shows:
         lines.append(ctx.t("me_no_shows", rounds=", ".join(str(n) for n in no_shows), limit=data.settings.no_show_limit))
+    names = {int(p.id): p.name for p in data.players}
+    for p in data.postponed:  # a catch-up game still to be played (issue 44 §1)
+        if ctx.member.id in (p.white_id, p.black_id):
+            other = names.get(p.black_id if p.white_id == ctx.member.id else p.white_id, "?")
+            key = "me_postponed_until" if p.until_date else "me_postponed"
+            lines.append(ctx.t(key, round=p.round_number, name=other, date=p.until_date))
     own = next((sp for sp in data.season_players if sp.member_id == ctx.member.id), None)
     if own is not None and own.auto_signed_off:  # signed off by the no-show rule: /aanmelden, not a deadline
         lines.append(ctx.t("me_auto_signed_off", limit=data.settings.no_show_limit))
@@ -193,7 +205,11 @@ async def cmd_notices(core: Core, ctx: Context) -> Reply:
     if not words:  # what is on now, and how to change it
         pairing, reminders = await core.store.member_notices(ctx.member.id)
         state = {True: ctx.t("notices_state_on"), False: ctx.t("notices_state_off")}
-        return Reply(lines=(ctx.t("notices_now", pairing=state[pairing], reminders=state[reminders]),), private=True)
+        change = {True: "off", False: "on"}  # what to type to change each: the other state's command
+        said = ctx.t("notices_now", pairing=state[pairing], reminders=state[reminders],
+                     pairing_change=ctx.t(f"notices_change_pairing_{change[pairing]}"),
+                     reminders_change=ctx.t(f"notices_change_reminders_{change[reminders]}"))  # fmt: skip
+        return Reply(lines=(said,), private=True)
     kind = _NOTICE_KINDS.get(words[0]) if len(words) == 2 else "all"
     if kind is None or not words or words[-1] not in ("aan", "on", "uit", "off"):
         raise UserError("error_usage", usage=ctx.t("usage_mijn"))
@@ -214,6 +230,8 @@ async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) ->
     if current is not None:
         games = await store.games_of_round(current.id)
         mine = next((g for g in games if ctx.member.id in (g.white_id, g.black_id) and g.result is None), None)
+        if mine is not None and any(p.game_id == mine.id for p in data.postponed):
+            mine = None  # postponed: said above, with its date; the next is the round after
         if mine is not None:
             other = mine.black_id if mine.white_id == ctx.member.id else mine.white_id
             names = {int(p.id): p.name for p in data.players}

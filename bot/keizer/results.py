@@ -3,17 +3,19 @@
 
 from __future__ import annotations
 
+from bot.core.commands.command_line import quote_word
 from bot.core.commands.competitions import playing_in_chat
 from bot.core.commands.context import Context, UserError, keyword, parse_int
 from bot.core.commands.dispatch import Core
 from bot.core.output.pictures import picture_spec
 from bot.core.commands.replies import Button, Reply
 from bot.keizer import competition, director_games
-from bot.keizer.formatting import confirm_command, for_competition, outcome, rapid_word
+from bot.keizer.formatting import confirm_command, for_competition, outcome, rapid_word, shown_result
 from bot.keizer.no_shows import recount_no_shows
 from bot.keizer.open_results_store import OpenResultsStore
+from bot.keizer.postponed_store import PostponedStore
 from bot.keizer.online_round import sync_round
-from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, result_round
+from bot.keizer.lookups import active_season, competition_of, game_of, keizer_store, names_of, postponed_round, result_round
 from bot.keizer.store import GameRow, RoundRow, Season
 from bot.keizer.views import standings_table
 
@@ -36,8 +38,14 @@ SOURCE_KIND = "season"  # the Keizer competition's kind among the core's competi
 
 async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
     """A player reports the result of their own game (the opponent confirms with /bevestig or by
-    reporting the same); a director enters or corrects any game: ``/uitslag Naam 1-0 [ronde]``."""
+    reporting the same); a director enters or corrects any game: ``/uitslag Naam 1-0|gewonnen|verloren|remise
+    [ronde] [toch]`` (``gewonnen``: Naam won; ``1-0`` stays white's score). A director's result that
+    contradicts what the players said (a report not yet confirmed, or a result both agreed on) is refused
+    until ``toch``, and then both players are told."""
     kind, ctx = competition_of(ctx)
+    anyway = False
+    if ctx.is_director:
+        anyway, ctx = director_games.anyway(ctx)
     season = await active_season(core, ctx, kind)
     data = await competition.load(core.store, season)
     result: str | None = None
@@ -47,7 +55,7 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
         low = keyword(arg)  # a quoted word is a name ("Remise")
         if low in _RESULT_WORDS:
             result = _RESULT_WORDS[low]
-        elif low in _OWN_SIDE and not name_parts:
+        elif low in _OWN_SIDE and (not name_parts or ctx.is_director):
             result = _OWN_SIDE[low]
         elif low in _FORFEITS and ctx.is_director:
             result = _FORFEITS[low]
@@ -57,36 +65,50 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
             name_parts.append(arg)
     if result is None:
         raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
-    if name_parts and not ctx.is_director and result not in ("won", "lost") and await core.store.member_by_name(ctx.club.id, " ".join(name_parts)) is not None:
+    if name_parts and not ctx.is_director and await core.store.member_by_name(ctx.club.id, " ".join(name_parts)) is not None:
         raise UserError("error_director_only", command=ctx.t("command_uitslag_other"))  # /uitslag Gijs 1-0
-    if name_parts and (not ctx.is_director or result in ("won", "lost")):
+    if name_parts and not ctx.is_director:
         raise UserError("error_usage", usage=ctx.t("usage_uitslag"))
+    if round_text is None:  # a postponed game's result goes to its own round (issue 44 §1)
+        asked = await ctx.find_member(" ".join(name_parts)) if name_parts else ctx.member
+        round_text = postponed_round(data, asked.id if asked is not None else None)
     row = await result_round(core, ctx, season, data, round_text)
     names = names_of(data)
     if name_parts or result in _FORFEITS.values():  # a director's own forfeit is entered, not reported
         member = await ctx.find_member(" ".join(name_parts)) if name_parts else ctx.require_member()
         game = await game_of(core, row, member)
-        await keizer_store(core).set_result(game.id, result, ctx.now)
+        if result in ("won", "lost"):  # the named player's side: white's score once the colour is known
+            result = _white_score(result, game, member.id)
+        said = _players_said(game)
+        overruled = said is not None and said != result
+        if said is not None and overruled and not anyway:
+            raise UserError("error_result_contradicts", round=row.number, board=game.board, said=_outcome(ctx, game, said, names),
+                            outcome=_outcome(ctx, game, result, names), args=_again(name_parts, result, row.number, kind))  # fmt: skip
+        still_agreed = game.agreed and game.result == result  # the director said the same: it stays theirs
+        await keizer_store(core).set_result(game.id, result, ctx.now, agreed=still_agreed)
         notes = await after_result(core, ctx, season, row)
         shown = _outcome(ctx, game, result, names)
-        return Reply(lines=(_said(ctx, kind, "result_set", board=game.board, round=row.number, outcome=shown), *notes))
+        lines = [_said(ctx, kind, "result_set", board=game.board, round=row.number, outcome=shown)]
+        if said is not None and overruled:
+            told = await _tell_players_overruled(core, ctx, row, game, _outcome(ctx, game, said, names), shown, kind)
+            lines.append(ctx.t("result_overruled", said=_outcome(ctx, game, said, names), told=told))
+        return Reply(lines=(*lines, *notes))
     member = ctx.require_member()
     game = await game_of(core, row, member)
     if game.result is not None:
-        raise UserError("error_result_confirmed", round=row.number, result=game.result)
+        raise UserError("error_result_confirmed", round=row.number, result=shown_result(game.result))
     await _refuse_while_played_in_chat(core, game)
     opponent = game.black_id if game.white_id == member.id else game.white_id
     if result in ("won", "lost"):
-        white_won = (result == "won") == (game.white_id == member.id)
-        result = "1-0" if white_won else "0-1"
+        result = _white_score(result, game, member.id)
     if game.reported_result is not None and game.reported_by == opponent:
         if game.reported_result != result:
             told = await _tell_directors_of_dispute(core, ctx, row, game, result, names, kind)
             await OpenResultsStore(core.store).mark_disputed(game.id, result, member.id)  # for /uitslagen
             reported, name = game.reported_result, names[str(opponent)]
             key = "result_disputed" if told else "result_disputed_ask"
-            return Reply(lines=(_said(ctx, kind, key, reported=reported, name=name, result=result),), private=True)
-        await keizer_store(core).set_result(game.id, result, ctx.now)
+            return Reply(lines=(_said(ctx, kind, key, reported=shown_result(reported), name=name, result=shown_result(result)),), private=True)
+        await keizer_store(core).set_result(game.id, result, ctx.now, agreed=True)
         notes = await after_result(core, ctx, season, row)
         shown = _outcome(ctx, game, result, names)
         return Reply(lines=(_said(ctx, kind, "result_confirmed", board=game.board, round=row.number, outcome=shown), *notes))
@@ -106,17 +128,58 @@ async def cmd_bevestig(core: Core, ctx: Context) -> Reply:
     round_text = ctx.args[0] if ctx.args else None
     if len(ctx.args) > 1:
         raise UserError("error_usage", usage=ctx.t("usage_bevestig"))
+    if round_text is None:
+        round_text = postponed_round(data, member.id)
     row = await result_round(core, ctx, season, data, round_text)
     game = await game_of(core, row, member)
     if game.result is not None:
-        raise UserError("error_result_confirmed", round=row.number, result=game.result)
+        raise UserError("error_result_confirmed", round=row.number, result=shown_result(game.result))
     if game.reported_result is None or game.reported_by == member.id:
         raise UserError("error_nothing_to_confirm")
     await _refuse_while_played_in_chat(core, game)
-    await keizer_store(core).set_result(game.id, game.reported_result, ctx.now)
+    await keizer_store(core).set_result(game.id, game.reported_result, ctx.now, agreed=True)
     notes = await after_result(core, ctx, season, row)
     shown = _outcome(ctx, game, game.reported_result, names_of(data))
     return Reply(lines=(_said(ctx, kind, "result_confirmed", board=game.board, round=row.number, outcome=shown), *notes))
+
+
+def _white_score(side: str, game: GameRow, member_id: int) -> str:
+    """``won`` or ``lost`` said of ``member_id``'s side as white's score."""
+    return "1-0" if (side == "won") == (game.white_id == member_id) else "0-1"
+
+
+def _players_said(game: GameRow) -> str | None:
+    """What the players said of the game: the result both agreed on, or one's report still waiting for the
+    other's confirmation. None when they said nothing, disagree (the director settles a dispute) or the
+    result is a director's or lichess's."""
+    if game.result is not None:
+        return game.result if game.agreed else None
+    if game.reported_result is not None and game.disputed_result in (None, game.reported_result):
+        return game.reported_result
+    return None
+
+
+def _again(name_parts: list[str], result: str, number: int, kind: str) -> str:
+    """The words of the director's command once more (the message adds the command and ``toch``), white's
+    score first."""
+    words = [quote_word(" ".join(name_parts))] if name_parts else []
+    return " ".join([*words, result, str(number), *(["rapid"] if kind == "rapid" else [])])
+
+
+async def _tell_players_overruled(
+    core: Core, ctx: Context, row: RoundRow, game: GameRow, said: str, outcome_text: str, kind: str
+) -> int:
+    """Both players of a game whose result the director set against what they said get a private notice;
+    the number of them the bot could tell (a chat account, reminders not turned off)."""
+    body = for_competition(ctx.lang, kind, ctx.t("notice_result_overruled", round=row.number, board=game.board,
+                                                 said=said, outcome=outcome_text))  # fmt: skip
+    players = [game.white_id, game.black_id]
+    accounts = await core.store.accounts_to_notify(ctx.club.id, players, reminders=True)
+    for member_id in players:
+        if member_id in accounts:
+            kind_key = f"overruled:{game.id}:{member_id}:{ctx.now.isoformat()}"
+            await core.store.queue_announcement(ctx.club.id, row.id, kind_key, body, ctx.now, recipient=accounts[member_id])
+    return sum(1 for m in players if m in accounts)
 
 
 def _said(ctx: Context, kind: str, key: str, **values: object) -> str:
@@ -145,8 +208,8 @@ async def _tell_directors_of_dispute(
     member = ctx.require_member()
     body = ctx.t(
         "notice_result_disputed", round=row.number, board=game.board, white=names[str(game.white_id)],
-        black=names[str(game.black_id)], first_name=names[str(game.reported_by)], first=game.reported_result,
-        second_name=member.name, second=result, rapid=rapid_word(kind),
+        black=names[str(game.black_id)], first_name=names[str(game.reported_by)], first=shown_result(game.reported_result),
+        second_name=member.name, second=shown_result(result), rapid=rapid_word(kind),
     )  # fmt: skip
     body = for_competition(ctx.lang, kind, body)
     accounts = await core.store.director_accounts(ctx.club.id)
@@ -158,17 +221,24 @@ async def _tell_directors_of_dispute(
 
 async def after_result(core: Core, ctx: Context, season: Season, row: RoundRow) -> tuple[str, ...]:
     """After every result: the no-show rule is counted again (a line for each sign-off it made or lifted);
-    when the last result of a round is in, the standings are announced (once per round)."""
+    when the last result of a round is in, the standings are announced (``announce_when_complete``)."""
     notes = await recount_no_shows(core, ctx, season)
+    await announce_when_complete(core, ctx, season, row)
+    return notes
+
+
+async def announce_when_complete(core: Core, ctx: Context, season: Season, row: RoundRow) -> None:
+    """When every game of the round has its result, or is postponed (issue 44 §1: the standings say
+    "voorlopig" and name it), the round's standings are announced (once per round)."""
     games = await keizer_store(core).games_of_round(row.id)
-    if games and all(g.result is not None for g in games):
+    later = await PostponedStore(core.store).of_round(row.id)
+    if games and all(g.result is not None or g.id in later for g in games):
         args = ["rapid", str(row.number)] if season.kind == "rapid" else [str(row.number)]
         title, table = await standings_table(core, ctx.with_args(args))
         body = title + "\n" + table.as_text()
         await core.store.queue_announcement(
             ctx.club.id, row.id, "standings", body, ctx.now, picture=picture_spec(title, table)
         )
-    return notes
 
 
 async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
@@ -200,7 +270,7 @@ async def cmd_nietverschenen(core: Core, ctx: Context) -> Reply:
         raise UserError("error_already_no_show", name=member.name, round=row.number)
     game = await game_of(core, row, member)
     if game.result is not None and not game.result.endswith("F"):  # played: a no-show would overwrite it
-        raise UserError("error_no_show_played", name=member.name, round=row.number, board=game.board, result=game.result)
+        raise UserError("error_no_show_played", name=member.name, round=row.number, board=game.board, result=shown_result(game.result))
     result = _no_show_result(game, member.id)
     async with core.store.transaction():
         await keizer_store(core).set_result(game.id, result, ctx.now)
@@ -232,7 +302,9 @@ async def cmd_invaller(core: Core, ctx: Context) -> Reply:
         raise UserError("error_no_game")
     game = await game_of(core, row, member)
     if game.result is not None:
-        raise UserError("error_result_confirmed", round=row.number, result=game.result)
+        raise UserError("error_result_confirmed", round=row.number, result=shown_result(game.result))
+    if any(p.game_id == game.id for p in data.postponed):  # played later by these two (issue 44 §1)
+        raise UserError("error_standby_postponed", round=row.number, board=game.board, name=member.name)
     standby = await keizer_store(core).bye_of_round(row.id)
     if standby is None:
         raise UserError("error_no_standby", round=row.number)

@@ -36,6 +36,7 @@ class SeasonPlayer:
     withdrawn_from: int | None = None  # out of the pairing and the ranking from this round on
     returned_from: int | None = None  # back after the withdrawal: in the pairing and the ranking again from this round
     signed_on_after: int | None = None  # signed on again after the no-show rule: counts from the round after
+    estimate: int | None = None  # an unrated player's estimated rating: for the start order only (migration 0084)
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ class GameRow:
     result: str | None
     reported_result: str | None
     reported_by: int | None
+    agreed: bool = False  # both players said this result (migration 0082), not a director's or lichess's
+    disputed_result: str | None = None  # the opponent's report that disagrees with ``reported_result``
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,7 @@ def season_player_row(r: sqlite3.Row, prefix: str = "") -> SeasonPlayer:
         withdrawn_from=r[prefix + "withdrawn_from"],
         returned_from=r[prefix + "returned_from"],
         signed_on_after=r[prefix + "signed_on_after"],
+        estimate=r[prefix + "estimate"],
     )
 
 
@@ -120,6 +124,8 @@ def game_row(row: sqlite3.Row) -> GameRow:
         row["result"],
         row["reported_result"],
         row["reported_by"],
+        bool(row["agreed"]),
+        row["disputed_result"],
     )
 
 

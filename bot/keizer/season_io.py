@@ -1,9 +1,11 @@
 """The bot's season as a season file (docs/season-file.md), and a season file as a bot season.
 
 Export writes the players (their names are the ids), every paired round with its games, byes and
-absences, and who is present for the coming round, so `clubbot keizer pair` on the exported file makes
-the pairing the bot would make. Import creates a new season from a file: its rounds become the season's
-played rounds, and the rounds still to play follow weekly from the given start date.
+absences and its date, who is present for the coming round, and the season's free evenings (``/seizoen
+vrij``), so `clubbot keizer pair` on the exported file makes the pairing the bot would make. Import creates
+a new season from a file: its rounds become the season's played rounds on their dates (a file without
+dates: weekly before the start date), and the rounds still to play follow weekly from the given start
+date, the file's free evenings skipped.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from engine.keizer import Game, KeizerSettings, Round
 
 from bot.core.storage.store import Store
 from bot.keizer import competition
-from bot.keizer.calendar import season_rounds
+from bot.keizer.calendar import playing_evenings, round_moments
+from bot.keizer.calendar_store import FreeEveningStore
 from bot.keizer.store import KeizerStore, Season
 
 
@@ -42,7 +45,11 @@ async def export_text(store: Store, season: Season) -> str:
     if coming is not None:
         signed_off = await competition.signed_off_for(store, season.id, coming.id)
         present = tuple(name_of[pid] for pid in competition.present_players(data, coming.number, signed_off))
-    file = season_file.Season(settings=data.settings, players=players, rounds=rounds, present=present, name=season.name)
+    date_of = {r.number: r.play_date for r in data.round_rows}
+    dates = tuple(date_of[r.number] for r in data.rounds)
+    free = tuple(d.isoformat() for d in await FreeEveningStore(store).free_evenings(season.id))
+    file = season_file.Season(settings=data.settings, players=players, rounds=rounds, present=present, name=season.name,
+                              dates=dates, free_evenings=free)  # fmt: skip
     return await asyncio.to_thread(season_file.export_season, file)  # a big season: off the event loop
 
 
@@ -65,14 +72,15 @@ async def import_file(
     now: datetime,
 ) -> Season:
     """A new season from a parsed season file; members are found (or made) by name."""
-    played = len(file.rounds)
-    first_day = first_unplayed - timedelta(weeks=played)
-    calendar = season_rounds(first_day, rounds_count, deadline, publish, ZoneInfo(zone_name))
+    zone = ZoneInfo(zone_name)
+    days = played_days(file, first_unplayed) + playing_evenings(first_unplayed, rounds_count - len(file.rounds), free_days(file))
+    calendar = [(n, day.isoformat(), *round_moments(day, deadline, publish, zone)) for n, day in enumerate(days, start=1)]
     async with store.transaction():
         season = await KeizerStore(store).create_season(
             club_id, name, kind, calendar, deadline.strftime("%H:%M"), publish.strftime("%H:%M"), zone_name,
             settings_json(file.settings), now,
         )  # fmt: skip
+        await FreeEveningStore(store).add_free_evenings(season.id, sorted(free_days(file)))
         member_of: dict[str, int] = {}
         for position, player in enumerate(file.players, start=1):
             member = await store.member_by_name(club_id, player.name)
@@ -100,3 +108,15 @@ async def import_file(
                 now,
             )
     return season
+
+
+def played_days(file: season_file.Season, first_unplayed: date) -> list[date]:
+    """The played rounds' dates: the file's, or (a file without dates) a week apart before ``first_unplayed``."""
+    if file.dates:
+        return [date.fromisoformat(d) for d in file.dates]
+    played = len(file.rounds)
+    return [first_unplayed - timedelta(weeks=played - i) for i in range(played)]
+
+
+def free_days(file: season_file.Season) -> set[date]:
+    return {date.fromisoformat(d) for d in file.free_evenings}

@@ -25,7 +25,7 @@ SEASON_AT_HAND = (
     " sp.group_name AS sp_group_name, sp.joined_round AS sp_joined_round,"
     " sp.start_points AS sp_start_points, sp.auto_signed_off AS sp_auto_signed_off,"
     " sp.withdrawn_from AS sp_withdrawn_from, sp.returned_from AS sp_returned_from,"
-    " sp.signed_on_after AS sp_signed_on_after,"
+    " sp.signed_on_after AS sp_signed_on_after, sp.estimate AS sp_estimate,"
     " (SELECT so.kind FROM signoffs so WHERE so.round_id = r.id AND so.member_id = ?) AS w_signoff,"
     " EXISTS (SELECT 1 FROM signons sn WHERE sn.round_id = r.id AND sn.member_id = ?) AS w_signed_on,"
     " (SELECT a.mode FROM attendance_modes a WHERE a.member_id = ?) AS w_mode"

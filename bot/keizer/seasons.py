@@ -8,7 +8,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
@@ -26,14 +26,17 @@ from bot.core.club.name_rules import check_name, look_alikes, merge_hint
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
 from bot.keizer import competition, director_games, season_io
-from bot.keizer.calendar import season_rounds
+from bot.keizer.calendar import playing_evenings, season_rounds
+from bot.keizer.estimates import estimate_arg, estimate_shown, set_estimate
+from bot.keizer.join_approval import APPROVAL_KEYS, APPROVAL_VALUES, APPROVAL_WORDS, with_approval_setting
+from bot.keizer.late_joiners import late_joiner_line
 from bot.keizer.group_setting import set_groups
 from bot.keizer.formatting import for_competition
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.online_settings import (
     cmd_online, cmd_show_season, describe, new_season_online, only_online, save_new_season_online, split_online,
 )
-from bot.keizer.calendar_store import VenueStore
+from bot.keizer.calendar_store import FreeEveningStore, VenueStore
 from bot.keizer.open_results import MISSING_VALUES, open_store, with_missing_setting
 from bot.keizer.reminders import REMINDER_KEYS, REMINDER_VALUES, with_reminder_setting
 from bot.keizer.reports import EXPORT_FORMATS, export
@@ -56,6 +59,7 @@ class SeasonOptions:
     club_rules: dict[str, object] = field(default_factory=dict)  # KeizerSettings given: riser_from, auto_signoff_fraction
     missing: str = "pair"  # ontbrekend=: pair anyway while earlier results are open, or "wait" (bot/keizer/open_results.py)
     reminder: str = "off"  # herinnering=: the private reminders before the deadline (bot/keizer/reminders.py)
+    free: tuple[date, ...] = ()  # vrij=2026-12-24,2026-12-31: the free evenings (bot/keizer/free_evenings.py)
 
 
 async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
@@ -73,7 +77,7 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
     ctx = ctx.with_args(args)
     opts = await season_options(core, ctx, "usage_seizoen", need_name=True)
     playing_online = new_season_online(core, ctx, online, opts.publish.strftime("%H:%M"))
-    calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone)
+    calendar = season_rounds(opts.first_day, opts.rounds, opts.deadline, opts.publish, opts.zone, opts.free)
     if calendar[0][2] <= ctx.now:
         raise UserError("error_start_in_past", date=opts.first_day.isoformat())
     previous = await keizer_store(core).active_season(ctx.club.id, opts.kind)
@@ -103,7 +107,10 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         for member_id, rating, group in carried:
             await keizer_store(core).upsert_season_player(season.id, member_id, rating, 1, group, positions.get(member_id))
         await save_new_season_online(core, season, playing_online)
+        await FreeEveningStore(core.store).add_free_evenings(season.id, list(opts.free))
     lines = [season_created(ctx, opts, calendar, len(carried))]
+    if opts.free:
+        lines.append(ctx.t("free_added", season=opts.name, days=", ".join(d.isoformat() for d in opts.free)))
     if playing_online is not None:
         lines.append(describe(ctx, playing_online, (await VenueStore(core.store).venue(ctx.club.id)).ends))
     if opts.kind == "rapid" and previous is None:
@@ -139,6 +146,7 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
         "timezone": "timezone", "soort": "kind", "kind": "kind", "startvolgorde": "start_order",
         "start_order": "start_order", "stijgprijs": "riser", "riser": "riser", "noshow": "noshow",
         "ontbrekend": "missing", "missing": "missing", "herinnering": "reminder", "reminder": "reminder",
+        "vrij": "free", "free": "free",
     }  # fmt: skip
     values: dict[str, str] = {}
     for arg in ctx.args:
@@ -165,7 +173,8 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
     zone = parse_zone(zone_name)
     if zone is None:
         raise UserError("error_bad_timezone", value=zone_name[:40])
-    for _, day, deadline_at, publish_at in season_rounds(first_day, rounds, deadline, publish, zone):
+    free = tuple(sorted({_free_day(text) for text in values.get("free", "").split(",") if text}))
+    for _, day, deadline_at, publish_at in season_rounds(first_day, rounds, deadline, publish, zone, free):
         if deadline_at >= publish_at:  # daylight saving: a deadline in the skipped hour moves forward by it
             raise UserError("error_deadline_after_publication_dst", date=day, deadline=deadline.strftime("%H:%M"),
                             moved=local_text(deadline_at, zone_name)[-5:], publish=publish.strftime("%H:%M"))  # fmt: skip
@@ -196,8 +205,15 @@ async def season_options(core: Core, ctx: Context, usage: str, need_name: bool) 
         raise UserError("error_season_exists", name=name)
     return SeasonOptions(
         name, first_day, rounds, deadline, publish, zone_name, zone, kind, "rounds" in values, start_order, club_rules,
-        missing, reminder,
+        missing, reminder, free,
     )
+
+
+def _free_day(text: str) -> date:
+    day = parse_day(text)
+    if day is None:
+        raise UserError("error_bad_date", value=text[:20], first=FIRST_YEAR, last=LAST_YEAR)
+    return day
 
 
 _MISSING_KEYS = {"ontbrekend", "missing"}
@@ -207,6 +223,7 @@ _KIND_KEYS = {"soort", "kind"}
 _SETTINGS = (
     (_MISSING_KEYS, MISSING_VALUES, with_missing_setting, "season_missing"),
     (REMINDER_KEYS, REMINDER_VALUES, with_reminder_setting, "season_reminder"),
+    (APPROVAL_KEYS, APPROVAL_VALUES, with_approval_setting, "season_joining"),
 )
 
 
@@ -224,8 +241,8 @@ async def _set_setting(core: Core, ctx: Context, keys: set[str], known: dict[str
     kind = {"rapid": "rapid", "main": "main", "hoofd": "main"}.get(values.get("soort", values.get("kind", "main")))
     if mode is None and typed and len(ctx.args) == len(values):  # herinnering=soms: say what it takes
         dutch = typed in {"herinnering", "ontbrekend"}  # the values come as Dutch, English pairs
-        words = list(known)[0 if dutch else 1 :: 2]
-        raise UserError("error_setting_choice", setting=typed, choices="|".join(words))
+        words = APPROVAL_WORDS.get(typed) or "|".join(list(known)[0 if dutch else 1 :: 2])
+        raise UserError("error_setting_choice", setting=typed, choices=words)
     if mode is None or kind is None or len(ctx.args) != len(values):
         raise UserError("error_usage", usage=ctx.t("usage_seizoen"))
     season = await active_season(core, ctx, kind)
@@ -280,6 +297,8 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
     anyway, ctx = director_games.anyway(ctx)  # toch: the director knows a running season ends
     opts = await season_options(core, ctx, "usage_importeer", need_name=False)
     await _not_while_running(core, await keizer_store(core).active_season(ctx.club.id, opts.kind), anyway)
+    if opts.free:  # vrij= with the command: free evenings beside the file's
+        file = dataclasses.replace(file, free_evenings=tuple(sorted(set(file.free_evenings) | {d.isoformat() for d in opts.free})))
     if opts.club_rules:  # given with the command: they win over the file's settings
         file = dataclasses.replace(file, settings=dataclasses.replace(file.settings, **opts.club_rules))  # type: ignore[arg-type]  # fields by name
     name = opts.name or (file.name or "")[:MAX_NAME_LENGTH]
@@ -294,12 +313,16 @@ async def cmd_importeer(core: Core, ctx: Context) -> Reply:
     rounds = opts.rounds if opts.rounds_given else max(file.settings.cycles * file.settings.cycle_length, played + 1)
     if rounds <= played:
         raise UserError("error_bad_number", value=rounds, low=played + 1, high=MAX_ROUNDS)
-    first = season_rounds(opts.first_day, 1, opts.deadline, opts.publish, opts.zone)
-    if first[0][2] <= ctx.now:
-        raise UserError("error_start_in_past", date=opts.first_day.isoformat())
-    last_played = opts.first_day - timedelta(weeks=1)  # the played rounds are dated weekly before start
-    if played and last_played.isoformat() > local_text(ctx.now, opts.zone_name)[:10]:
-        raise UserError("error_import_start_far", start=opts.first_day.isoformat(), last=last_played.isoformat())
+    first_day = playing_evenings(opts.first_day, 1, season_io.free_days(file))[0]  # the file's free evenings skipped
+    if season_rounds(first_day, 1, opts.deadline, opts.publish, opts.zone)[0][2] <= ctx.now:
+        raise UserError("error_start_in_past", date=first_day.isoformat())
+    # the played rounds on the file's dates, or (a file without dates) weekly before start
+    last_played = season_io.played_days(file, opts.first_day)[-1] if played else None
+    if last_played is not None and file.dates and last_played >= first_day:
+        raise UserError("error_import_dates_after_start", last=last_played.isoformat(), start=first_day.isoformat())
+    if last_played is not None and last_played.isoformat() > local_text(ctx.now, opts.zone_name)[:10]:
+        key = "error_import_played_later" if file.dates else "error_import_start_far"
+        raise UserError(key, start=opts.first_day.isoformat(), last=last_played.isoformat())
     season = await season_io.import_file(
         core.store, ctx.club.id, file, name, opts.kind, opts.first_day, rounds, opts.deadline, opts.publish,
         opts.zone_name, ctx.now,
@@ -357,6 +380,9 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
     rest: list[str] = []
     ids, args = identity_args(ctx.args)  # knsb=... fide=... egd=...: the member's federation identities
     lichess, args = lichess_arg(args)  # lichess=...: the member's lichess account (issue 43 §1)
+    estimate, args = estimate_arg(args)  # schatting=...: an unrated player's estimated rating (estimates.py)
+    if estimate is not None:
+        return await set_estimate(core, ctx, kind, " ".join(" ".join(args).split()), estimate)
     for arg in args:
         key, sep, value = arg.partition("=")
         if sep and key.lower() in ("groep", "group"):
@@ -401,7 +427,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
     if member is None:
         check_name(ctx, name)  # a new name: not a mention, a number or a command's word
     alike = look_alikes(name, await core.store.members(ctx.club.id)) if member is None else []
-    grouped: list[str] = []  # the reply says a group it changes
+    grouped: list[str] = []  # the reply says a group it changes, and a late joiner's group, points and round
+    new_in_season = False
     async with core.store.transaction():
         if member is None:
             member = await core.store.add_member(ctx.club.id, name, rating, ctx.now)
@@ -412,6 +439,7 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
         if season is not None:
             coming = await keizer_store(core).coming_round(season.id)
             sp = await keizer_store(core).season_player(season.id, member.id)
+            new_in_season = sp is None
             joined = sp.joined_round if sp else (coming.number if coming else season.rounds_count + 1)
             await keizer_store(core).upsert_season_player(season.id, member.id, rating, joined, group)
             if group is not None and (sp is None or sp.group_name != group):
@@ -424,6 +452,8 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             await core.store.set_identity(member.id, column, identity)
         if lichess is not None:
             await core.store.set_lichess_account(ctx.club.id, member.id, lichess[0], BY_DIRECTOR, ctx.now)
+    joiner = await late_joiner_line(core, ctx, season, member.id) if season is not None and new_in_season else None
+    grouped += [joiner] if joiner else []
     # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
     said = for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating))
     return Reply(lines=(said, *grouped, *(ctx.t("name_looks_like", name=member.name, member=other, merge=merge_hint(ctx, member.name, other)) for other in alike)))
@@ -449,5 +479,7 @@ async def _identities(
     shown = none if account is None else account.username
     if account is not None and account.linked_by == BY_LOGIN:
         shown = ctx.t("lichess_by_login", username=account.username)
+    estimated = await estimate_shown(core, ctx, member)
     return Reply(lines=(ctx.t("player_identities", name=member.name, rating=member.rating, knsb=have.knsb_id or none,
-                              fide=have.fide_id or none, egd=have.egd_pin or none, lichess=shown),))  # fmt: skip
+                              fide=have.fide_id or none, egd=have.egd_pin or none, lichess=shown),
+                        *([estimated] if estimated else [])))  # fmt: skip

@@ -15,6 +15,8 @@ from bot.core.club.linking import looks_like_code, member_of_code, redeem
 from bot.core.club.membership import NEW_WORDS, check_joining, join_name, tell_directors_of_newcomer
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Member
+from bot.keizer.join_approval import approve, held, hold
+from bot.keizer.late_joiners import late_joiner_line
 from bot.keizer.formatting import for_competition, rapid_word
 from bot.keizer.lookups import competition_of, keizer_store, round_by_number
 from bot.keizer.season_reads import MemberWeek
@@ -291,15 +293,23 @@ async def cmd_aanmelden(core: Core, ctx: Context) -> Reply:
     word = await _word_for(core, ctx.member, target, coming, week)
     _refuse_late_word(ctx, target, place, word)
     plan = _plan_sign_on(ctx, season, target, place, word, linked_to)
+    waits = plan is not None and held(ctx, plan.season, plan.enrol)  # /seizoen aanmelden=goedkeuring
     lines: list[str] = []
+    approved: str | None = None
     async with core.store.transaction():
         member = await _link_or_join(core, ctx, linked_to, lines)
-        if plan is not None:
+        if plan is not None and waits:
+            lines.append(await hold(core, ctx, plan.season, member))
+        elif plan is not None:
             await _write_sign_on(core, ctx, member, plan, lines, named is not None)
-    if plan is None:
-        return Reply(lines=(*lines, *_without_round(ctx, season, linked_to)), private=True)
+            if named is not None and plan.enrol:  # the director approves a player who waits
+                approved = await approve(core, ctx, plan.season, member, plan.first_round)
+    if plan is None or waits:
+        return Reply(lines=(*lines, *([] if waits else _without_round(ctx, season, linked_to))), private=True)
     lines.append(await _signed_on_line(core, ctx, kind, plan, named))
-    return Reply(lines=tuple(lines), private=True)
+    lines += [approved] if approved else []
+    joiner = await late_joiner_line(core, ctx, plan.season, member.id) if plan.enrol else None
+    return Reply(lines=(*lines, *([joiner] if joiner else [])), private=True)
 
 
 # ---------------------------------------------------------------------------------------------- /afmelden

@@ -118,6 +118,11 @@ class KeizerStore(SeasonReads):
         row = await self.db.fetch_one("SELECT 1 FROM seasons WHERE club_id = ? AND kind = ? LIMIT 1", (club_id, kind))
         return row is not None
 
+    async def has_finished(self, club_id: int) -> bool:
+        """Has the club a finished season (the website's archive)? One row at most."""
+        row = await self.db.fetch_one("SELECT 1 FROM seasons WHERE club_id = ? AND status = 'finished' LIMIT 1", (club_id,))
+        return row is not None
+
     async def active_season(self, club_id: int, kind: str = "main") -> Season | None:
         row = await self.db.fetch_one(
             "SELECT * FROM seasons WHERE club_id = ? AND kind = ? AND status = 'active' ORDER BY id DESC LIMIT 1",
@@ -469,10 +474,12 @@ class KeizerStore(SeasonReads):
             (result, by, game_id),
         )
 
-    async def set_result(self, game_id: int, result: str | None, now: datetime) -> None:
+    async def set_result(self, game_id: int, result: str | None, now: datetime, agreed: bool = False) -> None:
+        """The game's result; ``agreed``: both players said it (a report and its confirmation)."""
         await self.db.write(
-            "UPDATE games SET result = ?, confirmed_at = ?, reported_result = NULL, reported_by = NULL WHERE id = ?",
-            (result, iso(now) if result else None, game_id),
+            "UPDATE games SET result = ?, confirmed_at = ?, reported_result = NULL, reported_by = NULL, agreed = ?"
+            " WHERE id = ?",
+            (result, iso(now) if result else None, int(agreed and result is not None), game_id),
         )
 
     async def bye_holder_absent(self, round_id: int, member_id: int, now: datetime) -> None:

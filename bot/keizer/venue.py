@@ -18,18 +18,21 @@ from bot.core.commands.replies import Reply
 from bot.keizer.calendar_store import Venue, VenueStore
 
 MAX_LOCATION = 200
+MAX_TIME_CONTROL = 40
 _SPAN = re.compile(r"^([0-9]{1,2}:[0-9]{2})-([0-9]{1,2}:[0-9]{2})$")
-_KEYS = {"locatie": "location", "location": "location", "tijd": "time", "time": "time"}
+_KEYS = {"locatie": "location", "location": "location", "tijd": "time", "time": "time",
+         "speeltempo": "time_control", "timecontrol": "time_control"}  # fmt: skip
 
 
 async def cmd_speelavond(core: Core, ctx: Context) -> Reply:
-    """``/speelavond [locatie=...] [tijd=HH:MM-HH:MM]``: the club's playing evening (the director)."""
+    """``/speelavond [locatie=...] [tijd=HH:MM-HH:MM] [speeltempo=...]``: the club's playing evening and
+    its time control, as the club writes it (the director; the website's Keizer pages show it)."""
     store = VenueStore(core.store)
     venue = await store.venue(ctx.club.id)
-    given = keyed_values(ctx.args, _KEYS, frozenset({"location"}))  # an address typed as it is, unquoted
+    given = keyed_values(ctx.args, _KEYS, frozenset({"location", "time_control"}))  # an address typed as it is, unquoted
     if given is None:
         raise UserError("error_usage", usage=ctx.t("usage_speelavond"))
-    location, starts, ends = venue.location, venue.starts, venue.ends
+    location, starts, ends, time_control = venue.location, venue.starts, venue.ends, venue.time_control
     if "location" in given:
         location = " ".join(given["location"].split())  # one line: a calendar's LOCATION
         location = "" if location == "-" else location  # locatie=-: no location (locatie= alone is the usage)
@@ -41,11 +44,17 @@ async def cmd_speelavond(core: Core, ctx: Context) -> Reply:
         if first is None or last is None or first == last:
             raise UserError("error_venue_time", given=given["time"])
         starts, ends = first, last
+    if "time_control" in given:
+        time_control = " ".join(given["time_control"].split())
+        time_control = "" if time_control == "-" else time_control  # speeltempo=-: none
+        if len(time_control) > MAX_TIME_CONTROL:
+            raise UserError("error_venue_time_control_long", most=MAX_TIME_CONTROL)
     if given:
-        venue = Venue(location, starts, ends)
+        venue = Venue(location, starts, ends, time_control)
         async with core.store.transaction():
             await store.set_venue(ctx.club.id, venue)
     where = venue.location or ctx.t("venue_no_location")
     said = ctx.t("venue_set" if given else "venue_now", location=where, start=venue.starts.strftime("%H:%M"),
                  end=venue.ends.strftime("%H:%M"))  # fmt: skip
-    return Reply(lines=(said,))
+    tempo = ctx.t("venue_time_control", time_control=venue.time_control or ctx.t("venue_no_time_control"))
+    return Reply(lines=(said, tempo))

@@ -1,16 +1,19 @@
 """What members look at: ``/stand`` (standings), ``/prijzen`` (prizes) and ``/indeling`` (a round's
-pairing with its results so far)."""
+pairing with its results so far); ``/stand`` and ``/indeling`` of a past season too, with ``seizoen=Naam``."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections import Counter
 from datetime import date
 
 from engine.keizer import prizes as prize_rules
+from engine.keizer.model import Absence
 
-from bot.core.commands.context import Context, UserError, parse_int
+from bot.core.commands.context import Context, Quoted, UserError, parse_int
+from bot.core.club.name_key import name_key
 from bot.core.commands.dispatch import OWN_ROWS, Core
 from bot.core.output.calendar import day_text, moment_parts
 from bot.core.output.pictures import table_png
@@ -18,14 +21,15 @@ from bot.core.commands.replies import Button, Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition, result_text
 from bot.keizer.online_round import SYSTEM
-from bot.keizer.lookups import active_season, competition_of, keizer_store, round_by_number
+from bot.keizer.lookups import active_season, competition_of, keizer_store, postponed_names, round_by_number, season_named
 from bot.keizer.open_results import waiting_line
-from bot.keizer.store import RoundRow
+from bot.keizer.store import GameRow, RoundRow, Season
 
 
 PAGE_ROWS = 40  # rows of a standings page: a picture a phone shows at full size, a message that fits
 _PAGE_WORDS = ("pagina=", "page=")
 _ALL_WORDS = {"alles", "all"}
+_SEASON_KEYS = {"seizoen", "season"}  # /stand seizoen=2025-26: a past season's standings
 _TABLE_WORDS = {"tabel", "table"}  # the whole table with more columns, no picture: the website's standings and pairings
 
 
@@ -82,12 +86,29 @@ def _command(ctx: Context, extra: str) -> str:
     return " ".join(["/stand", *kept, extra])
 
 
-async def standings_table(core: Core, ctx: Context, absences: bool = False) -> tuple[str, Table]:
+async def season_option(core: Core, ctx: Context) -> tuple[Season | None, Context]:
+    """``seizoen=Naam`` (``season=``) among the words: that season, running or past (``season_named``),
+    and the other words; None when not given."""
+    found: Season | None = None
+    rest: list[str] = []
+    for arg in ctx.args:
+        key, eq, value = arg.partition("=")
+        if eq and not isinstance(arg, Quoted) and key.lower() in _SEASON_KEYS and value.strip() and found is None:
+            found = await season_named(core, ctx, value.strip())
+        else:
+            rest.append(arg)
+    return found, ctx.with_args(rest)
+
+
+async def standings_table(core: Core, ctx: Context, absences: bool = False, season: Season | None = None) -> tuple[str, Table]:
     """/stand's title and table (the picture is drawn by whoever shows it); ``absences``: a column of the
-    rounds each player was absent (the website's; a chat's table fits a phone without it)."""
+    rounds each player was absent (the website's; a chat's table fits a phone without it). The running
+    season's, or ``seizoen=Naam``'s (``season``: the website's archive), a past one kept readable."""
     group: str | None = None
     after: int | None = None
     kind, ctx = competition_of(ctx)
+    named, ctx = await season_option(core, ctx)
+    named = season or named
     for arg in ctx.args:
         if parse_int(arg) is not None:
             after = parse_int(arg)
@@ -95,7 +116,8 @@ async def standings_table(core: Core, ctx: Context, absences: bool = False) -> t
             group = arg.upper()
         else:
             raise UserError("error_usage", usage=ctx.t("usage_stand"))
-    season = await active_season(core, ctx, kind)
+    season = named or await active_season(core, ctx, kind)
+    kind = season.kind
     data = await competition.load(core.store, season)
     played = [r.number for r in data.rounds]
     if after is not None and after not in played:
@@ -115,7 +137,14 @@ async def standings_table(core: Core, ctx: Context, absences: bool = False) -> t
     if group is not None:
         title += " " + ctx.t("group_suffix", group=group)
     missing = sum(1 for r in data.rounds if r.number <= shown_after for g in r.games if g.result is None)
-    if missing:  # the standings count those games as not played yet: say so (chat, picture, website)
+    postponed = postponed_names(data, shown_after)  # to be played later (issue 44 §1): named
+    games = "; ".join(postponed[:5]) + (" ..." if len(postponed) > 5 else "")
+    others = missing - len(postponed)
+    if postponed and others:  # the standings count those games as not played yet: say so (chat, picture, website)
+        title += " " + ctx.t("standings_provisional_both", count=others, postponed=len(postponed), games=games)
+    elif postponed:
+        title += " " + ctx.t("standings_postponed", count=len(postponed), games=games)
+    elif missing:
         title += " " + ctx.t("standings_provisional", count=missing)
     return title, table
 
@@ -159,7 +188,8 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
     kind, ctx = competition_of(ctx)
     full = any(a.lower() in _TABLE_WORDS for a in ctx.args)  # the website's: points and values too
     ctx = ctx.with_args([a for a in ctx.args if a.lower() not in _TABLE_WORDS])
-    season = await active_season(core, ctx, kind)
+    named, ctx = await season_option(core, ctx)  # seizoen=Naam: a past season's round
+    season = named or await active_season(core, ctx, kind)
     data = await competition.load(core.store, season)
     row: RoundRow | None  # the round asked for, else the current one
     if ctx.args:
@@ -179,7 +209,10 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
         if waiting is not None:  # the next round's pairing is held (ontbrekend=wachten): say so first
             reply = await pairing_reply(core, ctx, data, row, full)
             return Reply(lines=(waiting, *reply.lines), table=reply.table)
-    return await pairing_reply(core, ctx, data, row, full)
+    reply = await pairing_reply(core, ctx, data, row, full)
+    if named is None or not reply.lines:
+        return reply
+    return dataclasses.replace(reply, lines=(f"{season.name}: {reply.lines[0]}", *reply.lines[1:]))  # which season
 
 
 def not_published(ctx: Context, kind: str, row: RoundRow, full: bool) -> Reply:
@@ -206,6 +239,16 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
     online = {g.board: g for g in await core.store.online_games_of_rounds(ctx.club.id, SYSTEM, [row.id])}
     link = (ctx.t("col_lichess"),) if online and full else ()  # on lichess: the website's table has each board's link
 
+    later = {p.game_id: p.until_date for p in data.postponed if p.round_number == row.number}  # issue 44 §1
+
+    def result_cell(g: GameRow) -> str:
+        if g.id not in later:
+            return result_text(ctx.lang, g)
+        until = later[g.id]
+        if not until:
+            return ctx.t("card_postponed")
+        return ctx.t("card_postponed_until", date=day_text(ctx.lang, date.fromisoformat(until)) if full else until)
+
     def link_cell(board: int) -> tuple[str, ...]:
         game = online.get(board)
         return () if not link else ("",) if game is None else (game.url or ctx.t("online_link_pending"),)
@@ -214,7 +257,7 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
         headers=(ctx.t("col_board"), ctx.t("col_white"), *points, ctx.t("col_black"), *points, ctx.t("col_result"), *link),
         rows=tuple(
             (str(g.board), names[g.white_id], *before.get(g.white_id, none), names[g.black_id],
-             *before.get(g.black_id, none), result_text(ctx.lang, g), *link_cell(g.board)) for g in games
+             *before.get(g.black_id, none), result_cell(g), *link_cell(g.board)) for g in games
         ),
         under=(2, 3, 5, 6, 8) if full else (),  # a phone: points and value under each name, the lichess link under the result
     )  # fmt: skip
@@ -223,6 +266,19 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
     bye = await keizer_store(core).bye_of_round(row.id)
     if bye is not None:
         lines.append(ctx.t("bye_line", name=names[bye]))
+    if full:  # the website's: who is not paired this round, and why (the cross table's kinds)
+        lines += _absent_lines(ctx, data, row.number, names)
     if online and not full:  # the chat's picture cannot be clicked: the links as lines
         lines += [ctx.t("online_board_link", board=b, url=g.url or ctx.t("online_link_pending")) for b, g in sorted(online.items())]
     return Reply(lines=tuple(lines), table=table)
+
+
+def _absent_lines(ctx: Context, data: competition.SeasonData, number: int, names: dict[int, str]) -> list[str]:
+    """A line per kind of absence in the round (signed off, team match, no-show, signed off by the
+    no-show rule: the kinds the cross table shows), the names in alphabetical order."""
+    rnd = next((r for r in data.rounds if r.number == number), None)
+    kinds: dict[Absence, list[str]] = {}
+    for player, why in (rnd.absent.items() if rnd is not None else ()):
+        kinds.setdefault(why, []).append(names.get(int(player), ""))
+    return [ctx.t(f"pairing_absent_{kind.value}", names=", ".join(sorted(kinds[kind], key=name_key)))
+            for kind in Absence if kind in kinds]  # fmt: skip

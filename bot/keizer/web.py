@@ -10,13 +10,14 @@ from datetime import date, datetime
 from bot.core.output.calendar import day_text, moment_text
 from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.commands.registry import FormRound, Registry, WebContent, WebPage
+from bot.core.commands.registry import FormRound, Registry, WebArchive, WebContent, WebPage
 from bot.core.commands.replies import Reply
 from bot.core.club.web_links import club_path
 from bot.core.storage.store import Club, Member
 from bot.keizer.week_store import WeekStore
 from bot.keizer.lookups import keizer_store
 from bot.keizer.rows import SeasonPlayer, Signoff
+from bot.keizer.web_details import details
 
 
 async def _has_season(core: Core, club: Club) -> bool:
@@ -55,19 +56,27 @@ async def calendar_page(core: Core, club: Club, rest: str, query: Mapping[str, s
 
 GROUPS = ("A", "B", "C", "D")
 PAGES = (
-    WebPage("stand", "/stand tabel", "web_link_stand", numbered=True, words=GROUPS, shown=_has_season),
-    WebPage("indeling", "/indeling tabel", "web_link_indeling", numbered=True, shown=_has_season, rounds=_main_rounds),
+    WebPage("stand", "/stand tabel", "web_link_stand", numbered=True, words=GROUPS, shown=_has_season,
+            details=details("main", pairing=False)),
+    WebPage("indeling", "/indeling tabel", "web_link_indeling", numbered=True, shown=_has_season, rounds=_main_rounds,
+            details=details("main", pairing=True)),
     WebPage("prijzen", "/prijzen", "web_link_prijzen", shown=_has_season),
-    WebPage("kruistabel", "/kruistabel", "web_link_kruistabel", shown=_has_season, legend="web_legend_kruistabel"),
-    WebPage("rapid", "/stand tabel rapid", "web_link_rapid", numbered=True, shown=_has_rapid),
+    WebPage("kruistabel", "/kruistabel", "web_link_kruistabel", shown=_has_season, legend="web_legend_kruistabel",
+            details=details("main", pairing=False)),
+    WebPage("rapid", "/stand tabel rapid", "web_link_rapid", numbered=True, shown=_has_rapid,
+            details=details("rapid", pairing=False)),
     WebPage("rapid-indeling", "/indeling rapid tabel", "web_link_rapid_indeling", numbered=True, shown=_has_rapid,
-            rounds=_rapid_rounds),
+            rounds=_rapid_rounds, details=details("rapid", pairing=True)),
     WebPage("kalender", "", "web_link_kalender", view=calendar_page, shown=_has_season),
 )
 
 
 def register(registry: Registry) -> None:
+    from bot.keizer import archive  # finished seasons, readable on the website's archive
+
     registry.web_pages.extend(PAGES)
+    registry.web_archive.append(WebArchive("keizer", archive.entries, archive.view, archive.any_finished,
+                                           (_has_season, _has_rapid)))  # fmt: skip
     registry.web_rounds.append(coming_rounds)
 
 

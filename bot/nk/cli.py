@@ -18,6 +18,7 @@ from typing import Any
 from engine import mcmahon
 from engine.mcmahon.files import McMahonFileError, egf_results, parse_tournament
 
+from bot.core.output import text_width
 from bot.core.running.cli_common import CliError, file_command, guarded, read_text_file, round_number
 
 _Fail = CliError
@@ -89,12 +90,12 @@ def cmd_standings(args: argparse.Namespace) -> str:
                 ],
             }
         )
-    width = max([len("Player")] + [len(r.player.name) for r in rows])
+    width = max([len("Player")] + [text_width.width(r.player.name) for r in rows])  # CJK: 2 columns
     lines = [f"{'#':>3}  {'Player':<{width}}  {'Start':>5}  {'Score':>5}  {'SOS':>4}  {'SOSOS':>5}  {'Strength':>8}  "]
     for r in rows:
         mark = "champion" if r.champion else ("can win" if r.contender else "")
         lines.append(
-            f"{r.rank:>3}  {r.player.name:<{width}}  {-r.start_group:>5}  {mcmahon.points_text(r.score):>5}  {mcmahon.points_text(r.sos):>4}  {mcmahon.points_text(r.sosos):>5}  "
+            f"{r.rank:>3}  {text_width.pad(r.player.name, width)}  {-r.start_group:>5}  {mcmahon.points_text(r.score):>5}  {mcmahon.points_text(r.sos):>4}  {mcmahon.points_text(r.sosos):>5}  "
             f"{r.player.strength:>8}  {mark}".rstrip()
         )
     names = {p.id: p.name for p in t.players}

@@ -8,11 +8,12 @@ Sub-commands (Dutch, English alias):
   and confirmed at once.
 - ``/nk goedkeuren Naam|alle`` (``approve``), director: confirm a registration (eligible to play).
 - ``/nk ronde`` (``round``), director: pair the next round and announce it (the first closes registration).
-- ``/nk indeling [ronde]`` (``pairings``): the boards of the current (or a given) round.
+- ``/nk indeling [naam] [ronde]`` (``pairings``): the boards of the current (or a given) round, of the
+  current tournament or a past one by its name.
 - ``/nk uitslag gewonnen|verloren`` (``result won|lost``): report your game; the opponent confirms.
   Director: ``/nk uitslag Naam gewonnen|verloren [reglementair] [ronde]`` enters or corrects any game.
 - ``/nk bevestig`` (``confirm``): confirm the result your opponent reported.
-- ``/nk stand`` (``standings``): the table, and who can still become champion.
+- ``/nk stand [naam]`` (``standings``): the table, and who can still become champion; a past tournament's by its name.
 - ``/nk egf`` (``egf``), director: the results in the EGF format, as a file.
 """
 
@@ -32,15 +33,16 @@ from bot.core.club.name_rules import check_name
 from bot.core.commands.registry import Command, Registry
 from bot.core.i18n import t
 from bot.core.output.pictures import picture_spec
-from bot.core.commands.replies import Button, Reply, Table
+from bot.core.commands.replies import Button, Reply
 from bot.nk import params
 from bot.nk.adjustments import MAX_NAME, swap, withdraw
 from bot.nk.lookups import current as _current
 from bot.nk.lookups import running as _running
+from bot.nk.pairings import indeling
 from bot.nk.players import egf_details, split_egf, store_egf
 from bot.nk.source import NkSource
 from bot.nk.store import NK_KOMI, NkGame, NkStore, NkTournament
-from bot.nk.tables import _drawn, _egf, _stand, _standings_reply, round_announcement
+from bot.nk.tables import _egf, _stand, _standings_reply, round_announcement
 
 _log = logging.getLogger(__name__)
 
@@ -103,7 +105,7 @@ async def cmd_nk(core: Core, ctx: Context) -> Reply:
     nk = NkStore(core.store)
     handler = {
         "nieuw": _nieuw, "inschrijven": _inschrijven, "goedkeuren": _goedkeuren, "ronde": _ronde,
-        "indeling": _indeling, "uitslag": _uitslag, "bevestig": _bevestig, "stand": _stand, "egf": _egf,
+        "indeling": indeling, "uitslag": _uitslag, "bevestig": _bevestig, "stand": _stand, "egf": _egf,
         "terugtrekken": withdraw, "wissel": swap, "speler": egf_details,
     }[sub]  # fmt: skip
     return await handler(core, nk, ctx, args)
@@ -125,12 +127,14 @@ def _options(args: list[str], keys: dict[str, str]) -> tuple[list[str], dict[str
 
 # --------------------------------------------------------------------------- director: create, register, approve
 
+MAX_TIME_CONTROL = 40
 _KOMI = re.compile(r"1?[0-9](\.[05])?|20(\.0)?")  # 0 to 20 points, whole or half: komi=6.5, komi=7
 
 
 async def _nieuw(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
     try:
-        rest, values = _options(args, {"rondes": "rounds", "rounds": "rounds", "groep": "size", "group": "size", "komi": "komi"})
+        rest, values = _options(args, {"rondes": "rounds", "rounds": "rounds", "groep": "size", "group": "size", "komi": "komi",
+                                       "tempo": "time_control", "timecontrol": "time_control"})  # fmt: skip
     except UserError:
         raise UserError("error_usage", usage=ctx.t("nk_usage_nieuw"))
     name = " ".join(" ".join(rest).split())
@@ -146,16 +150,21 @@ async def _nieuw(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
     if not _KOMI.fullmatch(komi):  # a whole or half number of points: 6.5 (the default, no jigo), 7, 0.5
         raise UserError("nk_error_komi", given=values.get("komi", "")[:10])
     komi = komi.removesuffix(".0")
+    time_control = " ".join(values.get("time_control", "").split())  # one line, as the director wrote it
+    if len(time_control) > MAX_TIME_CONTROL:
+        raise UserError("nk_error_time_control_long", most=MAX_TIME_CONTROL)
     running = await nk.active(ctx.club.id)
     if running is not None:
         raise UserError("nk_error_running", name=running.name)
     if await nk.by_name(ctx.club.id, name) is not None:
         raise UserError("nk_error_exists", name=name)
-    await nk.create(ctx.club.id, name, rounds, size, ctx.now, komi)
+    await nk.create(ctx.club.id, name, rounds, size, ctx.now, komi, time_control)
     rights = await _last_years_rights(nk, ctx.club.id)
     lines = [ctx.t("nk_created", name=name, rounds=rounds, size=size)]
     if komi != NK_KOMI:
         lines.append(ctx.t("nk_created_komi", komi=komi))
+    if time_control:
+        lines.append(ctx.t("nk_created_time_control", time_control=time_control))
     if rights:
         lines.append(ctx.t("nk_rights_carried", count=len(rights)))
     return Reply(lines=tuple(lines))
@@ -323,32 +332,6 @@ async def _ronde(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
 # --------------------------------------------------------------------------- pairings, results
 
 
-async def _indeling(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    tour = await _current(nk, ctx)
-    rounds = await nk.rounds(tour.id)
-    if not rounds:
-        raise UserError("nk_error_no_round")
-    if len(args) > 1 or (args and _int(args[0]) is None):
-        raise UserError("error_usage", usage=ctx.t("nk_usage"))
-    number = _int(args[0]) if args else rounds[-1][1]
-    if number not in {r[1] for r in rounds}:
-        raise UserError("nk_error_unknown_round", round=args[0][:10] if args else number, count=len(rounds))
-    data = await nk.load(tour)
-    names = {p.id: p.name for p in data.players}
-    rnd = next(r for r in data.rounds if r.number == number)
-    table = Table(
-        headers=(ctx.t("col_board"), ctx.t("nk_col_black"), ctx.t("nk_col_white"), ctx.t("col_result")),
-        rows=tuple(
-            (str(g.board), names[g.black], names[g.white], _result_text(ctx, g, names))
-            for g in rnd.games
-        ),
-    )
-    lines = [ctx.t("nk_pairing_title", name=tour.name, round=number)]
-    if rnd.bye is not None:
-        lines.append(ctx.t("nk_bye_line", name=names[rnd.bye]))
-    return Reply(lines=tuple(lines), table=table, image=await _drawn(lines[0], table, tuple(lines[1:])))
-
-
 async def _game_of(nk: NkStore, ctx: Context, tour: NkTournament, member_id: int, number: int | None) -> NkGame:
     games = await nk.games(tour.id)
     rounds = [r[1] for r in await nk.rounds(tour.id)]
@@ -364,15 +347,6 @@ async def _game_of(nk: NkStore, ctx: Context, tour: NkTournament, member_id: int
         raise UserError("nk_error_no_game", round=number)
     member = await ctx.core.store.member(member_id) if ctx.core is not None else None
     raise UserError("nk_error_no_game_of", name=member.name if member else "?", round=number)
-
-
-def _result_text(ctx: Context, g: mcmahon.Game, names: dict[str, str]) -> str:
-    """A game's result in the pairing's table: the winner (F: by forfeit), jigo, a double forfeit, or nothing yet."""
-    if g.jigo:
-        return ctx.t("nk_jigo")
-    if g.winner is None:
-        return ctx.t("nk_double_forfeit") if g.forfeit else ""
-    return names[g.winner] + (" (F)" if g.forfeit else "")
 
 
 def _whole(komi: str) -> bool:

@@ -36,7 +36,7 @@ NK = (
     Param("reglementair", "bool", style=FLAG), Param("nkronde", "int", low=1, high=100),
     Param("nkongedaan", "bool", style=FLAG, word="ongedaan"),
     _keyed("nkrondes", "int", "rondes", low=1, high=20), _keyed("topgroep", "int", "groep", low=2, high=1000),
-    _keyed("komi"), _keyed("recht", "choice", choices=RIGHTS), _keyed("sterkte", "int", low=-900, high=3500),
+    _keyed("komi"), _keyed("nktempo", word="tempo"), _keyed("recht", "choice", choices=RIGHTS), _keyed("sterkte", "int", low=-900, high=3500),
     _keyed("punten"), _keyed("club"), _keyed("land"), _keyed("pin"),
     _keyed("plaats"), _keyed("egfdatum", word="datum"), _keyed("egftijd", "int", "tijd", low=1, high=1000),
     _keyed("klasse"),

@@ -27,6 +27,7 @@ class NkTournament:
     group_size: int
     status: str
     komi: str = "6.5"  # written in the EGF file; tournaments from before migration 0052 keep 7
+    time_control: str = ""  # as the director wrote it (60+30), for the website (migration 0086)
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,8 @@ class NkGame:
 
 
 def _tournament(row: sqlite3.Row) -> NkTournament:
-    return NkTournament(row["id"], row["club_id"], row["name"], row["rounds"], row["group_size"], row["status"], row["komi"])
+    return NkTournament(row["id"], row["club_id"], row["name"], row["rounds"], row["group_size"], row["status"], row["komi"],
+                        row["time_control"])  # fmt: skip
 
 
 def _game(row: sqlite3.Row) -> NkGame:
@@ -89,6 +91,16 @@ class NkStore:
     async def tournaments(self, club_id: int) -> list[NkTournament]:
         rows = await self.store.fetch_all("SELECT * FROM nk_tournaments WHERE club_id = ? ORDER BY id", (club_id,))
         return [_tournament(r) for r in rows]
+
+    async def has_two(self, club_id: int) -> bool:
+        """Has the club made more than one tournament? One row at most."""
+        row = await self.store.fetch_one("SELECT 1 FROM nk_tournaments WHERE club_id = ? ORDER BY id LIMIT 1 OFFSET 1", (club_id,))
+        return row is not None
+
+    async def years(self, club_id: int) -> dict[int, int]:
+        """Each tournament's year (the year it was made): the website's archive groups them by it."""
+        rows = await self.store.fetch_all("SELECT id, created_at FROM nk_tournaments WHERE club_id = ?", (club_id,))
+        return {r["id"]: int(str(r["created_at"])[:4]) for r in rows}
 
     async def by_name_any_case(self, club_id: int, name: str) -> NkTournament | None:
         row = await self.store.fetch_one(
@@ -121,10 +133,12 @@ class NkStore:
         row = await self.store.fetch_one("SELECT * FROM nk_tournaments WHERE club_id = ? AND name = ?", (club_id, name))
         return _tournament(row) if row else None
 
-    async def create(self, club_id: int, name: str, rounds: int, group_size: int, now: datetime, komi: str = NK_KOMI) -> int:
+    async def create(self, club_id: int, name: str, rounds: int, group_size: int, now: datetime, komi: str = NK_KOMI,
+                     time_control: str = "") -> int:  # fmt: skip
         return await self.store.write(
-            "INSERT INTO nk_tournaments (club_id, name, rounds, group_size, created_at, komi) VALUES (?, ?, ?, ?, ?, ?)",
-            (club_id, name, rounds, group_size, iso(now), komi),
+            "INSERT INTO nk_tournaments (club_id, name, rounds, group_size, created_at, komi, time_control)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (club_id, name, rounds, group_size, iso(now), komi, time_control),
         )
 
     async def set_status(self, tournament_id: int, status: str) -> None:
@@ -191,6 +205,16 @@ class NkStore:
             "SELECT paired_at FROM nk_rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,)
         )
         return [datetime.fromisoformat(r["paired_at"]) for r in rows]
+
+    async def last_change(self, tournament_id: int, first: int, last: int) -> datetime | None:
+        """The latest pairing or result of rounds ``first`` to ``last`` (UTC): when what a page shows changed."""
+        row = await self.store.fetch_one(
+            "SELECT MAX(r.paired_at) AS paired, MAX(g.confirmed_at) AS result FROM nk_rounds r"
+            " LEFT JOIN nk_games g ON g.round_id = r.id WHERE r.tournament_id = ? AND r.number BETWEEN ? AND ?",
+            (tournament_id, first, last),
+        )
+        moments = [datetime.fromisoformat(str(v)) for v in ((row["paired"], row["result"]) if row else ()) if v]
+        return max(moments) if moments else None
 
     async def save_round(self, tournament_id: int, pairing: mcmahon.Pairing, now: datetime) -> int:
         round_id = await self.store.write(

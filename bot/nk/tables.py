@@ -1,4 +1,4 @@
-"""The NK's tables: ``/nk stand`` (the table, who can still become champion, and after round 7 the rights
+"""The NK's tables: ``/nk stand [naam]`` (the table, who can still become champion, and after round 7 the rights
 earned for next year) and ``/nk egf`` (the results in the EGF format). Pictures are drawn in a worker
 thread; announcements keep what their picture shows."""
 
@@ -18,6 +18,7 @@ from bot.core.i18n import t
 from bot.core.output.pictures import picture_spec, table_png
 from bot.core.commands.replies import Reply, Table
 from bot.nk.lookups import current as _current
+from bot.nk.lookups import named
 from bot.nk.store import NkStore, NkTournament
 
 
@@ -41,25 +42,70 @@ def round_announcement(
     return "\n".join([*lines, *after]), picture_spec(title, table, (*notes, *after))
 
 
-def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str) -> Reply:
+def round_cell(lang: str, rnd: mcmahon.Round, player: str, places: dict[str, int]) -> str:
+    """A player's round in the standings, as chess-results writes it: the opponent's place in the table,
+    the colour and the result (``3z1``, ``5w0``, ``2z½``, ``4w+`` by forfeit), only the first two while
+    the game is played; the bye; "" when not paired (a withdrawn player, a title round without them)."""
+    if rnd.bye == player:
+        return t(lang, "nk_bye_cell")
+    game = next((g for g in rnd.games if player in (g.black, g.white)), None)
+    if game is None:
+        return ""
+    other, colour = (game.white, "nk_colour_black") if game.black == player else (game.black, "nk_colour_white")
+    if game.jigo:
+        result = "½"
+    elif game.winner is None:
+        result = "-" if game.forfeit else ""  # a double forfeit: both lost
+    elif game.forfeit:
+        result = "+" if game.winner == player else "-"
+    else:
+        result = "1" if game.winner == player else "0"
+    return f"{places.get(other, '')}{t(lang, colour)}{result}"
+
+
+def _mark(lang: str, r: mcmahon.Standing) -> str:
+    """The title column: the champion, who can still become it, a withdrawn player (from which round)."""
+    if r.champion:
+        return t(lang, "nk_mark_champion")
+    if r.player.withdrawn_from is not None:
+        return t(lang, "nk_mark_withdrawn", round=r.player.withdrawn_from)
+    return t(lang, "nk_mark_contender") if r.contender else ""
+
+
+TABLE_WORDS = {"tabel", "table"}  # the website's tables: a column per round, each player's score and group
+
+
+def table_words(args: list[str]) -> tuple[bool, list[str]]:
+    """Was ``tabel`` (the website's wider table) asked for, and the other words."""
+    rest = [a for a in args if a.lower() not in TABLE_WORDS]
+    return len(rest) < len(args), rest
+
+
+def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament, lang: str, full: bool = False) -> Reply:
     """The table and its lines, no picture: a chat reply draws it in a worker thread (``_drawn``), an
-    announcement keeps what it shows and is drawn when sent."""
+    announcement keeps what it shows and is drawn when sent. ``full`` (``/nk stand tabel``, the
+    website's): a column per round as chess-results has it."""
     stat = mcmahon.status(data)
     rows = mcmahon.standings(data, after=stat.rounds_complete)  # a round still being played does not count yet
     names = {p.id: p.name for p in data.players}
     rights = mcmahon.next_year_rights(data)
     right_words = {mcmahon.EARNED_TOP: t(lang, "nk_right_top"), mcmahon.EARNED_GROUP1: t(lang, "nk_right_group1")}
+    places = {r.player.id: r.rank for r in rows}
+    shown_rounds = data.rounds if full else ()
     table = Table(
-        headers=(t(lang, "col_rank"), t(lang, "col_name"), t(lang, "nk_col_score"), t(lang, "nk_col_sos"),
-                 t(lang, "nk_col_sosos"), t(lang, "nk_col_strength"), t(lang, "nk_col_title"))
+        headers=(t(lang, "col_rank"), t(lang, "col_name"), t(lang, "nk_col_score"))
+                + tuple(t(lang, "nk_col_round", round=rnd.number) for rnd in shown_rounds)
+                + (t(lang, "nk_col_sos"), t(lang, "nk_col_sosos"), t(lang, "nk_col_strength"), t(lang, "nk_col_title"))
                 + ((t(lang, "nk_col_right"),) if rights else ()),
         rows=tuple(
-            (str(r.rank), r.player.name, mcmahon.points_text(r.score), mcmahon.points_text(r.sos), mcmahon.points_text(r.sosos), str(r.player.strength),
-             t(lang, "nk_mark_champion") if r.champion else (t(lang, "nk_mark_contender") if r.contender else ""))
+            (str(r.rank), r.player.name, mcmahon.points_text(r.score))
+            + tuple(round_cell(lang, rnd, r.player.id, places) for rnd in shown_rounds)
+            + (mcmahon.points_text(r.sos), mcmahon.points_text(r.sosos), str(r.player.strength), _mark(lang, r))
             + ((right_words.get(rights.get(r.player.id, ""), ""),) if rights else ())
             for r in rows
         ),
-        under=(3, 4, 5, 7),  # a phone shows WP, WWP and the strength under the points, the right under the title
+        # a phone shows the rounds, WP, WWP and the strength under the points, the right under the title
+        under=(*range(3, 6 + len(shown_rounds)), 7 + len(shown_rounds)),
     )  # fmt: skip
     if stat.rounds_complete == 0 and data.rounds:
         lines = [t(lang, "nk_standings_title_playing", name=tour.name, round=1)]
@@ -85,7 +131,19 @@ async def _loaded(nk: NkStore, ctx: Context, args: list[str]) -> tuple[NkTournam
 
 
 async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Reply:
-    tour, data = await _loaded(nk, ctx, args)
+    """``/nk stand [naam] [tabel]``: the current tournament's table, or a past one's by its name, with its
+    picture; ``tabel``: the wider table (a column per round, the website's)."""
+    full, args = table_words(args)
+    tour = await named(nk, ctx, args) if args else await _current(nk, ctx)
+    reply = await standings_of(nk, ctx, tour, full)
+    assert reply.table is not None
+    return dataclasses.replace(reply, image=await _drawn(reply.lines[0], reply.table, reply.lines[1:]))
+
+
+async def standings_of(nk: NkStore, ctx: Context, tour: NkTournament, full: bool = False) -> Reply:
+    """The tournament's table (before its first round: the registered players and their start groups),
+    without a picture: the website's pages show the table itself."""
+    data = await nk.load(tour)
     if not data.rounds:
         pending = [p for p in await nk.players(tour.id) if not p.confirmed]
         lines = [ctx.t("nk_registration_title", name=tour.name, count=len(mcmahon.field_of(data.players)), pending=len(pending))]
@@ -95,9 +153,7 @@ async def _stand(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> Repl
             rows=tuple((p.name, str(p.strength), str(groups[p.id])) for p in mcmahon.field_of(data.players)),
         )
         return Reply(lines=tuple(lines), table=table)
-    reply = _standings_reply(ctx, tour, data, ctx.lang)
-    assert reply.table is not None
-    return dataclasses.replace(reply, image=await _drawn(reply.lines[0], reply.table, reply.lines[1:]))
+    return _standings_reply(ctx, tour, data, ctx.lang, full)
 
 
 EGF_KEYS = {"plaats": "place", "place": "place", "datum": "dates", "dates": "dates", "tijd": "minutes",

@@ -3,7 +3,8 @@
 ``/c/<club id>/`` (the club's home: its coming rounds and its pages), one page per ``Registry.web_pages``
 entry (``/c/<id>/stand``, ``/c/<id>/indeling[/<round>]``, ``/c/<id>/nk``, ``/c/<id>/go/<game>``, ...),
 ``/c/<id>/kalender.ics``, ``/c/<id>/kalender/<token>.ics`` (a member's own feed, ``/mijn kalender``),
-``/c/<id>/lid/<member id>`` (a member's page: ``/kaart``), and a member's own ``/c/<id>/m/<secret>`` and ``/c/<id>/afmelden`` (``bot/web/signoff.py``). A page is the reply of a read-only
+``/c/<id>/lid/<member id>`` (a member's page: ``/kaart``), ``/c/<id>/archief[/<system>/...]`` (past
+competitions: ``bot/web/archive.py``), and a member's own ``/c/<id>/m/<secret>`` and ``/c/<id>/afmelden`` (``bot/web/signoff.py``). A page is the reply of a read-only
 command asked as the website (no member) in the club's language, through ``Core.handle``: the same read
 path, the same reply cache and the same rules as the chat (a pairing shows from its publication, exactly
 when the chat announcement goes out); or a system's own view. A club's pages exist only when its director
@@ -37,7 +38,7 @@ from bot.core.storage.outage import DatabaseDown, connection_lost
 from bot.core.storage.store import Club
 from bot.core.club.web_links import LINK_PREFIX, club_path, site_base
 from bot.core.club.lichess_link import CALLBACK_PATH, LOGIN_PREFIX
-from bot.web import lichess_login, render, signoff, style
+from bot.web import archive, lichess_login, render, signoff, style
 from bot.web.connections import HEADER_TIMEOUT, Guard, address_key, install
 from bot.web.freshness import Freshness
 from bot.web.kept import Kept
@@ -53,6 +54,7 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",  # others learn nothing; the form's own POST carries its Origin
 }
+MAX_REST = 40  # the longest rest of a page's address: archief/keizer/<id>/indeling/<round>
 RENDERED_PAGES = 512  # pages kept rendered, least recently asked out first
 REQUESTS_PER_SECOND = 50  # per client address; more gets 429
 BURST = 100
@@ -106,7 +108,7 @@ def make_app(core: Core) -> web.Application:
     flood = Flood()
     guard_of_connections = Guard(HEADERS, core.config.web_trusted_proxies, kept_for_the_bot(
         core.store.dialect == "postgresql", core.config.chat_platforms))
-    pages = {p.path: p for p in core.registry.web_pages}
+    pages = {p.path: p for p in (*core.registry.web_pages, archive.PAGE)}  # the archive last in the menu
     # A command page by its address (club, page, rest), kept beside what it was made of: while the reply
     # cache hands out that same reply (the season unchanged) and the club, its menu and round links are the
     # same, the page is the same bytes, sent without rendering the template again; and while the store's
@@ -181,12 +183,15 @@ def make_app(core: Core) -> web.Application:
 
     async def links(club: Club) -> render.Links:
         asked: dict[object, bool] = {}  # one answer per question: four Keizer pages ask "a season?"
-        shown = []
-        for p in pages.values():
-            if p.shown is not None and p.shown not in asked:
-                asked[p.shown] = await p.shown(core, club)
-            if p.shown is None or asked[p.shown]:
-                shown.append(p)
+
+        async def answer(question: archive.Shown) -> bool:
+            if question not in asked:
+                asked[question] = await question(core, club)
+            return asked[question]
+
+        shown = [p for p in core.registry.web_pages if p.shown is None or await answer(p.shown)]
+        if await archive.has_any(core, club, answer):  # asks only the systems the menu found in use
+            shown.append(archive.PAGE)
         home = [(club_path(club.id), t(club.language, "web_link_home"))]
         return home + [(f"{club_path(club.id)}{p.path}", t(club.language, p.label)) for p in shown] + [
             (f"{club_path(club.id)}afmelden", t(club.language, "web_link_form"))
@@ -262,7 +267,7 @@ def make_app(core: Core) -> web.Application:
             return made.response(request)
         club = await club_of(request)
         wanted = pages.get(request.match_info["page"])
-        if wanted is None or len(rest) > 20:
+        if wanted is None or len(rest) > MAX_REST:
             raise _not_found()
         if wanted.view is not None:
             site = core.config.web_base_url or guard_of_connections.origin(request) or site_base(core) or ""
@@ -280,18 +285,21 @@ def make_app(core: Core) -> web.Application:
         if not reply.ok:  # no season, a round not paired (published) yet: said in words, as in the chat
             return render.page(club.language, club.name, t(club.language, wanted.label), menu, reply, status=404,
                                current=here, rounds=rounds, more=more, look=style.look(club))  # fmt: skip
-        if made is not None and made.reply is reply and made.made_of == (club, menu, rounds):
+        details = await wanted.details(core, club, rest) if wanted.details is not None else ()
+        if made is not None and made.reply is reply and made.made_of == (club, menu, rounds, details):
             made = rendered[key] = dataclasses.replace(made, stamp=stamp)  # the chat's cached reply, unchanged
             rendered.move_to_end(key)
             return made.response(request)
         title = reply.lines[0] if reply.lines else t(club.language, wanted.label)
-        members = {m.name: f"{club_path(club.id)}lid/{m.id}" for m in await core.store.members(club.id)}
-        shown = Reply(lines=reply.lines[1:], table=reply.table)
+        names = await wanted.names(core, club) if wanted.names is not None else {
+            m.name: f"lid/{m.id}" for m in await core.store.members(club.id)}  # the NK's names: their NK pages
+        members = {name: f"{club_path(club.id)}{path}" for name, path in names.items()}
+        shown = Reply(lines=(*details, *reply.lines[1:]), table=reply.table)
         legend = t(club.language, wanted.legend) if wanted.legend else ""
         response = render.page(club.language, club.name, title, menu, shown, cell_links=members, legend=legend,
                                current=here, rounds=rounds, more=more, look=style.look(club))  # fmt: skip
         assert isinstance(response.body, bytes)
-        made = rendered[key] = Kept.of(reply, (club, menu, rounds), response.body, club.website == "members", HEADERS)
+        made = rendered[key] = Kept.of(reply, (club, menu, rounds, details), response.body, club.website == "members", HEADERS)
         rendered.move_to_end(key)
         if len(rendered) > RENDERED_PAGES:
             rendered.popitem(last=False)
@@ -399,6 +407,7 @@ def make_app(core: Core) -> web.Application:
     app.router.add_get(CALLBACK_PATH, lichess_back)
     app.router.add_get("/c/{club}/{page}", page)  # an unknown page: its 404
     app.router.add_get("/c/{club}/{page}/{rest}", page)
+    app.router.add_get(f"/c/{{club}}/{{page:{archive.PATH}}}/{{rest:[^/]+(?:/[^/]+){{1,3}}}}", page)  # archief/nk/3/stand
     add_health_routes(app, core)
     for resource in app.router.resources():
         words = resource.canonical.split("/")  # "", "c", "{club}", "afmelden"

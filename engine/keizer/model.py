@@ -68,11 +68,20 @@ class Player:
     joined_round: int = 1
     start_points: Fraction | None = None
     # Withdrawn by the director: out of the pairing and the ranking from this round on (their games
-    # before it keep counting for their opponents, at the value they had when they left).
+    # before it keep counting for their opponents, at the value they had in the last ranking they were in).
     withdrawn_from: int | None = None
     # Back after a withdrawal: in the pairing and the ranking again from this round on (the standings of
     # the rounds between stay as they were; the points of their games before are theirs again).
     returned_from: int | None = None
+    # An unrated player's (rating 0) estimated rating, the director's choice (issue 44 §2): it places them in
+    # the start order (and a late joiner's start points) as a rating would, and nothing else: ties after a
+    # round, performances and the TRF file still see them unrated. Ignored for a rated player.
+    estimate: int | None = None
+
+    @property
+    def start_rating(self) -> int:
+        """The rating that places the player in the start order: their rating, else their estimate."""
+        return self.rating or (self.estimate or 0)
 
 
 @dataclass(frozen=True)

@@ -56,14 +56,16 @@ class _Season:
         if settings.start_order == "list":
             order = list(range(n))
         elif settings.start_order == "rating":
-            order = sorted(range(n), key=lambda i: -self.players[i].rating)  # stable: ties keep the given order
+            # stable: ties keep the given order; an unrated player by their estimate, if the director gave one
+            order = sorted(range(n), key=lambda i: -self.players[i].start_rating)
         else:
             raise ValueError(f"start_order must be 'rating' or 'list', not {settings.start_order!r}")
         self.start_rank = [0] * n  # place in the start order (the first ranking list, before round 1)
         for pos, i in enumerate(order):
             self.start_rank[i] = pos
         # Equal scores after a round: rating first (seed 003: "the rating is an additional criterion"),
-        # then the start order. With start_order "rating" the two orders are the same.
+        # then the start order. With start_order "rating" the two orders are the same (but for an unrated
+        # player's estimate, which only places them in the start order).
         by_tiebreak = sorted(range(n), key=lambda i: (-self.players[i].rating, self.start_rank[i]))
         self.tiebreak = [0] * n
         self.by_tiebreak = by_tiebreak
@@ -71,7 +73,7 @@ class _Season:
             self.tiebreak[i] = pos
         self.by_start = order
         self.withdrawn = {i: p.withdrawn_from for i, p in enumerate(self.players) if p.withdrawn_from is not None}
-        self.frozen: dict[int, int] = {}  # a withdrawn player's value, as it was when they left
+        self.frozen: dict[int, int] = {}  # a withdrawn player's value in the last ranking they were in
         self.join = [max(p.joined_round, 1) for p in self.players]
         self.by_number: dict[int, Round] = {}
         for rnd in rounds:
@@ -263,11 +265,18 @@ class _Season:
             values[p] = v
         return values
 
-    def withdraw(self, leaving: Sequence[int], value_ranking: list[int], active: list[int]) -> tuple[list[int], list[int]]:
-        """Take ``leaving`` out of the ranking and the active players; their value stays as it was."""
+    def withdraw(
+        self, leaving: Sequence[int], value_ranking: list[int], active: list[int], last_ranking: Sequence[int]
+    ) -> tuple[list[int], list[int]]:
+        """Take ``leaving`` out of the ranking and the active players; their value stays the value they had
+        in the last ranking they were in (``last_ranking``: the standings after the round before they left,
+        as published, never the list that values the next round with its late joiners already inserted; a
+        player who joins and leaves in the same round was only in that list)."""
+        shown = self.values_of(list(last_ranking))
         values = self.values_of(value_ranking)
+        in_last = set(last_ranking)
         for p in leaving:
-            self.frozen[p] = values[p]
+            self.frozen[p] = shown[p] if p in in_last else values[p]
         gone = set(leaving)
         return [p for p in value_ranking if p not in gone], [p for p in active if p not in gone]
 
@@ -306,14 +315,14 @@ def _recalculate(season: _Season, upto: int) -> tuple[_State, list[int]]:
     state = _State(0, scores, season.start_ranking(active), [0] * n)
     value_ranking = state.ranking
     if leavers.get(1):
-        value_ranking, active = season.withdraw(leavers[1], value_ranking, active)
+        value_ranking, active = season.withdraw(leavers[1], value_ranking, active, state.ranking)
         state = _State(0, {p: scores[p] for p in active}, value_ranking, [0] * n)
     for k in range(1, upto + 1):
         season.add_round(k)
         if k > 1:
             active = active + joiners.get(k, []) + returners.get(k, [])
             if leavers.get(k):
-                value_ranking, active = season.withdraw(leavers[k], value_ranking, active)
+                value_ranking, active = season.withdraw(leavers[k], value_ranking, active, state.ranking)
         values = season.values_of(value_ranking)
         scores = season.scores(active, values)
         ranking = season.rank(scores)
@@ -358,12 +367,12 @@ def _with_joiners(season: _Season, state: _State, new: Sequence[int], back: Sequ
     if not new and not back:
         return state.ranking
     existing = [
-        (season.players[p].rating, Fraction(s, season.scale)) for p, s in state.scores.items()
+        (season.players[p].start_rating, Fraction(s, season.scale)) for p, s in state.scores.items()
     ]
     scores = {**state.scores, **{p: season.total[p] for p in back}}
     for p in new:
         if season.players[p].start_points is None:
-            sp = late_joiner_start_points(season.players[p].rating, existing)
+            sp = late_joiner_start_points(season.players[p].start_rating, existing)
             if season.scale % sp.denominator:
                 factor = _lcm(season.scale, sp.denominator) // season.scale
                 season.rescale(factor)
@@ -462,7 +471,7 @@ def value_ranking(
 @dataclass(frozen=True)
 class Scoring:
     """What the standings after a round are computed from: ``values`` of every player (withdrawn ones at
-    the value they left with) that every result is scored at, and ``start`` points (a late joiner's as
+    the value of the last ranking they were in) that every result is scored at, and ``start`` points (a late joiner's as
     ``late_joiner_start_points`` gave them)."""
 
     values: Mapping[PlayerId, int]

@@ -17,6 +17,7 @@ import dataclasses
 import json
 import re
 from dataclasses import dataclass
+from datetime import date
 from fractions import Fraction
 from typing import Any, NoReturn
 
@@ -40,6 +41,8 @@ class Season:
     rounds: tuple[Round, ...] = ()
     present: tuple[PlayerId, ...] | None = None  # for the next round; None: not given
     name: str | None = None
+    dates: tuple[str, ...] = ()  # each round's play date (YYYY-MM-DD), one per round, or none given
+    free_evenings: tuple[str, ...] = ()  # the evenings the season does not play (YYYY-MM-DD), in order
 
     def player(self, player_id: PlayerId) -> Player:
         for p in self.players:
@@ -164,9 +167,9 @@ def _kind(x: object) -> str:
     return "an object"
 
 
-_TOP_FIELDS = ("name", "settings", "players", "rounds", "present")
+_TOP_FIELDS = ("name", "settings", "players", "rounds", "present", "free_evenings")
 _PLAYER_FIELDS = ("id", "name", "rating", "group", "joined_round", "start_points", "withdrawn_from", "returned_from")
-_ROUND_FIELDS = ("number", "games", "byes", "absent")
+_ROUND_FIELDS = ("number", "date", "games", "byes", "absent")
 _GAME_FIELDS = ("white", "black", "result")
 
 
@@ -214,7 +217,45 @@ def parse_season(text: str, source: str = "season file") -> Season:
                 reader.fail(("present", i), f"player {pid!r} is listed twice (also at line {seen[pid]})")
             seen[pid] = reader.line_of(("present", i))
         present = tuple(seen)
-    return Season(settings=settings, players=players, rounds=rounds, present=present, name=name)
+    dates = _parse_dates(reader, top.get("rounds", []), len(rounds))
+    free: list[str] = []
+    for i, x in enumerate(reader.lst(top.get("free_evenings", []), ("free_evenings",), "free_evenings")):
+        day = _day(reader, x, ("free_evenings", i), "a free evening")
+        if day in free:
+            reader.fail(("free_evenings", i), f"the free evening {day} is listed twice")
+        free.append(day)
+    return Season(settings=settings, players=players, rounds=rounds, present=present, name=name, dates=dates,
+                  free_evenings=tuple(sorted(free)))  # fmt: skip
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _day(reader: _Reader, x: Any, path: JsonPath, what: str) -> str:
+    """A date as YYYY-MM-DD that exists (no 2027-02-30)."""
+    text = reader.string(x, path, what)
+    try:
+        ok = bool(_DATE.match(text)) and date.fromisoformat(text).isoformat() == text
+    except ValueError:
+        ok = False
+    if not ok:
+        reader.fail(path, f"{what} must be a date written YYYY-MM-DD, not {_shown(x)}")
+    return text
+
+
+def _parse_dates(reader: _Reader, raw: list[Any], count: int) -> tuple[str, ...]:
+    """The rounds' ``date``s: every round has one or none has; each on or after the one before."""
+    given = [i for i in range(count) if isinstance(raw[i], dict) and raw[i].get("date") is not None]
+    if not given:
+        return ()
+    if len(given) != count:
+        missing = next(i for i in range(count) if i not in given)
+        reader.fail(("rounds", missing), f"round {missing + 1} has no date: give every round a date, or none")
+    dates = [_day(reader, raw[i]["date"], ("rounds", i, "date"), "a round's date") for i in range(count)]
+    for i in range(1, count):
+        if dates[i] < dates[i - 1]:
+            reader.fail(("rounds", i, "date"), f"round {i + 1} on {dates[i]} comes before round {i} on {dates[i - 1]}")
+    return tuple(dates)
 
 
 def _first_constant(text: str) -> int:
@@ -429,9 +470,11 @@ def export_season(season: Season) -> str:
             for g in r.games
         )
         absent = {pid: kind.value for pid, kind in r.absent.items()}
+        dated = f'      "date": {_dumps(season.dates[r.number - 1])},\n' if len(season.dates) >= r.number else ""
         rounds.append(
             "    {\n"
             f'      "number": {r.number},\n'
+            + dated
             + ('      "games": [\n' + games + "\n      ],\n" if r.games else '      "games": [],\n')
             + f'      "byes": {_dumps(list(r.byes))},\n'
             f'      "absent": {_dumps(absent)}\n'
@@ -440,6 +483,8 @@ def export_season(season: Season) -> str:
     parts.append('  "rounds": [\n' + ",\n".join(rounds) + "\n  ]" if rounds else '  "rounds": []')
     if season.present is not None:
         parts.append(f'  "present": {_dumps(list(season.present))}')
+    if season.free_evenings:
+        parts.append(f'  "free_evenings": {_dumps(list(season.free_evenings))}')
     lines.append(",\n".join(parts))
     lines.append("}")
     return "\n".join(lines) + "\n"

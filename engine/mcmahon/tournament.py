@@ -34,7 +34,8 @@ def start_groups(players: Sequence[Player], settings: Settings = Settings()) -> 
     rest = list(ordered)
     for index, right in ((0, EARNED_TOP), (1, EARNED_GROUP1)):
         entitled = [p for p in rest if p.earned == right or (index == 1 and p.earned == EARNED_TOP)]
-        others = [p for p in rest if p not in entitled]
+        entitled_ids = {p.id for p in entitled}
+        others = [p for p in rest if p.id not in entitled_ids]
         members = entitled + others[: max(0, size - len(entitled))]
         for p in members:
             group[p.id] = index
@@ -62,47 +63,57 @@ class State:
 
 def state_after(t: Tournament, after: int | None = None) -> State:
     groups = start_groups(t.players, t.settings)
-    st = State(
+    st = _start_state(groups)
+    for rnd in t.rounds:
+        if after is None or rnd.number <= after:
+            _play(st, rnd)
+    return st
+
+
+def _start_state(groups: dict[PlayerId, int]) -> State:
+    return State(
         start={pid: -g for pid, g in groups.items()},
         score={pid: -g for pid, g in groups.items()},
         wins=defaultdict(int), losses=defaultdict(int),
         opponents={pid: [] for pid in groups}, met={pid: set() for pid in groups},
         blacks=Counter(), byes=Counter(),
     )  # fmt: skip
-    for rnd in t.rounds:
-        if after is not None and rnd.number > after:
+
+
+def _play(st: State, rnd: Round) -> None:
+    """``st`` with round ``rnd`` played: its games, its bye, and a round without an opponent for each
+    player of the field it does not seat."""
+    groups = st.start
+    for g in rnd.games:
+        if g.black not in groups or g.white not in groups:
             continue
-        for g in rnd.games:
-            if g.black not in groups or g.white not in groups:
-                continue
-            st.opponents[g.black].append(g.white)
-            st.opponents[g.white].append(g.black)
-            st.met[g.black].add(g.white)
-            st.met[g.white].add(g.black)
-            st.blacks[g.black] += 1
-            st.whites[g.white] += 1
-            if g.winner is not None:
-                loser = g.white if g.winner == g.black else g.black
-                st.score[g.winner] += 1
-                st.wins[g.winner] += 1
-                st.losses[loser] += 1
-            elif g.jigo:  # half a point each: half a win and half a loss
-                for pid in (g.black, g.white):
-                    st.score[pid] += 0.5
-                    st.wins[pid] += 0.5
-                    st.losses[pid] += 0.5
-            elif g.forfeit:  # a double forfeit: neither came, both lose
-                st.losses[g.black] += 1
-                st.losses[g.white] += 1
-        if rnd.bye is not None and rnd.bye in groups:
-            st.score[rnd.bye] += 1
-            st.wins[rnd.bye] += 1
-            st.byes[rnd.bye] += 1
-        seated = {pid for g in rnd.games for pid in (g.black, g.white)}
-        for pid in groups:
-            if pid not in seated:  # a bye, a title round without the player, a withdrawn player's round
-                st.opponents[pid].append(None)
-    return st
+        st.opponents[g.black].append(g.white)
+        st.opponents[g.white].append(g.black)
+        st.met[g.black].add(g.white)
+        st.met[g.white].add(g.black)
+        st.blacks[g.black] += 1
+        st.whites[g.white] += 1
+        if g.winner is not None:
+            loser = g.white if g.winner == g.black else g.black
+            st.score[g.winner] += 1
+            st.wins[g.winner] += 1
+            st.losses[loser] += 1
+        elif g.jigo:  # half a point each: half a win and half a loss
+            for pid in (g.black, g.white):
+                st.score[pid] += 0.5
+                st.wins[pid] += 0.5
+                st.losses[pid] += 0.5
+        elif g.forfeit:  # a double forfeit: neither came, both lose
+            st.losses[g.black] += 1
+            st.losses[g.white] += 1
+    if rnd.bye is not None and rnd.bye in groups:
+        st.score[rnd.bye] += 1
+        st.wins[rnd.bye] += 1
+        st.byes[rnd.bye] += 1
+    seated = {pid for g in rnd.games for pid in (g.black, g.white)}
+    for pid in groups:
+        if pid not in seated:  # a bye, a title round without the player, a withdrawn player's round
+            st.opponents[pid].append(None)
 
 
 def sos_tables(st: State) -> tuple[dict[PlayerId, Points], dict[PlayerId, Points]]:
@@ -147,16 +158,18 @@ def status(t: Tournament) -> Status:
     replay decides nothing either, the champion is the contender with the highest SOS, then SOSOS, then
     strength, then the lowest id (``title_tiebreak``)."""
     regular = t.settings.rounds
-    previous: set[PlayerId] = set(start_groups(t.players, t.settings)) - withdrawn_by(t, 1)
+    groups = start_groups(t.players, t.settings)
+    previous: set[PlayerId] = set(groups) - withdrawn_by(t, 1)
     champion: PlayerId | None = None
     champion_after: int | None = None
     complete = 0
     undecided = 0  # title rounds that decided nothing
+    st = _start_state(groups)  # the state after each complete round in turn, as state_after(t, number) gives it
     for rnd in sorted(t.rounds, key=lambda r: r.number):
         if not is_complete(rnd):
             break
         complete = rnd.number
-        st = state_after(t, after=rnd.number)
+        _play(st, rnd)
         gone = withdrawn_by(t, rnd.number + 1)
         alive = contenders_of(st, gone)
         kept = previous - gone

@@ -55,3 +55,20 @@ def test_a_start_that_stops_early_leaves_no_log_file(tmp_path: Path) -> None:
         root.removeHandler(handler)
         handler.close()
     assert not (tmp_path / "clubbot.log").exists()
+
+
+def test_files_go_beside_the_db_file_where_the_readme_says(tmp_path: Path) -> None:
+    """Issue 44 §3: ``--db elsewhere`` puts /exporteer's file in ``exports/`` beside that database, says so at
+    start and when saved, and the README says the same."""
+    db = tmp_path / "elsewhere" / "club.sqlite3"
+    db.parent.mkdir()
+    script = "/leden importeer examples/club-21.csv\n/seizoen naam=S start=2026-12-03\n/exporteer csv\n/stop\n"
+    done = subprocess.run([str(EXE), "run", "--db", str(db), "--clock", "2026-12-01T12:00"], input=script,
+                          capture_output=True, text=True, timeout=60, env=ENV, cwd=REPO)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    exports = tmp_path / "elsewhere" / "exports"
+    assert f"are saved in {exports}" in done.stderr, done.stderr
+    (saved,) = exports.iterdir()
+    assert f"Bestand opgeslagen: {saved}" in done.stdout, done.stdout
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert "are saved in `exports/` beside the database, as the log is" in readme

@@ -124,8 +124,13 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/prijzen", None, "RRRR"),
     ("/help", None, "RRRR"),
     ("/uitslag gewonnen", None, "WXXX"),  # Anna confirms Bert's report; Eva has no game
-    ("/uitslag Anna 1-0", None, "XXWX"),
+    ("/uitslag Anna 1-0", None, "XXXX"),  # against Bert's report (0-1): the director is asked first
+    ("/uitslag Anna 1-0 toch", None, "XXWX"),
+    ("/uitslag Anna gewonnen", None, "XXWX"),  # the director says who won: as Bert reported, no question
     ("/bevestig", None, "WXXX"),
+    ("/uitstel", None, "WXXX"),  # Anna asks to postpone her game: a notice to the director; Eva has no game
+    ("/uitstel Anna", None, "WXWX"),  # naming herself Anna asks; the director postpones it
+    ("/uitstel Anna ongedaan", None, "XXXX"),  # not postponed; a member may not take it back anyway
     ("/seizoen naam=Nieuw start=2027-09-02 toch", None, "XXWX"),
     ("/speler Anna 2200", None, "XXWX"),
     ("/speler Anna terugtrekken", None, "XXWX"),  # out of the pairing and the ranking from the next round
@@ -137,6 +142,10 @@ TABLE: list[tuple[str, bytes | None, str]] = [
     ("/seizoen ontbrekend=wachten", None, "XXWX"),  # the running season's setting
     ("/seizoen herinnering=iedereen", None, "XXWX"),  # who is reminded privately (issue 34 §2)
     ("/seizoen", None, "XXRX"),  # the running season, shown to the director
+    ("/seizoen vrij 2026-12-24", None, "XXWX"),  # a free evening moves the rounds (issue 44 §1)
+    ("/seizoen vrij", None, "XXRX"),
+    ("/ronde 3 datum=2026-12-16", None, "XXWX"),  # one round to another evening
+    ("/ronde 3", None, "XXRX"),
     ("/seizoen online=uit", None, "XXWX"),  # played at the club from the coming round (issue 43)
     ("/seizoen online=lichess tempo=15+10", None, "XXXX"),  # online play is off here (no lichess token)
     ("/nietverschenen Daan", None, "XXWX"),

@@ -22,6 +22,7 @@ import discord
 
 from bot.adapters.chunks import pack, segments
 from bot.core.i18n import t
+from bot.core.output import text_width
 
 MAX_CONTENT = 2000  # characters in a message
 
@@ -78,18 +79,17 @@ def narrow(header: str, rule: str, rows: list[str], cap: int = NAME_COLUMN) -> l
     out = []
     for line in [header, rule, *rows]:
         cells = []
-        for i, (start, end) in enumerate(spans):
-            stop = spans[i + 1][0] if i + 1 < len(spans) else len(line)
+        for i, (start, end) in enumerate(spans):  # columns as the screen shows them (text_width): CJK is 2
+            stop = spans[i + 1][0] if i + 1 < len(spans) else text_width.width(line)
             width = min(end - start, cap)
-            cell = line[start:stop].rstrip() if line is not rule else "-" * width
-            cell = cell if len(cell) <= width else cell[: width - 1] + "…"
-            cells.append(cell.rjust(width) if _right_aligned(line, start, end) else cell.ljust(width))
+            cell = text_width.between(line, start, stop).rstrip() if line is not rule else "-" * width
+            cells.append(text_width.pad(text_width.clip(cell, width), width, _right_aligned(line, start, end)))
         out.append("  ".join(cells).rstrip())
     return out
 
 
 def _right_aligned(line: str, start: int, end: int) -> bool:
-    cell = line[start:end]
+    cell = text_width.between(line, start, end).rstrip(text_width.LRM)
     return bool(cell.strip()) and cell[0] == " " and cell[-1] != " "
 
 

@@ -75,9 +75,7 @@ async def cmd_koppel(core: Core, ctx: Context) -> Reply:
     name = " ".join(args).strip()
     if not name:
         raise UserError("error_usage", usage=ctx.t("usage_koppel"))
-    member = await core.store.member_by_name(ctx.club.id, name)
-    if member is None:
-        raise UserError("error_unknown_player", name=name[:60])
+    member = await ctx.find_member(name)  # not known: the members it may mean, as every command names them
     if account is None:
         code = new_code()
         by = ctx.actor.user_id

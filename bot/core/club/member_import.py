@@ -6,7 +6,8 @@ The columns are separated by ``;`` (Dutch Excel), ``,`` or a tab, or, in a paste
 last word of the name (``Anna de Vries 1800``); a first line of column names is skipped. An account is a
 mention (``<@123>``) or the platform's user id. Columns 4-6, each optional, are the member's KNSB
 relatienummer, FIDE ID and EGD PIN (``bot/core/club/federation.py``; ``-`` removes one, empty leaves it);
-column 7 is the member's lichess username (``bot/core/club/lichess_accounts.py``; likewise). A member
+column 7 is the member's lichess username (``bot/core/club/lichess_accounts.py``; likewise); column 8 on
+are the systems' (``bot/core/club/member_columns.py``: the Keizer group, ``A``-``D``; empty: unchanged). A member
 already in the club (case and accents aside)
 gets the new rating. A rating left empty (``Tim Koster;;``) is no rating: a new member is unrated (0: below
 the rated players in the start order, no rating in a performance or the TRF file), a member already in the
@@ -60,6 +61,7 @@ class Row:
     account: str | None
     ids: tuple[tuple[str, str | None], ...] = ()  # (column, value) of the KNSB, FIDE and EGD columns given
     lichess: tuple[str | None] | None = None  # column 7 given: (the lichess username, or None: removed)
+    extra: tuple[tuple[int, str], ...] = ()  # (index among the systems' columns, cell) of those given
 
 
 async def cmd_leden(core: Core, ctx: Context) -> Reply:
@@ -71,7 +73,8 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
         raise UserError("members_import_nothing")
     if len(ctx.attachment) > MAX_FILE_BYTES:
         raise UserError("members_import_too_big", mb=MAX_FILE_BYTES // (1024 * 1024))
-    parsed, bad = _rows(ctx, _text(ctx.attachment))
+    columns = core.registry.member_columns
+    parsed, bad = _rows(ctx, _text(ctx.attachment), [ctx.t(c.label) for c in columns])
     members = await core.store.members(ctx.club.id)
     existing = {name_key(m.name): m for m in members}
     reserved = reserved_words(ctx)
@@ -85,6 +88,11 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
         holder = await core.store.member_by_identity(ctx.club.id, row.account)
         if holder is not None and holder.id != getattr(existing.get(name_key(row.name)), "id", None):
             bad.append((row.line, ctx.t("members_import_account_taken", name=holder.name)))
+    for row in parsed:
+        for index, cell in row.extra:
+            problem = await columns[index].check(core, ctx, cell)
+            if problem is not None:
+                bad.append((row.line, problem))
     for row in parsed:
         own = getattr(existing.get(name_key(row.name)), "id", None)
         for column, value in row.ids:
@@ -103,6 +111,7 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
             lines.append(ctx.t("members_import_more_bad", count=len(bad) - SHOWN_BAD_LINES))
         raise UserError("members_import_refused", count=len(bad), lines="\n".join(lines))
     added = updated = linked = 0
+    changed: list[str] = []  # what the systems' columns changed (a group): the reply says it
     async with core.store.transaction():
         for row in parsed:
             member = existing.get(name_key(row.name))
@@ -120,8 +129,10 @@ async def cmd_leden(core: Core, ctx: Context) -> Reply:
                 await core.store.set_identity(member.id, column, value)
             if row.lichess is not None:
                 await core.store.set_lichess_account(ctx.club.id, member.id, row.lichess[0], BY_DIRECTOR, ctx.now)
+            for index, cell in row.extra:
+                changed.extend(await columns[index].write(core, ctx, member, cell))
     alike = [(row.name, other) for row in parsed if name_key(row.name) not in existing for other in look_alikes(row.name, members)]
-    return Reply(lines=(ctx.t("members_imported", count=len(parsed), added=added, updated=updated, linked=linked),
+    return Reply(lines=(ctx.t("members_imported", count=len(parsed), added=added, updated=updated, linked=linked), *changed,
                         *(ctx.t("name_looks_like", name=name, member=other, merge=merge_hint(ctx, name, other)) for name, other in alike)))
 
 
@@ -134,7 +145,8 @@ def _text(content: bytes) -> str:
     return text
 
 
-def _rows(ctx: Context, text: str) -> tuple[list[Row], list[tuple[int, str]]]:
+def _rows(ctx: Context, text: str, extra: list[str] | None = None) -> tuple[list[Row], list[tuple[int, str]]]:
+    """The rows of the list and its bad lines; ``extra``: the names of the systems' columns after the core's."""
     lines = text.splitlines()
     if len(lines) > MAX_MEMBER_LINES:
         raise UserError("members_import_too_many", limit=MAX_MEMBER_LINES)
@@ -150,7 +162,7 @@ def _rows(ctx: Context, text: str) -> tuple[list[Row], list[tuple[int, str]]]:
         if number == 1 and cells and cells[0].strip().lower() in _HEADER:
             continue
         try:
-            row = _row(number, cells)
+            row = _row(number, cells, extra or [])
         except UserError as err:
             bad.append((number, ctx.t(err.key, **err.values)))
             continue
@@ -190,7 +202,7 @@ def _cells(line: str) -> list[str]:
     return [line, *account]
 
 
-def _row(number: int, cells: list[str]) -> Row:
+def _row(number: int, cells: list[str], extra_columns: list[str]) -> Row:
     name = " ".join(cells[0].split()) if cells else ""
     if not name:
         raise UserError("members_import_no_name")
@@ -205,9 +217,11 @@ def _row(number: int, cells: list[str]) -> Row:
     account = (account_of(account_text) or account_text) if account_text else None
     if account is not None and not _ACCOUNT_ID.fullmatch(account):
         raise UserError("members_import_account", value=account_text[:40])
-    if len(cells) > LICHESS_COLUMN + 1 and any(c.strip() for c in cells[LICHESS_COLUMN + 1 :]):
-        raise UserError("members_import_columns")
+    last = LICHESS_COLUMN + 1 + len(extra_columns)  # the systems' columns after the core's seven
+    if len(cells) > last and any(c.strip() for c in cells[last:]):
+        raise UserError("members_import_columns", count=last, more="".join(", " + c for c in extra_columns))
     ids = tuple((column, identity_value(column, cell)) for column, cell in zip(ID_COLUMNS, cells[3:]) if cell.strip())
     lichess_cell = cells[LICHESS_COLUMN].strip() if len(cells) > LICHESS_COLUMN else ""
     lichess = (lichess_username(lichess_cell),) if lichess_cell else None
-    return Row(number, name, int(rating_text) if rating_text else None, account, ids, lichess)
+    extra = tuple((i, cell.strip()) for i, cell in enumerate(cells[LICHESS_COLUMN + 1 : last]) if cell.strip())
+    return Row(number, name, int(rating_text) if rating_text else None, account, ids, lichess, extra)

@@ -73,10 +73,13 @@ def _switch(mode: str) -> Handler:
             raise UserError("error_director_only", command="website")
         if ctx.args:
             raise UserError("error_usage", usage=ctx.t("usage_website"))
-        if mode != "off" and web_links.site_url(core, ctx.club.id) is None:  # the bot serves no website
+        address = web_links.site_url(core, ctx.club.id)
+        if mode != "off" and address is None:  # the bot serves no website
             raise UserError("website_no_server")
         await core.store.set_club_website(ctx.club.id, mode)
-        return Reply(lines=(ctx.t(f"website_set_{mode}"),))
+        if mode == "off" or address is None:
+            return Reply(lines=(ctx.t(f"website_set_{mode}"),))
+        return Reply(lines=(ctx.t(f"website_set_{mode}"), ctx.t("website_address", url=address)))  # where it now is
 
     return switch
 

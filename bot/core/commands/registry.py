@@ -20,6 +20,7 @@ from bot.core.storage.table_rules import CORE, Table
 from bot.core.storage.store import Club, Member
 
 if TYPE_CHECKING:
+    from bot.core.club.member_columns import MemberColumn
     from bot.core.commands.competitions import CompetitionSource
     from bot.core.commands.context import Context
     from bot.core.commands.dispatch import Core
@@ -198,6 +199,37 @@ class WebPage:
     # a numbered page's rounds that exist (published), in order: the page links to each and to the next
     rounds: Callable[["Core", Club], Awaitable[list[int]]] | None = None
     legend: str = ""  # the message key that explains the table's abbreviations (the cross table's)
+    # lines the page shows under its title, asked with the page's rest ("", a round): the tournament's
+    # dates, venue and time control, and when what the page shows last changed (issue 45 §1)
+    details: Callable[["Core", Club, str], Awaitable[tuple[str, ...]]] | None = None
+    # where the names in a command page's table link: name -> a path under the club's address (the NK's
+    # players to their NK page); None: every member's name to their member page (``lid/<id>``)
+    names: Callable[["Core", Club], Awaitable[dict[str, str]]] | None = None
+
+
+@dataclass(frozen=True)
+class ArchiveEntry:
+    """A past competition on the website's archive (``/c/<club>/archief``): its year, its name, what it
+    was (a message key: "NK", "Keizercompetitie") and the path of its standings under ``archief/``."""
+
+    year: int
+    name: str
+    kind: str
+    path: str  # "nk/3/stand"
+
+
+@dataclass(frozen=True)
+class WebArchive:
+    """A system's past competitions on the website (issue 45 §1): ``entries`` lists them for the archive,
+    ``view`` shows ``/c/<club>/archief/<word>/<rest>`` (read only), or None for a 404; ``any``: whether it
+    has one (the menu asks on every page: one row at most), asked only when one of ``in_use`` (its pages'
+    ``shown``, which the menu asks anyway) says the club uses the system."""
+
+    word: str  # "nk", "keizer"
+    entries: Callable[["Core", Club], Awaitable[list[ArchiveEntry]]]
+    view: WebView
+    any: Callable[["Core", Club], Awaitable[bool]]
+    in_use: tuple[Callable[["Core", Club], Awaitable[bool]], ...] = ()
 
 
 @dataclass
@@ -216,6 +248,7 @@ class Registry:
     systems: list[str] = field(default_factory=list)
     web_pages: list[WebPage] = field(default_factory=list)  # the club website's pages, in menu order
     web_rounds: list[WebRounds] = field(default_factory=list)
+    web_archive: list[WebArchive] = field(default_factory=list)  # past competitions: the website's archive
     feed_members: list[FeedMember] = field(default_factory=list)  # ask with ``member_of_feed``
     # Which system added each command ("keizer", "go", ...; "" for the club's own), and when a system is in
     # use by a club (``used_when``; a system without one always is): what /help lists.
@@ -230,6 +263,8 @@ class Registry:
     # Words a system's commands read beside a name (``teamwedstrijd``, ``rapid``, a group's letter): no
     # member may be called one (``bot/core/club/name_rules.py``); every route's words are such words too.
     reserved: set[str] = field(default_factory=set)
+    # The member list's columns after the core's seven, read by systems (bot/core/club/member_columns.py)
+    member_columns: list["MemberColumn"] = field(default_factory=list)
 
     def add(self, command: Command) -> None:
         """Add a command; its name and English alias must be new. Its help text is ``help_<name>``."""

@@ -6,6 +6,8 @@ import base64
 import json
 from dataclasses import dataclass, field
 
+from bot.core.output import text_width
+
 
 @dataclass(frozen=True)
 class Table:
@@ -19,10 +21,10 @@ class Table:
     def as_text(self) -> str:
         """Fixed-width text: the console's rendering and every platform's text fallback."""
         cells = [self.headers, *self.rows]
-        widths = [max(len(row[i]) for row in cells) for i in range(len(self.headers))]
+        widths = [max(text_width.width(row[i]) for row in cells) for i in range(len(self.headers))]
 
-        def line(row: tuple[str, ...]) -> str:
-            return "  ".join(cell.rjust(w) if numeric(cell) else cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+        def line(row: tuple[str, ...]) -> str:  # columns by display width: a CJK name is two columns a character
+            return "  ".join(text_width.pad(cell, w, numeric(cell)) for cell, w in zip(row, widths)).rstrip()
 
         rule = "  ".join("-" * w for w in widths)
         return "\n".join([line(self.headers), rule, *(line(r) for r in self.rows)])

@@ -60,7 +60,7 @@ def pending(config: Config) -> int:
 async def test_commands_are_registered_in_dutch_with_english_localisations(bot: Harness, fake: FakeDiscord) -> None:
     (sync,) = fake.of("PUT", "/api/v10/applications/")
     commands = {c["name"]: c for c in sync.json}
-    for dutch, english in [("aanmelden", "join"), ("afmelden", "withdraw"), ("stand", "standings"),
+    for dutch, english in [("aanmelden", "join"), ("afmelden", "signoff"), ("stand", "standings"),
                            ("indeling", "pairings"), ("uitslag", "result"), ("kanaal", "channel")]:  # fmt: skip
         assert commands[dutch]["name_localizations"] == {"en-US": english, "en-GB": english}
         assert commands[dutch]["description"] and commands[dutch]["description_localizations"]["en-US"]

@@ -81,7 +81,7 @@ async def test_command_menus_per_language_and_director_scope(tg: Harness, fake: 
     names = {key: [c["command"] for c in commands] for key, commands in menus.items()}
     assert names[("default", None)] == names[("default", "nl")]
     assert names[("default", "nl")][:4] == ["aanmelden", "afmelden", "stand", "indeling"]
-    assert names[("default", "en")][:4] == ["join", "withdraw", "standings", "pairings"]
+    assert names[("default", "en")][:4] == ["join", "signoff", "standings", "pairings"]
     assert "help" in names[("default", "en")] and "hulp" not in names[("default", "en")]
     # director commands only in the administrators' scope
     assert "seizoen" not in names[("default", "nl")] and "publiceer" not in names[("default", "nl")]

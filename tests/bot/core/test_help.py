@@ -17,7 +17,7 @@ async def test_help_of_one_command(commands: Core, config) -> None:
     assert said.splitlines() == [
         "/uitslag (/result): de uitslag van je eigen partij melden; je tegenstander bevestigt",
         "Gebruik: /uitslag 1-0 | 0-1 | remise | gewonnen | verloren [rapid] [ronde]  (wedstrijdleider: /uitslag Naam"
-        " 1-0 [rapid] [ronde], ook 1-0F, 0-1F, 0-0F)",
+        " 1-0 | 0-1 | remise | gewonnen | verloren [rapid] [ronde] [toch], ook 1-0F, 0-1F, 0-0F; gewonnen: Naam won)",
         "Wie: elk lid.",
     ]
     assert (await ok(commands, ANNA, "/help /result")) == said  # the English name, with its slash
@@ -35,7 +35,7 @@ async def test_help_lists_the_systems_the_club_uses(commands: Core) -> None:
     await ok(commands, DIRECTOR, "/speler Bert 1700")
     await link(commands, ANNA, BERT)
     chess = await ok(commands, ANNA, "/help")
-    assert "/afmelden (/withdraw)" in chess and "/stand" in chess
+    assert "/afmelden (/signoff)" in chess and "/stand" in chess
     assert "/zet" not in chess and "/nk" not in chess and "/graad" not in chess, chess
     assert chess.splitlines()[-1] == "Ook beschikbaar, nog niet in gebruik in deze club: NK (/help NK), graden (/help graden), go (/help go)."
     go = await ok(commands, ANNA, "/help go")

@@ -69,14 +69,14 @@ async def test_the_member_import_reads_the_lichess_account_from_column_7(command
     assert account(config, "Carla") == [] and account(config, "Bert") == [("BertB", "bertb", "director")]  # empty: unchanged
     assert account(config, "Daan") == []  # -: removed
     bad = ("naam;rating;account;knsb;fide;egd;lichess\nEva;1500;;;;;bertb\nFien;1400;;;;;x\n"
-           "Gijs;1300;;;;;GijsG\nHan;1300;;;;;gijsg\nIda;1200;;;;;ida;meer\n")  # fmt: skip
+           "Gijs;1300;;;;;GijsG\nHan;1300;;;;;gijsg\nIda;1200;;;;;ida;A;meer\n")  # fmt: skip
     said = await refused(commands, DIRECTOR, "/leden importeer", config, bad.encode())
     assert said.splitlines()[1:] == [
         "regel 2: bertb hoort al bij Bert.",
         'regel 3: "x" is geen lichess-gebruikersnaam: die heeft 2 tot 30 letters (zonder accenten), cijfers, _ of - '
         "(lichess=anna_devries; lichess=- haalt hem weg).",
         "regel 5: het lichess-account gijsg staat er al in (regel 4): twee leden kunnen niet één lichess-account hebben.",
-        "regel 6: er staan meer dan zeven kolommen (naam, rating, chataccount, KNSB, FIDE, EGD, lichess).",
+        "regel 6: er staan meer dan 8 kolommen (naam, rating, chataccount, KNSB, FIDE, EGD, lichess, groep).",
     ]
 
 

@@ -87,6 +87,17 @@ def test_standings_table(capsys: pytest.CaptureFixture[str]) -> None:
         assert (p["name"] in out) == (p.get("joined_round", 1) <= 1)
 
 
+def test_the_standings_table_aligns_cjk_names(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 44 §3: a CJK character takes two columns; the columns after a name stay in place."""
+    season = {"players": [{"id": "a", "name": "王小明", "rating": 2000}, {"id": "b", "name": "Anna", "rating": 1900}],
+              "rounds": []}  # fmt: skip
+    code, out, err = run(capsys, "keizer", "standings", write(tmp_path, season))
+    assert code == 0, err
+    wang, anna = [line for line in out.splitlines() if "王小明" in line or "Anna" in line]
+    # 王小明 is six columns wide, Anna four: the rating column starts at the same column in both rows
+    assert wang.index("2000") + 3 == anna.index("1900"), out
+
+
 def test_after_round_beyond_the_file_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "keizer", "standings", str(EXAMPLE), "--after-round", str(len(RAW["rounds"]) + 1))
     assert code == 2 and out == ""

@@ -114,7 +114,8 @@ async def test_result_needs_the_opponents_confirmation(commands: Core, clock: Sh
     assert sqlite3.connect(config.db_path).execute("SELECT result FROM games").fetchone()[0] == "0-1"
     already = await refused(commands, ANNA, "/uitslag 1-0")
     assert "0-1" in already
-    await ok(commands, DIRECTOR, "/uitslag Anna 1/2-1/2")  # the director corrects a confirmed result
+    await refused(commands, DIRECTOR, "/uitslag Anna 1/2-1/2")  # against what both players said: toch first
+    await ok(commands, DIRECTOR, "/uitslag Anna 1/2-1/2 toch")  # the director corrects a confirmed result
     assert sqlite3.connect(config.db_path).execute("SELECT result FROM games").fetchone()[0] == "1/2-1/2"
 
 
@@ -161,6 +162,9 @@ async def test_standby_takes_the_place_of_an_absent_player(commands: Core, clock
     assert "Carla" in pairing.splitlines()[1]  # the lowest ranked has the bye
     text = await ok(commands, DIRECTOR, "/invaller Bert")
     assert "Carla" in text and "Bert" in text
+    # the bye is gone: its points go to nobody, and the reply says so and why
+    assert "De punten van de bye (vrij) gaan nu naar niemand: Carla had de bye en speelt nu zelf" in text
+    assert "Bert telt als afwezig zonder afmelding" in text
     after = await ok(commands, ANNA, "/indeling")
     assert "Bert" not in after and "Carla" in after.splitlines()[-1]
 
@@ -262,7 +266,8 @@ async def test_won_and_lost_are_read_from_the_reporters_side(commands: Core, clo
     await ok(commands, ANNA, "/uitslag gewonnen")
     await ok(commands, BERT, "/uitslag verloren")
     assert sqlite3.connect(config.db_path).execute("SELECT result FROM games").fetchone()[0] == "0-1"
-    await refused(commands, DIRECTOR, "/uitslag Anna gewonnen")
+    # the director says it from the named player's side too (issue 44: it was refused with the usage)
+    assert "0-1: Anna (zwart) wint van Bert" in await ok(commands, DIRECTOR, "/uitslag Anna gewonnen")
 
 
 async def test_joining_after_the_deadline_starts_the_week_after(commands: Core, clock: ShiftedClock, config) -> None:

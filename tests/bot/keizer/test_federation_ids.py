@@ -44,12 +44,12 @@ async def test_the_member_import_reads_identities_from_columns_4_to_6(commands: 
     await ok(commands, DIRECTOR, "/leden importeer", csv.encode())
     assert ids(config, "Anna") == ("8359087", None, "10396133")
     assert ids(config, "Carla") == (None, None, None) and ids(config, "Bert") == (None, "1503014", None)  # empty: unchanged
-    bad = "naam;rating;account;knsb;fide;egd\nDaan;1500;;;1503014;\nEva;1400;;;;123\nFien;1300;;1;2;12345678;FienF;x\n"
+    bad = "naam;rating;account;knsb;fide;egd\nDaan;1500;;;1503014;\nEva;1400;;;;123\nFien;1300;;1;2;12345678;FienF;A;x\n"
     said = await refused(commands, DIRECTOR, "/leden importeer", config, bad.encode())
     assert said.splitlines()[1:] == [
         "regel 2: 1503014 hoort al bij Bert.",
         'regel 3: "123" is geen EGD-PIN: dat zijn 8 cijfers (egd=10396133; egd=- haalt het weg).',
-        "regel 4: er staan meer dan zeven kolommen (naam, rating, chataccount, KNSB, FIDE, EGD, lichess).",
+        "regel 4: er staan meer dan 8 kolommen (naam, rating, chataccount, KNSB, FIDE, EGD, lichess, groep).",
     ]
 
 

@@ -99,3 +99,29 @@ async def test_a_chat_account_that_joins_is_reported_to_the_director(commands: C
                                        ' met /speler "Eva Nieuwenhuis" samenvoegen Naam.')]  # fmt: skip
     await ok(commands, actor("Eva Nieuwenhuis"), "/aanmelden 2")  # a member already: no new notice
     assert len(rows(config, "SELECT 1 FROM announcements WHERE kind LIKE 'new_member:%'")) == 1
+
+
+async def test_an_unrated_member_at_an_estimated_rating(commands: Core, clock, config) -> None:
+    """Issue 44: the director places an unrated member in the start order at an estimated rating
+    (/speler Tim schatting=1850): between Bert (1900) and Carla (1800) instead of last. It is shown marked
+    as estimated and used for the start order only: the TRF file keeps Tim unrated. Refused for a rated
+    player, a bad number, and once the first round is paired; each refusal changes nothing."""
+    await ok(commands, DIRECTOR, "/leden importeer", b"Tim Koster;;\nAnna;2000;\nBert;1900;\nCarla;1800\n")
+    await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=10")
+    assert start_names(await ok(commands, DIRECTOR, "/stand")) == ["Anna", "Bert", "Carla", "Tim"]
+    said = await ok(commands, DIRECTOR, "/speler Tim Koster schatting=1850")
+    assert "geschatte rating van 1850 (geschat: alleen voor de startvolgorde" in said
+    assert start_names(await ok(commands, DIRECTOR, "/stand")) == ["Anna", "Bert", "Tim", "Carla"]
+    shown = await ok(commands, DIRECTOR, "/speler Tim Koster")
+    assert "rating 0" in shown and "geschatte rating 1850 voor de startvolgorde van seizoen S (geschat)" in shown
+    assert "heeft een rating (2000)" in await refused(commands, DIRECTOR, "/speler Anna schatting=1500", config)
+    await refused(commands, DIRECTOR, "/speler Tim Koster schatting=veel", config)
+    await refused(commands, DIRECTOR, "/speler Tim Koster schatting=99999", config)
+    clock.set(datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer")
+    assert "ligt vast" in await refused(commands, DIRECTOR, "/speler Tim Koster schatting=-", config)
+    reply = await commands.handle(DIRECTOR, "/exporteer trf")
+    assert reply.attachment is not None
+    header, players = read_trf(reply.attachment[1])
+    tim = next(p for p in players if p["name"] == "Tim Koster")
+    assert tim["rating"] == "" and header["072"] == ["3"]  # still unrated for the rating office

@@ -71,7 +71,7 @@ async def test_reminders_reach_who_has_not_answered_and_whose_result_is_missing(
     ]
     assert private[CARLA.user_id] == [
         "De uitslag van je partij in ronde 1 (2026-12-03) tegen Daan ontbreekt nog. Geef hem door met"
-        " /uitslag 1-0|0-1|remise 1."
+        " /uitslag gewonnen 1, /uitslag verloren 1 of /uitslag remise 1."
     ]
 
     outbox.sent.clear()
@@ -126,6 +126,7 @@ async def test_the_setting_given_when_the_season_is_made_and_what_is_on_now(comm
         commands, DIRECTOR, "/seizoen naam=Rapid start=2026-12-09 soort=rapid herinnering=soms", config
     )
     said = await ok(commands, EVA, "/mijn meldingen")
-    assert "bij een nieuwe indeling: uit. Herinneringen (afmelden, ontbrekende uitslag): aan." in said
+    assert ("bij een nieuwe indeling: uit (aanzetten: /mijn meldingen indeling aan). Herinneringen (afmelden,"
+            " ontbrekende uitslag): aan (uitzetten: /mijn meldingen herinneringen uit).") in said
     await ok(commands, EVA, "/mijn meldingen herinneringen uit")
-    assert "ontbrekende uitslag): uit." in await ok(commands, EVA, "/mijn meldingen")
+    assert "ontbrekende uitslag): uit (aanzetten: /mijn meldingen herinneringen aan)." in await ok(commands, EVA, "/mijn meldingen")

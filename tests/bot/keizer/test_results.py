@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from bot.core.running.clock import ShiftedClock
 from bot.core.commands.dispatch import Core
-from tests.bot.conftest import DIRECTOR, rows
+from tests.bot.conftest import DIRECTOR, actor, rows
 from tests.bot.keizer.test_commands import ANNA, BERT, DAAN, make_season, ok, pair_round_one, refused
 
 
@@ -230,3 +230,64 @@ async def test_a_player_who_comes_back_leaves_the_standings_before_as_they_were(
     assert "Daan" in await ok(commands, ANNA, "/indeling")
     assert "Daan" in await ok(commands, ANNA, "/stand")
     await refused(commands, DIRECTOR, "/speler Daan terugtrekken")  # a second withdrawal would rewrite the first
+
+
+async def test_a_director_says_who_won_with_gewonnen_and_verloren(commands: Core, clock: ShiftedClock, config) -> None:
+    """``/uitslag Naam gewonnen|verloren|remise`` works for the director (it was refused with the usage):
+    the named player's side, entered as white's score; the reply names the winner."""
+    await make_season(commands)
+    await pair_round_one(commands, clock)  # board 2: Daan (white) - Carla
+    assert "0-1: Carla (zwart) wint van Daan" in await ok(commands, DIRECTOR, "/uitslag Carla gewonnen")
+    assert rows(config, "SELECT result FROM games WHERE board = 2") == [("0-1",)]
+    assert "1-0: Daan (wit) wint van Carla" in await ok(commands, DIRECTOR, "/uitslag Carla verloren")
+    assert "1-0: Daan (wit) wint van Carla" in await ok(commands, DIRECTOR, "/uitslag gewonnen Daan 1")
+    assert "½-½" in await ok(commands, DIRECTOR, "/uitslag Daan remise")
+    await ok(commands, DIRECTOR, "/taal en")
+    assert "0-1: Carla (black) beats Daan" in await ok(commands, DIRECTOR, "/result Daan lost")
+    assert rows(config, "SELECT result FROM games WHERE board = 2") == [("0-1",)]
+
+
+def notices_to(config, *names: str) -> list[str]:
+    return [body for (body,) in rows(config, "SELECT body FROM announcements WHERE recipient IN (%s) ORDER BY id"
+                                     % ",".join("?" * len(names)), *(actor(n).user_id for n in names))]  # fmt: skip
+
+
+async def test_a_director_contradicting_a_players_report_needs_toch_and_both_are_told(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    await pair_round_one(commands, clock)  # board 1: Bert (white) - Anna
+    await ok(commands, ANNA, "/uitslag gewonnen")  # reported 0-1, Bert has not confirmed yet
+    text = await refused(commands, DIRECTOR, "/uitslag Anna verloren")
+    assert "de spelers zeiden 0-1: Anna (zwart) wint van Bert" in text and "niets veranderd" in text
+    assert "/uitslag Anna 1-0 1 toch" in text
+    assert rows(config, "SELECT result, reported_result FROM games WHERE board = 1") == [(None, "0-1")]
+    assert notices_to(config, "Anna", "Bert") == []
+    text = await ok(commands, DIRECTOR, "/uitslag Anna verloren toch")
+    assert "1-0: Bert (wit) wint van Anna" in text and "beide spelers hebben er bericht van gekregen" in text
+    assert rows(config, "SELECT result FROM games WHERE board = 1") == [("1-0",)]
+    told = notices_to(config, "Anna", "Bert")
+    assert len(told) == 2 and all("1-0: Bert (wit) wint van Anna" in b and "0-1: Anna (zwart) wint van Bert" in b for b in told)
+    # the director's own result corrected again: nothing the players said stands against it
+    assert "Dit spreekt" not in await ok(commands, DIRECTOR, "/uitslag Anna remise")
+
+
+async def test_a_director_contradicting_a_result_both_players_agreed_on_needs_toch(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    await pair_round_one(commands, clock)
+    await ok(commands, ANNA, "/uitslag 0-1")
+    await ok(commands, BERT, "/bevestig")
+    assert "Dit spreekt" not in await ok(commands, DIRECTOR, "/uitslag Anna gewonnen")  # the same: no question
+    await ok(commands, DIRECTOR, "/taal en")
+    text = await refused(commands, DIRECTOR, "/result Anna 1-0")
+    assert "the players said 0-1: Anna (black) beats Bert" in text and "/result Anna 1-0 1 anyway" in text
+    assert rows(config, "SELECT result FROM games WHERE board = 1") == [("0-1",)]
+    assert "both players were told" in await ok(commands, DIRECTOR, "/result Anna 1-0 anyway")
+    assert rows(config, "SELECT result FROM games WHERE board = 1") == [("1-0",)]
+
+
+async def test_a_director_settles_a_dispute_without_toch(commands: Core, clock: ShiftedClock, config) -> None:
+    await make_season(commands)
+    await pair_round_one(commands, clock)
+    await ok(commands, ANNA, "/uitslag gewonnen")
+    await ok(commands, BERT, "/uitslag gewonnen")  # they disagree: the director decides
+    assert "1-0: Bert (wit) wint van Anna" in await ok(commands, DIRECTOR, "/uitslag Bert gewonnen")
+    assert rows(config, "SELECT result FROM games WHERE board = 1") == [("1-0",)]

@@ -11,7 +11,8 @@ from bot.core.running.clock import ShiftedClock
 from bot.core.commands.dispatch import Core
 from engine import keizer
 from engine.keizer import pairing, season_file
-from tests.bot.conftest import DIRECTOR, dump
+from tests.bot.conftest import DIRECTOR, dump, ok, rows
+from tests.bot.keizer.test_commands import make_season, pair_round_one
 
 EXAMPLE = REPO / "examples" / "season.json"
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
@@ -78,4 +79,43 @@ async def test_a_start_far_ahead_would_date_the_played_rounds_after_today(comman
     before = dump(config.db_path)
     reply = await commands.handle(DIRECTOR, "/importeer start=2027-09-02 naam=Import", attachment=EXAMPLE.read_bytes())
     assert not reply.ok and reply.text.startswith("start=2027-09-02 is de datum van de eerste ronde die nog gespeeld wordt")
+    assert dump(config.db_path) == before
+
+
+async def test_export_and_import_keep_each_rounds_date_and_the_free_evenings(commands: Core, clock: ShiftedClock, config) -> None:
+    """Issue 44 §1: a round moved (/ronde 2 datum=) and a free evening (/seizoen vrij) go into the season file,
+    and a season imported from it has the played rounds on their dates and the rounds to play around the
+    free evenings, so its next export is the same file."""
+    def dates(name: str) -> list[str]:
+        return [d for (d,) in rows(config, "SELECT r.play_date FROM rounds r JOIN seasons s ON s.id = r.season_id"
+                                           " WHERE s.name = ? ORDER BY r.number", name)]  # fmt: skip
+
+    await make_season(commands)
+    await pair_round_one(commands, clock)
+    await ok(commands, DIRECTOR, "/ronde 2 datum=2026-12-09")  # a Wednesday, once
+    await ok(commands, DIRECTOR, "/seizoen vrij 2026-12-24")
+    await ok(commands, DIRECTOR, "/uitslag Bert 0-1")
+    await ok(commands, DIRECTOR, "/uitslag Daan 1-0")
+    clock.set(datetime(2026, 12, 9, 17, 5, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/publiceer")
+    exported = (await commands.handle(DIRECTOR, "/exporteer")).attachment
+    assert exported is not None
+    file = season_file.parse_season(exported[1].decode())
+    assert file.dates == ("2026-12-03", "2026-12-09") and file.free_evenings == ("2026-12-24",)
+
+    reply = await commands.handle(DIRECTOR, "/importeer start=2026-12-17 naam=Terug rondes=6 toch", attachment=exported[1])
+    assert reply.ok, reply.text
+    assert dates("Terug") == ["2026-12-03", "2026-12-09", "2026-12-17", "2026-12-31", "2027-01-07", "2027-01-14"]
+    assert await ok(commands, DIRECTOR, "/seizoen vrij") == "Vrije avonden van Terug: 2026-12-24."
+    again = (await commands.handle(DIRECTOR, "/exporteer")).attachment
+    assert again is not None and season_file.parse_season(again[1].decode()).dates == file.dates
+
+    # a file whose played rounds are dated on or after start, or after today, is refused and changes nothing
+    before = dump(config.db_path)
+    after_start = exported[1].replace(b'"2026-12-09"', b'"2026-12-20"')
+    late = await commands.handle(DIRECTOR, "/importeer start=2026-12-17 naam=Laat toch", attachment=after_start)
+    assert not late.ok and late.text.startswith("Het bestand dateert de laatste gespeelde ronde op 2026-12-20, niet vóór start=2026-12-17")
+    future = exported[1].replace(b'"2026-12-09"', b'"2026-12-16"')
+    ahead = await commands.handle(DIRECTOR, "/importeer start=2026-12-17 naam=Vooruit toch", attachment=future)
+    assert not ahead.ok and ahead.text.startswith("Het bestand dateert de laatste gespeelde ronde op 2026-12-16, na vandaag")
     assert dump(config.db_path) == before

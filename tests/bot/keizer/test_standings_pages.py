@@ -59,6 +59,7 @@ async def test_each_asker_sees_their_own_row_under_the_shared_page(commands: Cor
     await link(commands, late)
     reply = await commands.handle(late, "/stand")
     assert reply.lines[-1].startswith("Jij: 91. Speler090")
+    assert "Keizerpunt" in reply.lines[-1], reply.lines[-1]  # which points (issue 44 §3)
     top = actor("Speler003")
     await link(commands, top)
     assert not (await commands.handle(top, "/stand")).lines[-1].startswith("Jij:")  # on the page already

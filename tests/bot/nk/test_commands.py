@@ -175,8 +175,10 @@ async def test_a_jigo_reported_and_confirmed_or_entered_by_the_director(commands
     assert rows(config, "SELECT winner_id, jigo, forfeit FROM nk_games") == [(None, 1, 0)]
     table = (await commands.handle(ANNA, "/nk stand")).table
     assert table is not None and {row[1]: row[2] for row in table.rows} == {"Anna": "½", "Bert": "½"}
+    wide = (await commands.handle(ANNA, "/nk stand tabel")).table  # the website's: round 1 as chess-results has it
+    assert wide is not None and {row[1]: row[3] for row in wide.rows} == {"Anna": "2w½", "Bert": "1z½"}
     pairing = (await commands.handle(ANNA, "/nk indeling 1")).table
-    assert pairing is not None and pairing.rows[0][3] == "jigo"
+    assert pairing is not None and pairing.rows[0][-1] == "jigo"
     egf = (await commands.handle(DIRECTOR, "/nk egf")).attachment
     assert egf is not None and "1=/" in egf[1].decode() and "2=/" in egf[1].decode()
     await refused(commands, BERT, "/nk uitslag jigo", config)  # final now

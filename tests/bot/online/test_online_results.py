@@ -219,7 +219,7 @@ async def test_a_result_the_director_entered_is_never_written_back(core: Core, c
     await at(core, clock, lichess, STARTS + timedelta(minutes=30), Alarm(core, posted.send))
     assert results(config)[1] == "1/2-1/2" and results(config)[2] == "0-1"
     (told,) = posted.private("leider")
-    assert told.startswith("Ronde 1, bord 1: ") and "eindigde op lichess in 1-0, maar de ingevoerde uitslag 1/2-1/2 blijft staan" in told
+    assert told.startswith("Ronde 1, bord 1: ") and "eindigde op lichess in 1-0, maar de ingevoerde uitslag ½-½ blijft staan" in told
     await ok(core, DIRECTOR, f"/uitslag {white2} 1-0 1")  # the director corrects what came in
     for minutes in (31, 60, 600):
         await at(core, clock, lichess, STARTS + timedelta(minutes=minutes), Alarm(core, posted.send))

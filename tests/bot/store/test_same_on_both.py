@@ -42,11 +42,15 @@ SCRIPT = [
     ("+", 24 * 7),
     ("Leider", "/publiceer ongedaan"), ("Leider", "/publiceer toch"), ("Leider", "/invaller Anna"),
     ("Leider", "/uitslagen"), ("Leider", "/seizoen ontbrekend=wachten"),
+    # a postponed game (issue 44 §1): asked, set, shown, its players left out of its evening, reported when overdue
+    ("Daniel", "/uitstel"), ("Leider", "/uitstel Daniel tot=2026-12-24"), ("Daniel", "/mijn"), ("Anna", "/stand"),
+    ("Leider", "/uitslagen"), ("+", 24 * 8), ("Leider", "/uitslag Daniel 1-0 3"),
     # the NK
-    ("Leider", "/nk nieuw NK 2027 rondes=3"),
+    ("Leider", "/nk nieuw NK 2027 rondes=3 tempo=60+30"),
     ("Anna", "/nk inschrijven 2100"), ("Bert", "/nk inschrijven 2000"), ("Carla", "/nk inschrijven 1900"),
     ("Leider", "/nk inschrijven Eva 1800 recht=top"), ("Leider", "/nk goedkeuren alle"), ("Leider", "/nk ronde"),
     ("Anna", "/nk uitslag gewonnen"), ("Bert", "/nk bevestig"), ("Leider", "/nk uitslag Carla jigo"),
+    ("Anna", "/nk stand tabel"), ("Anna", "/nk indeling tabel"), ("Leider", "/speelavond locatie=De Ster speeltempo=90+30"),
     ("Leider", "/nk ronde"), ("Anna", "/nk indeling"), ("Leider", "/nk uitslag Anna verloren"),
     ("Leider", "/nk uitslag Bert gewonnen reglementair"), ("Anna", "/nk stand"), ("Leider", "/nk egf"),
     # grades
@@ -101,6 +105,11 @@ async def _run(target: str, config: Config) -> tuple[list[str], list[str]]:
             replies.append(f"{who} {command} -> {reply.ok} {reply.text}")
             await alarm.run_due()
         await _records_read_together_as_apart(store)
+        club = await store.club_by_external(DIRECTOR.platform, DIRECTOR.club_external_id)
+        for page in core.registry.web_pages:  # the website's lines under a title: dates, venue, last change
+            for rest in ("", "1"):
+                if page.details is not None:
+                    replies.append(f"details {page.path}/{rest} -> {await page.details(core, club, rest)}")
     finally:
         await store.close()
     return replies, posted
@@ -144,7 +153,12 @@ async def test_every_reply_announcement_and_row_is_the_same_on_sqlite_and_postgr
     sqlite_replies, sqlite_posts = await _run(lite, config)
     pg_replies, pg_posts = await _run(pg_url, config)
     assert sum(r.split(" -> ")[1].startswith("True") for r in sqlite_replies) > 60  # the script really ran
+    details = [r for r in sqlite_replies if r.startswith("details ")]
+    assert any("Bijgewerkt" in r and "Speeltempo: 90+30" in r for r in details)  # the Keizer pages' lines
+    assert any("Bijgewerkt" in r and "Speeltempo: 60+30" in r for r in details)  # the NK's
     assert any("pairing" in p for p in sqlite_posts) and any(" u" not in p.split(":")[0] for p in sqlite_posts)
+    assert any(r.startswith("Leider /uitstel Daniel tot=2026-12-24 -> True") for r in sqlite_replies)  # postponed
+    assert any(p.startswith("postponed-overdue") for p in sqlite_posts)  # and reported when not played in time
     assert pg_replies == sqlite_replies
     assert pg_posts == sqlite_posts
     conn = sqlite3.connect(lite)
@@ -158,6 +172,7 @@ async def test_every_reply_announcement_and_row_is_the_same_on_sqlite_and_postgr
     for rows in (lite_rows, pg_rows):
         place = {g[0]: (g[1], g[2]) for g in rows["games"]}  # id -> (round_id, board)
         rows["go_games"] = sorted((r[:column] + (place.get(r[column]),) + r[column + 1 :] for r in rows["go_games"]), key=repr)
+        rows["postponed_games"] = sorted((r[:1] + (place.get(r[1]),) + r[2:] for r in rows["postponed_games"]), key=repr)  # likewise
     for table in lite_rows:
         if table in ("announcements", "games"):  # a deleted last row's id: SQLite gives it again, PostgreSQL never
             lite_rows[table], pg_rows[table] = (sorted((r[1:] for r in rows), key=repr) for rows in (lite_rows[table], pg_rows[table]))

@@ -124,3 +124,55 @@ async def go_game(commands: Core, club: int, moves: tuple[str, ...]) -> int:
     for i, move in enumerate(moves):
         await ok(commands, (black, white)[i % 2], f"/zet {move}")
     return int(game["id"])
+
+
+ARCHIVE_DIRECTOR = actor("Leider", director=True, club="club-2")  # a club of its own: the others' pages stay as they are
+
+
+async def a_club_with_an_archive(commands: Core, website: bool = True) -> tuple[int, dict[str, str]]:
+    """A second club (issue 45 §1) whose NK "NK 2025" (Jan Koster beat Piet de Vries in both its rounds) and
+    Keizer season "2025-26" (Piet beat Jan in its one round) are over, with "NK 2026" and "2026-27" made
+    after them; the paths of its NK pages, its archive and the archive's pages (a player's NK page, a past
+    NK's standings, pairing and player, a past season's standings and pairing)."""
+    who = ARCHIVE_DIRECTOR
+    first = (commands.clock.now() + timedelta(days=1)).date()
+    await ok(commands, who, f"/seizoen naam=2025-26 start={first.isoformat()} rondes=1")
+    for line in ('"Jan Koster" 1900', '"Piet de Vries" 1800'):
+        await ok(commands, who, f"/speler {line}")
+    if website:  # the chat's tests have no website
+        await ok(commands, who, "/website aan")
+    club = await commands.store.club_by_external(who.platform, who.club_external_id)
+    assert club is not None
+    await ok(commands, who, "/nk nieuw NK 2025 rondes=2")
+    for line in ('"Jan Koster" 1900', '"Piet de Vries" 1800'):
+        await ok(commands, who, f"/nk inschrijven {line}")
+    for _ in range(2):  # a double elimination: Piet is out after his second loss
+        await ok(commands, who, "/nk ronde")
+        await ok(commands, who, '/nk uitslag "Jan Koster" gewonnen')
+    await ok(commands, who, "/nk nieuw NK 2026")  # NK 2025 is finished: the next one may be made
+    for line in ('"Jan Koster" 1900', '"Piet de Vries" 1800', "Kees 1700", "Lies 1600"):
+        await ok(commands, who, f"/nk inschrijven {line}")
+    await ok(commands, who, "/nk ronde")
+    commands.clock.set(datetime.combine(first, datetime.min.time(), timezone.utc) + timedelta(hours=17))  # type: ignore[attr-defined]
+
+    async def send(club_row, announcement) -> None:
+        return None
+
+    await Alarm(commands, send).run_due()  # 2025-26's only round published
+    await ok(commands, who, '/uitslag "Piet de Vries" 1-0 1')
+    await ok(commands, who, f"/seizoen naam=2026-27 start={(first + timedelta(days=1)).isoformat()} rondes=3")
+    jan = await commands.store.member_by_name(club.id, "Jan Koster")
+    assert jan is not None
+    nk = await commands.store.fetch_one("SELECT id FROM nk_tournaments WHERE name = 'NK 2025'")
+    season = await commands.store.fetch_one("SELECT id FROM seasons WHERE name = '2025-26'")
+    assert nk is not None and season is not None
+    past_nk, past_season = f"archief/nk/{nk['id']}", f"archief/keizer/{season['id']}"
+    return club.id, {
+        "nk-speler": f"nk-speler/{jan.id}",
+        "archief": "archief",
+        "archief-nk-stand": f"{past_nk}/stand",
+        "archief-nk-indeling": f"{past_nk}/indeling/1",
+        "archief-nk-speler": f"{past_nk}/speler/{jan.id}",
+        "archief-keizer-stand": f"{past_season}/stand",
+        "archief-keizer-indeling": f"{past_season}/indeling/1",
+    }

@@ -19,7 +19,7 @@ from selenium import webdriver
 from bot.core.commands.dispatch import Core
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, ok
-from tests.bot.web.conftest import a_club_with_everything
+from tests.bot.web.conftest import a_club_with_an_archive, a_club_with_everything
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = {"phone": (390, 844, True), "computer": (1280, 900, False)}
@@ -61,6 +61,8 @@ async def test_every_page_type_passes_axe_at_phone_and_computer_width(
     commands.config = dataclasses.replace(commands.config, web_base_url=base)
     club, personal, pages = await a_club_with_everything(commands)
     club_base = f"{base}/c/{club}"
+    other, archived = await a_club_with_an_archive(commands)  # an NK player's page, the archive and its pages
+    archive_urls = {name: f"{base}/c/{other}/{path}" for name, path in archived.items()}
     shots = tmp_path / "screenshots"
     shots.mkdir()
     found: list[str] = []
@@ -70,7 +72,7 @@ async def test_every_page_type_passes_axe_at_phone_and_computer_width(
                                     {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})  # fmt: skip
             await asyncio.to_thread(chrome.get, personal)  # the form: the cookie first, then the form itself
             urls = {**{name: f"{club_base}/{path}" for name, path in pages.items()}, "afmelden": f"{club_base}/afmelden",
-                    **not_found_pages(base, club_base)}  # fmt: skip
+                    **not_found_pages(base, club_base), **archive_urls}  # fmt: skip
             for name, url in urls.items():
                 for line in await asyncio.to_thread(check, chrome, url, shots / f"{name}-{width}.png"):
                     found.append(f"{name} at {width_name} width: {line}")
@@ -78,7 +80,7 @@ async def test_every_page_type_passes_axe_at_phone_and_computer_width(
     finally:
         await runner.cleanup()
     assert not found, "axe-core found:\n" + "\n".join(found)
-    assert len(list(shots.iterdir())) == 2 * (len(pages) + 1 + len(not_found_pages(base, club_base)))
+    assert len(list(shots.iterdir())) == 2 * (len(pages) + 1 + len(not_found_pages(base, club_base)) + len(archived))
 
 
 async def test_the_members_chart_and_the_cross_tables_legend_say_what_they_show(commands: Core, site: str) -> None:

@@ -24,7 +24,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.running.scheduler import Alarm
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, actor, link, ok
-from tests.bot.web.conftest import chromium
+from tests.bot.web.conftest import a_club_with_an_archive, chromium
 
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
 DEADLINE = datetime(2026, 12, 3, 16, 0, tzinfo=timezone.utc)  # 17:00 in Amsterdam
@@ -133,3 +133,28 @@ async def test_signing_off_through_the_form_in_a_phone_browser(commands: Core, c
 
 def reply_club(url: str) -> str:
     return url.split("/c/", 1)[1].split("/", 1)[0]
+
+
+async def test_an_nk_player_and_last_years_nk_reached_by_clicking_in_a_phone_browser(
+    commands: Core, site: str, browser: webdriver.Chrome
+) -> None:
+    """Issue 45 §1: a name in the NK's standings opens that player's NK page (Jan Koster plays in no Keizer
+    round), whose opponent opens theirs; the archive's NK 2025 opens its final table, its champion's page."""
+    club, _ = await a_club_with_an_archive(commands)
+    base = f"{site}/c/{club}"
+
+    async def click(text: str) -> str:
+        found = await asyncio.to_thread(browser.find_element, By.LINK_TEXT, text)
+        await asyncio.to_thread(found.click)
+        return await asyncio.to_thread(lambda: browser.find_element(By.TAG_NAME, "body").text)
+
+    await in_browser(browser, f"{base}/nk")
+    page = await click("Jan Koster")
+    assert "Jan Koster in NK 2026" in page and "Startgroep 0" in page and "Kees" in page and "Ken ik niet" not in page
+    page = await click("Kees")
+    assert "Kees in NK 2026" in page and "Jan Koster" in page and "zwart" in page
+    await in_browser(browser, f"{base}/archief")
+    page = await click("NK 2025")
+    assert "NK 2025: stand na ronde 2" in page and "Nederlands kampioen: Jan Koster" in page
+    page = await click("Jan Koster")
+    assert "Jan Koster in NK 2025" in page and "1-0" in page

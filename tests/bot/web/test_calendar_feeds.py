@@ -156,3 +156,24 @@ def test_the_reader_reads_folded_escaped_text() -> None:
            b"\r\n " + b"f" * 10 + b"\r\nEND:VCALENDAR\r\n")
     assert ics_reader.read(raw).one("X-WR-CALNAME") == "a, b; c\\ d\n" + "e" * 40 + "f" * 10
 
+
+
+async def test_the_club_feed_has_the_rapid_evenings_too(commands: Core, site: str) -> None:
+    """Issue 45 §1: the club's feed on the website (``kalender.ics``) holds the rapid season's evenings
+    beside the main season's, each named as the chat names it; ``/kalender rapid`` the rapid ones alone."""
+    from tests.bot.keizer.test_rapid import two_competitions
+
+    await two_competitions(commands)  # main: 3 Thursdays from 3 Dec; rapid: 3 Wednesdays from 2 Dec
+    await ok(commands, DIRECTOR, "/website aan")
+    status, body, kind = await fetch(f"{site}/c/1/kalender.ics")
+    assert status == 200 and kind == "text/calendar"
+    found = ics_reader.events(ics_reader.read(body))
+    summaries = [e.one("SUMMARY") for e in found]
+    assert len(found) == 6 and len({e.one("UID") for e in found}) == 6
+    assert sum(s.startswith("Rapid: ") for s in summaries) == 3
+    rapid_first = next(e for e in found if e.one("SUMMARY").startswith("Rapid: "))
+    assert _z(rapid_first.one("DTSTART")).date() == datetime(2026, 12, 2).date()  # the Wednesday
+    reply = await commands.handle(ANNA, "/kalender")
+    assert "Rapid: " in reply.text and "3 rondes" in reply.text
+    alone = ics_reader.events(ics_reader.read((await commands.handle(ANNA, "/kalender rapid")).attachment[1]))
+    assert len(alone) == 3 and all(e.one("SUMMARY").startswith("Rapid: ") for e in alone)

@@ -91,8 +91,9 @@ async def test_pairings_and_nk_standings_fit_a_phone_with_the_result_in_view(
     # on a phone the points and values stand under the names; on a computer in their own columns
     assert headers["indeling/1", 390] == ["Bord", "Wit Punten · Waarde", "Zwart Punten · Waarde", "Uitslag"], headers
     assert headers["indeling/1", 1280] == ["Bord", "Wit", "Punten", "Waarde", "Zwart", "Punten", "Waarde", "Uitslag"]
-    assert headers["nk", 390] == ["#", "Naam", "Punten WP · WWP · Sterkte", "Titel"], headers
-    assert len(headers["nk", 1280]) == 7
+    assert headers["nk", 390] == ["#", "Naam", "Punten R1 · WP · WWP · Sterkte", "Titel"], headers
+    assert headers["nk-indeling/1", 390] == ["Bord", "Zwart Punten · Groep · Sterkte", "Wit Punten · Groep · Sterkte", "Uitslag"]
+    assert len(headers["nk", 1280]) == 8 and len(headers["nk-indeling/1", 1280]) == 10
 
 
 async def test_the_members_chart_labels_are_at_least_12_px_on_a_phone(

@@ -220,3 +220,20 @@ async def test_a_button_is_answered_with_a_redirect_and_its_outcome_is_shown_onc
     value = outcome_cookie(hashed, tuple("x" * 100 for _ in range(100)), False)
     assert len(value) <= 3100 and read_outcome(hashed, value) is not None and read_outcome("cd" * 32, value) is None
     assert read_outcome(hashed, value + "0") is None and read_outcome(hashed, "") is None
+
+
+async def test_the_form_and_the_pages_show_a_moved_rounds_evening(commands: Core, site: str) -> None:
+    """Issue 44 §1: a free evening moves round 2 from 10 to 17 December; the form and the pages say so."""
+    club = await a_club(commands)
+    await ok(commands, DIRECTOR, "/seizoen vrij 2026-12-10")
+    url = await personal_link(commands)
+    async with browser() as session:
+        await form_of(session, url)
+        _, page = await form_of(session, f"{site}/c/{club}/afmelden")
+        assert "<h3>Ronde 2 — do 17 december 2026</h3>" in page and "10 december" not in page
+        assert "<p>Afmelden tot do 17 december 2026 17:00, indeling om do 17 december 2026 18:00.</p>" in page
+        assert "<h3>Ronde 5 — do 7 januari 2027</h3>" in page  # the season a week longer
+        status, page = await press(session, site, club, "/afmelden 2")
+        assert status == 200 and "Anna is afgemeld voor ronde 2 (2026-12-17)." in page
+        _, page = await form_of(session, f"{site}/c/{club}/kalender.ics")
+        assert "DTSTART:20261217T190000Z" in page and "DTSTART:20261210T190000Z" not in page

@@ -10,6 +10,7 @@ import pytest
 from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round, standings, value_ranking
 from engine.keizer.pairing import pair_round
 from engine.keizer.prizes import prizes_from_rounds
+from engine.keizer.scores import scoring
 
 W, B, D = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW
 
@@ -115,6 +116,25 @@ def test_a_withdrawn_player_leaves_the_ranking_and_their_games_keep_their_value(
     assert {x for g in pair_round(gone, rounds, ["a", "c", "d"], round_number=4).games for x in (g.white, g.black)} <= set("acd")
 
 
+def test_a_withdrawn_players_value_is_the_one_of_the_last_ranking_they_were_in_not_with_a_joiner_inserted() -> None:
+    """Worked by hand (values "top": 50, 49, ...). Round 1 at the start order a 50, b 49, c 48, d 47: a beats
+    b (a 49), c beats d (c 47). The standings after round 1: a 49, c 47, b 0, d 0 (b above d by rating), so
+    b's value there is 48 (3rd). e joins in round 2 with 10 start points and b withdraws from round 2: the
+    list that values round 2 is a, c, e, b, d, where b would be 4th (47). b keeps 48, the value of the last
+    ranking b was in (the README's rule). Round 2: a beats e (3rd of a, c, e, d: 48), so a has 48 + 48 = 96."""
+    ps = [Player(c, c.upper(), 2000 - 100 * i) for i, c in enumerate("abcd")]
+    ps[1] = Player("b", "B", 1900, withdrawn_from=2)
+    ps.append(Player("e", "E", 1500, joined_round=2, start_points=Fraction(10)))
+    rounds = [Round(1, (Game("a", "b", W), Game("c", "d", W))), Round(2, (Game("a", "e", W), Game("c", "d", D)))]
+    after_one = standings(ps, rounds, after_round=1)
+    assert [(s.player.id, s.score, s.value) for s in after_one] == [("a", 49, 50), ("c", 47, 49), ("b", 0, 48), ("d", 0, 47)]
+    # the list that values round 2: e entered at 10, above b, who would be worth 47 there
+    assert [(s.player.id, s.value) for s in value_ranking(ps, rounds, 2)] == [("a", 50), ("c", 49), ("e", 48), ("b", 47), ("d", 46)]
+    after_two = {s.player.id: s.score for s in standings(ps, rounds)}
+    assert after_two["a"] == 96  # the win over b at 48, not 47
+    assert scoring(ps, rounds).values["b"] == 48
+
+
 def test_a_player_who_comes_back_rejoins_and_the_standings_before_stay_as_they_were() -> None:
     """b leaves from round 3 and comes back from round 4: the standings after rounds 0-3 are those of
     the withdrawal alone (published, they never change); from round 4 on b is ranked and paired again,
@@ -153,3 +173,22 @@ def test_an_automatic_sign_off_earns_its_setting(fraction: Fraction) -> None:
     c = next(s for s in standings(ps, rounds, settings) if s.player.id == "c")
     value = {s.player.id: s.value for s in value_ranking(ps, rounds, 1, settings)}["c"]
     assert c.score == fraction * value
+
+
+# --- an unrated player's estimate -----------------------------------------------------------------
+
+
+def test_an_estimate_places_an_unrated_player_in_the_start_order_and_nothing_else() -> None:
+    """t is unrated (0) with an estimate of 1850: the start order is a, t, c (not a, c, t), and a late
+    joiner's start points interpolate at 1850. After a round ties are broken by the real rating: t (0)
+    below c (1800) when both have 0 points."""
+    ps = [Player("a", "A", 2000), Player("t", "T", 0, estimate=1850), Player("c", "C", 1800)]
+    assert ids(standings(ps, [], after_round=0)) == ["a", "t", "c"]
+    assert ids(standings([*ps[:1], Player("t", "T", 0), ps[2]], [], after_round=0)) == ["a", "c", "t"]
+    rounds = [Round(1, (Game("a", "c", W),), absent={"t": Absence.UNEXCUSED})]
+    assert ids(standings(ps, rounds)) == ["a", "c", "t"]  # c and t both 0: rating, the real one, first
+    # round 1 at the start order's values (a 50, t 49, c 48): a beat c, 48. A joiner in round 2, unrated
+    # with an estimate of 1900, interpolates between a (2000, 48 points) and t (1850 estimated, 0 points):
+    # 0 + 48 * (1900 - 1850) / (2000 - 1850) = 16; without the estimates, at rating 0, it would be 0
+    late = [*ps, Player("j", "J", 0, joined_round=2, estimate=1900)]
+    assert {s.player.id: s.score for s in value_ranking(late, rounds, 2)}["j"] == 16

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -215,6 +216,14 @@ def test_format_path() -> None:
 
 ids = st.text("abcdefghijklmnopqrstuvwxyzé-_ ", min_size=1, max_size=6).filter(lambda s: s.strip() != "")
 fractions = st.fractions(min_value=0, max_value=10, max_denominator=12)
+# The strategies a season draws from again and again, made once: one made anew for every draw is validated
+# and labelled anew each time, which cost Hypothesis more than the examples themselves (the same draws).
+names = st.text(min_size=1, max_size=8).filter(lambda s: s.strip() != "")
+groups = st.none() | st.sampled_from(["A", "B", "C", "D"])
+start_points = st.none() | fractions
+kinds = st.sampled_from(["game", "bye", "absent", "skip"])
+results = st.none() | st.sampled_from(list(Result))
+absences = st.sampled_from(list(Absence))
 
 
 @st.composite
@@ -224,11 +233,11 @@ def seasons(draw: st.DrawFn) -> Season:
     players = tuple(
         Player(
             id=pid,
-            name=draw(st.text(min_size=1, max_size=8).filter(lambda s: s.strip() != "")),
+            name=draw(names),
             rating=draw(st.integers(0, 2800)),
-            group=draw(st.none() | st.sampled_from(["A", "B", "C", "D"])),
+            group=draw(groups),
             joined_round=draw(st.integers(1, n_rounds + 1)),
-            start_points=draw(st.none() | fractions),
+            start_points=draw(start_points),
         )
         for pid in player_ids
     )
@@ -239,15 +248,15 @@ def seasons(draw: st.DrawFn) -> Season:
         games, byes, absent = [], [], {}
         i = 0
         while i < len(here):
-            kind = draw(st.sampled_from(["game", "bye", "absent", "skip"]))
+            kind = draw(kinds)
             if kind == "game" and i + 1 < len(here):
-                games.append(Game(here[i], here[i + 1], draw(st.none() | st.sampled_from(list(Result)))))
+                games.append(Game(here[i], here[i + 1], draw(results)))
                 i += 2
                 continue
             if kind == "bye":
                 byes.append(here[i])
             elif kind == "absent":
-                absent[here[i]] = draw(st.sampled_from(list(Absence)))
+                absent[here[i]] = draw(absences)
             i += 1
         rounds.append(Round(number, tuple(games), tuple(byes), absent))
     changes: dict[str, Any] = {}
@@ -262,12 +271,19 @@ def seasons(draw: st.DrawFn) -> Season:
     next_round = n_rounds + 1
     eligible = [p.id for p in players if p.joined_round <= next_round]
     present = draw(st.none() | st.lists(st.sampled_from(eligible), unique=True) if eligible else st.none())
+    days, day = [], date(2026, 9, 3)  # each round's date, on or after the one before (a double round: the same)
+    for step in draw(st.lists(st.integers(0, 15), min_size=n_rounds, max_size=n_rounds)):
+        day += timedelta(days=step)
+        days.append(day.isoformat())
+    free = draw(st.lists(st.dates(date(2026, 9, 1), date(2027, 8, 31)), unique=True, max_size=4))
     return Season(
         settings=KeizerSettings(**changes),
         players=players,
         rounds=tuple(rounds),
         present=None if present is None else tuple(present),
         name=draw(st.none() | st.text(max_size=10)),
+        dates=tuple(days) if draw(st.booleans()) else (),
+        free_evenings=tuple(sorted(d.isoformat() for d in free)),
     )
 
 
@@ -335,3 +351,25 @@ def test_withdrawals_automatic_sign_offs_and_the_new_settings_round_trip() -> No
     bad = text.replace('"round1"', '"whenever"')
     with pytest.raises(SeasonFileError, match="riser_from must be one of"):
         parse_season(bad)
+
+
+@pytest.mark.parametrize(
+    "first, second, free, words",
+    [
+        ('"2026-12-03"', '"2027-02-30"', "[]", "a round's date must be a date written YYYY-MM-DD, not '2027-02-30'"),
+        ('"2026-12-10"', '"2026-12-03"', "[]", "round 2 on 2026-12-03 comes before round 1 on 2026-12-10"),
+        ('"2026-12-03"', "null", "[]", "round 2 has no date: give every round a date, or none"),
+        ('"2026-12-03"', '"2026-12-10"', '["2026-12-24", "2026-12-24"]', "the free evening 2026-12-24 is listed twice"),
+        ('"2026-12-03"', '"2026-12-10"', '["24-12-2026"]', "a free evening must be a date written YYYY-MM-DD"),
+    ],
+)
+def test_round_dates_and_free_evenings_are_checked(first: str, second: str, free: str, words: str) -> None:
+    """Issue 44 §1: each round's date (all or none, in order, real dates) and the free evenings."""
+    assert words in str(error_of(_dated(first, second, free)))
+    season = parse_season(_dated('"2026-12-03"', '"2026-12-10"', '["2026-12-24"]'))
+    assert season.dates == ("2026-12-03", "2026-12-10") and season.free_evenings == ("2026-12-24",)
+
+
+def _dated(first: str, second: str, free: str) -> str:
+    text = GOOD.replace('"byes": ["c"]', f'"date": {first}, "byes": ["c"]').replace('"number": 2,', f'"number": 2, "date": {second},')
+    return text.replace('"present": ["a", "b", "c"]', f'"present": ["a", "b", "c"], "free_evenings": {free}')

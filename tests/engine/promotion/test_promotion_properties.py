@@ -14,25 +14,38 @@ from engine.promotion import (
 START = date(2026, 1, 1)
 
 
+# The strategies a history draws from, made once: a strategy made anew for every draw is validated and
+# labelled anew each time, which cost Hypothesis more than the examples themselves (the same draws either way).
+_GRADES = st.integers(26, 38)
+_LENGTHS = st.integers(0, 45)
+_GAPS = st.integers(0, 60)
+_OPPONENT_GRADES = st.one_of(st.none(), st.integers(20, 38))
+_RESULTS = st.sampled_from([WIN, WIN, LOSS, LOSS, DRAW])
+_HANDICAPS = st.sampled_from([0, 0, 0, 0, 2])
+_MINUTES = st.sampled_from([None, 30, 45, 60, 90])
+_BYOYOMI = st.sampled_from([None, 20, 30, 30, 60])
+_UNRELIABLE = st.integers(0, 9)
+
+
 @st.composite
 def histories(draw: st.DrawFn) -> tuple[int, list[Game]]:
-    grade = draw(st.integers(26, 38))
-    n = draw(st.integers(0, 45))
+    grade = draw(_GRADES)
+    n = draw(_LENGTHS)
     day = START
     games = []
     for i in range(n):
-        day += timedelta(days=draw(st.integers(0, 60)))
+        day += timedelta(days=draw(_GAPS))
         games.append(
             Game(
                 key=f"g{i:03d}",
                 played_on=day,
-                opponent_grade=draw(st.one_of(st.none(), st.integers(20, 38))),
-                result=draw(st.sampled_from([WIN, WIN, LOSS, LOSS, DRAW])),
-                handicap=draw(st.sampled_from([0, 0, 0, 0, 2])),
-                minutes=draw(st.sampled_from([None, 30, 45, 60, 90])),
-                byoyomi_seconds=draw(st.sampled_from([None, 20, 30, 30, 60])),
+                opponent_grade=draw(_OPPONENT_GRADES),
+                result=draw(_RESULTS),
+                handicap=draw(_HANDICAPS),
+                minutes=draw(_MINUTES),
+                byoyomi_seconds=draw(_BYOYOMI),
                 official=draw(st.booleans()) or draw(st.booleans()),
-                opponent_unreliable=draw(st.integers(0, 9)) == 0,
+                opponent_unreliable=draw(_UNRELIABLE) == 0,
             )
         )
     return grade, games
