@@ -9,12 +9,12 @@ the season and the director's ``/speler`` are never held."""
 
 from __future__ import annotations
 
-import json
 
 from bot.core.commands.command_line import quote_word
 from bot.core.commands.context import Context
 from bot.core.commands.dispatch import Core
 from bot.core.storage.store import Member
+from bot.keizer.club_settings import club_setting, with_club_setting
 from bot.keizer.formatting import for_competition
 from bot.keizer.join_store import JoinStore
 from bot.keizer.store import Season
@@ -26,16 +26,12 @@ APPROVAL_WORDS = {"aanmelden": "open|goedkeuring", "joining": "open|approval"}  
 
 
 def needs_approval(season: Season) -> bool:
-    return bool(json.loads(season.settings_json or "{}").get(APPROVAL_KEY) == "approval")
+    return club_setting(season, APPROVAL_KEY, "open") == "approval"
 
 
 def with_approval_setting(settings_json: str, mode: str) -> str:
     """A season's stored settings with the ``aanmelden`` setting (``open``, the default, is not stored)."""
-    settings = json.loads(settings_json or "{}")
-    settings.pop(APPROVAL_KEY, None)
-    if mode != "open":
-        settings[APPROVAL_KEY] = mode
-    return json.dumps(settings, sort_keys=True)
+    return with_club_setting(settings_json, APPROVAL_KEY, mode, "open")
 
 
 def held(ctx: Context, season: Season, enrol: bool) -> bool:

@@ -5,7 +5,6 @@ while results of earlier rounds are open, until they are settled or the director
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 
 from bot.core.commands.command_line import quote_word
@@ -14,6 +13,7 @@ from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.commands.replies import Reply
 from bot.core.storage.store import Club, club_key
+from bot.keizer.club_settings import club_setting, with_club_setting
 from bot.keizer.formatting import for_competition, rapid_word, shown_result
 from bot.keizer.lookups import active_season, competition_of, keizer_store
 from bot.keizer.open_results_store import OpenGame, OpenResultsStore
@@ -26,18 +26,13 @@ MISSING_VALUES = {"indelen": "pair", "pair": "pair", "wachten": "wait", "wait": 
 
 def waits_for_results(season: Season) -> bool:
     """``ontbrekend=wachten``: the season's pairing waits while earlier results are open."""
-    mode: object = json.loads(season.settings_json or "{}").get(MISSING_KEY)
-    return mode == "wait"
+    return club_setting(season, MISSING_KEY, "pair") == "wait"
 
 
 def with_missing_setting(settings_json: str, mode: str) -> str:
     """A season's stored settings with the ``ontbrekend`` setting (only ``wait`` is stored: pairing anyway
     is the default)."""
-    settings = json.loads(settings_json or "{}")
-    settings.pop(MISSING_KEY, None)
-    if mode == "wait":
-        settings[MISSING_KEY] = "wait"
-    return json.dumps(settings, sort_keys=True)
+    return with_club_setting(settings_json, MISSING_KEY, "wait" if mode == "wait" else "pair", "pair")
 
 
 def open_store(core: Core) -> OpenResultsStore:

@@ -20,13 +20,13 @@ or a second process on PostgreSQL sends none twice."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta
 
 from bot.core.output.calendar import local_text
 from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
 from bot.core.storage.store import Club
+from bot.keizer.club_settings import club_setting, with_club_setting
 from bot.keizer.competition import withdrawn
 from bot.keizer.formatting import for_competition, rapid_word, shown_result
 from bot.keizer.lookups import keizer_store
@@ -42,16 +42,12 @@ RESULTS_AFTER = timedelta(days=1)  # the day after the round, at its publication
 
 
 def reminder_mode(season: Season) -> str:
-    return str(json.loads(season.settings_json or "{}").get(REMINDER_KEY, "off"))
+    return club_setting(season, REMINDER_KEY, "off")
 
 
 def with_reminder_setting(settings_json: str, mode: str) -> str:
     """A season's stored settings with the ``herinnering`` setting (``off``, the default, is not stored)."""
-    settings = json.loads(settings_json or "{}")
-    settings.pop(REMINDER_KEY, None)
-    if mode != "off":
-        settings[REMINDER_KEY] = mode
-    return json.dumps(settings, sort_keys=True)
+    return with_club_setting(settings_json, REMINDER_KEY, mode, "off")
 
 
 async def queue_answer_reminders(core: Core, club: Club, season: Season, row: RoundRow, now: datetime) -> None:
