@@ -79,7 +79,7 @@ async def test_a_newcomer_signing_on_mid_season_is_told_the_same(commands: Core,
     await round_one_played(commands, clock)
     fred = actor("Fred")
     said = await ok(commands, fred, "/aanmelden")
-    assert "Fred stroomt in vanaf ronde 2: groep nog geen (/speler Naam groep=A)" in said
+    assert "Fred stroomt in vanaf ronde 2: nog geen groep (die zet de wedstrijdleider: /speler Naam groep=A)" in said
     await ok(commands, DIRECTOR, "/taal en")
     said = await ok(commands, DIRECTOR, "/speler Gert 1600")
-    assert "Gert joins from round 2: group none yet (/player Name group=A), 24 start points (place" in said
+    assert "Gert joins from round 2: no group yet (the director sets it: /player Name group=A), 24 start points (place" in said
