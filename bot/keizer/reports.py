@@ -249,6 +249,8 @@ async def _after_current(core: Core, ctx: Context, data: competition.SeasonData)
         return ctx.t("me_season_over")
     if ctx.member.id in await competition.signed_off_for(core.store, coming.season_id, coming.id):
         return ctx.t("me_signed_off", round=coming.number, date=coming.play_date)
+    if ctx.member.id in competition.catch_up_players(data, coming.play_date):  # no deadline to sign off: left out
+        return ctx.t("me_catch_up_evening", round=coming.number, date=coming.play_date)
     return ctx.t("me_coming", round=coming.number, date=coming.play_date, deadline=ctx.local(coming.deadline_at))
 
 
