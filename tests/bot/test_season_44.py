@@ -93,7 +93,9 @@ def test_the_season_of_issue_44_in_the_console(config: Config) -> None:
     assert "bot> Inhaalpartij van ronde 2 tegen Fleur de Boer: uitgesteld tot 2026-12-17; de uitslag komt in ronde 2 met /uitslag." in anna
     assert "bot> Ronde 3 is op 2026-12-17: dan speel je je inhaalpartij, dus je wordt in ronde 3 niet ingedeeld (als afgemeld op tijd)." in anna
     assert not any("afmelden kan tot" in x for x in anna)
-    # round 3 leaves both players of the catch-up game out; its result goes into round 2
+    # round 3 leaves both players of the catch-up game out, and Anna's card says why (not "afgemeld")
+    anna = reply_to("/mijn", 3)
+    assert re.search(r"^bot>\s+3\s+inhaalpartij van ronde 2\s+56.67$", "\n".join(anna), re.M) and not any("Afgemeld" in x for x in anna)
     round_three = reply_to("/indeling", 2)
     assert round_three[0] == "bot> Indeling ronde 3 (2026-12-17)" and not any("Anna" in x or "Fleur" in x for x in round_three)
     assert reply_to("/uitslag Anna de Vries gewonnen 2") == ["bot> Uitslag bord 1 ronde 2: 1-0: Anna de Vries (wit) wint van Fleur de Boer."]

@@ -83,6 +83,9 @@ async def test_the_catch_up_evening_leaves_both_players_out_of_its_round(command
     assert len(round_players(config, 2)) == 2 and round_players(config, 2) < {"Carla", "Daan", "Eva"}  # not paired twice that evening
     assert rows(config, "SELECT m.name, s.kind FROM signoffs s JOIN rounds r ON r.id = s.round_id JOIN members m"
                         " ON m.id = s.member_id WHERE r.number = 2 ORDER BY m.name") == [("Anna", "notice"), ("Bert", "notice")]  # fmt: skip
+    # her card and /mijn say why she is not in round 2: her catch-up game, not a sign-off of hers
+    assert "inhaalpartij van ronde 1" in await ok(commands, CARLA, "/kaart Anna")
+    assert "Afgemeld" not in await ok(commands, ANNA, "/mijn")
     # the players report their catch-up game without a round number: it goes to round 1
     assert "Bert" in await ok(commands, ANNA, "/uitslag verloren")
     assert "ronde 1" in await ok(commands, BERT, "/bevestig")
