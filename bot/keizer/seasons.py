@@ -110,7 +110,7 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         await FreeEveningStore(core.store).add_free_evenings(season.id, list(opts.free))
     lines = [season_created(ctx, opts, calendar, len(carried))]
     if opts.free:
-        lines.append(ctx.t("free_added", season=opts.name, days=", ".join(d.isoformat() for d in opts.free)))
+        lines.append(ctx.t("free_added", count=len(opts.free), season=opts.name, days=", ".join(d.isoformat() for d in opts.free)))
     if playing_online is not None:
         lines.append(describe(ctx, playing_online, (await VenueStore(core.store).venue(ctx.club.id)).ends))
     if opts.kind == "rapid" and previous is None:

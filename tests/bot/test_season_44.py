@@ -66,6 +66,7 @@ def test_the_season_of_issue_44_in_the_console(config: Config) -> None:
 
     # the calendar: Christmas Eve given with the season, New Year's Eve after it; the later rounds move
     assert "12 spelers doen mee" in reply_to("/seizoen naam=2026-27 start=2026-12-03 rondes=6 vrij=2026-12-24")[0]
+    assert reply_to("/seizoen naam=2026-27 start=2026-12-03 rondes=6 vrij=2026-12-24")[1] == "bot> Vrije avond in 2026-27: 2026-12-24."
     assert reply_to("/seizoen vrij 2026-12-31") == [
         "bot> Vrije avond in 2026-27: 2026-12-31.",
         "bot> Ronde 4 verplaatst van 2026-12-31 naar 2027-01-07.",
