@@ -73,6 +73,7 @@ def test_the_season_of_issue_44_in_the_console(config: Config) -> None:
         "bot> Ronde 5 verplaatst van 2027-01-07 naar 2027-01-14.",
         "bot> Ronde 6 verplaatst van 2027-01-14 naar 2027-01-21.",
     ]
+    assert reply_to("/seizoen")[0] == "bot> Seizoen 2026-27: 6 rondes (van 2026-12-03 tot 2027-01-21), afmelden tot 17:00, indeling om 18:00 (Europe/Amsterdam)."
     assert "bot> Vrije avonden van 2026-27: 2026-12-24, 2026-12-31." in reply_to("/seizoen")
     groups = reply_to("/groepen A: Anna de Vries, Bert Jansen, Carla Smit, Daan Bos; B: Eva Visser, Fleur de Boer, Gijs Mulder, Hanna Dekker; C: Ivo de Graaf, Jet Bakker, Kees Vos, Tim Koster")
     assert groups[0] == "bot> Groepen in seizoen 2026-27:" and "bot> Tim Koster: groep - → C" in groups and len(groups) == 13
