@@ -17,7 +17,8 @@ def register(registry: Registry) -> None:
     table("seasons", at_most_one=(ONE_ACTIVE_SEASON,), kept_on_copy=("version",))  # its triggers count changes
     table("rounds", dates=("play_date",))
     table("free_evenings", dates=("day",))  # /seizoen vrij (bot/keizer/free_evenings.py)
-    for name in ("games", "byes", "pairing_failures", "club_venues", "season_online", "postponed_games"):
+    table("club_venues", times=("starts_at", "ends_at"))  # /speelavond tijd=19:30-23:30: local times of day
+    for name in ("games", "byes", "pairing_failures", "season_online", "postponed_games"):
         table(name)
     # A member who never played may have these: a place in a season, sign-offs, a sign-on, an attendance
     # mode, a calendar feed, a sign-on waiting for the director's approval. A sign-off or sign-on is no clash in a round; a sign-off says absent.

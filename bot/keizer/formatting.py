@@ -34,6 +34,7 @@ def shown_result(result: str | None) -> str:
 
 
 def result_text(lang: str, game: GameRow) -> str:
+    """A game's result in a pairing's table: confirmed, reported and awaiting confirmation (``½-½?``), or none."""
     if game.result is not None:
         return shown_result(Result(game.result).value)
     if game.reported_result is not None:

@@ -28,6 +28,7 @@ from bot.keizer.online_round import SYSTEM, own_link
 from bot.keizer.postponed_store import PostponedStore
 from bot.keizer.lookups import active_season, competition_of, keizer_store, player_named
 from bot.keizer.views import PAGE_ROWS
+from bot.keizer.why import values_now
 
 EXPORT_FORMATS = ("csv", "html", "trf")
 
@@ -114,13 +115,17 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
             return ctx.t("card_postponed_until", date=until) if until else ctx.t("card_postponed")
         return results.get(m.result, m.result)
 
+    counts = await values_now(data, player.id)  # what each game counts now: /waarom punten's values (issue 34)
     table = Table(
-        headers=(ctx.t("col_round"), ctx.t("col_opponent"), ctx.t("col_colour"), ctx.t("col_result"), ctx.t("col_score")),
+        headers=(ctx.t("col_round"), ctx.t("col_opponent"), ctx.t("col_value_now"), ctx.t("col_colour"), ctx.t("col_result"),
+                 ctx.t("col_score")),
         rows=tuple(
-            (str(m.round), names.get(m.opponent, "") if m.opponent else "", colours[m.colour], result_of(m),
+            (str(m.round), names.get(m.opponent, "") if m.opponent else "",
+             str(counts[m.round]) if m.opponent and m.round in counts else "", colours[m.colour], result_of(m),
              fmt_points(score) if score is not None else "")
             for m, score in card.rounds
         ),
+        under=(2,),  # a phone shows the value under the opponent's name
     )  # fmt: skip
     title = for_competition(ctx.lang, season.kind, ctx.t("card_title", name=player.name, season=season.name))
     summary = ctx.t(

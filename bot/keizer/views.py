@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import json
 from collections import Counter
+from datetime import date
 
 from engine.keizer import prizes as prize_rules
 from engine.keizer.model import Absence
@@ -14,6 +15,7 @@ from engine.keizer.model import Absence
 from bot.core.commands.context import Context, Quoted, UserError, parse_int
 from bot.core.club.name_key import name_key
 from bot.core.commands.dispatch import OWN_ROWS, Core
+from bot.core.output.calendar import day_text, moment_parts
 from bot.core.output.pictures import table_png
 from bot.core.commands.replies import Button, Reply, Table
 from bot.keizer import competition
@@ -195,14 +197,14 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
             raise UserError("error_usage", usage=ctx.t("usage_indeling"))
         row = await round_by_number(core, season, ctx.args[0])
         if row.status != "paired":
-            raise UserError("error_round_not_paired", round=row.number, publish=ctx.local(row.publish_at))
+            return not_published(ctx, season.kind, row, full)
     else:
         row = competition.current_round(data)
         if row is None:
             coming = competition.coming_round(data)
             if coming is None:
                 raise UserError("error_season_over", season=season.name)
-            raise UserError("error_round_not_paired", round=coming.number, publish=ctx.local(coming.publish_at))
+            return not_published(ctx, season.kind, coming, full)
         waiting = await waiting_line(core, ctx, season, competition.coming_round(data))
         if waiting is not None:  # the next round's pairing is held (ontbrekend=wachten): say so first
             reply = await pairing_reply(core, ctx, data, row, full)
@@ -211,6 +213,16 @@ async def cmd_indeling(core: Core, ctx: Context) -> Reply:
     if named is None or not reply.lines:
         return reply
     return dataclasses.replace(reply, lines=(f"{season.name}: {reply.lines[0]}", *reply.lines[1:]))  # which season
+
+
+def not_published(ctx: Context, kind: str, row: RoundRow, full: bool) -> Reply:
+    """A round whose pairing is not out yet: the chat refuses (it says when it comes); the website's page
+    of the round (``full``) is the round's page, saying that it is not published yet and when it will be."""
+    if not full:
+        raise UserError("error_round_not_paired", round=row.number, publish=ctx.local(row.publish_at))
+    title = ctx.t("pairing_title", round=row.number, date=day_text(ctx.lang, date.fromisoformat(row.play_date)))
+    day, time = moment_parts(ctx.lang, row.publish_at, ctx.club.timezone)
+    return Reply(lines=(for_competition(ctx.lang, kind, title), ctx.t("web_round_not_published", day=day, time=time)))
 
 
 async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, row: RoundRow, full: bool = False) -> Reply:
@@ -233,7 +245,9 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
         if g.id not in later:
             return result_text(ctx.lang, g)
         until = later[g.id]
-        return ctx.t("card_postponed_until", date=until) if until else ctx.t("card_postponed")
+        if not until:
+            return ctx.t("card_postponed")
+        return ctx.t("card_postponed_until", date=day_text(ctx.lang, date.fromisoformat(until)) if full else until)
 
     def link_cell(board: int) -> tuple[str, ...]:
         game = online.get(board)
@@ -245,8 +259,10 @@ async def pairing_reply(core: Core, ctx: Context, data: competition.SeasonData, 
             (str(g.board), names[g.white_id], *before.get(g.white_id, none), names[g.black_id],
              *before.get(g.black_id, none), result_cell(g), *link_cell(g.board)) for g in games
         ),
+        under=(2, 3, 5, 6, 8) if full else (),  # a phone: points and value under each name, the lichess link under the result
     )  # fmt: skip
-    lines = [for_competition(ctx.lang, data.season.kind, ctx.t("pairing_title", round=row.number, date=row.play_date))]
+    day = day_text(ctx.lang, date.fromisoformat(row.play_date)) if full else row.play_date  # the website's dates are long
+    lines = [for_competition(ctx.lang, data.season.kind, ctx.t("pairing_title", round=row.number, date=day))]
     bye = await keizer_store(core).bye_of_round(row.id)
     if bye is not None:
         lines.append(ctx.t("bye_line", name=names[bye]))

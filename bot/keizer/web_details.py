@@ -33,8 +33,7 @@ def details(kind: str, pairing: bool) -> Details:
         said: list[str] = []
         if rounds:
             first, last = date.fromisoformat(rounds[0].play_date), date.fromisoformat(rounds[-1].play_date)
-            said.append(t(lang, "web_detail_dates", first=day_text(lang, first), first_year=first.year,
-                          last=day_text(lang, last), last_year=last.year))  # fmt: skip
+            said.append(t(lang, "web_detail_dates", first=day_text(lang, first), last=day_text(lang, last)))  # the year in each
         venue = await VenueStore(core.store).venue(club.id)
         if venue.location:
             said.append(t(lang, "web_detail_venue", location=venue.location))

@@ -36,7 +36,7 @@ async def cmd_waarom(core: Core, ctx: Context) -> Reply:
     row = next((s for s in rows if s.player.id == player.id), None)
     if row is None:  # withdrawn, or joining in a later round
         raise UserError("error_why_not_ranked", name=player.name)
-    lines = await asyncio.to_thread(explain.score_lines, player.id, data.players, data.rounds, data.settings)
+    lines = await score_lines(data, player.id)
     after = max((r.number for r in data.rounds), default=0)
     names = names_of(data)
     title = ctx.t("why_points_title", name=player.name, score=fmt_points(row.score), rank=row.rank, round=after)
@@ -50,6 +50,20 @@ async def cmd_waarom(core: Core, ctx: Context) -> Reply:
         told.append(ctx.t(f"why_{line.kind}", **values))
     told.append(ctx.t("why_total", points=fmt_points(row.score)))
     return Reply(lines=tuple(told))
+
+
+async def score_lines(data: competition.SeasonData, player: str) -> tuple[explain.ScoreLine, ...]:
+    """The parts of a player's score at the values of the current list (``/waarom punten``), worked out
+    in a thread: a big season's recalculation holds up no other club."""
+    return await asyncio.to_thread(explain.score_lines, player, data.players, data.rounds, data.settings)
+
+
+async def values_now(data: competition.SeasonData, player: str) -> dict[int, int]:
+    """Each game's round -> the value it counts at now (the opponent's in the current list), as
+    ``/waarom punten`` tells it; nothing for a player the standings leave out (withdrawn, joining later)."""
+    if not any(s.player.id == player for s in competition.standings(data)):
+        return {}
+    return {line.round: line.value for line in await score_lines(data, player) if line.kind in _GAME_KINDS and line.round is not None}
 
 
 def _share(share: Fraction) -> str:

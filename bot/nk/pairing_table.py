@@ -36,6 +36,7 @@ def pairing_table(ctx: Context, data: mcmahon.Tournament, rnd: mcmahon.Round, fu
             (str(g.board), names[g.black], *about(g.black), names[g.white], *about(g.white), result_text(ctx, g, names))
             for g in rnd.games
         ),
+        under=(2, 3, 4, 6, 7, 8),  # a phone shows each player's score, group and strength under their name
     )  # fmt: skip
 
 

@@ -104,6 +104,8 @@ def _standings_reply(ctx: Context, tour: NkTournament, data: mcmahon.Tournament,
             + ((right_words.get(rights.get(r.player.id, ""), ""),) if rights else ())
             for r in rows
         ),
+        # a phone shows the rounds, WP, WWP and the strength under the points, the right under the title
+        under=(*range(3, 6 + len(shown_rounds)), 7 + len(shown_rounds)),
     )  # fmt: skip
     if stat.rounds_complete == 0 and data.rounds:
         lines = [t(lang, "nk_standings_title_playing", name=tour.name, round=1)]

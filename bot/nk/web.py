@@ -70,8 +70,7 @@ async def _details(core: Core, club: Club, rest: str, pairing: bool) -> tuple[st
     said: list[str] = []
     days = [moment.astimezone(zone).date() for moment in await store.paired_moments(tournament.id)]
     if days:
-        said.append(t(lang, "web_detail_dates", first=day_text(lang, days[0]), first_year=days[0].year,
-                      last=day_text(lang, days[-1]), last_year=days[-1].year))  # fmt: skip
+        said.append(t(lang, "web_detail_dates", first=day_text(lang, days[0]), last=day_text(lang, days[-1])))  # the year in each
     city = (await core.store.club_federation(club.id)).city
     if city:
         said.append(t(lang, "web_detail_venue", location=city))

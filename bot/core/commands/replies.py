@@ -13,6 +13,10 @@ from bot.core.output import text_width
 class Table:
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    # Columns a narrow screen (a phone, the website's) shows under the column before them rather than beside
+    # it (a pairing's points and value under each name), so the table fits and its result stays in view;
+    # the chat's text and pictures show every column as it is.
+    under: tuple[int, ...] = ()
 
     def as_text(self) -> str:
         """Fixed-width text: the console's rendering and every platform's text fallback."""

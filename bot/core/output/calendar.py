@@ -70,12 +70,19 @@ def local_text(moment: datetime, zone_name: str) -> str:
 
 
 def day_text(lang: str, day: date) -> str:
-    """A day as people write it on a page: "do 3 dec" in Dutch, "Thu 3 Dec" in English."""
-    return t(lang, "date_short", weekday=t(lang, f"day_short_{day.weekday()}"), day=day.day,
-             month=t(lang, f"month_short_{day.month}"))  # fmt: skip
+    """A day as every page of the website writes it, the club language's long date: "do 3 december 2026",
+    "Thu 3 December 2026" (issue 45 §1: one date format across the pages)."""
+    return t(lang, "date_long", weekday=t(lang, f"day_short_{day.weekday()}"), day=day.day,
+             month=t(lang, f"month_{day.month}"), year=day.year)  # fmt: skip
 
 
 def moment_text(lang: str, moment: datetime, zone_name: str) -> str:
-    """A moment as the club reads it on a page: "do 3 dec 17:00"."""
+    """A moment as the club reads it on a page: "do 3 december 2026 17:00"."""
+    return " ".join(moment_parts(lang, moment, zone_name))
+
+
+def moment_parts(lang: str, moment: datetime, zone_name: str) -> tuple[str, str]:
+    """A moment's day and time in the club's zone, for a sentence that says them apart: ("do 3 december
+    2026", "17:00")."""
     local = moment.astimezone(parse_zone(zone_name) or ZoneInfo("UTC"))
-    return f"{day_text(lang, local.date())} {local.strftime('%H:%M')}"
+    return day_text(lang, local.date()), local.strftime("%H:%M")

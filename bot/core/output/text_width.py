@@ -8,10 +8,12 @@ instead of joining the right-to-left run (the Unicode bidirectional algorithm, r
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 LRM = "\u200e"  # LEFT-TO-RIGHT MARK: zero width; not an embedding, override or isolate (Discord drops those)
 
 
+@lru_cache(maxsize=4096)
 def char_width(char: str) -> int:
     if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
         return 0
@@ -20,11 +22,13 @@ def char_width(char: str) -> int:
 
 def width(text: str) -> int:
     """The columns ``text`` takes."""
+    if text.isascii():  # every ASCII character takes one column: most names and numbers
+        return len(text)
     return sum(char_width(c) for c in text)
 
 
 def has_right_to_left(text: str) -> bool:
-    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
+    return not text.isascii() and any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
 
 
 def pad(cell: str, columns: int, right: bool = False) -> str:

@@ -59,8 +59,13 @@ def _parses(parse: Callable[[str], object]) -> Callable[[str, str], bool]:
     return check
 
 
-def _text_rule(table: str, column: str, dates: tuple[str, ...]) -> tuple[str, Callable[[str, str], bool]] | None:
-    """What the code reads out of a text column, by its name: (what it must be, the check)."""
+def _text_rule(
+    table: str, column: str, dates: tuple[str, ...], times: tuple[str, ...] = ()
+) -> tuple[str, Callable[[str, str], bool]] | None:
+    """What the code reads out of a text column, by its name or as its owner declared it: (what it must
+    be, the check)."""
+    if column in times:
+        return "a time of day", _parses(time.fromisoformat)
     if column.endswith("_json"):
         return ("a JSON object" if column == "settings_json" else "JSON"), _is_json
     if column.endswith("_at"):
@@ -93,7 +98,7 @@ def row_problems(
     counted: dict[AtMostOne, Counter[tuple[Any, ...]]] = {}
     for table, declared in sorted(columns.items()):
         owned = tables.get(table) or Table(table)
-        rules = {c: _text_rule(table, c, owned.dates) for c, kind in declared.items() if kind.upper() == "TEXT"}
+        rules = {c: _text_rule(table, c, owned.dates, owned.times) for c, kind in declared.items() if kind.upper() == "TEXT"}
         for row in rows_of(table):
             where = f"{table} row {row['id']}" if "id" in row.keys() else f"a row of {table}"
             for column, kind in declared.items():

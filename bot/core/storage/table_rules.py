@@ -33,7 +33,8 @@ class Table:
     member was not in that round (signed off); ``clashes_in_round`` whether its other member columns say
     the member was in it (a game, a bye; a sign-on does not): two records of one person both in one
     round are not merged (``/speler A samenvoegen B``).
-    ``dates``: its text columns that hold a date (YYYY-MM-DD), checked of every row restored or copied.
+    ``dates``: its text columns that hold a date (YYYY-MM-DD), checked of every row restored or copied;
+    ``times``: likewise a time of day (HH:MM), where the column's name would say otherwise (``starts_at``).
     ``at_most_one``: its rows' rules (``AtMostOne``), likewise checked.
     ``kept_on_copy``: columns its triggers change while rows go in, set back to the source's after
     ``clubbot migrate-db`` copied them (a season's change version).
@@ -46,6 +47,7 @@ class Table:
     absent_in_round: tuple[str, ...] = ()
     clashes_in_round: bool = True
     dates: tuple[str, ...] = ()
+    times: tuple[str, ...] = ()
     at_most_one: tuple[AtMostOne, ...] = ()
     kept_on_copy: tuple[str, ...] = ()
     in_backup: bool = True

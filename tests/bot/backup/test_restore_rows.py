@@ -25,6 +25,7 @@ CASES = {
     "rating is not integer": "UPDATE members SET rating = 'high' WHERE name = 'Bert';",
     "play_date is not a date": "UPDATE rounds SET play_date = '2026-13-45' WHERE number = 3;",
     "timezone is not a time zone": "UPDATE seasons SET timezone = 'Mars/Olympus';",
+    "starts_at is not a time of day": "UPDATE club_venues SET starts_at = 'evening';",
 }
 
 

@@ -114,7 +114,7 @@ async def test_signing_off_through_the_form_in_a_phone_browser(commands: Core, c
         reply = await commands.handle(anna, "/website link")
         url = reply.text[reply.text.index(base) :].split()[0]
         page = await in_browser(browser, url)
-        assert "Afmelden — Anna" in page and "Ronde 1 — do 3 dec" in page
+        assert "Afmelden — Anna" in page and "Ronde 1 — do 3 december 2026" in page
         assert "/m/" not in await asyncio.to_thread(lambda: browser.current_url)  # the secret left the address bar
         button = await asyncio.to_thread(browser.find_element, By.XPATH, "(//button[text()='Afmelden'])[1]")
         await asyncio.to_thread(button.click)

@@ -1,7 +1,7 @@
 """Finding one's way on the club's website (issue 35 §2): a menu that fits a phone with the page one is on
 marked, links between a competition's rounds, the calendar feed linked from the home and the round pages
 (and ``/kalender`` a page), and a sign-off form that shows the next rounds first by date, the rest folded,
-with dates as people write them ("do 3 dec", "Thu 3 Dec")."""
+with dates as people write them ("do 3 december 2026", "Thu 3 December 2026")."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ async def test_rounds_link_to_each_other_and_to_the_calendar(commands: Core, sit
 
 async def test_the_form_shows_the_next_rounds_first(commands: Core, site: str, chrome: webdriver.Chrome) -> None:
     """28 rounds and a rapid season: the next three by date (the rapid round between the first two) are
-    open, the other 27 are folded; dates as "do 3 dec", in English "Thu 3 Dec"."""
+    open, the other 27 are folded; dates as "do 3 december 2026", in English "Thu 3 December 2026"."""
     await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=28")
     await ok(commands, DIRECTOR, "/seizoen naam=R1 start=2026-12-09 soort=rapid rondes=2")
     for line in ("Anna 2100", "Bert 2000"):
@@ -104,10 +104,10 @@ async def test_the_form_shows_the_next_rounds_first(commands: Core, site: str, c
         return shown, folded, len(buttons), chrome.execute_script("return document.documentElement.scrollHeight")
 
     shown, folded, buttons, height = await asyncio.to_thread(form, PHONE)
-    assert shown == ["Ronde 1 — do 3 dec", "Rapidcompetitie: Ronde 1 — wo 9 dec", "Ronde 2 — do 10 dec"], shown
-    assert len(folded) == 27 and folded[0] == "Rapidcompetitie: Ronde 2 — wo 16 dec" and folded[1] == "Ronde 3 — do 17 dec"
-    assert folded[-1] == "Ronde 28 — do 10 jun"
+    assert shown == ["Ronde 1 — do 3 december 2026", "Rapidcompetitie: Ronde 1 — wo 9 december 2026", "Ronde 2 — do 10 december 2026"], shown
+    assert len(folded) == 27 and folded[0] == "Rapidcompetitie: Ronde 2 — wo 16 december 2026" and folded[1] == "Ronde 3 — do 17 december 2026"
+    assert folded[-1] == "Ronde 28 — do 10 juni 2027"
     assert buttons == 6 and height < 2000, (buttons, height)  # was 56 buttons, 5,934 px on a phone
     await ok(commands, DIRECTOR, "/taal en")
     shown, _, _, _ = await asyncio.to_thread(form, PHONE)
-    assert shown[0] == "Round 1 — Thu 3 Dec" and shown[1].endswith("Round 1 — Wed 9 Dec"), shown
+    assert shown[0] == "Round 1 — Thu 3 December 2026" and shown[1].endswith("Round 1 — Wed 9 December 2026"), shown

@@ -79,7 +79,7 @@ async def test_a_personal_link_is_secret_hashed_and_renewable(commands: Core, co
             cookie = response.headers["Set-Cookie"]
             assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and f"Path=/c/{club}/" in cookie
         status, page = await form_of(session, f"{site}/c/{club}/afmelden")
-        assert status == 200 and "Afmelden — Anna" in page and "Ronde 1 — do 3 dec" in page
+        assert status == 200 and "Afmelden — Anna" in page and "Ronde 1 — do 3 december 2026" in page
         assert secret not in page  # the page never shows the secret
         second = await personal_link(commands)  # a second device: both work
         assert (await form_of(session, second))[0] == 200
@@ -230,9 +230,9 @@ async def test_the_form_and_the_pages_show_a_moved_rounds_evening(commands: Core
     async with browser() as session:
         await form_of(session, url)
         _, page = await form_of(session, f"{site}/c/{club}/afmelden")
-        assert "<h3>Ronde 2 — do 17 dec</h3>" in page and "10 dec" not in page
-        assert "<p>Afmelden tot do 17 dec 17:00, indeling om do 17 dec 18:00.</p>" in page
-        assert "<h3>Ronde 5 — do 7 jan</h3>" in page  # the season a week longer
+        assert "<h3>Ronde 2 — do 17 december 2026</h3>" in page and "10 december" not in page
+        assert "<p>Afmelden tot do 17 december 2026 17:00, indeling om do 17 december 2026 18:00.</p>" in page
+        assert "<h3>Ronde 5 — do 7 januari 2027</h3>" in page  # the season a week longer
         status, page = await press(session, site, club, "/afmelden 2")
         assert status == 200 and "Anna is afgemeld voor ronde 2 (2026-12-17)." in page
         _, page = await form_of(session, f"{site}/c/{club}/kalender.ics")

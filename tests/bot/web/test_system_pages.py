@@ -41,7 +41,7 @@ async def test_the_home_names_the_coming_round_and_the_menu_only_what_there_is(
     status, body, _ = await get(f"{site}/c/{club}/")
     assert ">Stand<" in body and ">Indeling<" in body and ">Rapid<" not in body
     assert (
-        "Ronde 1 — do 3 dec. Afmelden tot do 3 dec 17:00, indeling om do 3 dec 18:00. 1 afgemeld."
+        "Ronde 1 — do 3 december 2026. Afmelden tot do 3 december 2026 17:00, indeling om do 3 december 2026 18:00. 1 afgemeld."
         in body
     )
 
