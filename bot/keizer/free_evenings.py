@@ -131,7 +131,7 @@ async def cmd_free(core: Core, ctx: Context) -> Reply:
     async with core.store.transaction():
         await store.add_free_evenings(season.id, days)
         await _save(core, moves)
-    said = ctx.t("free_added", season=season.name, days=", ".join(d.isoformat() for d in days))
+    said = ctx.t("free_added", count=len(days), season=season.name, days=", ".join(d.isoformat() for d in days))
     lines = [said, *(_moved_lines(ctx, moves) or [ctx.t("free_nothing_moved")])]
     return Reply(lines=(for_competition(ctx.lang, kind, "\n".join(lines)),))
 

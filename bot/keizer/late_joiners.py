@@ -26,7 +26,7 @@ async def late_joiner_line(core: Core, ctx: Context, season: Season, member_id: 
     mine = next((s for s in ranking if s.player.id == competition.player_id(member_id)), None)
     if mine is None:  # withdrawn before their first round: out of every list
         return None
-    group = place.group_name or ctx.t("late_joiner_no_group")
+    group = ctx.t("late_joiner_group", group=place.group_name) if place.group_name else ctx.t("late_joiner_no_group")
     said = ctx.t("late_joiner", name=place.name, round=place.joined_round, group=group, points=fmt_points(mine.score),
                  place=mine.rank, count=len(ranking))  # fmt: skip
     return for_competition(ctx.lang, season.kind, said)

@@ -175,8 +175,10 @@ async def cmd_show_season(core: Core, ctx: Context) -> Reply:
     coming = await keizer_store(core).coming_round(season.id)
     number = coming.number if coming else season.rounds_count
     setting = await OnlineStore(core.store).setting(season.id, number)
+    dates = [r.play_date for r in await keizer_store(core).rounds(season.id)]  # after free evenings: where it ends
     lines = [ctx.t("season_shown", name=season.name, rounds=season.rounds_count, deadline=season.deadline_time,
-                   publish=season.publish_time, timezone=season.timezone),  # fmt: skip
+                   publish=season.publish_time, timezone=season.timezone, first=min(dates, default="-"),
+                   last=max(dates, default="-")),  # fmt: skip
              describe(ctx, setting, await _evening_end(core, ctx))]
     if setting is not None and setting.online and not core.online.on:
         lines.append(ctx.t("online_disabled_note"))

@@ -25,6 +25,7 @@ from bot.core.commands.replies import PRIVATE_NOTICES, Reply, Table
 from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition
 from bot.keizer.online_round import SYSTEM, own_link
+from bot.keizer.postponed_store import PostponedStore
 from bot.keizer.lookups import active_season, competition_of, keizer_store, player_named
 from bot.keizer.views import PAGE_ROWS
 from bot.keizer.why import values_now
@@ -99,11 +100,14 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
                 Absence.UNEXCUSED: ctx.t("card_no_show"), Absence.AUTO: ctx.t("card_auto_signed_off")}  # fmt: skip
     absent = {r.number: r.absent.get(player.id) for r in data.rounds}
     later = {p.round_number: p.until_date for p in data.postponed if player.id in (str(p.white_id), str(p.black_id))}
+    catching_up = await PostponedStore(core.store).catch_up_evenings(season.id, int(player.id))
 
     def result_of(m: reports.Meeting) -> str:
         """Each kind of round in its own words: signed off, team match, no-show (its 0), signed off by the
         no-show rule, a forfeit, no result yet (issue 44 §3; all were "-" or "afwezig" before)."""
         why = absent.get(m.round)
+        if m.result == "afw" and why is Absence.NOTICE and m.round in catching_up:  # left out: the catch-up game
+            return ctx.t("card_catch_up", round=catching_up[m.round])
         if m.result == "afw" and why is not None:
             return absences[why]
         if m.result == "" and m.round in later:  # a postponed game, to be played (issue 44 §1)
@@ -155,8 +159,9 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
         lines.append(ctx.t("me_place", rank=final[me].rank, count=len(final), value=final[me].value))
     store = keizer_store(core)
     mine = [(number, so.kind) for number, so in await store.signoffs_of_season(season.id) if so.member_id == ctx.member.id]
+    catching_up = await PostponedStore(core.store).catch_up_evenings(season.id, ctx.member.id)
     for kind_of, key in (("notice", "me_signoffs"), ("team", "me_signoffs_team")):  # a no-show is no sign-off
-        signed = sorted(number for number, k in mine if k == kind_of)
+        signed = sorted(number for number, k in mine if k == kind_of and not (k == "notice" and number in catching_up))
         if signed:
             lines.append(ctx.t(key, rounds=", ".join(str(n) for n in signed)))
     no_shows = sorted(r.number for r in data.rounds if season_rules.is_no_show(me, r))
@@ -254,6 +259,8 @@ async def _after_current(core: Core, ctx: Context, data: competition.SeasonData)
         return ctx.t("me_season_over")
     if ctx.member.id in await competition.signed_off_for(core.store, coming.season_id, coming.id):
         return ctx.t("me_signed_off", round=coming.number, date=coming.play_date)
+    if ctx.member.id in competition.catch_up_players(data, coming.play_date):  # no deadline to sign off: left out
+        return ctx.t("me_catch_up_evening", round=coming.number, date=coming.play_date)
     return ctx.t("me_coming", round=coming.number, date=coming.play_date, deadline=ctx.local(coming.deadline_at))
 
 

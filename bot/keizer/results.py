@@ -83,6 +83,7 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
         overruled = said is not None and said != result
         if said is not None and overruled and not anyway:
             raise UserError("error_result_contradicts", round=row.number, board=game.board, said=_outcome(ctx, game, said, names),
+                            who=_who_said(ctx, game, names),
                             outcome=_outcome(ctx, game, result, names), args=_again(name_parts, result, row.number, kind))  # fmt: skip
         still_agreed = game.agreed and game.result == result  # the director said the same: it stays theirs
         await keizer_store(core).set_result(game.id, result, ctx.now, agreed=still_agreed)
@@ -90,8 +91,9 @@ async def cmd_uitslag(core: Core, ctx: Context) -> Reply:
         shown = _outcome(ctx, game, result, names)
         lines = [_said(ctx, kind, "result_set", board=game.board, round=row.number, outcome=shown)]
         if said is not None and overruled:
-            told = await _tell_players_overruled(core, ctx, row, game, _outcome(ctx, game, said, names), shown, kind)
-            lines.append(ctx.t("result_overruled", said=_outcome(ctx, game, said, names), told=told))
+            who = _who_said(ctx, game, names)
+            told = await _tell_players_overruled(core, ctx, row, game, _outcome(ctx, game, said, names), who, shown, kind)
+            lines.append(ctx.t("result_overruled", said=_outcome(ctx, game, said, names), who=who, told=told))
         return Reply(lines=(*lines, *notes))
     member = ctx.require_member()
     game = await game_of(core, row, member)
@@ -159,6 +161,15 @@ def _players_said(game: GameRow) -> str | None:
     return None
 
 
+def _who_said(ctx: Context, game: GameRow, names: dict[str, str]) -> str:
+    """Who said what ``_players_said`` found: both players (agreed, or both reported it), or the one whose report
+    still waits for the other's confirmation, by name (not "the players" when one of them said nothing)."""
+    both = game.agreed if game.result is not None else game.disputed_result == game.reported_result
+    if both or game.reported_by is None:
+        return ctx.t("result_said_both")
+    return ctx.t("result_said_one", name=names.get(str(game.reported_by), "?"))
+
+
 def _again(name_parts: list[str], result: str, number: int, kind: str) -> str:
     """The words of the director's command once more (the message adds the command and ``toch``), white's
     score first."""
@@ -167,12 +178,12 @@ def _again(name_parts: list[str], result: str, number: int, kind: str) -> str:
 
 
 async def _tell_players_overruled(
-    core: Core, ctx: Context, row: RoundRow, game: GameRow, said: str, outcome_text: str, kind: str
+    core: Core, ctx: Context, row: RoundRow, game: GameRow, said: str, who: str, outcome_text: str, kind: str
 ) -> int:
     """Both players of a game whose result the director set against what they said get a private notice;
     the number of them the bot could tell (a chat account, reminders not turned off)."""
     body = for_competition(ctx.lang, kind, ctx.t("notice_result_overruled", round=row.number, board=game.board,
-                                                 said=said, outcome=outcome_text))  # fmt: skip
+                                                 said=said, who=who, outcome=outcome_text))  # fmt: skip
     players = [game.white_id, game.black_id]
     accounts = await core.store.accounts_to_notify(ctx.club.id, players, reminders=True)
     for member_id in players:

@@ -110,7 +110,7 @@ async def cmd_seizoen(core: Core, ctx: Context) -> Reply:
         await FreeEveningStore(core.store).add_free_evenings(season.id, list(opts.free))
     lines = [season_created(ctx, opts, calendar, len(carried))]
     if opts.free:
-        lines.append(ctx.t("free_added", season=opts.name, days=", ".join(d.isoformat() for d in opts.free)))
+        lines.append(ctx.t("free_added", count=len(opts.free), season=opts.name, days=", ".join(d.isoformat() for d in opts.free)))
     if playing_online is not None:
         lines.append(describe(ctx, playing_online, (await VenueStore(core.store).venue(ctx.club.id)).ends))
     if opts.kind == "rapid" and previous is None:
@@ -428,7 +428,7 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
         check_name(ctx, name)  # a new name: not a mention, a number or a command's word
     alike = look_alikes(name, await core.store.members(ctx.club.id)) if member is None else []
     grouped: list[str] = []  # the reply says a group it changes, and a late joiner's group, points and round
-    new_in_season = False
+    new_in_season = repriced = False
     async with core.store.transaction():
         if member is None:
             member = await core.store.add_member(ctx.club.id, name, rating, ctx.now)
@@ -440,6 +440,10 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             coming = await keizer_store(core).coming_round(season.id)
             sp = await keizer_store(core).season_player(season.id, member.id)
             new_in_season = sp is None
+            # a late joiner's rating changed before their first round: their start points follow it (an
+            # unrated newcomer from the chat starts at the bottom until the director sets the rating)
+            repriced = (sp is not None and sp.rating != rating and sp.start_points is None and coming is not None
+                        and 1 < sp.joined_round and coming.number <= sp.joined_round)  # fmt: skip
             joined = sp.joined_round if sp else (coming.number if coming else season.rounds_count + 1)
             await keizer_store(core).upsert_season_player(season.id, member.id, rating, joined, group)
             if group is not None and (sp is None or sp.group_name != group):
@@ -452,7 +456,7 @@ async def cmd_speler(core: Core, ctx: Context) -> Reply:
             await core.store.set_identity(member.id, column, identity)
         if lichess is not None:
             await core.store.set_lichess_account(ctx.club.id, member.id, lichess[0], BY_DIRECTOR, ctx.now)
-    joiner = await late_joiner_line(core, ctx, season, member.id) if season is not None and new_in_season else None
+    joiner = await late_joiner_line(core, ctx, season, member.id) if season is not None and (new_in_season or repriced) else None
     grouped += [joiner] if joiner else []
     # the member's name as stored: "/speler émile 1400" changes Émile's rating and says so
     said = for_competition(ctx.lang, kind, ctx.t(key, name=member.name, rating=rating))

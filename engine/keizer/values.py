@@ -49,9 +49,17 @@ def late_joiner_start_points(rating: int, existing: Sequence[tuple[int, Fraction
     With only A or only B, that player's score; with no players at all, 0.  A joiner therefore
     enters between the players just above and below them by rating, and the earlier standings are
     not changed.  A director can override this with ``Player.start_points``.
+
+    Rating 0 is no rating (issue 44 §2): an unrated joiner (without an estimate) starts at the lowest
+    score, below every player already in, as an unrated player starts below the rated ones; and a rated
+    joiner is placed among the rated players only (an unrated player's 0 says nothing of their strength:
+    it made an unrated joiner take the score of an unrated player high in the standings).
     """
-    above = [(r, s) for r, s in existing if r >= rating]
-    below = [(r, s) for r, s in existing if r < rating]
+    if rating <= 0:
+        return min((s for _, s in existing), default=Fraction(0))
+    rated = [(r, s) for r, s in existing if r > 0] or list(existing)
+    above = [(r, s) for r, s in rated if r >= rating]
+    below = [(r, s) for r, s in rated if r < rating]
     a = min(above, key=lambda rs: (rs[0], -rs[1])) if above else None
     b = max(below, key=lambda rs: (rs[0], -rs[1])) if below else None
     if a is not None and b is not None:

@@ -24,7 +24,7 @@ async def test_a_holiday_moves_the_later_rounds_to_the_next_playing_evenings(com
     assert before[4][0] == "2026-12-24" and before[28][0] == "2027-06-10"
     said = await ok(commands, DIRECTOR, "/seizoen vrij 2026-12-31 2026-12-24")
     assert said.splitlines()[:4] == [
-        "Vrije avond in 2026-27: 2026-12-24, 2026-12-31.",
+        "Vrije avonden in 2026-27: 2026-12-24, 2026-12-31.",
         "Ronde 4 verplaatst van 2026-12-24 naar 2027-01-07.",
         "Ronde 5 verplaatst van 2026-12-31 naar 2027-01-14.",
         "Ronde 6 verplaatst van 2027-01-07 naar 2027-01-21.",
@@ -109,7 +109,7 @@ async def test_the_rapid_competition_has_its_own_free_evenings(commands: Core, c
 
 async def test_free_evenings_given_when_the_season_is_made(commands: Core, clock: ShiftedClock, config) -> None:
     said = await ok(commands, DIRECTOR, "/seizoen naam=2026-27 start=2026-12-03 rondes=5 vrij=2026-12-24,2026-12-31")
-    assert said.splitlines()[-1] == "Vrije avond in 2026-27: 2026-12-24, 2026-12-31."
+    assert said.splitlines()[-1] == "Vrije avonden in 2026-27: 2026-12-24, 2026-12-31."
     assert [v[0] for v in _calendar(config).values()] == ["2026-12-03", "2026-12-10", "2026-12-17", "2027-01-07", "2027-01-14"]
     assert await ok(commands, DIRECTOR, "/seizoen vrij") == "Vrije avonden van 2026-27: 2026-12-24, 2026-12-31."
     # Discord's line puts its option vrije_avonden first

@@ -72,14 +72,25 @@ async def test_a_late_joiner_is_told_group_start_points_and_first_round(commands
     said = await ok(commands, DIRECTOR, "/speler Eva 1600 groep=C")
     assert "Eva: groep - → C" in said
     assert "Eva stroomt in vanaf ronde 2: groep C, 24 startpunten (plaats 3 van 5 in de ranglijst zoals die nu is)." in said
-    assert "stroomt in" not in await ok(commands, DIRECTOR, "/speler Eva 1610")  # already in: no joiner's line again
+    assert "stroomt in" not in await ok(commands, DIRECTOR, "/speler Eva 1600")  # the same rating: no joiner's line again
+
+
+async def test_a_late_joiners_rating_set_before_their_first_round_says_their_new_start_points(commands: Core, clock: ShiftedClock, config) -> None:
+    """Fred signs on in the chat, unrated: he starts at the bottom (Bert's 0, 5th of 5), not at anyone's
+    score by a rating of 0. The director sets his rating 1900 before round 2: the reply says his start
+    points now, between Bert (1950, 0) and Carla (1800, 23.5) by rating: 23.5 - 23.5 * 100/150 = 7.83."""
+    await round_one_played(commands, clock)
+    said = await ok(commands, actor("Fred"), "/aanmelden")
+    assert "0 startpunten (plaats 5 van 5" in said
+    said = await ok(commands, DIRECTOR, "/speler Fred 1900")
+    assert "Fred stroomt in vanaf ronde 2: nog geen groep (die zet de wedstrijdleider: /speler Naam groep=A), 7.83 startpunten (plaats 4 van 5" in said
 
 
 async def test_a_newcomer_signing_on_mid_season_is_told_the_same(commands: Core, clock: ShiftedClock, config) -> None:
     await round_one_played(commands, clock)
     fred = actor("Fred")
     said = await ok(commands, fred, "/aanmelden")
-    assert "Fred stroomt in vanaf ronde 2: groep nog geen (/speler Naam groep=A)" in said
+    assert "Fred stroomt in vanaf ronde 2: nog geen groep (die zet de wedstrijdleider: /speler Naam groep=A)" in said
     await ok(commands, DIRECTOR, "/taal en")
     said = await ok(commands, DIRECTOR, "/speler Gert 1600")
-    assert "Gert joins from round 2: group none yet (/player Name group=A), 24 start points (place" in said
+    assert "Gert joins from round 2: no group yet (the director sets it: /player Name group=A), 24 start points (place" in said

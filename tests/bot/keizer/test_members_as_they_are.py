@@ -94,7 +94,7 @@ async def test_a_chat_account_that_joins_is_reported_to_the_director(commands: C
     await ok(commands, DIRECTOR, "/seizoen naam=S start=2026-12-03 rondes=10")  # the director's account is known
     await ok(commands, actor("Eva Nieuwenhuis"), "/aanmelden")
     notices = rows(config, "SELECT recipient, body FROM announcements WHERE kind LIKE 'new_member:%'")
-    assert notices == [("user:leider", 'Nieuw lid via de chat: Eva Nieuwenhuis (rating 0, geen rating). Zet de rating met'
+    assert notices == [("user:leider", 'Nieuw lid via de chat: Eva Nieuwenhuis (nog zonder rating). Zet de rating met'
                                        ' /speler "Eva Nieuwenhuis" rating; is het iemand die de club al had, voeg ze samen'
                                        ' met /speler "Eva Nieuwenhuis" samenvoegen Naam.')]  # fmt: skip
     await ok(commands, actor("Eva Nieuwenhuis"), "/aanmelden 2")  # a member already: no new notice

@@ -43,7 +43,7 @@ async def test_a_new_season_plays_on_lichess_with_its_clock(online: Core, config
     await ok(online, DIRECTOR, "/season name=Rapid start=2026-12-10 kind=rapid online=lichess time=10+5 rated=yes latest=21:30")
     assert stored(config)[1] == ("rapid", 1, "lichess", 600, 5, 1, "21:30")
     assert await ok(online, DIRECTOR, "/seizoen soort=rapid") == (
-        "Rapid: Seizoen Rapid: 28 rondes, afmelden tot 17:00, indeling om 18:00 (Europe/Amsterdam).\n"
+        "Rapid: Seizoen Rapid: 28 rondes (van 2026-12-10 tot 2027-06-17), afmelden tot 17:00, indeling om 18:00 (Europe/Amsterdam).\n"
         "Online op lichess vanaf ronde 1: tempo 10+5, beoordeeld (telt voor de lichess-rating), uiterlijk beginnen om 21:30."
     )
 

@@ -83,6 +83,9 @@ async def test_the_catch_up_evening_leaves_both_players_out_of_its_round(command
     assert len(round_players(config, 2)) == 2 and round_players(config, 2) < {"Carla", "Daan", "Eva"}  # not paired twice that evening
     assert rows(config, "SELECT m.name, s.kind FROM signoffs s JOIN rounds r ON r.id = s.round_id JOIN members m"
                         " ON m.id = s.member_id WHERE r.number = 2 ORDER BY m.name") == [("Anna", "notice"), ("Bert", "notice")]  # fmt: skip
+    # her card and /mijn say why she is not in round 2: her catch-up game, not a sign-off of hers
+    assert "inhaalpartij van ronde 1" in await ok(commands, CARLA, "/kaart Anna")
+    assert "Afgemeld" not in await ok(commands, ANNA, "/mijn")
     # the players report their catch-up game without a round number: it goes to round 1
     assert "Bert" in await ok(commands, ANNA, "/uitslag verloren")
     assert "ronde 1" in await ok(commands, BERT, "/bevestig")
@@ -184,6 +187,11 @@ async def test_kaart_mijn_and_uitslagen_show_the_postponed_game(commands: Core, 
     mine = await ok(commands, ANNA, "/mijn")
     assert "uitgesteld tot 2026-12-10" in mine  # the card's round 1
     assert "Inhaalpartij van ronde 1 tegen Bert: uitgesteld tot 2026-12-10" in mine and "ontbreekt" not in mine
+    # round 2's evening is the catch-up evening: no deadline to sign off, she is left out of it (the scripted
+    # season of issue 44 found /mijn offering "afmelden kan tot 17:00" for it)
+    assert "Ronde 2 is op 2026-12-10: dan speel je je inhaalpartij, dus je wordt in ronde 2 niet ingedeeld" in mine
+    assert "afmelden kan tot" not in mine
+    assert "afmelden kan tot" in await ok(commands, CARLA, "/mijn")  # a player without a catch-up game that evening
     assert "nog geen uitslag" in await ok(commands, CARLA, "/kaart Carla")  # an open game that is not postponed
     text = await ok(commands, DIRECTOR, "/uitslagen")
     assert "Bert - Anna: geen uitslag" in text and "Uitgesteld tot 2026-12-10." in text

@@ -257,7 +257,7 @@ async def test_a_director_contradicting_a_players_report_needs_toch_and_both_are
     await pair_round_one(commands, clock)  # board 1: Bert (white) - Anna
     await ok(commands, ANNA, "/uitslag gewonnen")  # reported 0-1, Bert has not confirmed yet
     text = await refused(commands, DIRECTOR, "/uitslag Anna verloren")
-    assert "de spelers zeiden 0-1: Anna (zwart) wint van Bert" in text and "niets veranderd" in text
+    assert "Anna meldde 0-1: Anna (zwart) wint van Bert" in text and "niets veranderd" in text  # Bert said nothing
     assert "/uitslag Anna 1-0 1 toch" in text
     assert rows(config, "SELECT result, reported_result FROM games WHERE board = 1") == [(None, "0-1")]
     assert notices_to(config, "Anna", "Bert") == []
@@ -265,7 +265,7 @@ async def test_a_director_contradicting_a_players_report_needs_toch_and_both_are
     assert "1-0: Bert (wit) wint van Anna" in text and "beide spelers hebben er bericht van gekregen" in text
     assert rows(config, "SELECT result FROM games WHERE board = 1") == [("1-0",)]
     told = notices_to(config, "Anna", "Bert")
-    assert len(told) == 2 and all("1-0: Bert (wit) wint van Anna" in b and "0-1: Anna (zwart) wint van Bert" in b for b in told)
+    assert len(told) == 2 and all("1-0: Bert (wit) wint van Anna" in b and "Eerder: Anna meldde 0-1: Anna (zwart) wint van Bert" in b for b in told)
     # the director's own result corrected again: nothing the players said stands against it
     assert "Dit spreekt" not in await ok(commands, DIRECTOR, "/uitslag Anna remise")
 
@@ -280,7 +280,8 @@ async def test_a_director_contradicting_a_result_both_players_agreed_on_needs_to
     text = await refused(commands, DIRECTOR, "/result Anna 1-0")
     assert "the players said 0-1: Anna (black) beats Bert" in text and "/result Anna 1-0 1 anyway" in text
     assert rows(config, "SELECT result FROM games WHERE board = 1") == [("0-1",)]
-    assert "both players were told" in await ok(commands, DIRECTOR, "/result Anna 1-0 anyway")
+    said = await ok(commands, DIRECTOR, "/result Anna 1-0 anyway")
+    assert "contradicts what the players said (0-1: Anna (black) beats Bert); both players were told" in said
     assert rows(config, "SELECT result FROM games WHERE board = 1") == [("1-0",)]
 
 

@@ -281,6 +281,18 @@ def test_late_joiner_start_points_edges() -> None:
     assert late_joiner_start_points(1250, [(2000, Fraction(30)), (1000, Fraction(10)), (1500, Fraction(20))]) == 15
 
 
+def test_an_unrated_late_joiner_starts_at_the_bottom_and_unrated_players_place_no_one() -> None:
+    """Issue 44 §2: rating 0 is no rating. An unrated joiner starts at the lowest score (below everyone),
+    not at the score of an unrated player high in the standings (the lowest "rating" >= 0 before); a rated
+    joiner is placed among the rated players only."""
+    existing = [(2000, Fraction(30)), (1000, Fraction(10)), (0, Fraction(81))]  # an unrated player at 81
+    assert late_joiner_start_points(0, existing) == 10
+    assert late_joiner_start_points(500, existing) == 10  # below every rated one: the lowest rated's 10, not 81
+    assert late_joiner_start_points(1500, existing) == 20
+    assert late_joiner_start_points(0, []) == 0
+    assert late_joiner_start_points(1500, [(0, Fraction(5)), (0, Fraction(7))]) == 5  # only unrated players in
+
+
 def test_late_joiner_with_director_start_points() -> None:
     ps = players_by_rating(2)
     joiner = Player("new", "New", rating=1000, joined_round=2, start_points=Fraction(100))
