@@ -75,6 +75,21 @@ class PostponedStore:
         )
         return {int(r[0]): int(r[1]) for r in rows}
 
+    async def catch_up_evenings_of_season(self, season_id: int) -> dict[int, set[int]]:
+        """Every player's catch-up evenings of the season (``catch_up_evenings``): member id -> the numbers
+        of the rounds they were left out of to play a postponed game."""
+        rows = await self.db.fetch_all(
+            "SELECT m.id, e.number FROM rounds r JOIN games g ON g.round_id = r.id"
+            " JOIN postponed_games p ON p.game_id = g.id JOIN rounds e ON e.season_id = r.season_id"
+            " AND e.play_date = p.until_date JOIN members m ON m.id IN (g.white_id, g.black_id)"
+            " WHERE r.season_id = ?",
+            (season_id,),
+        )
+        evenings: dict[int, set[int]] = {}
+        for member_id, number in rows:
+            evenings.setdefault(int(member_id), set()).add(int(number))
+        return evenings
+
     async def postpone(self, game_id: int, until_date: str | None, due_at: datetime, now: datetime) -> None:
         """Mark the game postponed (again: its date and due moment anew, to be reported again)."""
         await self.db.write(

@@ -48,9 +48,17 @@ async def cross_table(core: Core, ctx: Context) -> tuple[str, Table, competition
     words = {code: ctx.t(f"cross_{code}") for code in ("w", "b", "bye", "afw", "team", "noshow", "auto", "pending")}  # "z", "vrij" in Dutch
     rows = await asyncio.to_thread(reports.cross_table, data.players, data.rounds, data.settings, words)
     numbers = sorted(r.number for r in data.rounds)
+    catching_up = await PostponedStore(core.store).catch_up_evenings_of_season(season.id)
+
+    def shown(player: str, cells: list[str]) -> tuple[str, ...]:
+        """A round the player was left out of to play a catch-up game (a sign-off the pairing wrote, not
+        theirs) reads as that, not as signed off."""
+        evenings = catching_up.get(int(player), set())
+        return tuple(ctx.t("cross_catch_up") if n in evenings and cell == words["afw"] else cell for n, cell in zip(numbers, cells))
+
     table = Table(
         headers=("#", ctx.t("col_name"), ctx.t("col_score"), *(str(n) for n in numbers)),
-        rows=tuple((str(rank), p.name, fmt_points(score) if score is not None else "", *cells) for rank, p, score, cells in rows),
+        rows=tuple((str(rank), p.name, fmt_points(score) if score is not None else "", *shown(p.id, cells)) for rank, p, score, cells in rows),
     )
     return for_competition(ctx.lang, season.kind, ctx.t("crosstable_title", season=season.name)), table, data
 

@@ -85,6 +85,10 @@ async def test_the_catch_up_evening_leaves_both_players_out_of_its_round(command
                         " ON m.id = s.member_id WHERE r.number = 2 ORDER BY m.name") == [("Anna", "notice"), ("Bert", "notice")]  # fmt: skip
     # her card and /mijn say why she is not in round 2: her catch-up game, not a sign-off of hers
     assert "inhaalpartij van ronde 1" in await ok(commands, CARLA, "/kaart Anna")
+    cross = (await commands.handle(CARLA, "/kruistabel")).table
+    assert cross is not None
+    marks = {row[1]: row[4] for row in cross.rows}  # round 2's column: left out for the catch-up game
+    assert marks["Anna"] == marks["Bert"] == "inh" and "inh" not in {marks["Carla"], marks["Daan"], marks["Eva"]}
     assert "Afgemeld" not in await ok(commands, ANNA, "/mijn")
     # the players report their catch-up game without a round number: it goes to round 1
     assert "Bert" in await ok(commands, ANNA, "/uitslag verloren")
