@@ -10,7 +10,7 @@ from datetime import date
 from bot.core.commands.context import parse_id
 from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.output.calendar import day_text, moment_text
+from bot.core.output.calendar import dates_text, moment_text
 from bot.core.storage.store import Club
 from bot.keizer.calendar_store import VenueStore
 from bot.keizer.changes_store import ChangesStore
@@ -33,8 +33,7 @@ def details(kind: str, pairing: bool) -> Details:
         said: list[str] = []
         if rounds:
             first, last = date.fromisoformat(rounds[0].play_date), date.fromisoformat(rounds[-1].play_date)
-            said.append(t(lang, "web_detail_dates", first=day_text(lang, first), first_year=first.year,
-                          last=day_text(lang, last), last_year=last.year))  # fmt: skip
+            said.append(dates_text(lang, first, last))
         venue = await VenueStore(core.store).venue(club.id)
         if venue.location:
             said.append(t(lang, "web_detail_venue", location=venue.location))

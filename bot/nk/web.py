@@ -14,7 +14,7 @@ from bot.core.commands.context import parse_id
 from bot.core.commands.dispatch import Core
 from bot.core.commands.registry import Registry, WebArchive, WebContent, WebPage
 from bot.core.i18n import t
-from bot.core.output.calendar import day_text, moment_text, parse_zone
+from bot.core.output.calendar import dates_text, moment_text, parse_zone
 from bot.core.storage.store import Club
 from bot.nk import archive
 from bot.nk.archive import shown_now
@@ -70,8 +70,7 @@ async def _details(core: Core, club: Club, rest: str, pairing: bool) -> tuple[st
     said: list[str] = []
     days = [moment.astimezone(zone).date() for moment in await store.paired_moments(tournament.id)]
     if days:
-        said.append(t(lang, "web_detail_dates", first=day_text(lang, days[0]), first_year=days[0].year,
-                      last=day_text(lang, days[-1]), last_year=days[-1].year))  # fmt: skip
+        said.append(dates_text(lang, days[0], days[-1]))
     city = (await core.store.club_federation(club.id)).city
     if city:
         said.append(t(lang, "web_detail_venue", location=city))

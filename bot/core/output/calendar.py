@@ -75,6 +75,15 @@ def day_text(lang: str, day: date) -> str:
              month=t(lang, f"month_short_{day.month}"))  # fmt: skip
 
 
+def dates_text(lang: str, first: date, last: date) -> str:
+    """A competition's dates under a page's title: "Speeldata: do 3 dec 2026 t/m do 31 dec 2026", or its
+    one day when it has one ("Speeldatum: za 6 mrt 2027"), never a range from a day to itself."""
+    if first == last:
+        return t(lang, "web_detail_date", day=day_text(lang, first), year=first.year)
+    return t(lang, "web_detail_dates", first=day_text(lang, first), first_year=first.year,
+             last=day_text(lang, last), last_year=last.year)  # fmt: skip
+
+
 def moment_text(lang: str, moment: datetime, zone_name: str) -> str:
     """A moment as the club reads it on a page: "do 3 dec 17:00"."""
     local = moment.astimezone(parse_zone(zone_name) or ZoneInfo("UTC"))
