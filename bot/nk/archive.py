@@ -53,7 +53,7 @@ async def view(core: Core, club: Club, rest: str, query: Mapping[str, str], site
         if words[1:] == ["stand"]:
             reply = await standings_of(nk, ctx, tour, full=True)
             return WebContent(reply.lines[0], Reply(lines=reply.lines[1:], table=reply.table),
-                              links=(*players.items(), *round_links))  # fmt: skip
+                              links=(*players.items(), *round_links), legend=ctx.t("web_legend_nk"))  # its rounds' cells, as the NK page's
         if len(words) == 3 and words[1] == "indeling" and parse_id(words[2], 3) in rounds:
             reply = await pairing_of(nk, ctx, tour, words[2], full=True)
             others = tuple(link for link in round_links if not link[1].endswith(f"/{words[2]}"))

@@ -7,6 +7,7 @@ which the menu links once there is something in it. Unknown players and archive 
 from __future__ import annotations
 
 import re
+from html import unescape
 
 from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, ok
@@ -94,6 +95,7 @@ async def test_a_finished_nk_and_season_stay_readable_in_the_archive(commands: C
     status, body, _ = await get(f"{site}/c/{club}/{pages['archief-nk-stand']}")
     assert status == 200 and "NK 2025: stand na ronde 2" in body and "Nederlands kampioen: Jan Koster" in body
     assert [row[:3] for row in cells(body)] == [["1", "Jan Koster", "2"], ["2", "Piet de Vries", "0"]]
+    assert "Per ronde: de plaats van de tegenstander in deze stand" in body  # what its round columns' 2w1 mean, as on the NK page
     assert links(body)["Indeling ronde 2"].endswith(f"{pages['archief-nk-stand'][: -len('stand')]}indeling/2")
     status, body, _ = await get(f"{site}/c/{club}/{pages['archief-nk-indeling']}")
     assert status == 200 and "NK 2025, ronde 1:" in body and cells(body) == [  # the website's wider table, as the current NK's page: score, group, strength
@@ -117,3 +119,4 @@ async def test_a_finished_nk_and_season_stay_readable_in_the_archive(commands: C
     await ok(commands, ARCHIVE_DIRECTOR, "/taal en")
     status, body, _ = await get(f"{site}/c/{club}/archief")
     assert ">Archive</a>" in body and cells(body)[0] == ["2026", "2025-26", "Keizer competition"]
+    assert "Per round: the opponent's place in these standings" in unescape((await get(f"{site}/c/{club}/{pages['archief-nk-stand']}"))[1])
