@@ -31,19 +31,23 @@ from bot.keizer.views import PAGE_ROWS, season_option
 EXPORT_FORMATS = ("csv", "html", "trf")
 
 
-async def _addressed(core: Core, ctx: Context, usage: str | None, past: bool = False) -> tuple[Context, competition.SeasonData]:
+async def _addressed(
+    core: Core, ctx: Context, usage: str | None, past: bool = False, season: Season | None = None
+) -> tuple[Context, competition.SeasonData]:
     """The season the command addresses (the word ``rapid``: the rapid one; with ``past``, ``seizoen=Naam``
-    a running or finished one by its name, as /stand reads it), loaded; with ``usage``, a command that
-    takes no other words refuses them with it."""
-    named, ctx = await season_option(core, ctx) if past else (None, ctx)
+    a running or finished one by its name, as /stand reads it; ``season``: that one, the website's
+    archive), loaded; with ``usage``, a command that takes no other words refuses them with it."""
+    named, ctx = await season_option(core, ctx) if past else (season, ctx)
     kind, ctx = competition_of(ctx)
     if usage is not None and ctx.args:
         raise UserError("error_usage", usage=ctx.t(usage))
     return ctx, await competition.load(core.store, named or await active_season(core, ctx, kind))
 
 
-async def cross_table(core: Core, ctx: Context, past: bool = False) -> tuple[str, Table, competition.SeasonData]:
-    ctx, data = await _addressed(core, ctx, "usage_kruistabel", past)
+async def cross_table(
+    core: Core, ctx: Context, past: bool = False, season: Season | None = None
+) -> tuple[str, Table, competition.SeasonData]:
+    ctx, data = await _addressed(core, ctx, "usage_kruistabel", past, season)
     season = data.season
     words = {code: ctx.t(f"cross_{code}") for code in ("w", "b", "bye", "afw", "team", "noshow", "auto", "pending")}  # "z", "vrij" in Dutch
     rows = await asyncio.to_thread(reports.cross_table, data.players, data.rounds, data.settings, words)

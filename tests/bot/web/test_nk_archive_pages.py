@@ -105,6 +105,11 @@ async def test_a_finished_nk_and_season_stay_readable_in_the_archive(commands: C
     status, body, _ = await get(f"{site}/c/{club}/{pages['archief-keizer-stand']}")
     assert status == 200 and "Stand 2025-26 na ronde 1" in body
     assert [row[:3] for row in cells(body)] == [["1", "Piet de Vries", "50"], ["2", "Jan Koster", "0"]]
+    assert links(body)["Kruistabel"] == f"/c/{club}/{pages['archief-keizer-kruistabel']}"
+    status, body, _ = await get(f"{site}/c/{club}/{pages['archief-keizer-kruistabel']}")  # as /kruistabel seizoen=2025-26
+    assert status == 200 and "Kruistabel 2025-26" in body and "Per ronde: de plaats van de tegenstander" in body
+    assert cells(body) == [["1", "Piet de Vries", "50", "2w1"], ["2", "Jan Koster", "0", "1z0"]]
+    assert links(body)["Eindstand"] == f"/c/{club}/{pages['archief-keizer-stand']}"
     status, body, _ = await get(f"{site}/c/{club}/{pages['archief-keizer-indeling']}")
     assert status == 200 and "2025-26: Indeling ronde 1" in body and cells(body)[0][-1] == "1-0"
     # what is not in the archive: the running NK and season, a round not played, another club's, words
