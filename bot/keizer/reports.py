@@ -26,6 +26,7 @@ from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition
 from bot.keizer.online_round import SYSTEM, own_link
 from bot.keizer.lookups import active_season, competition_of, keizer_store, player_named
+from bot.keizer.store import Season
 from bot.keizer.views import PAGE_ROWS, season_option
 
 EXPORT_FORMATS = ("csv", "html", "trf")
