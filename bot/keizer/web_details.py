@@ -4,7 +4,7 @@ when what the page shows last changed (its latest publication or result), in the
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import date
 
 from bot.core.commands.context import parse_id
@@ -15,8 +15,16 @@ from bot.core.storage.store import Club
 from bot.keizer.calendar_store import VenueStore
 from bot.keizer.changes_store import ChangesStore
 from bot.keizer.lookups import keizer_store
+from bot.keizer.store import RoundRow
 
 Details = Callable[[Core, Club, str], Awaitable[tuple[str, ...]]]
+
+
+def season_dates(lang: str, rounds: Sequence[RoundRow]) -> tuple[str, ...]:
+    """A season's dates under a page's title: its first and last round's (the archive's pages say them too)."""
+    if not rounds:
+        return ()
+    return (dates_text(lang, date.fromisoformat(rounds[0].play_date), date.fromisoformat(rounds[-1].play_date)),)
 
 
 def details(kind: str, pairing: bool) -> Details:
@@ -30,10 +38,7 @@ def details(kind: str, pairing: bool) -> Details:
             return ()
         lang = club.language
         rounds = await store.rounds(season.id)
-        said: list[str] = []
-        if rounds:
-            first, last = date.fromisoformat(rounds[0].play_date), date.fromisoformat(rounds[-1].play_date)
-            said.append(dates_text(lang, first, last))
+        said = list(season_dates(lang, rounds))
         venue = await VenueStore(core.store).venue(club.id)
         if venue.location:
             said.append(t(lang, "web_detail_venue", location=venue.location))
