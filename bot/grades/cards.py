@@ -131,11 +131,19 @@ async def cmd_graden(core: Core, ctx: Context) -> Reply:
         headers=(ctx.t("grade_col_name"), ctx.t("grade_col_grade"), ctx.t("grade_col_games"),
                  ctx.t("grade_col_points"), ctx.t("grade_col_needed")),  # fmt: skip
         rows=tuple(
-            (name, rules.grade_name(grade), str(len(s.games)), str(s.points), str(s.points_needed))
+            (name, rules.grade_name(grade), str(len(s.games)), str(s.points), _needed_cell(ctx, s))
             for _, _, name, grade, s in rows
         ),
     )
     return Reply(lines=(*lines, title), table=table)
+
+
+def _needed_cell(ctx: Context, status: rules.SeriesStatus) -> str:
+    """The list's "still needed": the points while the series is short of 125, else the games it lacks
+    ("2 partijen"), never a bare 0 that reads as done (issue 45 §3, as the card says it)."""
+    if status.points_needed or not status.games_needed:
+        return str(status.points_needed)
+    return ctx.t("grade_needed_cell_games", games=status.games_needed)
 
 
 # --------------------------------------------------------------------------- /graadzetten

@@ -1,7 +1,7 @@
 """Finished Keizer seasons on the club's website (issue 45 §1): a season stays readable when the next
 one is made (``/seizoen`` ends the running one). The archive (``/c/<club>/archief``) lists them by the
 year of their first round; their pages, read only, under ``/c/<club>/archief/keizer/<id>/``: ``stand``
-(as ``/stand seizoen=Naam``) and ``indeling/<round>``."""
+(as ``/stand seizoen=Naam``), ``kruistabel`` (as ``/kruistabel seizoen=Naam``) and ``indeling/<round>``."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from bot.core.commands.replies import Reply
 from bot.core.storage.store import Club
 from bot.keizer import competition
 from bot.keizer.lookups import keizer_store
+from bot.keizer.reports import cross_table
 from bot.keizer.rows import Season
 from bot.keizer.views import pairing_reply, standings_table
+from bot.keizer.web_details import season_dates
 
 
 async def _finished(core: Core, club: Club) -> list[Season]:
@@ -33,7 +35,7 @@ async def entries(core: Core, club: Club) -> list[ArchiveEntry]:
 
 
 async def view(core: Core, club: Club, rest: str, query: Mapping[str, str], site: str) -> WebContent | None:
-    """``<id>/stand`` and ``<id>/indeling/<round>`` of a finished season."""
+    """``<id>/stand``, ``<id>/kruistabel`` and ``<id>/indeling/<round>`` of a finished season."""
     words = rest.split("/")
     number = parse_id(words[0])
     season = next((s for s in await _finished(core, club) if s.id == number), None)
@@ -41,12 +43,20 @@ async def view(core: Core, club: Club, rest: str, query: Mapping[str, str], site
         return None
     ctx = core.context_at(club, core.clock.now())
     base = f"archief/keizer/{season.id}/"
-    paired = [r for r in await keizer_store(core).rounds(season.id) if r.status == "paired"]
+    rounds = await keizer_store(core).rounds(season.id)
+    paired = [r for r in rounds if r.status == "paired"]
+    dates = season_dates(club.language, rounds)  # under each page's title, as the running season's pages
     round_links = tuple((ctx.t("web_archive_round", round=r.number), f"{base}indeling/{r.number}") for r in paired)
+    standings = (ctx.t("web_archive_standings"), f"{base}stand")
+    crossed = (ctx.t("web_archive_crosstable"), f"{base}kruistabel")
     try:
         if words[1:] == ["stand"]:
             title, table = await standings_table(core, ctx, absences=True, season=season)
-            return WebContent(title, Reply(table=table), links=round_links)
+            return WebContent(title, Reply(lines=dates, table=table), links=(crossed, *round_links))
+        if words[1:] == ["kruistabel"]:
+            title, table, _ = await cross_table(core, ctx.with_args([]), season=season)
+            return WebContent(title, Reply(lines=dates, table=table), links=(standings, *round_links),
+                              legend=ctx.t("web_legend_kruistabel"))  # fmt: skip
         row = next((r for r in paired if len(words) == 3 and words[1] == "indeling" and str(r.number) == words[2]), None)
         if row is None:
             return None
@@ -55,8 +65,8 @@ async def view(core: Core, club: Club, rest: str, query: Mapping[str, str], site
         return None
     others = tuple(link for link in round_links if not link[1].endswith(f"/{row.number}"))
     title = f"{season.name}: {reply.lines[0]}" if reply.lines else season.name
-    return WebContent(title, Reply(lines=reply.lines[1:], table=reply.table),
-                      links=((ctx.t("web_archive_standings"), f"{base}stand"), *others))  # fmt: skip
+    return WebContent(title, Reply(lines=(*dates, *reply.lines[1:]), table=reply.table),
+                      links=(standings, crossed, *others))  # fmt: skip
 
 
 async def any_finished(core: Core, club: Club) -> bool:

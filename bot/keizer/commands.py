@@ -172,8 +172,9 @@ def register(registry: Registry) -> None:
                 confirm=("discord_publish_question", "discord_button_publish")))  # fmt: skip
     add(Command("exporteer", cmd_exporteer, director=True, english="export",
                 params=(Param("formaat", "choice", choices=FORMATS), ROUND_PAIRED, RAPID), reads_only=True))  # fmt: skip
-    add(Command("kruistabel", cmd_kruistabel, english="crosstable", params=(RAPID,), reads_only=True, cache_key=season_key))
-    add(Command("verloop", cmd_verloop, english="history", params=(RAPID,), reads_only=True, cache_key=season_key))
+    add(Command("kruistabel", cmd_kruistabel, english="crosstable", params=(RAPID, _keyed("seizoen")), reads_only=True,
+                cache_key=season_key))  # fmt: skip
+    add(Command("verloop", cmd_verloop, english="history", params=(RAPID, _keyed("seizoen")), reads_only=True, cache_key=season_key))
     add(Command("kalender", cmd_kalender, english="calendar", params=(RAPID, Param("mijn", "bool", style=FLAG)), reads_only=True,
                 cache_key=calendar_key))  # fmt: skip
     add(Command("speelavond", cmd_speelavond, director=True, english="clubnight",
@@ -190,7 +191,7 @@ def register(registry: Registry) -> None:
     registry.route("mijn", NOTICE_WORDS, cmd_notices, writes=True)  # /mijn meldingen aan|uit
     registry.route("mijn", NOTICES_ON, cmd_notices_on, writes=True)  # meldingen=aan: Discord's option
     registry.route("mijn", NOTICES_OFF, cmd_notices_off, writes=True)
-    add(Command("kaart", cmd_kaart, english="card", params=(Param("speler", complete=member_names), RAPID),
+    add(Command("kaart", cmd_kaart, english="card", params=(Param("speler", complete=member_names), RAPID, _keyed("seizoen")),
                 reads_only=True))  # fmt: skip
     add(Command("waarom", cmd_waarom, english="why",
                 params=(Param("vraag", "choice", required=True, choices=WHY), Param("speler", complete=member_names), RAPID),

@@ -27,23 +27,30 @@ from bot.keizer.formatting import fmt_points, for_competition
 from bot.keizer.online_round import SYSTEM, own_link
 from bot.keizer.postponed_store import PostponedStore
 from bot.keizer.lookups import active_season, competition_of, keizer_store, player_named
-from bot.keizer.views import PAGE_ROWS
+from bot.keizer.store import Season
+from bot.keizer.views import PAGE_ROWS, season_option
 from bot.keizer.why import values_now
 
 EXPORT_FORMATS = ("csv", "html", "trf")
 
 
-async def _addressed(core: Core, ctx: Context, usage: str | None) -> tuple[Context, competition.SeasonData]:
-    """The season the command addresses (the word ``rapid``: the rapid one), loaded; with ``usage``,
-    a command that takes no other words refuses them with it."""
+async def _addressed(
+    core: Core, ctx: Context, usage: str | None, past: bool = False, season: Season | None = None
+) -> tuple[Context, competition.SeasonData]:
+    """The season the command addresses (the word ``rapid``: the rapid one; with ``past``, ``seizoen=Naam``
+    a running or finished one by its name, as /stand reads it; ``season``: that one, the website's
+    archive), loaded; with ``usage``, a command that takes no other words refuses them with it."""
+    named, ctx = await season_option(core, ctx) if past else (season, ctx)
     kind, ctx = competition_of(ctx)
     if usage is not None and ctx.args:
         raise UserError("error_usage", usage=ctx.t(usage))
-    return ctx, await competition.load(core.store, await active_season(core, ctx, kind))
+    return ctx, await competition.load(core.store, named or await active_season(core, ctx, kind))
 
 
-async def cross_table(core: Core, ctx: Context) -> tuple[str, Table, competition.SeasonData]:
-    ctx, data = await _addressed(core, ctx, "usage_kruistabel")
+async def cross_table(
+    core: Core, ctx: Context, past: bool = False, season: Season | None = None
+) -> tuple[str, Table, competition.SeasonData]:
+    ctx, data = await _addressed(core, ctx, "usage_kruistabel", past, season)
     season = data.season
     words = {code: ctx.t(f"cross_{code}") for code in ("w", "b", "bye", "afw", "team", "noshow", "auto", "pending")}  # "z", "vrij" in Dutch
     rows = await asyncio.to_thread(reports.cross_table, data.players, data.rounds, data.settings, words)
@@ -65,13 +72,13 @@ async def cross_table(core: Core, ctx: Context) -> tuple[str, Table, competition
 
 async def cmd_kruistabel(core: Core, ctx: Context) -> Reply:
     """The cross table: per player (final order) each round's opponent (their place), colour, result."""
-    title, table, _ = await cross_table(core, ctx)
+    title, table, _ = await cross_table(core, ctx, past=True)
     return await _shown(ctx, title, table, "kruistabel")
 
 
 async def cmd_verloop(core: Core, ctx: Context) -> Reply:
     """The standings after every round: each player's place, round by round."""
-    ctx, data = await _addressed(core, ctx, "usage_verloop")
+    ctx, data = await _addressed(core, ctx, "usage_verloop", past=True)
     season = data.season
     history = await asyncio.to_thread(reports.rank_history, data.players, data.rounds, data.settings)
     numbers = sorted(r.number for r in data.rounds)
@@ -96,7 +103,7 @@ async def _shown(ctx: Context, title: str, table: Table, name: str) -> Reply:
 async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     """A member's season: each round's opponent, colour, result and the score after it, the games
     played over the board and the performance rating. ``/kaart`` is the asker's own; ``/kaart Naam``."""
-    ctx, data = await _addressed(core, ctx, None)
+    ctx, data = await _addressed(core, ctx, None, past=True)
     season = data.season
     player = player_named(ctx, data, list(ctx.args), "error_card_whose")
     card = await asyncio.to_thread(reports.member_card, player.id, data.players, data.rounds, data.settings)

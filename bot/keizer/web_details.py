@@ -4,19 +4,27 @@ when what the page shows last changed (its latest publication or result), in the
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import date
 
 from bot.core.commands.context import parse_id
 from bot.core.commands.dispatch import Core
 from bot.core.i18n import t
-from bot.core.output.calendar import day_text, moment_text
+from bot.core.output.calendar import dates_text, moment_text
 from bot.core.storage.store import Club
 from bot.keizer.calendar_store import VenueStore
 from bot.keizer.changes_store import ChangesStore
 from bot.keizer.lookups import keizer_store
+from bot.keizer.store import RoundRow
 
 Details = Callable[[Core, Club, str], Awaitable[tuple[str, ...]]]
+
+
+def season_dates(lang: str, rounds: Sequence[RoundRow]) -> tuple[str, ...]:
+    """A season's dates under a page's title: its first and last round's (the archive's pages say them too)."""
+    if not rounds:
+        return ()
+    return (dates_text(lang, date.fromisoformat(rounds[0].play_date), date.fromisoformat(rounds[-1].play_date)),)
 
 
 def details(kind: str, pairing: bool) -> Details:
@@ -30,10 +38,7 @@ def details(kind: str, pairing: bool) -> Details:
             return ()
         lang = club.language
         rounds = await store.rounds(season.id)
-        said: list[str] = []
-        if rounds:
-            first, last = date.fromisoformat(rounds[0].play_date), date.fromisoformat(rounds[-1].play_date)
-            said.append(t(lang, "web_detail_dates", first=day_text(lang, first), last=day_text(lang, last)))  # the year in each
+        said = list(season_dates(lang, rounds))
         venue = await VenueStore(core.store).venue(club.id)
         if venue.location:
             said.append(t(lang, "web_detail_venue", location=venue.location))

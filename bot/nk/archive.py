@@ -16,6 +16,7 @@ from bot.nk.pairings import pairing_of
 from bot.nk.player_page import player_content
 from bot.nk.store import NkStore, NkTournament
 from bot.nk.tables import standings_of
+from bot.nk.web_details import time_control, tournament_dates
 
 
 async def shown_now(nk: NkStore, club_id: int) -> NkTournament | None:
@@ -49,15 +50,16 @@ async def view(core: Core, club: Club, rest: str, query: Mapping[str, str], site
     rounds = [number for _, number, _ in await nk.rounds(tour.id)]
     round_links = tuple((ctx.t("nk_web_archive_round", round=n), f"{base}indeling/{n}") for n in rounds)
     stand_link = ((ctx.t("nk_web_archive_standings"), f"{base}stand"),)
+    said = (*await tournament_dates(nk, club, tour), *time_control(club, tour))  # as the NK pages say them
     try:
         if words[1:] == ["stand"]:
             reply = await standings_of(nk, ctx, tour, full=True)
-            return WebContent(reply.lines[0], Reply(lines=reply.lines[1:], table=reply.table),
-                              links=(*players.items(), *round_links))  # fmt: skip
+            return WebContent(reply.lines[0], Reply(lines=(*said, *reply.lines[1:]), table=reply.table),
+                              links=(*players.items(), *round_links), legend=ctx.t("web_legend_nk"))  # its rounds' cells, as the NK page's
         if len(words) == 3 and words[1] == "indeling" and parse_id(words[2], 3) in rounds:
             reply = await pairing_of(nk, ctx, tour, words[2], full=True)
             others = tuple(link for link in round_links if not link[1].endswith(f"/{words[2]}"))
-            return WebContent(reply.lines[0], Reply(lines=reply.lines[1:], table=reply.table),
+            return WebContent(reply.lines[0], Reply(lines=(*said, *reply.lines[1:]), table=reply.table),
                               links=(*players.items(), *stand_link, *others))  # fmt: skip
     except UserError:
         return None

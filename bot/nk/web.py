@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 from bot.core.commands.context import parse_id
 from bot.core.commands.dispatch import Core
 from bot.core.commands.registry import Registry, WebArchive, WebContent, WebPage
 from bot.core.i18n import t
-from bot.core.output.calendar import day_text, moment_text, parse_zone
+from bot.core.output.calendar import moment_text
 from bot.core.storage.store import Club
 from bot.nk import archive
 from bot.nk.archive import shown_now
 from bot.nk.player_page import player_content
 from bot.nk.store import NkStore
+from bot.nk.web_details import time_control, tournament_dates
 
 
 async def _has_tournament(core: Core, club: Club) -> bool:
@@ -66,16 +66,11 @@ async def _details(core: Core, club: Club, rest: str, pairing: bool) -> tuple[st
     if tournament is None:
         return ()
     lang = club.language
-    zone = parse_zone(club.timezone) or ZoneInfo("UTC")
-    said: list[str] = []
-    days = [moment.astimezone(zone).date() for moment in await store.paired_moments(tournament.id)]
-    if days:
-        said.append(t(lang, "web_detail_dates", first=day_text(lang, days[0]), last=day_text(lang, days[-1])))  # the year in each
+    said = list(await tournament_dates(store, club, tournament))
     city = (await core.store.club_federation(club.id)).city
     if city:
         said.append(t(lang, "web_detail_venue", location=city))
-    if tournament.time_control:
-        said.append(t(lang, "web_detail_time_control", time_control=tournament.time_control))
+    said.extend(time_control(club, tournament))
     numbers = [number for _, number, _ in await store.rounds(tournament.id)]
     shown = parse_id(rest, 3) or (numbers[-1] if numbers else 0)
     changed: datetime | None = await store.last_change(tournament.id, shown if pairing else 1, shown)

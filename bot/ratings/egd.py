@@ -8,13 +8,16 @@ that adds or moves a column is still read. Of the columns the reader takes the c
 the club (at most four characters, ``xxxx`` for none), the grade (``5k``, ``2d``, ``1p``) and the GoR (a
 whole number); what follows the GoR is not read. A list without a heading line it recognises is read in
 the published order. Anything else (other heading lines, the page's HTML) is passed over. The list's
-date is in its heading where the file has one (``2026-11-01``), else the director gives ``datum=``."""
+date is in its heading where the file has one (``2026-11-01``, or as the page writes it in English above
+its list, ``(27 Nov 2026)``: what pairgoth's EGF reader reads it by), else the director gives ``datum=``."""
 
 from __future__ import annotations
 
 import html
 import re
+from datetime import date
 
+from bot.core.output.calendar import FIRST_YEAR, LAST_YEAR
 from bot.ratings.lists import MAX_LISTED, Listed, RatingList, clean_name, day_in
 
 # A column's name in a heading (lower case, ``_`` and ``-`` as spaces) -> what the reader calls it.
@@ -31,6 +34,20 @@ _CELL = {
 }  # fmt: skip
 PUBLISHED = ("country", "club", "grade", "grade_n", "gor")  # all.hst's order after the name
 _TAG = re.compile(r"<[^>]{0,500}>")
+_WRITTEN_DAY = re.compile(r"\b(\d{1,2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* (\d{4})\b")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def _day_written(heading: str) -> date | None:
+    """The page's date in English words (``27 Nov 2026``), within the years a list may have."""
+    match = _WRITTEN_DAY.search(heading)
+    if match is None:
+        return None
+    try:
+        day = date(int(match[3]), _MONTHS.index(match[2]) + 1, int(match[1]))
+    except ValueError:
+        return None
+    return day if FIRST_YEAR <= day.year <= LAST_YEAR else None
 
 
 def _line_pattern(after_name: tuple[str, ...]) -> re.Pattern[str]:
@@ -85,4 +102,5 @@ def parse(text: str) -> RatingList:
         players.append(Listed(match["pin"], clean_name(match["name"]), gor if gor > 0 else None, match["country"]))
         if len(players) > MAX_LISTED:
             break
-    return RatingList("egd", tuple(players), day_in("\n".join(heading)))
+    said = "\n".join(heading)
+    return RatingList("egd", tuple(players), day_in(said) or _day_written(said))

@@ -321,7 +321,8 @@ def make_app(core: Core) -> web.Application:
         in_table = {c for row in (content.reply.table.rows if content.reply.table else ()) for c in row}
         more = [(href, text) for text, href in cells.items() if text not in in_table]
         return render.page(club.language, club.name, content.title, await links(club), content.reply,
-                           cell_links=cells, svg=content.svg, more=more, current=f"{club_path(club.id)}{wanted.path}", look=style.look(club))  # fmt: skip
+                           cell_links=cells, svg=content.svg, more=more, current=f"{club_path(club.id)}{wanted.path}", look=style.look(club),
+                           legend=content.legend)  # fmt: skip
 
     async def member_page(request: web.Request) -> web.StreamResponse:
         """A member's page: their games, colours and score per round, and performance (``/kaart Naam``)."""

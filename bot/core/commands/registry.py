@@ -176,6 +176,7 @@ class WebContent:
     svg: str = ""
     links: tuple[tuple[str, str], ...] = ()  # (a cell's text, a path under the club's address)
     file: tuple[str, bytes, str] | None = None  # (file name, body, content type)
+    legend: str = ""  # what the table's abbreviations mean, in the club's language (as ``WebPage.legend``'s)
 
 
 # A system's own view: (core, club, the rest of the path, the address's query, the site's absolute address

@@ -76,6 +76,14 @@ def day_text(lang: str, day: date) -> str:
              month=t(lang, f"month_{day.month}"), year=day.year)  # fmt: skip
 
 
+def dates_text(lang: str, first: date, last: date) -> str:
+    """A competition's dates under a page's title: "Speeldata: do 3 december 2026 t/m do 31 december 2026", or its
+    one day when it has one ("Speeldatum: za 6 maart 2027"), never a range from a day to itself."""
+    if first == last:
+        return t(lang, "web_detail_date", day=day_text(lang, first))  # the long date: its year too
+    return t(lang, "web_detail_dates", first=day_text(lang, first), last=day_text(lang, last))
+
+
 def moment_text(lang: str, moment: datetime, zone_name: str) -> str:
     """A moment as the club reads it on a page: "do 3 december 2026 17:00"."""
     return " ".join(moment_parts(lang, moment, zone_name))

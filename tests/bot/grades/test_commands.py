@@ -105,6 +105,11 @@ async def test_enough_points_from_too_few_games_is_not_read_as_done(commands: Co
     await ok(commands, DIRECTOR, "/taal en")
     card = await ok(commands, ANNA, "/graad")
     assert "The points are there (145 of the 125), but the series is still too short: promotion to 2d after 2 more games" in card
+    line = next(x for x in (await ok(commands, DIRECTOR, "/grades")).splitlines() if x.strip().startswith("Anna"))
+    assert line.split()[1:] == ["1d", "10", "145", "2", "games"]  # still needed: 2 games, not a bare 0 that reads as done
+    await ok(commands, DIRECTOR, "/taal nl")
+    line = next(x for x in (await ok(commands, DIRECTOR, "/graden")).splitlines() if x.strip().startswith("Anna"))
+    assert line.split()[1:] == ["1d", "10", "145", "2", "partijen"]
 
 
 async def test_the_committee_list_shows_players_close_to_promotion(commands: Core, clock: ShiftedClock) -> None:

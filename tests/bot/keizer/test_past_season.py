@@ -35,3 +35,24 @@ async def test_an_unknown_season_is_refused_with_the_clubs_seasons(commands: Cor
     await ok(commands, WHO, "/taal en")
     said = await refused(commands, WHO, "/standings season=1999", config)
     assert said == "I know no season \"1999\". The club's seasons: 2025-26, 2026-27."
+
+
+async def test_last_seasons_cross_table_history_and_card_by_its_name(commands: Core, config) -> None:
+    """The chat's other views of a season read a past one by its name too: ``/kruistabel``, ``/verloop``
+    and ``/kaart Naam`` take ``seizoen=`` (``season=``) as ``/stand`` does; an unknown name is refused."""
+    await a_club_with_an_archive(commands, website=False)
+    assert "Kruistabel 2026-27" in await ok(commands, WHO, "/kruistabel")  # the running one without a name
+    cross = await ok(commands, WHO, "/kruistabel seizoen=2025-26")
+    assert cross.startswith("Kruistabel 2025-26") and "2w1" in cross and "1z0" in cross  # Piet (white) beat Jan
+    history = await ok(commands, WHO, "/verloop seizoen=2025-26")
+    assert history.startswith("Verloop 2025-26") and history.index("Piet de Vries") < history.index("Jan Koster")
+    for asked in ('/kaart "Jan Koster" seizoen=2025-26', "/kaart seizoen=2025-26 Jan Koster"):
+        card = await ok(commands, WHO, asked)
+        assert card.startswith("Jan Koster in 2025-26") and "Piet de Vries" in card, asked
+    assert "De seizoenen van de club: 2025-26, 2026-27." in await refused(commands, WHO, "/kruistabel seizoen=1999", config)
+    assert "De seizoenen van de club" in await refused(commands, WHO, '/kaart "Jan Koster" seizoen=1999', config)
+    assert "[seizoen=Naam]" in await refused(commands, WHO, "/verloop onzin", config)
+    await ok(commands, WHO, "/taal en")
+    assert (await ok(commands, WHO, "/crosstable season=2025-26")).startswith("Cross table 2025-26")
+    assert (await ok(commands, WHO, "/history season=2025-26")).startswith("2025-26 round by round")
+    assert "I know no season" in await refused(commands, WHO, "/card season=1999", config)

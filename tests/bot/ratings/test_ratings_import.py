@@ -118,3 +118,19 @@ async def test_the_console_attaches_the_file_by_its_path(commands: Core, clock, 
     await console.handle_line(f"/ratings importeer {DATA / 'knsb_ratinglijst.csv'}")
     assert "bot> Ratings van 2026-11-01 (KNSB, 5 spelers): 1 rating bijgewerkt, 0 ongewijzigd.\n" in out.getvalue()
     assert members(config)["Jan de Vries"][0] == 2261
+
+
+async def test_the_egd_pages_date_in_english_words_is_read(commands: Core, config) -> None:
+    """The page that shows the EGD's list (allworld_lp.html) dates it in English words above the list,
+    "(27 Nov 2026)" (the line pairgoth's EGF reader takes the date from): read without ``datum=``; a
+    page without a date is still refused in the user's words, changing nothing."""
+    await ok(commands, DIRECTOR, "/speler Bert Jansen 1500 egd=10396133")
+    page = data("allworld_lp.html").decode().replace("European Go Database, all players (2026-11-01)", "European Go Database")
+    dated = page.replace("<pre>", "(27 Nov 2026)\n<pre>")
+    said = await ok(commands, DIRECTOR, "/ratings importeer", dated.encode())
+    assert said.splitlines()[0] == "Ratings van 2026-11-27 (EGD, 4 spelers): 1 rating bijgewerkt, 0 ongewijzigd."
+    assert members(config)["Bert Jansen"] == (1610, None, None, "10396133")
+    said = await refused(commands, DIRECTOR, "/ratings importeer", config, page.encode())
+    assert said == "De EGD-lijst zegt niet van welke datum hij is: geef die mee, bijvoorbeeld datum=2026-11-01."
+    unknown = page.replace("<pre>", "(31 Foo 2026)\n<pre>").encode()  # no month: no date
+    assert "datum=" in await refused(commands, DIRECTOR, "/ratings importeer", config, unknown)

@@ -133,7 +133,7 @@ async def a_club_with_an_archive(commands: Core, website: bool = True) -> tuple[
     """A second club (issue 45 §1) whose NK "NK 2025" (Jan Koster beat Piet de Vries in both its rounds) and
     Keizer season "2025-26" (Piet beat Jan in its one round) are over, with "NK 2026" and "2026-27" made
     after them; the paths of its NK pages, its archive and the archive's pages (a player's NK page, a past
-    NK's standings, pairing and player, a past season's standings and pairing)."""
+    NK's standings, pairing and player, a past season's standings, cross table and pairing)."""
     who = ARCHIVE_DIRECTOR
     first = (commands.clock.now() + timedelta(days=1)).date()
     await ok(commands, who, f"/seizoen naam=2025-26 start={first.isoformat()} rondes=1")
@@ -174,5 +174,6 @@ async def a_club_with_an_archive(commands: Core, website: bool = True) -> tuple[
         "archief-nk-indeling": f"{past_nk}/indeling/1",
         "archief-nk-speler": f"{past_nk}/speler/{jan.id}",
         "archief-keizer-stand": f"{past_season}/stand",
+        "archief-keizer-kruistabel": f"{past_season}/kruistabel",
         "archief-keizer-indeling": f"{past_season}/indeling/1",
     }

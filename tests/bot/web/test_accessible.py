@@ -38,6 +38,11 @@ def check(browser: webdriver.Chrome, url: str, shot: Path) -> list[str]:
     run axe-core in the page: its violations, one line per element."""
     browser.get(url)
     browser.save_screenshot(str(shot))
+    return axe_here(browser)
+
+
+def axe_here(browser: webdriver.Chrome) -> list[str]:
+    """axe-core's violations in the page the browser shows (what is folded opened first), one line per element."""
     browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")  # folded parts too
     browser.execute_script(AXE.read_text(encoding="utf-8"))
     found = browser.execute_async_script(

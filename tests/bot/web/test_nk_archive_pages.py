@@ -7,6 +7,7 @@ which the menu links once there is something in it. Unknown players and archive 
 from __future__ import annotations
 
 import re
+from html import unescape
 
 from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, ok
@@ -95,6 +96,8 @@ async def test_a_finished_nk_and_season_stay_readable_in_the_archive(commands: C
     status, body, _ = await get(f"{site}/c/{club}/{pages['archief-nk-stand']}")
     assert status == 200 and "NK 2025: stand na ronde 2" in body and "Nederlands kampioen: Jan Koster" in body
     assert [row[:3] for row in cells(body)] == [["1", "Jan Koster", "2"], ["2", "Piet de Vries", "0"]]
+    assert "Per ronde: de plaats van de tegenstander in deze stand" in body  # what its round columns' 2w1 mean, as on the NK page
+    assert "<p>Speeldatum: di 1 december 2026</p>" in body  # its days, as the NK pages say them (both rounds on one day)
     assert links(body)["Indeling ronde 2"].endswith(f"{pages['archief-nk-stand'][: -len('stand')]}indeling/2")
     status, body, _ = await get(f"{site}/c/{club}/{pages['archief-nk-indeling']}")
     assert status == 200 and ">NK 2025, ronde 1</h2>" in body and cells(body) == [  # the website's wider table, as the current NK's page: score, group, strength
@@ -104,6 +107,12 @@ async def test_a_finished_nk_and_season_stay_readable_in_the_archive(commands: C
     status, body, _ = await get(f"{site}/c/{club}/{pages['archief-keizer-stand']}")
     assert status == 200 and "Stand 2025-26 na ronde 1" in body
     assert [row[:3] for row in cells(body)] == [["1", "Piet de Vries", "50"], ["2", "Jan Koster", "0"]]
+    assert links(body)["Kruistabel"] == f"/c/{club}/{pages['archief-keizer-kruistabel']}"
+    assert "<p>Speeldatum: wo 2 december 2026</p>" in body  # its one round's date, as the season's pages said it
+    status, body, _ = await get(f"{site}/c/{club}/{pages['archief-keizer-kruistabel']}")  # as /kruistabel seizoen=2025-26
+    assert status == 200 and "Kruistabel 2025-26" in body and "Per ronde: de plaats van de tegenstander" in body
+    assert cells(body) == [["1", "Piet de Vries", "50", "2w1"], ["2", "Jan Koster", "0", "1z0"]]
+    assert links(body)["Eindstand"] == f"/c/{club}/{pages['archief-keizer-stand']}"
     status, body, _ = await get(f"{site}/c/{club}/{pages['archief-keizer-indeling']}")
     assert status == 200 and "2025-26: Indeling ronde 1" in body and cells(body)[0][-1] == "1-0"
     # what is not in the archive: the running NK and season, a round not played, another club's, words
@@ -118,3 +127,33 @@ async def test_a_finished_nk_and_season_stay_readable_in_the_archive(commands: C
     await ok(commands, ARCHIVE_DIRECTOR, "/taal en")
     status, body, _ = await get(f"{site}/c/{club}/archief")
     assert ">Archive</a>" in body and cells(body)[0] == ["2026", "2025-26", "Keizer competition"]
+    assert "Per round: the opponent's place in these standings" in unescape((await get(f"{site}/c/{club}/{pages['archief-nk-stand']}"))[1])
+
+
+async def test_a_past_nks_pages_say_its_days_and_time_control(commands: Core, clock, site: str) -> None:
+    """The archive's pages of a past NK say under their title what the NK pages said of it (issue 45 §1):
+    the days its rounds were paired and its time control."""
+    from datetime import datetime, timezone
+
+    for name in ("Anna 2100", "Bert 2000"):
+        await ok(commands, DIRECTOR, f"/speler {name}")
+    await ok(commands, DIRECTOR, "/website aan")
+    clock.set(datetime(2027, 3, 6, 9, 30, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, '/nk nieuw Voorjaar rondes=2 "tempo=60 min + 30 s byo-yomi"')
+    for name in ("Anna 2100", "Bert 2000"):
+        await ok(commands, DIRECTOR, f"/nk inschrijven {name}")
+    await ok(commands, DIRECTOR, "/nk ronde")
+    await ok(commands, DIRECTOR, "/nk uitslag Anna gewonnen")
+    clock.set(datetime(2027, 3, 7, 9, 30, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/nk ronde")
+    await ok(commands, DIRECTOR, "/nk uitslag Anna gewonnen")  # Bert's second loss: Anna is champion
+    await ok(commands, DIRECTOR, "/nk nieuw Najaar")
+    club = await club_id(commands)
+    tour = (await commands.store.fetch_one("SELECT id FROM nk_tournaments WHERE name = 'Voorjaar'"))["id"]  # type: ignore[index]
+    for page in ("stand", "indeling/1"):
+        body = (await get(f"{site}/c/{club}/archief/nk/{tour}/{page}"))[1]
+        assert "<p>Speeldata: za 6 maart 2027 t/m zo 7 maart 2027</p>" in body, page
+        assert "<p>Speeltempo: 60 min + 30 s byo-yomi</p>" in body, page
+    await ok(commands, DIRECTOR, "/taal en")
+    body = (await get(f"{site}/c/{club}/archief/nk/{tour}/stand"))[1]
+    assert "<p>Dates: Sat 6 March 2027 to Sun 7 March 2027</p>" in body and "<p>Time control: 60 min + 30 s byo-yomi</p>" in body

@@ -187,10 +187,19 @@ async def test_the_nk_pages_say_dates_city_time_control_and_when_last_changed(
     club = await an_nk(commands, '"tempo=60 min + 30 s byo-yomi"')
     await ok(commands, DIRECTOR, "/club plaats=Utrecht")
     body = (await get(f"{site}/c/{club}/nk"))[1]
-    assert "<p>Speeldata: za 6 maart 2027 t/m za 6 maart 2027</p>" in body and "<p>Locatie: Utrecht</p>" in body
+    assert "<p>Speeldatum: za 6 maart 2027</p>" in body and "<p>Locatie: Utrecht</p>" in body  # one day, no range to itself
     assert "<p>Speeltempo: 60 min + 30 s byo-yomi</p>" in body
     assert "<p>Bijgewerkt: za 6 maart 2027 10:30</p>" in body
+    await ok(commands, DIRECTOR, "/taal en")
+    assert "<p>Date: Sat 6 March 2027</p>" in (await get(f"{site}/c/{club}/nk"))[1]
+    await ok(commands, DIRECTOR, "/taal nl")
     clock.set(datetime(2027, 3, 6, 12, 45, tzinfo=timezone.utc))
     await ok(commands, DIRECTOR, "/nk uitslag Anna gewonnen")
     assert "<p>Bijgewerkt: za 6 maart 2027 13:45</p>" in (await get(f"{site}/c/{club}/nk-indeling/1"))[1]
     assert "<p>Bijgewerkt: za 6 maart 2027 13:45</p>" in (await get(f"{site}/c/{club}/nk"))[1]
+    await ok(commands, DIRECTOR, "/nk uitslag Bert gewonnen")
+    clock.set(datetime(2027, 3, 7, 9, 0, tzinfo=timezone.utc))
+    await ok(commands, DIRECTOR, "/nk ronde")  # round 2 on the next day: the dates are a range
+    assert "<p>Speeldata: za 6 maart 2027 t/m zo 7 maart 2027</p>" in (await get(f"{site}/c/{club}/nk"))[1]
+    await ok(commands, DIRECTOR, "/taal en")
+    assert "<p>Dates: Sat 6 March 2027 to Sun 7 March 2027</p>" in (await get(f"{site}/c/{club}/nk"))[1]
