@@ -62,6 +62,7 @@ async def player_content(core: Core, club: Club, tour: NkTournament, member_text
         headers=(ctx.t("col_round"), ctx.t("nk_col_opponent"), ctx.t("nk_col_colour"), ctx.t("col_result"),
                  ctx.t("nk_col_score"), ctx.t("nk_col_sos")),
         rows=tuple(rows),
+        under=(2, 5),  # on a phone the colour under the opponent, the SOS under the score: it fits 390 px
     )  # fmt: skip
     if not rows:
         lines.append(ctx.t("nk_web_player_no_games"))

@@ -83,7 +83,9 @@ async def test_pairings_and_nk_standings_fit_a_phone_with_the_result_in_view(
         found.extend(f"{page} at {width}: {line}" for line in measured["problems"])
         headers[page, width] = measured["headers"]
 
-    for page in ("indeling/1", "nk-indeling/1", "nk"):
+    first = await commands.store.member_by_name(club, LONG_NAMES[0])
+    assert first is not None
+    for page in ("indeling/1", "nk-indeling/1", "nk", f"nk-speler/{first.id}"):
         for width in WIDTHS:
             await asyncio.to_thread(look, page, width)
     print("screenshots:", sorted(p.name for p in shots.iterdir()))
@@ -94,6 +96,7 @@ async def test_pairings_and_nk_standings_fit_a_phone_with_the_result_in_view(
     assert headers["nk", 390] == ["#", "Naam", "Punten R1 · WP · WWP · Sterkte", "Titel"], headers
     assert headers["nk-indeling/1", 390] == ["Bord", "Zwart Punten · Groep · Sterkte", "Wit Punten · Groep · Sterkte", "Uitslag"]
     assert len(headers["nk", 1280]) == 8 and len(headers["nk-indeling/1", 1280]) == 10
+    assert len(headers[f"nk-speler/{first.id}", 390]) == 4 and len(headers[f"nk-speler/{first.id}", 1280]) == 6
 
 
 async def test_the_members_chart_labels_are_at_least_12_px_on_a_phone(
