@@ -47,14 +47,33 @@ def chromium(phone: bool = False) -> webdriver.Chrome:
     return webdriver.Chrome(service=Service(driver), options=options)
 
 
+@pytest.fixture(scope="session")
+def _one_chromium() -> Iterator[list[webdriver.Chrome]]:
+    """The worker's Chromium, started once (half a second of CPU a start) and quit at the end."""
+    started: list[webdriver.Chrome] = []
+    try:
+        yield started
+    finally:
+        for browser in started:
+            browser.quit()
+
+
 @pytest.fixture
-def chrome() -> Iterator[webdriver.Chrome]:
-    """Chromium at a computer's size; a test sets a phone's with ``Emulation.setDeviceMetricsOverride``."""
-    browser = chromium()
+def chrome(_one_chromium: list[webdriver.Chrome]) -> Iterator[webdriver.Chrome]:
+    """Chromium at a computer's size; a test sets a phone's with ``Emulation.setDeviceMetricsOverride``
+    (and dark mode with ``Emulation.setEmulatedMedia``). The worker's one browser, as a new one would be:
+    on a blank page, without cookies, its size and media as started (each test's site has a port, so an
+    origin, of its own)."""
+    if not _one_chromium:
+        _one_chromium.append(chromium())
+    browser = _one_chromium[0]
     try:
         yield browser
     finally:
-        browser.quit()
+        browser.get("about:blank")
+        browser.delete_all_cookies()
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
 
 
 async def a_club_with_everything(commands: Core) -> tuple[int, str, dict[str, str]]:
