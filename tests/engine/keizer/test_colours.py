@@ -10,7 +10,7 @@ from collections import Counter
 from hypothesis import example, given, settings as hyp_settings, strategies as st
 
 from engine.keizer import Absence, Game, KeizerSettings, Player, Result, Round, value_ranking
-from engine.keizer.pairing import ColourHistory, pair_round
+from engine.keizer.pairing import ColourHistory, cycle_rounds, pair_round
 from tests.engine.keizer.test_pairing import players_by_rating
 
 W, B, D = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW
@@ -128,8 +128,28 @@ def test_colours_stay_balanced_for_members_who_play_every_round_of_a_season(seed
                 balance[g.white] += 1
                 balance[g.black] -= 1
         for pid in played_all:
-            assert abs(balance[pid]) <= 2, (number, pid, balance[pid])
+            if abs(balance[pid]) > 2:  # only where every pairing of the round without a repeat of its cycle
+                # paired this player with one who needed the same colour (seed 004 g: colours as far as the
+                # pairing allows; a repeat weighs more), as in a small field's last round of a cycle
+                game = next(g for g in p.games if pid in (g.white, g.black))
+                seated = [x for x in present if x != p.bye]
+                assert not _pairing_without(seated, rounds[:-1], number, s, {game.white, game.black}), (number, pid, balance[pid])
         assert all(abs(balance[x.id]) <= 3 for x in ps), (number, balance)
+
+
+def _pairing_without(present: list[str], earlier: list[Round], number: int, s: KeizerSettings, apart: set[str]) -> bool:
+    """Whether ``present`` can all be paired in round ``number`` without a repeat of its cycle and without
+    the two players of ``apart`` meeting (found by search: the fields here are small)."""
+    cycle = set(cycle_rounds(number, s.cycle_length))
+    met = {frozenset((g.white, g.black)) for r in earlier if r.number in cycle for g in r.games} | {frozenset(apart)}
+
+    def pairable(left: list[str]) -> bool:
+        if not left:
+            return True
+        first, rest = left[0], left[1:]
+        return any(frozenset((first, other)) not in met and pairable([x for x in rest if x != other]) for other in rest)
+
+    return pairable(present)
 
 
 def test_two_players_who_both_had_three_whites_in_a_row_are_kept_apart() -> None:
