@@ -92,6 +92,9 @@ FORMATS = (("discord_choice_season_file", "json"), ("csv", "csv"), ("discord_cho
            ("discord_choice_trf", "trf"), ("discord_choice_pgn", "pgn"))  # fmt: skip
 MISSING = (("discord_choice_missing_pair", "indelen"), ("discord_choice_missing_wait", "wachten"))
 ON_OFF = (("discord_choice_on", "aan"), ("discord_choice_off", "uit"))
+REMINDERS = (("discord_choice_off", "uit"), ("discord_choice_reminder_signon", "aanmelden"),
+             ("discord_choice_reminder_everyone", "iedereen"))  # /seizoen herinnering= (bot/keizer/reminders.py)
+JOINING = (("discord_choice_joining_open", "open"), ("discord_choice_joining_approval", "goedkeuring"))  # aanmelden=
 ONLINE = (("lichess", "lichess"), ("discord_choice_off", "uit"))  # /seizoen online= (bot/keizer/online_settings.py)
 YES_NO = (("discord_choice_rated", "ja"), ("discord_choice_casual", "nee"))
 ATTENDANCE = (("discord_choice_attendance_default", "standaard"), ("discord_choice_attendance_absent", "afgemeld"))
@@ -151,6 +154,7 @@ def register(registry: Registry) -> None:
                         _keyed("startvolgorde", "choice", choices=ORDERS), Param("toch", "bool", style=FLAG),
                         _keyed("online", "choice", choices=ONLINE), _keyed("tempo"),
                         _keyed("beoordeeld", "choice", choices=YES_NO), _keyed("uiterlijk"),
+                        _keyed("herinnering", "choice", choices=REMINDERS), _keyed("aanmelden", "choice", choices=JOINING),
                         Param("ongedaan", "bool", style=FLAG))))  # fmt: skip
     registry.route("seizoen", FREE_WORDS, cmd_free, writes=True)  # the free evenings (bot/keizer/free_evenings.py)
     add(Command("ronde", cmd_ronde, director=True, english="round",

@@ -136,3 +136,13 @@ async def test_backup_takes_no_options(bot: Harness) -> None:
     await season_with_players(bot)
     answer = await bot.command("backup", "Leider", director=True)
     assert answer.files and flags(answer) & EPHEMERAL, content(answer)
+
+
+async def test_the_seasons_reminder_and_joining_settings_are_options_on_discord(bot: Harness) -> None:
+    """Issue 44 §2: ``/seizoen aanmelden=goedkeuring`` (and ``herinnering=``) had no Discord option, so a
+    director on Discord could not require approval for new players."""
+    await season_with_players(bot)
+    answer = await bot.command("seizoen", "Leider", {"aanmelden": "goedkeuring"}, director=True)
+    assert "goedkeuring" in shown(content(answer)), content(answer)
+    answer = await bot.command("seizoen", "Leider", {"herinnering": "iedereen"}, director=True)
+    assert "iedereen" in shown(content(answer)), content(answer)
