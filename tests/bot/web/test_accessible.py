@@ -7,7 +7,6 @@ fails and says what to install."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import io
 from pathlib import Path
 
@@ -17,7 +16,6 @@ from PIL import Image, ImageDraw
 from selenium import webdriver
 
 from bot.core.commands.dispatch import Core
-from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, ok
 from tests.bot.web.conftest import a_club_with_an_archive, a_club_with_everything
 
@@ -57,13 +55,11 @@ def axe_here(browser: webdriver.Chrome) -> list[str]:
 
 
 async def test_every_page_type_passes_axe_at_phone_and_computer_width(
-    commands: Core, clock, chrome: webdriver.Chrome, tmp_path: Path
+    commands: Core, clock, site: str, chrome: webdriver.Chrome, tmp_path: Path
 ) -> None:
     if not AXE.is_file():
         pytest.fail(f"axe-core is missing ({AXE}): scripts/install.sh --test installs it with npm ci (needs Debian's nodejs and npm)")
-    runner = await start_web(commands, "127.0.0.1:0")
-    base = f"http://127.0.0.1:{runner.addresses[0][1]}"
-    commands.config = dataclasses.replace(commands.config, web_base_url=base)
+    base = site  # the bot's web server on 127.0.0.1, its public address pointed at it
     club, personal, pages = await a_club_with_everything(commands)
     club_base = f"{base}/c/{club}"
     other, archived = await a_club_with_an_archive(commands)  # an NK player's page, the archive and its pages
@@ -71,19 +67,16 @@ async def test_every_page_type_passes_axe_at_phone_and_computer_width(
     shots = tmp_path / "screenshots"
     shots.mkdir()
     found: list[str] = []
-    try:
-        for width_name, (width, height, mobile) in WIDTHS.items():
-            await asyncio.to_thread(chrome.execute_cdp_cmd, "Emulation.setDeviceMetricsOverride",
-                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})  # fmt: skip
-            await asyncio.to_thread(chrome.get, personal)  # the form: the cookie first, then the form itself
-            urls = {**{name: f"{club_base}/{path}" for name, path in pages.items()}, "afmelden": f"{club_base}/afmelden",
-                    **not_found_pages(base, club_base), **archive_urls}  # fmt: skip
-            for name, url in urls.items():
-                for line in await asyncio.to_thread(check, chrome, url, shots / f"{name}-{width}.png"):
-                    found.append(f"{name} at {width_name} width: {line}")
-        print("screenshots:", sorted(p.name for p in shots.iterdir()))
-    finally:
-        await runner.cleanup()
+    for width_name, (width, height, mobile) in WIDTHS.items():
+        await asyncio.to_thread(chrome.execute_cdp_cmd, "Emulation.setDeviceMetricsOverride",
+                                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})  # fmt: skip
+        await asyncio.to_thread(chrome.get, personal)  # the form: the cookie first, then the form itself
+        urls = {**{name: f"{club_base}/{path}" for name, path in pages.items()}, "afmelden": f"{club_base}/afmelden",
+                **not_found_pages(base, club_base), **archive_urls}  # fmt: skip
+        for name, url in urls.items():
+            for line in await asyncio.to_thread(check, chrome, url, shots / f"{name}-{width}.png"):
+                found.append(f"{name} at {width_name} width: {line}")
+    print("screenshots:", sorted(p.name for p in shots.iterdir()))
     assert not found, "axe-core found:\n" + "\n".join(found)
     assert len(list(shots.iterdir())) == 2 * (len(pages) + 1 + len(not_found_pages(base, club_base)) + len(archived))
 

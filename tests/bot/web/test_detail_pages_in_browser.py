@@ -10,7 +10,6 @@ asserted in the browser, so a detail that vanishes from a page fails here too.""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from bot.core.commands.dispatch import Core
 from bot.core.running.scheduler import Alarm
-from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, actor, link, ok
 from tests.bot.web.conftest import PUBLISH
 from tests.bot.web.test_accessible import AXE, WIDTHS, axe_here, check
@@ -79,13 +77,11 @@ async def a_club_with_details(commands: Core) -> tuple[int, str, dict[str, str]]
 
 
 async def test_the_pages_issue_45_added_to_pass_axe_with_their_details_at_390_and_1280(
-    commands: Core, clock, chrome: webdriver.Chrome, tmp_path: Path
+    commands: Core, clock, site: str, chrome: webdriver.Chrome, tmp_path: Path
 ) -> None:
     if not AXE.is_file():
         pytest.fail(f"axe-core is missing ({AXE}): scripts/install.sh --test installs it with npm ci (needs Debian's nodejs and npm)")
-    runner = await start_web(commands, "127.0.0.1:0")
-    base = f"http://127.0.0.1:{runner.addresses[0][1]}"
-    commands.config = dataclasses.replace(commands.config, web_base_url=base)
+    base = site  # the bot's web server on 127.0.0.1, its public address pointed at it
     club, personal, pages = await a_club_with_details(commands)
     shots = tmp_path / "screenshots"
     shots.mkdir()
@@ -94,32 +90,29 @@ async def test_the_pages_issue_45_added_to_pass_axe_with_their_details_at_390_an
     def text() -> str:
         return str(chrome.find_element(By.TAG_NAME, "body").text)
 
-    try:
-        # the sign-off form: a pressed button is answered with a redirect to the form, the outcome shown once
-        await asyncio.to_thread(chrome.get, personal)
-        for width_name, (width, height, mobile) in WIDTHS.items():
-            await asyncio.to_thread(chrome.execute_cdp_cmd, "Emulation.setDeviceMetricsOverride",
-                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})  # fmt: skip
-            for name, spec in pages.items():
-                path, *words = spec.split("|")
-                found += [f"{name} at {width_name} width: {line}"
-                          for line in await asyncio.to_thread(check, chrome, f"{base}/c/{club}/{path}", shots / f"{name}-{width}.png")]  # fmt: skip
-                shown = await asyncio.to_thread(text)
-                found += [f"{name} at {width_name} width does not say {word!r}" for word in words if word not in shown]
-            await asyncio.to_thread(chrome.get, f"{base}/c/{club}/afmelden")
-            label = "Afmelden" if width_name == "phone" else "Weer aanmelden"  # round 2: off on the phone, on again
-            button = await asyncio.to_thread(chrome.find_element, By.XPATH, f"(//button[text()='{label}'])[1]")
-            await asyncio.to_thread(button.click)
-            await asyncio.to_thread(WebDriverWait(chrome, 10).until, lambda b: b.find_elements(By.CLASS_NAME, "message"))
-            assert (await asyncio.to_thread(lambda: chrome.current_url)).endswith(f"/c/{club}/afmelden")
-            outcome = await asyncio.to_thread(lambda: chrome.find_element(By.CLASS_NAME, "message").text)
-            assert ("afgemeld voor ronde 2" if width_name == "phone" else "ronde 2") in outcome, outcome
-            await asyncio.to_thread(chrome.save_screenshot, str(shots / f"afmelden-uitkomst-{width}.png"))
-            found += [f"afmelden-uitkomst at {width_name} width: {line}" for line in await asyncio.to_thread(axe_here, chrome)]
-            await asyncio.to_thread(chrome.refresh)  # a reload sends nothing again and shows the outcome no more
-            assert not await asyncio.to_thread(chrome.find_elements, By.CLASS_NAME, "message")
-        print("screenshots:", sorted(p.name for p in shots.iterdir()))
-    finally:
-        await runner.cleanup()
+    # the sign-off form: a pressed button is answered with a redirect to the form, the outcome shown once
+    await asyncio.to_thread(chrome.get, personal)
+    for width_name, (width, height, mobile) in WIDTHS.items():
+        await asyncio.to_thread(chrome.execute_cdp_cmd, "Emulation.setDeviceMetricsOverride",
+                                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})  # fmt: skip
+        for name, spec in pages.items():
+            path, *words = spec.split("|")
+            found += [f"{name} at {width_name} width: {line}"
+                      for line in await asyncio.to_thread(check, chrome, f"{base}/c/{club}/{path}", shots / f"{name}-{width}.png")]  # fmt: skip
+            shown = await asyncio.to_thread(text)
+            found += [f"{name} at {width_name} width does not say {word!r}" for word in words if word not in shown]
+        await asyncio.to_thread(chrome.get, f"{base}/c/{club}/afmelden")
+        label = "Afmelden" if width_name == "phone" else "Weer aanmelden"  # round 2: off on the phone, on again
+        button = await asyncio.to_thread(chrome.find_element, By.XPATH, f"(//button[text()='{label}'])[1]")
+        await asyncio.to_thread(button.click)
+        await asyncio.to_thread(WebDriverWait(chrome, 10).until, lambda b: b.find_elements(By.CLASS_NAME, "message"))
+        assert (await asyncio.to_thread(lambda: chrome.current_url)).endswith(f"/c/{club}/afmelden")
+        outcome = await asyncio.to_thread(lambda: chrome.find_element(By.CLASS_NAME, "message").text)
+        assert ("afgemeld voor ronde 2" if width_name == "phone" else "ronde 2") in outcome, outcome
+        await asyncio.to_thread(chrome.save_screenshot, str(shots / f"afmelden-uitkomst-{width}.png"))
+        found += [f"afmelden-uitkomst at {width_name} width: {line}" for line in await asyncio.to_thread(axe_here, chrome)]
+        await asyncio.to_thread(chrome.refresh)  # a reload sends nothing again and shows the outcome no more
+        assert not await asyncio.to_thread(chrome.find_elements, By.CLASS_NAME, "message")
+    print("screenshots:", sorted(p.name for p in shots.iterdir()))
     assert not found, "axe-core found, or a page lacks:\n" + "\n".join(found)
     assert len(list(shots.iterdir())) == 2 * (len(pages) + 1)
