@@ -6,13 +6,10 @@ before round 1."""
 
 from __future__ import annotations
 
-import asyncio
-import io
-import os
 from datetime import datetime, timezone
 
-from bot.app import run_console
 from bot.config import Config
+from tests.bot.console_script import console_lines
 from tests.paths import REPO
 
 EVENING = datetime(2026, 12, 1, 19, 0, tzinfo=timezone.utc)  # 20:00 in Amsterdam, two days before round 1
@@ -20,14 +17,7 @@ EVENING = datetime(2026, 12, 1, 19, 0, tzinfo=timezone.utc)  # 20:00 in Amsterda
 
 def run(config: Config, script: str) -> list[str]:
     config = Config(**{**config.__dict__, "web_base_url": "https://schaak.example.nl"})  # the website's address
-    out = io.StringIO()
-    here = os.getcwd()
-    os.chdir(REPO)  # the script names examples/club-21.csv as ./run.sh (run from the checkout) reads it
-    try:
-        asyncio.run(run_console(config, stdin=io.StringIO(script), stdout=out, clock_start=EVENING))
-    finally:
-        os.chdir(here)
-    return out.getvalue().splitlines()
+    return console_lines(config, script, EVENING)
 
 
 def replies(lines: list[str]) -> dict[str, list[str]]:

@@ -4,33 +4,20 @@ refusals are the two the script provokes; the traps of issue 30 stay shut."""
 
 from __future__ import annotations
 
-import io
-import os
 
-from bot.app import run_console
 from bot.config import Config
+from tests.bot.console_script import console_lines
+from tests.bot.console_script import reply_to as console_reply
 from tests.bot.conftest import START
 from tests.paths import REPO
 
 
 def test_the_first_month_in_the_console(config: Config, tmp_path) -> None:
-    import asyncio
-
-    script = (REPO / "examples" / "first-month.txt").read_text(encoding="utf-8")
-    out = io.StringIO()
-    here = os.getcwd()
-    os.chdir(REPO)  # the script names examples/club-21.csv as ./run.sh (run from the checkout) reads it
-    try:
-        asyncio.run(run_console(config, stdin=io.StringIO(script), stdout=out, clock_start=START))
-    finally:
-        os.chdir(here)
-    text = out.getvalue()
-    lines = text.splitlines()
+    lines = console_lines(config, (REPO / "examples" / "first-month.txt").read_text(encoding="utf-8"), START)
+    text = "\n".join(lines)
 
     def reply_to(command: str, nth: int = 0) -> list[str]:
-        at = [i for i, line in enumerate(lines) if line == f"> {command}"][nth]
-        end = next(i for i in range(at + 1, len(lines)) if lines[i].startswith("> "))
-        return lines[at + 1 : end]
+        return console_reply(lines, command, nth)
 
     assert "Er ging iets mis" not in text
     refused = [lines[i - 1] for i, line in enumerate(lines) if line.startswith("bot! ")]

@@ -8,28 +8,18 @@ evening, "de spelers zeiden" when one player had said nothing)."""
 
 from __future__ import annotations
 
-import asyncio
-import io
-import os
 import re
 from pathlib import Path
 
-from bot.app import run_console
 from bot.config import Config
+from tests.bot.console_script import console_lines
+from tests.bot.console_script import reply_to as console_reply
 from tests.bot.conftest import START
 from tests.paths import REPO
 
 
 def run(config: Config) -> list[str]:
-    script = (REPO / "examples" / "season-44.txt").read_text(encoding="utf-8")
-    out = io.StringIO()
-    here = os.getcwd()
-    os.chdir(REPO)  # the script names examples/season-44.csv as ./run.sh (run from the checkout) reads it
-    try:
-        asyncio.run(run_console(config, stdin=io.StringIO(script), stdout=out, clock_start=START))
-    finally:
-        os.chdir(here)
-    return out.getvalue().splitlines()
+    return console_lines(config, (REPO / "examples" / "season-44.txt").read_text(encoding="utf-8"), START)
 
 
 def test_the_season_of_issue_44_in_the_console(config: Config) -> None:
@@ -37,10 +27,7 @@ def test_the_season_of_issue_44_in_the_console(config: Config) -> None:
     text = "\n".join(lines)
 
     def reply_to(command: str, nth: int = 0) -> list[str]:
-        """The lines after the nth time ``command`` was typed, up to the next command."""
-        at = [i for i, line in enumerate(lines) if line == f"> {command}"][nth]
-        end = next((i for i in range(at + 1, len(lines)) if lines[i].startswith("> ")), len(lines))
-        return lines[at + 1 : end]
+        return console_reply(lines, command, nth)
 
     def saved(command: str) -> Path:
         line = next(x for x in reply_to(command) if x.startswith("bot> Bestand opgeslagen: "))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from tests.bot.console_script import reply_to as console_reply
 from tests.bot.online.online_month import run
 from tests.paths import REPO
 
@@ -17,9 +18,7 @@ def test_an_online_clubs_first_two_thursdays_in_the_console() -> None:
     lines = text.splitlines()
 
     def reply_to(command: str, nth: int = 0) -> list[str]:
-        at = [i for i, line in enumerate(lines) if line == f"> {command}"][nth]
-        end = next((i for i in range(at + 1, len(lines)) if lines[i].startswith(("> ", "! "))), len(lines))
-        return lines[at + 1 : end]
+        return console_reply(lines, command, nth, typed=("> ", "! "))
 
     assert "Er ging iets mis" not in text and "Traceback" not in text
     assert [lines[i - 1] for i, line in enumerate(lines) if line.startswith("bot! ")] == ["> /koppel lichess"]  # no website here
