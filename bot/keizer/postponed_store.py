@@ -63,31 +63,20 @@ class PostponedStore:
         rows = await self.db.fetch_all(_PENDING.format(where="r.id = ?"), (round_id,))
         return {int(r[0]) for r in rows}
 
-    async def catch_up_evenings(self, season_id: int, member_id: int) -> dict[int, int]:
-        """The member's catch-up evenings of the season, played or not: the number of the round played on a
-        postponed game's ``tot=`` date, mapped to the number of the game's own round (the member was left out
-        of the first to play the second)."""
+    async def catch_up_evenings(self, season_id: int) -> dict[int, dict[int, int]]:
+        """Every player's catch-up evenings of the season, played or not: member id -> the number of the
+        round played on a postponed game's ``tot=`` date -> the number of the game's own round (the member
+        was left out of the first to play the second)."""
         rows = await self.db.fetch_all(
-            "SELECT e.number, r.number FROM rounds r JOIN games g ON g.round_id = r.id"
-            " JOIN postponed_games p ON p.game_id = g.id JOIN rounds e ON e.season_id = r.season_id"
-            " AND e.play_date = p.until_date WHERE r.season_id = ? AND ? IN (g.white_id, g.black_id)",
-            (season_id, member_id),
-        )
-        return {int(r[0]): int(r[1]) for r in rows}
-
-    async def catch_up_evenings_of_season(self, season_id: int) -> dict[int, set[int]]:
-        """Every player's catch-up evenings of the season (``catch_up_evenings``): member id -> the numbers
-        of the rounds they were left out of to play a postponed game."""
-        rows = await self.db.fetch_all(
-            "SELECT m.id, e.number FROM rounds r JOIN games g ON g.round_id = r.id"
+            "SELECT m.id, e.number, r.number FROM rounds r JOIN games g ON g.round_id = r.id"
             " JOIN postponed_games p ON p.game_id = g.id JOIN rounds e ON e.season_id = r.season_id"
             " AND e.play_date = p.until_date JOIN members m ON m.id IN (g.white_id, g.black_id)"
             " WHERE r.season_id = ?",
             (season_id,),
         )
-        evenings: dict[int, set[int]] = {}
-        for member_id, number in rows:
-            evenings.setdefault(int(member_id), set()).add(int(number))
+        evenings: dict[int, dict[int, int]] = {}
+        for member_id, evening, own in rows:
+            evenings.setdefault(int(member_id), {})[int(evening)] = int(own)
         return evenings
 
     async def postpone(self, game_id: int, until_date: str | None, due_at: datetime, now: datetime) -> None:

@@ -55,12 +55,12 @@ async def cross_table(
     words = {code: ctx.t(f"cross_{code}") for code in ("w", "b", "bye", "afw", "team", "noshow", "auto", "pending")}  # "z", "vrij" in Dutch
     rows = await asyncio.to_thread(reports.cross_table, data.players, data.rounds, data.settings, words)
     numbers = sorted(r.number for r in data.rounds)
-    catching_up = await PostponedStore(core.store).catch_up_evenings_of_season(season.id)
+    catching_up = await PostponedStore(core.store).catch_up_evenings(season.id)
 
     def shown(player: str, cells: list[str]) -> tuple[str, ...]:
         """A round the player was left out of to play a catch-up game (a sign-off the pairing wrote, not
         theirs) reads as that, not as signed off."""
-        evenings = catching_up.get(int(player), set())
+        evenings = catching_up.get(int(player), {})
         return tuple(ctx.t("cross_catch_up") if n in evenings and cell == words["afw"] else cell for n, cell in zip(numbers, cells))
 
     table = Table(
@@ -115,7 +115,7 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
                 Absence.UNEXCUSED: ctx.t("card_no_show"), Absence.AUTO: ctx.t("card_auto_signed_off")}  # fmt: skip
     absent = {r.number: r.absent.get(player.id) for r in data.rounds}
     later = {p.round_number: p.until_date for p in data.postponed if player.id in (str(p.white_id), str(p.black_id))}
-    catching_up = await PostponedStore(core.store).catch_up_evenings(season.id, int(player.id))
+    catching_up = (await PostponedStore(core.store).catch_up_evenings(season.id)).get(int(player.id), {})
 
     def result_of(m: reports.Meeting) -> str:
         """Each kind of round in its own words: signed off, team match, no-show (its 0), signed off by the
@@ -174,7 +174,7 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
         lines.append(ctx.t("me_place", rank=final[me].rank, count=len(final), value=final[me].value))
     store = keizer_store(core)
     mine = [(number, so.kind) for number, so in await store.signoffs_of_season(season.id) if so.member_id == ctx.member.id]
-    catching_up = await PostponedStore(core.store).catch_up_evenings(season.id, ctx.member.id)
+    catching_up = (await PostponedStore(core.store).catch_up_evenings(season.id)).get(ctx.member.id, {})
     for kind_of, key in (("notice", "me_signoffs"), ("team", "me_signoffs_team")):  # a no-show is no sign-off
         signed = sorted(number for number, k in mine if k == kind_of and not (k == "notice" and number in catching_up))
         if signed:
