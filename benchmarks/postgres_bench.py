@@ -9,11 +9,11 @@ on a SQLite file through the commands, then copied for each run (a file copy on 
 ``clubbot migrate-db``'s copy once, and the server's copy of that database, ``CREATE DATABASE ... TEMPLATE``,
 for each run), so every configuration starts from the same rows. Each configuration runs in fresh bot processes, which
 set up, say they are ready, and start together on a signal. A worker process is forked from a process that
-has only imported this script and with it the bot (``multiprocessing``'s ``forkserver``, started once a
-run), not started as a new interpreter that imports it all again (half a second of CPU each, some twenty of
-them a run): it begins as a bot process begins once its imports are done, with no club, member, connection
-or event loop of any other process, and all its work (its store opened, its core made, every command) is
-its own, as before:
+has only imported this script and with it the bot, and built the registry (``Forks``: forked from this one
+before it does anything else), not started as a new interpreter that imports it all again (half a second
+of CPU each, some twenty of them a run): it begins as a bot process begins once its imports are done, with
+no club, member, connection or event loop of any other process, and all its work (its store opened, its
+core made, every command) is its own, as before:
 
 - ``/afmelden``: ``--burst`` sign-offs of different members offered at once (throughput), then sign-offs
   offered at ``--rate`` per second for ``--seconds`` (open loop: p50/p99 from each command's arrival).
@@ -37,15 +37,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import multiprocessing
-import multiprocessing.forkserver
+import os
+import pickle
 import shutil
+import socket
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+import traceback
 from datetime import timedelta
+from multiprocessing import Pipe
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Coroutine
@@ -67,7 +70,7 @@ from bot.core.storage.sql_dialect import postgres_sql  # noqa: E402
 from bot.core.commands.user_limits import UserLimits  # noqa: E402
 from bot.keizer.season_reads import SEASON_AT_HAND  # noqa: E402
 from bot.keizer.store import SET_SIGNOFF  # noqa: E402
-from bot.systems import INSTALLED, build_registry, make_core  # noqa: E402
+from bot.systems import build_registry, make_core  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -131,16 +134,65 @@ async def same_statements_worker(args: argparse.Namespace, parent: Connection) -
     await burst_on_signal(pool, [one(*who) for who in people], parent)
 
 
-# What the forkserver imports once, and each worker has from the start, as a bot process has once it has
-# started: this script, with it the bot's core, and every installed system's commands and pages (which
-# building the registry imports). Its own preload of ``__main__`` does nothing on Python 3.11: each worker
-# runs this file's definitions again as its ``__main__`` (its imports already done).
-PRELOADED = ["benchmarks.postgres_bench", *(f"{system}.{part}" for system in INSTALLED for part in ("commands", "web"))]
+class Forks:
+    """The process the workers are forked from: forked from this one before it has done anything but its
+    imports (and built a registry, which imports every system's modules, as a bot's start does), so each
+    worker begins with what a bot process has once it has started and nothing else (no event loop ever ran
+    in it). ``start(args)`` forks a worker and gives its end of a pipe; ``close()`` lets the process end
+    once its workers have, and waits for it (its CPU and its workers' are then this process's children's)."""
+
+    def __init__(self) -> None:
+        build_registry()
+        self._requests, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        sys.stdout.flush()  # nothing of this process's left in a buffer a fork would write again
+        self._pid = os.fork()
+        if self._pid == 0:
+            self._requests.close()
+            self._serve(theirs)
+        theirs.close()
+
+    def start(self, args: argparse.Namespace) -> Connection:
+        ours, theirs = Pipe()
+        socket.send_fds(self._requests, [pickle.dumps(args)], [theirs.fileno()])
+        theirs.close()  # a worker that dies makes ``recv`` on ours fail, not wait
+        return ours
+
+    def close(self) -> None:
+        self._requests.close()
+        os.waitpid(self._pid, 0)
+
+    @staticmethod
+    def _serve(requests: socket.socket) -> None:
+        while True:
+            message, fds, _, _ = socket.recv_fds(requests, 1 << 16, 1)
+            if not message:  # closed: this run has no more workers to start
+                break
+            if os.fork() == 0:
+                requests.close()
+                code = 0
+                try:
+                    run_worker(pickle.loads(message), Connection(fds[0]))
+                except BaseException:
+                    traceback.print_exc()
+                    code = 1
+                finally:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                    os._exit(code)
+            os.close(fds[0])
+        while True:
+            try:
+                os.wait()
+            except ChildProcessError:
+                break
+        os._exit(0)
+
+
+_forks: list[Forks] = []  # this run's, made first thing in main()
 
 
 def run_worker(args: argparse.Namespace, parent: Connection) -> None:
-    """A worker process's whole life (forked by the forkserver): its own event loop; ``parent`` says when to
-    start and takes its report."""
+    """A worker process's whole life: its own event loop; ``parent`` says when to start and takes its report."""
     asyncio.run(worker(args, parent))
 
 
@@ -205,30 +257,23 @@ def run_workers(target: str, part: str, args: argparse.Namespace, processes: int
     """Start ``processes`` workers on ``target`` (each its share of the clubs), let them go together;
     their reports and the wall time from the signal to the last one's end."""
     share = args.clubs // processes
-    forks = multiprocessing.get_context("forkserver")
-    forks.set_forkserver_preload(PRELOADED)
     workers = []
     for k in range(processes):
         last = args.clubs if k == processes - 1 else (k + 1) * share
         theirs = argparse.Namespace(worker=target, part=part, first=k * share, last=last, members=args.members,
                                     burst=args.burst // processes, rate=args.rate / processes, seconds=args.seconds)  # fmt: skip
-        conn, child_end = forks.Pipe()
-        process = forks.Process(target=run_worker, args=(theirs, child_end), name=f"{part}-{k}")
-        process.start()
-        child_end.close()  # a worker that dies makes ``recv`` here fail, not wait
-        workers.append((process, conn))
-    for _, conn in workers:
+        workers.append(_forks[0].start(theirs))
+    for conn in workers:
         assert conn.recv() == "ready"
     started = time.time()
-    for _, conn in workers:
+    for conn in workers:
         conn.send("go")
     reports = []
-    for process, conn in workers:
+    for k, conn in enumerate(workers):
         if not conn.poll(600):
-            raise TimeoutError(f"worker {process.name} sent no report in 600 s")
+            raise TimeoutError(f"worker {part}-{k} sent no report in 600 s")
         reports.append(conn.recv())
         conn.close()
-        process.join()
     return reports, max(float(r["finished_at"]) for r in reports) - started
 
 
@@ -269,6 +314,7 @@ def main() -> None:
     parser.add_argument("--parts", default="cold,warm,publish", help="which measurements: cold, warm, publish")
     smallest(parser, clubs=4, members=3, burst=4, rate=20.0, seconds=0.4)
     args = parser.parse_args()
+    _forks.append(Forks())  # before anything else: what the workers begin with
     server = PostgresServer(durable=not args.smoke).start()  # --smoke: fsync off, as the tests run it
     try:
         with tempfile.TemporaryDirectory() as tmp_name:
@@ -289,7 +335,7 @@ def main() -> None:
                 publish(args, configurations, master, tmp, server, baseline)
     finally:
         server.stop()
-        multiprocessing.forkserver._forkserver._stop()  # type: ignore[attr-defined]  # waited for: its CPU and its workers' are this process's children's
+        _forks[0].close()
 
 
 def cold(args: argparse.Namespace, configurations: list, master: Path, tmp: Path, server: PostgresServer, baseline: dict) -> None:
