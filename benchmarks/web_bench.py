@@ -5,7 +5,8 @@ of a 150-player club, asked by 200 clients at once, beside a baseline measured i
 
 - The bot: a club with a ``--players`` season, ``--played`` rounds played (a season file the engine
   paired, imported with /importeer), website on; its web server (``bot/web/server.py``) runs in a process
-  of its own on the same SQLite file, as an operator runs it (``clubbot run``): what start-up built is then
+  of its own on the same SQLite file, as an operator runs it (``clubbot run``; forked, as the baseline's
+  server is, from a process that has done nothing but this script's imports: ``Servers``): what start-up built is then
   frozen out of the garbage collector's sight (``bot/app.py`` ``freeze_startup_objects``; ``--unfrozen``:
   not, in neither server, as this script ran them until issue 42, part 7); the clients are this process.
 - ``--clients`` clients at once (one connection each) ask ``/c/<id>/stand`` and ``/c/<id>/indeling`` in
@@ -38,15 +39,18 @@ import argparse
 import asyncio
 import io
 import os
+import select
+import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import dataclasses
 import gc
 import json
+import traceback
 from pathlib import Path
+from typing import TextIO
 
 import aiohttp
 from PIL import Image
@@ -119,7 +123,7 @@ class Collections:
         print(json.dumps(self.said()), flush=True)
 
 
-def collections(child: subprocess.Popen[str]) -> dict[str, float]:
+def collections(child: Server) -> dict[str, float]:
     """What a server's garbage collector did since it was last asked (``Collections``)."""
     assert child.stdin is not None and child.stdout is not None
     child.stdin.write("collections\n")
@@ -172,10 +176,104 @@ async def serve_baseline(files: list[Path], port: int, frozen: bool = True) -> N
     await asyncio.Event().wait()
 
 
-def start(*args: str) -> tuple[subprocess.Popen[str], int]:
+def serve(argv: list[str]) -> bool:
+    """``argv`` (``--serve-bot PATH PORT``, ``--serve-baseline FILE... PORT``, or ``-unfrozen`` twins): that
+    server run in this process, until it is killed; False for any other ``argv``."""
+    if argv and argv[0] in ("--serve-bot", "--serve-bot-unfrozen"):
+        asyncio.run(serve_bot(Path(argv[1]), int(argv[2]), frozen=argv[0] == "--serve-bot"))
+        return True
+    if argv and argv[0] in ("--serve-baseline", "--serve-baseline-unfrozen"):
+        asyncio.run(serve_baseline([Path(a) for a in argv[1:-1]], int(argv[-1]), argv[0] == "--serve-baseline"))
+        return True
+    return False
+
+
+class Server:
+    """A server's process (forked by ``Servers``): its pid, its stdin and stdout, as a ``Popen``'s."""
+
+    def __init__(self, pid: int, stdin: TextIO, stdout: TextIO) -> None:
+        self.pid, self.stdin, self.stdout = pid, stdin, stdout
+        self._exited = os.pidfd_open(pid)  # readable once the process has ended (it is not this one's child)
+
+    def terminate(self) -> None:
+        os.kill(self.pid, 15)
+
+    def wait(self) -> None:
+        select.select([self._exited], [], [])
+        for f in (self.stdin, self.stdout):
+            f.close()
+        os.close(self._exited)
+
+
+class Servers:
+    """The process the servers are forked from: forked from this one first thing in ``main()``, when it has
+    done nothing but this script's imports (the bot's with them), as a server started with ``python
+    web_bench.py --serve-bot`` would be at that moment (no event loop ever ran in it), without importing it
+    all again. ``start(*args)`` forks a server that runs ``serve(args)`` with its stdin and stdout the ends
+    of two pipes; ``close()`` lets the process end once its servers have, and waits for it."""
+
+    def __init__(self) -> None:
+        self._requests, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        sys.stdout.flush()  # nothing of this process's left in a buffer a fork would write again
+        self._pid = os.fork()
+        if self._pid == 0:
+            self._requests.close()
+            self._serve(theirs)
+        theirs.close()
+
+    def start(self, *args: str) -> Server:
+        to_child, ours_in = os.pipe()
+        ours_out, from_child = os.pipe()
+        socket.send_fds(self._requests, [json.dumps(args).encode()], [to_child, from_child])
+        os.close(to_child)
+        os.close(from_child)
+        pid = int(self._requests.recv(64))
+        return Server(pid, os.fdopen(ours_in, "w"), os.fdopen(ours_out))
+
+    def close(self) -> None:
+        self._requests.close()
+        os.waitpid(self._pid, 0)
+
+    @staticmethod
+    def _serve(requests: socket.socket) -> None:
+        while True:
+            message, fds, _, _ = socket.recv_fds(requests, 1 << 16, 2)
+            if not message:  # closed: no more servers to start
+                break
+            pid = os.fork()
+            if pid == 0:
+                requests.close()
+                os.dup2(fds[0], 0)
+                os.dup2(fds[1], 1)
+                for fd in fds:
+                    os.close(fd)
+                code = 0
+                try:
+                    serve(json.loads(message))
+                except BaseException:
+                    traceback.print_exc()
+                    code = 1
+                finally:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                    os._exit(code)
+            for fd in fds:
+                os.close(fd)
+            requests.send(str(pid).encode())
+        while True:
+            try:
+                os.wait()
+            except ChildProcessError:
+                break
+        os._exit(0)
+
+
+_servers: list[Servers] = []  # this run's, made first thing in main()
+
+
+def start(*args: str) -> tuple[Server, int]:
     """A server in a process of its own on a free port (others may run this benchmark beside): it and its port."""
-    child = subprocess.Popen([sys.executable, __file__, *args, "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert child.stdout is not None
+    child = _servers[0].start(*args, "0")
     said = child.stdout.readline().split()
     if len(said) != 2 or said[0] != "ready":
         raise SystemExit("the server did not start")
@@ -324,11 +422,7 @@ async def measure(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] in ("--serve-bot", "--serve-bot-unfrozen"):
-        asyncio.run(serve_bot(Path(sys.argv[2]), int(sys.argv[3]), frozen=sys.argv[1] == "--serve-bot"))
-        return
-    if len(sys.argv) > 1 and sys.argv[1] in ("--serve-baseline", "--serve-baseline-unfrozen"):
-        asyncio.run(serve_baseline([Path(a) for a in sys.argv[2:-1]], int(sys.argv[-1]), sys.argv[1] == "--serve-baseline"))
+    if serve(sys.argv[1:]):
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=150)
@@ -342,7 +436,12 @@ def main() -> None:
     parser.add_argument("--unfrozen", action="store_true",
                         help="both servers leave their start-up objects to the garbage collector (before issue 42, part 7)")  # fmt: skip
     smallest(parser, players=12, played=2, clients=4, seconds=0.2, rounds=1, rate=50.0)
-    asyncio.run(measure(parser.parse_args()))
+    args = parser.parse_args()
+    _servers.append(Servers())  # before anything else: what the servers begin with
+    try:
+        asyncio.run(measure(args))
+    finally:
+        _servers[0].close()
 
 
 if __name__ == "__main__":
