@@ -9,8 +9,8 @@ on a SQLite file through the commands, then copied for each run (a file copy on 
 ``clubbot migrate-db``'s copy once, and the server's copy of that database, ``CREATE DATABASE ... TEMPLATE``,
 for each run), so every configuration starts from the same rows. Each configuration runs in fresh bot processes, which
 set up, say they are ready, and start together on a signal. A worker process is forked from a process that
-has only imported this script and with it the bot, and built the registry (``Forks``: forked from this one
-before it does anything else), not started as a new interpreter that imports it all again (half a second
+has only imported this script and with it the bot, and built the registry (``benchmarks/forks.py``: forked
+from this one before it does anything else), not started as a new interpreter that imports it all again (half a second
 of CPU each, some twenty of them a run): it begins as a bot process begins once its imports are done, with
 no club, member, connection or event loop of any other process, and all its work (its store opened, its
 core made, every command) is its own, as before:
@@ -37,16 +37,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import pickle
 import shutil
-import socket
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
-import traceback
 from datetime import timedelta
 from multiprocessing import Pipe
 from multiprocessing.connection import Connection
@@ -56,6 +52,7 @@ from typing import Any, Coroutine
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
 
+from benchmarks.forks import Forks  # noqa: E402
 from benchmarks.many_clubs_bench import PUBLISH, small_clubs, world  # noqa: E402
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
 from benchmarks.sizes import smallest  # noqa: E402
@@ -134,66 +131,13 @@ async def same_statements_worker(args: argparse.Namespace, parent: Connection) -
     await burst_on_signal(pool, [one(*who) for who in people], parent)
 
 
-class Forks:
-    """The process the workers are forked from: forked from this one before it has done anything but its
-    imports (and built a registry, which imports every system's modules, as a bot's start does), so each
-    worker begins with what a bot process has once it has started and nothing else (no event loop ever ran
-    in it). ``start(args)`` forks a worker and gives its end of a pipe; ``close()`` lets the process end
-    once its workers have, and waits for it (its CPU and its workers' are then this process's children's)."""
-
-    def __init__(self) -> None:
-        build_registry()
-        self._requests, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        sys.stdout.flush()  # nothing of this process's left in a buffer a fork would write again
-        self._pid = os.fork()
-        if self._pid == 0:
-            self._requests.close()
-            self._serve(theirs)
-        theirs.close()
-
-    def start(self, args: argparse.Namespace) -> Connection:
-        ours, theirs = Pipe()
-        socket.send_fds(self._requests, [pickle.dumps(args)], [theirs.fileno()])
-        theirs.close()  # a worker that dies makes ``recv`` on ours fail, not wait
-        return ours
-
-    def close(self) -> None:
-        self._requests.close()
-        os.waitpid(self._pid, 0)
-
-    @staticmethod
-    def _serve(requests: socket.socket) -> None:
-        while True:
-            message, fds, _, _ = socket.recv_fds(requests, 1 << 16, 1)
-            if not message:  # closed: this run has no more workers to start
-                break
-            if os.fork() == 0:
-                requests.close()
-                code = 0
-                try:
-                    run_worker(pickle.loads(message), Connection(fds[0]))
-                except BaseException:
-                    traceback.print_exc()
-                    code = 1
-                finally:
-                    sys.stdout.flush()
-                    sys.stderr.flush()
-                    os._exit(code)
-            os.close(fds[0])
-        while True:
-            try:
-                os.wait()
-            except ChildProcessError:
-                break
-        os._exit(0)
-
-
 _forks: list[Forks] = []  # this run's, made first thing in main()
 
 
-def run_worker(args: argparse.Namespace, parent: Connection) -> None:
-    """A worker process's whole life: its own event loop; ``parent`` says when to start and takes its report."""
-    asyncio.run(worker(args, parent))
+def run_worker(args: argparse.Namespace, fds: list[int]) -> None:
+    """A worker process's whole life (forked by ``Forks``): its own event loop; ``fds`` is its end of the
+    pipe to this benchmark, which says when to start and takes its report."""
+    asyncio.run(worker(args, Connection(fds[0])))
 
 
 async def worker(args: argparse.Namespace, parent: Connection) -> None:
@@ -262,7 +206,10 @@ def run_workers(target: str, part: str, args: argparse.Namespace, processes: int
         last = args.clubs if k == processes - 1 else (k + 1) * share
         theirs = argparse.Namespace(worker=target, part=part, first=k * share, last=last, members=args.members,
                                     burst=args.burst // processes, rate=args.rate / processes, seconds=args.seconds)  # fmt: skip
-        workers.append(_forks[0].start(theirs))
+        ours, child_end = Pipe()
+        _forks[0].start(theirs, [child_end.fileno()])
+        child_end.close()  # a worker that dies makes ``recv`` on ours fail, not wait
+        workers.append(ours)
     for conn in workers:
         assert conn.recv() == "ready"
     started = time.time()
@@ -314,7 +261,8 @@ def main() -> None:
     parser.add_argument("--parts", default="cold,warm,publish", help="which measurements: cold, warm, publish")
     smallest(parser, clubs=4, members=3, burst=4, rate=20.0, seconds=0.4)
     args = parser.parse_args()
-    _forks.append(Forks())  # before anything else: what the workers begin with
+    build_registry()  # every system's modules imported, as a bot's start does: what the workers begin with
+    _forks.append(Forks(run_worker))  # before anything else
     server = PostgresServer(durable=not args.smoke).start()  # --smoke: fsync off, as the tests run it
     try:
         with tempfile.TemporaryDirectory() as tmp_name:

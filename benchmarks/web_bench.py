@@ -6,7 +6,7 @@ of a 150-player club, asked by 200 clients at once, beside a baseline measured i
 - The bot: a club with a ``--players`` season, ``--played`` rounds played (a season file the engine
   paired, imported with /importeer), website on; its web server (``bot/web/server.py``) runs in a process
   of its own on the same SQLite file, as an operator runs it (``clubbot run``; forked, as the baseline's
-  server is, from a process that has done nothing but this script's imports: ``Servers``): what start-up built is then
+  server is, from a process that has done nothing but this script's imports: ``benchmarks/forks.py``): what start-up built is then
   frozen out of the garbage collector's sight (``bot/app.py`` ``freeze_startup_objects``; ``--unfrozen``:
   not, in neither server, as this script ran them until issue 42, part 7); the clients are this process.
 - ``--clients`` clients at once (one connection each) ask ``/c/<id>/stand`` and ``/c/<id>/indeling`` in
@@ -40,7 +40,6 @@ import asyncio
 import io
 import os
 import select
-import socket
 import statistics
 import sys
 import tempfile
@@ -48,7 +47,6 @@ import time
 import dataclasses
 import gc
 import json
-import traceback
 from pathlib import Path
 from typing import TextIO
 
@@ -57,6 +55,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.forks import Forks  # noqa: E402
 from benchmarks.many_clubs_bench import actor, import_start, must, p, season_file, world  # noqa: E402
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
 from benchmarks.sizes import smallest  # noqa: E402
@@ -189,7 +188,7 @@ def serve(argv: list[str]) -> bool:
 
 
 class Server:
-    """A server's process (forked by ``Servers``): its pid, its stdin and stdout, as a ``Popen``'s."""
+    """A server's process (forked by ``Forks``): its pid, its stdin and stdout, as a ``Popen``'s."""
 
     def __init__(self, pid: int, stdin: TextIO, stdout: TextIO) -> None:
         self.pid, self.stdin, self.stdout = pid, stdin, stdout
@@ -205,75 +204,26 @@ class Server:
         os.close(self._exited)
 
 
-class Servers:
-    """The process the servers are forked from: forked from this one first thing in ``main()``, when it has
-    done nothing but this script's imports (the bot's with them), as a server started with ``python
-    web_bench.py --serve-bot`` would be at that moment (no event loop ever ran in it), without importing it
-    all again. ``start(*args)`` forks a server that runs ``serve(args)`` with its stdin and stdout the ends
-    of two pipes; ``close()`` lets the process end once its servers have, and waits for it."""
-
-    def __init__(self) -> None:
-        self._requests, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        sys.stdout.flush()  # nothing of this process's left in a buffer a fork would write again
-        self._pid = os.fork()
-        if self._pid == 0:
-            self._requests.close()
-            self._serve(theirs)
-        theirs.close()
-
-    def start(self, *args: str) -> Server:
-        to_child, ours_in = os.pipe()
-        ours_out, from_child = os.pipe()
-        socket.send_fds(self._requests, [json.dumps(args).encode()], [to_child, from_child])
-        os.close(to_child)
-        os.close(from_child)
-        pid = int(self._requests.recv(64))
-        return Server(pid, os.fdopen(ours_in, "w"), os.fdopen(ours_out))
-
-    def close(self) -> None:
-        self._requests.close()
-        os.waitpid(self._pid, 0)
-
-    @staticmethod
-    def _serve(requests: socket.socket) -> None:
-        while True:
-            message, fds, _, _ = socket.recv_fds(requests, 1 << 16, 2)
-            if not message:  # closed: no more servers to start
-                break
-            pid = os.fork()
-            if pid == 0:
-                requests.close()
-                os.dup2(fds[0], 0)
-                os.dup2(fds[1], 1)
-                for fd in fds:
-                    os.close(fd)
-                code = 0
-                try:
-                    serve(json.loads(message))
-                except BaseException:
-                    traceback.print_exc()
-                    code = 1
-                finally:
-                    sys.stdout.flush()
-                    sys.stderr.flush()
-                    os._exit(code)
-            for fd in fds:
-                os.close(fd)
-            requests.send(str(pid).encode())
-        while True:
-            try:
-                os.wait()
-            except ChildProcessError:
-                break
-        os._exit(0)
+def forked_server(args: list[str], fds: list[int]) -> None:
+    """A server forked by ``Forks``: ``fds`` its stdin and stdout."""
+    for std, fd in enumerate(fds):
+        if fd != std:
+            os.dup2(fd, std)
+            os.close(fd)
+    serve(args)
 
 
-_servers: list[Servers] = []  # this run's, made first thing in main()
+_servers: list[Forks] = []  # this run's, made first thing in main()
 
 
 def start(*args: str) -> tuple[Server, int]:
     """A server in a process of its own on a free port (others may run this benchmark beside): it and its port."""
-    child = _servers[0].start(*args, "0")
+    to_child, ours_in = os.pipe()
+    ours_out, from_child = os.pipe()
+    pid = _servers[0].start([*args, "0"], [to_child, from_child])
+    os.close(to_child)
+    os.close(from_child)
+    child = Server(pid, os.fdopen(ours_in, "w"), os.fdopen(ours_out))
     said = child.stdout.readline().split()
     if len(said) != 2 or said[0] != "ready":
         raise SystemExit("the server did not start")
@@ -437,7 +387,7 @@ def main() -> None:
                         help="both servers leave their start-up objects to the garbage collector (before issue 42, part 7)")  # fmt: skip
     smallest(parser, players=12, played=2, clients=4, seconds=0.2, rounds=1, rate=50.0)
     args = parser.parse_args()
-    _servers.append(Servers())  # before anything else: what the servers begin with
+    _servers.append(Forks(forked_server))  # before anything else: what the servers begin with
     try:
         asyncio.run(measure(args))
     finally:

@@ -168,7 +168,7 @@ TIMEOUT = 300  # seconds: the slowest takes some 20 s on a quiet machine; this i
 
 
 def test_every_script_in_benchmarks_is_run_here() -> None:
-    helpers = {"open_loop", "sizes"}  # modules the scripts import, tested through them (and below)
+    helpers = {"forks", "open_loop", "sizes"}  # modules the scripts import, tested through them (and below)
     found = {path.stem for path in (REPO / "benchmarks").glob("*.py")} - helpers
     assert found == set(SCRIPTS)
 
