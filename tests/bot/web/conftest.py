@@ -48,32 +48,41 @@ def chromium(phone: bool = False) -> webdriver.Chrome:
 
 
 @pytest.fixture(scope="session")
-def _one_chromium() -> Iterator[list[webdriver.Chrome]]:
-    """The worker's Chromium, started once (half a second of CPU a start) and quit at the end."""
-    started: list[webdriver.Chrome] = []
+def _one_chromium() -> Iterator[dict[bool, webdriver.Chrome]]:
+    """The worker's Chromiums, each started once (half a second of CPU a start) when a test first asks for
+    it and quit at the end: the computer's (``False``) and the phone's (``True``, started as a phone)."""
+    started: dict[bool, webdriver.Chrome] = {}
     try:
         yield started
     finally:
-        for browser in started:
+        for browser in started.values():
             browser.quit()
 
 
-@pytest.fixture
-def chrome(_one_chromium: list[webdriver.Chrome]) -> Iterator[webdriver.Chrome]:
-    """Chromium at a computer's size; a test sets a phone's with ``Emulation.setDeviceMetricsOverride``
-    (and dark mode with ``Emulation.setEmulatedMedia``). The worker's one browser, as a new one would be:
-    on a blank page, without cookies, its size and media as started (each test's site has a port, so an
-    origin, of its own)."""
-    if not _one_chromium:
-        _one_chromium.append(chromium())
-    browser = _one_chromium[0]
+def worker_chromium(started: dict[bool, webdriver.Chrome], phone: bool = False) -> Iterator[webdriver.Chrome]:
+    """The worker's one browser of its kind, as a new one would be after the test: on a blank page, without
+    cookies, its size and media as started, a test's downloads into its tmp_path undone (each test's site
+    has a port, so an origin, of its own)."""
+    if phone not in started:
+        started[phone] = chromium(phone)
+    browser = started[phone]
     try:
         yield browser
     finally:
         browser.get("about:blank")
         browser.delete_all_cookies()
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+        if phone:  # as started: its tests set no size nor media; one lets it download into its tmp_path
+            browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "default"})
+        else:
+            browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+
+
+@pytest.fixture
+def chrome(_one_chromium: dict[bool, webdriver.Chrome]) -> Iterator[webdriver.Chrome]:
+    """Chromium at a computer's size; a test sets a phone's with ``Emulation.setDeviceMetricsOverride``
+    (and dark mode with ``Emulation.setEmulatedMedia``). The worker's one browser, as a new one would be."""
+    yield from worker_chromium(_one_chromium)
 
 
 async def a_club_with_everything(commands: Core) -> tuple[int, str, dict[str, str]]:
