@@ -7,6 +7,7 @@ import dataclasses
 import shutil
 from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from selenium import webdriver
@@ -16,6 +17,22 @@ from bot.core.commands.dispatch import Core
 from bot.core.running.scheduler import Alarm
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, actor, link, ok
+
+AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+_AXE_ON_NEW_PAGES: dict[str, str] = {}  # a browser's session: the identifier of its axe-core on every new page
+
+
+def axe_on_new_pages(browser: webdriver.Chrome) -> bool:
+    """axe-core evaluated in every page the browser loads from now to the test's end (its 500 KB sent to
+    the browser once, not with every page: the same axe, its text as in a script the page would have
+    first; the website's pages have no script nor frame of their own). True when this call asked for it:
+    the page shown has no axe yet."""
+    if str(browser.session_id) in _AXE_ON_NEW_PAGES:
+        return False
+    added = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": AXE.read_text(encoding="utf-8")})
+    _AXE_ON_NEW_PAGES[str(browser.session_id)] = added["identifier"]
+    return True
+
 
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)  # round 1's publication, 18:00 in Amsterdam
 ANNA, BERT = actor("Anna"), actor("Bert")
@@ -72,6 +89,9 @@ def worker_chromium(started: dict[bool, webdriver.Chrome], phone: bool = False) 
     try:
         yield browser
     finally:
+        axe = _AXE_ON_NEW_PAGES.pop(str(browser.session_id), None)
+        if axe is not None:  # the next test's pages as without axe
+            browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": axe})
         browser.get("about:blank")
         browser.delete_all_cookies()
         if phone:  # as started: its tests set no size nor media; one lets it download into its tmp_path

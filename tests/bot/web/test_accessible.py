@@ -17,9 +17,8 @@ from selenium import webdriver
 
 from bot.core.commands.dispatch import Core
 from tests.bot.conftest import DIRECTOR, ok
-from tests.bot.web.conftest import a_club_with_an_archive, a_club_with_everything
+from tests.bot.web.conftest import AXE, a_club_with_an_archive, a_club_with_everything, axe_on_new_pages
 
-AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = {"phone": (390, 844, True), "computer": (1280, 900, False)}
 
 
@@ -34,6 +33,7 @@ RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa", "bes
 def check(browser: webdriver.Chrome, url: str, shot: Path) -> list[str]:
     """Load ``url``, save a screenshot, open what is folded (the phone's menu, the form's later rounds) and
     run axe-core in the page: its violations, one line per element."""
+    axe_on_new_pages(browser)
     browser.get(url)
     browser.save_screenshot(str(shot))
     return axe_here(browser)
@@ -42,7 +42,8 @@ def check(browser: webdriver.Chrome, url: str, shot: Path) -> list[str]:
 def axe_here(browser: webdriver.Chrome) -> list[str]:
     """axe-core's violations in the page the browser shows (what is folded opened first), one line per element."""
     browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")  # folded parts too
-    browser.execute_script(AXE.read_text(encoding="utf-8"))
+    if axe_on_new_pages(browser):  # the page shown was loaded before: axe-core into it now
+        browser.execute_script(AXE.read_text(encoding="utf-8"))
     found = browser.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}, resultTypes: ['violations']})"
