@@ -30,7 +30,12 @@ import os
 import tempfile
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+# Hypothesis runs every installed package's "hypothesis" entry point as it is imported: Trio's (Selenium
+# brings Trio) imports all of Trio, some 0.2 s of CPU in every worker, for Trio's own tests. No test here
+# runs Trio. ``-p no:anyio`` (pyproject.toml) keeps AnyIO's pytest plugin from importing it too.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
+
+from hypothesis import HealthCheck, settings  # noqa: E402 - after the line above
 
 if not os.environ.get("TMPDIR") and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
     os.environ["TMPDIR"] = "/dev/shm"

@@ -178,10 +178,16 @@ def dump(path: Path) -> dict[str, list[tuple]]:
     """Every row of every table, read through a second connection: what a change would have to alter."""
     conn = sqlite3.connect(path)
     try:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {name: sorted(conn.execute(f"SELECT * FROM {name}").fetchall(), key=repr) for name in tables}
+        return dump_rows(conn)
     finally:
         conn.close()
+
+
+def dump_rows(conn: sqlite3.Connection) -> dict[str, list[tuple]]:
+    """``dump`` through a connection the caller keeps (autocommit: each read sees the latest commit), for a
+    test that dumps one file many times: opening a connection reads the whole schema again."""
+    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+    return {name: sorted(conn.execute(f"SELECT * FROM {name}").fetchall(), key=repr) for name in tables}
 
 
 async def ok(commands: Core, who: Actor, text: str, attachment: bytes | None = None) -> str:

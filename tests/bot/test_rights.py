@@ -18,6 +18,8 @@ a row here, so a new command cannot arrive without its rights being stated.
 from __future__ import annotations
 
 import asyncio
+import functools
+import shutil
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -46,8 +48,14 @@ CLUB1_WORDS = ("Anna", "Bert", "Carla", "Daan", "Eva", "Seizoen-Een", "Clubkampi
 SEASON_FILE = (REPO / "examples" / "season.json").read_bytes()
 
 
+@functools.cache
+def _base_config() -> Config:
+    """The example configuration, read once: every test's is the same but for its file."""
+    return load_config(REPO / "config.example.toml", env={})
+
+
 def _config(path: Path) -> Config:
-    base = load_config(REPO / "config.example.toml", env={})
+    base = _base_config()
     return Config(**{**base.__dict__, "db_path": path, "web_address": "127.0.0.1:8080"})  # a bot with a website
 
 
@@ -96,18 +104,19 @@ async def _build(path: Path) -> None:
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("rights") / "template.sqlite3"
     asyncio.run(_build(path))
+    conn = sqlite3.connect(path)  # every change in the file itself, none left in a WAL beside it
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+    assert not path.with_name(path.name + "-wal").exists(), "the template's WAL was not folded into its file"
     return path
 
 
 def _copy(template: Path, target: Path) -> None:
-    """A consistent copy of the template (its WAL included) through SQLite's online backup."""
-    src = sqlite3.connect(template)
-    dst = sqlite3.connect(target)
-    try:
-        src.backup(dst)
-    finally:
-        dst.close()
-        src.close()
+    """A copy of the template, a file whose WAL has been folded into it (``template``): the same rows as
+    SQLite's online backup gives, for a tenth of the CPU."""
+    shutil.copyfile(template, target)
 
 
 GRADES_CSV = REPO / "examples" / "grades.csv"
@@ -311,7 +320,9 @@ async def _run(template: Path, tmp_path: Path, who: Actor, text: str, attachment
     return reply, before, after, owned_before, owned_before if after == before else _owned_rows(path)
 
 
+@functools.cache
 def _club_ids(path: Path) -> dict[str, int]:
+    """The clubs' ids in the template (which no test changes), read once."""
     conn = sqlite3.connect(path)
     try:
         return {ext: cid for cid, ext in conn.execute("SELECT id, external_id FROM clubs")}

@@ -65,7 +65,7 @@ from bot.adapters.telegram.polling import Polling
 from bot.adapters.telegram.channels import check_channel, with_account, with_channel, with_mentions
 from bot.core.club.linking import LINK_CODE
 from bot.core.commands.limits import MAX_FILE_BYTES
-from bot.core.running.open_files import PLATFORM_CONNECTIONS
+from bot.adapters.telegram.http_clients import telegram_requests
 from bot.core.commands.context import Actor, AfterReply
 from bot.core.commands.dispatch import UNAVAILABLE, Core
 from bot.config import Config
@@ -126,8 +126,8 @@ class TelegramAdapter(PrivateChat):
         self.inbox = Inbox(core.store, core.clock)  # the updates, kept before Telegram is told they came
         # a local Bot API server (or the tests' fake): the keyword, else the config's telegram_base_url if any
         base_url = base_url or config.telegram_base_url
-        base_file_url = base_file_url or config.telegram_base_file_url
-        builder = Application.builder().token(config.telegram_token).job_queue(None).connection_pool_size(PLATFORM_CONNECTIONS)
+        base_file_url, requests = base_file_url or config.telegram_base_file_url, telegram_requests()  # one TLS context
+        builder = Application.builder().token(config.telegram_token).job_queue(None).request(requests[0]).get_updates_request(requests[1])
         builder = builder.update_queue(self.inbox).concurrent_updates(InboxProcessor(self.inbox))
         if base_url:
             builder = builder.base_url(base_url)

@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.bot.adapters.discord_limits import Rule
 from tests.bot.adapters.refusals import RefusalLog
-from tests.bot.adapters.discord_spec import CHECKED, PREFIX, check_answer, check_request
+from tests.bot.adapters.discord_spec import CHECKED, PREFIX, check_answer, check_request, remembered
 
 
 class DiscordRules:
@@ -53,7 +53,7 @@ class DiscordRules:
             return (*self._answer(r), [])
         self.checked += 1
         CHECKED[0] += 1
-        broken = check_request(r.method, r.path, r.query, r.json, multipart)
+        broken = remembered(check_request, r.method, r.path, r.query, r.json, multipart)
         other = [b for b in broken if isinstance(b, Rule) and b.code != 50035]
         if other:
             return 400, {"code": other[0].code, "message": other[0].message}, broken
@@ -61,7 +61,7 @@ class DiscordRules:
             return 400, {"code": 50035, "message": "Invalid Form Body", "errors": field_errors(broken)}, broken
         status, answer = self._answer(r)
         if status < 300:
-            self.problems += [f"the fake's {p}" for p in check_answer(r.method, r.path, status, answer)]
+            self.problems += [f"the fake's {p}" for p in remembered(check_answer, r.method, r.path, status, answer)]
         return status, answer, []
 
     def _token(self, token: str) -> tuple[int, Any] | None:

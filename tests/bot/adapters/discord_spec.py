@@ -18,8 +18,10 @@ Where the description and Discord differ, Discord wins: an integer field also ta
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -266,6 +268,21 @@ def check_answer(method: str, path: str, status: int, answer: Any) -> list[str]:
         return [f"{method} {found[0]}: answer {status} not described"]
     schema = resolve(response).get("content", {}).get("application/json", {}).get("schema")
     return validate(schema, answer, f"answer to {method} {found[0]}") if schema else []
+
+
+_FOUND: dict[bytes, list[str]] = {}
+
+
+def remembered(check: Callable[..., list[str]], *args: Any) -> list[str]:
+    """``check(*args)`` (``check_request``, ``check_answer``), worked out once per test process for the
+    same arguments: a check is a function of what it is given alone (the description does not change), and
+    much of it comes again and again (the list of some fifty commands every bot syncs as it starts, and its
+    answer, were most of the fake's CPU). Arguments are the same when their ``repr`` is: that tells a number
+    from its digits, ``True`` from ``1``, and keeps the order of a dict's keys that the errors follow."""
+    key = hashlib.blake2b(repr((check.__name__, args)).encode(), digest_size=20).digest()
+    if key not in _FOUND:
+        _FOUND[key] = check(*args)
+    return list(_FOUND[key])
 
 
 CHECKED = [0]  # requests checked in this test session (every fake's)

@@ -31,6 +31,10 @@ AFTER_ROUND = re.compile(r"(?:na|after|tot|up to) (?:ronde|round) \{(\w+)[:}]")
 NEVER_ZERO = {"nk_champion_line", "nk_champion_announcement", "nk_champion_corrected"}  # a champion is known after a round
 
 
+_NOUNS = "|".join(re.escape(n) for n in sorted(SINGULAR | PLURAL, key=len, reverse=True))
+COUNTED = re.compile(LABELS + r"\{(\w+)\} " + ADJECTIVE + rf"(?:{_NOUNS})\b(?! by\b)")  # "{season} round by round" counts nothing
+
+
 def fields(template: str) -> list[str]:
     return [name for _, name, _, _ in string.Formatter().parse(template) if name]
 
@@ -38,8 +42,7 @@ def fields(template: str) -> list[str]:
 def counts(template: str) -> set[str]:
     """The placeholders a count noun follows (``{games} partijen``, ``{n} handicap stones``), or that
     already have a count's forms."""
-    nouns = "|".join(re.escape(n) for n in sorted(SINGULAR | PLURAL, key=len, reverse=True))
-    found = set(re.findall(LABELS + r"\{(\w+)\} " + ADJECTIVE + rf"(?:{nouns})\b(?! by\b)", template))  # "{season} round by round" counts nothing
+    found = set(COUNTED.findall(template))
     return found | {name for _, name, spec, _ in string.Formatter().parse(template) if name and spec and "|" in spec}
 
 

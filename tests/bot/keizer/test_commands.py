@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
+from bot.config import Config
 from bot.core.running.clock import ShiftedClock
 from bot.core.commands.context import UserError
 from bot.core.commands.dispatch import parse_command
 from bot.core.commands.dispatch import Core
-from bot.systems import build_registry
-from tests.bot.conftest import DIRECTOR, actor, dump, link
+from bot.core.storage.store import Store
+from bot.systems import build_registry, make_core
+from tests.bot.conftest import DIRECTOR, START, actor, dump, link, made_once, migrated_sqlite
 
 ANNA, BERT, CARLA, DAAN, EVA = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan", "Eva"))
 PAIRED = datetime(2026, 12, 3, 17, 5, tzinfo=timezone.utc)  # 18:05 in Amsterdam on the first playing day
@@ -41,6 +45,29 @@ async def make_season(commands: Core, players=("Anna 2100", "Bert 1950", "Carla 
 async def pair_round_one(commands: Core, clock: ShiftedClock) -> None:
     clock.set(PAIRED)
     await ok(commands, DIRECTOR, "/publiceer")
+
+
+@pytest.fixture
+async def round_one(config: Config, clock: ShiftedClock) -> AsyncIterator[Core]:
+    """The bot on a club after ``make_season`` and ``pair_round_one`` (the clock at ``PAIRED``): those
+    commands run once per test process, their database copied for each test (``made_once``)."""
+
+    async def play(file: Path) -> None:
+        store = await Store.open(migrated_sqlite(file))
+        try:
+            played = ShiftedClock(START)
+            commands = make_core(store, Config(**{**config.__dict__, "db_path": file}), played)
+            await make_season(commands)
+            await pair_round_one(commands, played)
+        finally:
+            await store.close()
+
+    store = await Store.open(made_once("keizer-round-one", play, config.db_path))
+    clock.set(PAIRED)
+    try:
+        yield make_core(store, config, clock)
+    finally:
+        await store.close()
 
 
 def test_parse_command_aliases_and_bot_suffix() -> None:
@@ -227,11 +254,8 @@ BAD_INPUT = [
 
 
 @pytest.mark.parametrize("who,text", BAD_INPUT, ids=[f"{a.display_name}:{t[:40]}" for a, t in BAD_INPUT])
-async def test_bad_input_is_refused_in_the_users_language_and_changes_nothing(
-    commands: Core, clock: ShiftedClock, config, who, text
-) -> None:
-    await make_season(commands)
-    await pair_round_one(commands, clock)
+async def test_bad_input_is_refused_in_the_users_language_and_changes_nothing(round_one: Core, config, who, text) -> None:
+    commands = round_one  # make_season, then pair_round_one
     before = dump(config.db_path)
     message = await refused(commands, who, text)
     assert message and len(message) < 2000

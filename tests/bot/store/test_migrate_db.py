@@ -13,10 +13,20 @@ from bot.cli import main
 from bot.config import Config
 from bot.core.storage.database_lock import DatabaseLock
 from bot.core.storage.store import open_store
-from tests.bot.conftest import dump
+from tests.bot.conftest import dump, made_once
 from tests.bot.store.test_same_on_both import _run
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def season(config: Config) -> Path:
+    """``config``'s database holding the season of ``test_same_on_both.py`` (its script, by the commands):
+    run once per test process and copied (``made_once``), as every test here starts from the same one."""
+
+    async def run_script(file: Path) -> None:
+        await _run(str(file), Config(**{**config.__dict__, "db_path": file}))
+
+    return made_once("same-on-both-season", run_script, config.db_path)
 
 
 def _everything(path: Path) -> dict[str, list[tuple]]:
@@ -37,8 +47,7 @@ async def _clubs_and_next_member(url: str) -> tuple[int, int, int]:
 
 
 def test_a_season_goes_to_postgresql_and_back_row_for_row(config: Config, pg_url: str, tmp_path: Path, capsys) -> None:
-    source = config.db_path
-    asyncio.run(_run(str(source), config))
+    source = season(config)
     before = _everything(source)
     assert main(["migrate-db", "--from", f"sqlite:///{source}", "--to", pg_url]) == 0
     assert "counts, contents and integrity checked" in capsys.readouterr().out
@@ -51,7 +60,7 @@ def test_a_season_goes_to_postgresql_and_back_row_for_row(config: Config, pg_url
 
 
 def test_a_copy_into_a_database_with_clubs_is_refused_and_changes_nothing(config: Config, pg_url: str, capsys) -> None:
-    asyncio.run(_run(str(config.db_path), config))
+    season(config)
     assert main(["migrate-db", "--from", f"sqlite:///{config.db_path}", "--to", pg_url]) == 0
     capsys.readouterr()
     assert main(["migrate-db", "--from", f"sqlite:///{config.db_path}", "--to", pg_url]) == 1
@@ -61,14 +70,14 @@ def test_a_copy_into_a_database_with_clubs_is_refused_and_changes_nothing(config
 
 
 def test_a_file_a_bot_has_open_is_refused(config: Config, pg_url: str, capsys) -> None:
-    asyncio.run(_run(str(config.db_path), config))
+    season(config)
     with DatabaseLock(config.db_path, exclusive=False):  # what a running bot holds
         assert main(["migrate-db", "--from", f"sqlite:///{config.db_path}", "--to", pg_url]) == 1
     assert "stop it first" in capsys.readouterr().err
 
 
 def test_a_row_the_target_refuses_leaves_the_target_empty(config: Config, pg_url: str, capsys) -> None:
-    asyncio.run(_run(str(config.db_path), config))
+    season(config)
     conn = sqlite3.connect(config.db_path)
     conn.execute("UPDATE members SET rating = 'veel' WHERE name = 'Eva'")  # SQLite keeps what it is given
     conn.commit()

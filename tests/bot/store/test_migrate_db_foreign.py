@@ -12,9 +12,8 @@ from pathlib import Path
 
 from bot.cli import main
 from bot.config import Config
-from bot.core.storage.store import open_store
-from tests.bot.store.test_migrate_db import _clubs_and_next_member
-from tests.bot.store.test_same_on_both import _run
+from tests.bot.conftest import migrated_sqlite
+from tests.bot.store.test_migrate_db import _clubs_and_next_member, season
 
 _names = itertools.count(1)
 
@@ -34,20 +33,15 @@ def test_another_applications_sqlite_file_is_refused_either_way(config: Config, 
     assert main(["migrate-db", "--from", f"sqlite:///{foreign}", "--to", pg_url]) == 1
     assert "not a clubbot database" in capsys.readouterr().err
     assert foreign.read_bytes() == before  # no clubbot table written into it
-    asyncio.run(_run(str(config.db_path), config))
+    season(config)
     assert main(["migrate-db", "--from", f"sqlite:///{config.db_path}", "--to", f"sqlite:///{foreign}"]) == 1
     assert "not a clubbot database" in capsys.readouterr().err
     assert foreign.read_bytes() == before  # and no club copied into it
 
 
 def test_a_clubbot_file_of_another_schema_is_refused_as_target(config: Config, tmp_path: Path, capsys) -> None:
-    asyncio.run(_run(str(config.db_path), config))
-    target = tmp_path / "target.sqlite3"
-
-    async def migrated_and_empty() -> None:
-        await (await open_store(str(target))).close()
-
-    asyncio.run(migrated_and_empty())
+    season(config)
+    target = migrated_sqlite(tmp_path / "target.sqlite3")  # migrated and empty
     conn = sqlite3.connect(target)
     conn.execute("CREATE TRIGGER wipe AFTER INSERT ON signoffs BEGIN DELETE FROM members; END")
     conn.commit()
@@ -63,7 +57,7 @@ def test_a_postgresql_database_with_tables_of_its_own_is_refused(config: Config,
     url = postgres_server.create_database(name)
     try:
         postgres_server.psql("CREATE TABLE accounts (id SERIAL PRIMARY KEY, owner TEXT)", name)
-        asyncio.run(_run(str(config.db_path), config))
+        season(config)
         assert main(["migrate-db", "--from", f"sqlite:///{config.db_path}", "--to", url]) == 1
         assert "not a clubbot database" in capsys.readouterr().err
         tables = postgres_server.psql(
@@ -75,7 +69,7 @@ def test_a_postgresql_database_with_tables_of_its_own_is_refused(config: Config,
 
 
 def test_a_source_whose_rows_the_bot_cannot_read_is_refused(config: Config, pg_url: str, capsys) -> None:
-    asyncio.run(_run(str(config.db_path), config))
+    season(config)
     conn = sqlite3.connect(config.db_path)
     conn.execute("UPDATE seasons SET settings_json = '{not json'")
     conn.commit()
@@ -91,7 +85,7 @@ def test_sqlite_with_three_slashes_is_a_relative_path_and_its_directory_is_never
 ) -> None:
     """``sqlite:///srv/clubbot/data/new.sqlite3`` is ``srv/clubbot/...`` under the current directory: the
     copy went into directories made there quietly. Now refused, with the four slashes an absolute path takes."""
-    asyncio.run(_run(str(config.db_path), config))
+    season(config)
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
