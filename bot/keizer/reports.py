@@ -35,15 +35,20 @@ EXPORT_FORMATS = ("csv", "html", "trf")
 
 
 async def _addressed(
-    core: Core, ctx: Context, usage: str | None, past: bool = False, season: Season | None = None
+    core: Core, ctx: Context, usage: str | None, past: bool = False, season: Season | None = None,
+    loaded: competition.SeasonData | None = None,
 ) -> tuple[Context, competition.SeasonData]:
     """The season the command addresses (the word ``rapid``: the rapid one; with ``past``, ``seizoen=Naam``
     a running or finished one by its name, as /stand reads it; ``season``: that one, the website's
-    archive), loaded; with ``usage``, a command that takes no other words refuses them with it."""
+    archive), loaded; with ``usage``, a command that takes no other words refuses them with it.
+    ``loaded``: the active season of its kind, loaded already by the command (``/mijn``): read again only
+    when the words address another."""
     named, ctx = await season_option(core, ctx) if past else (season, ctx)
     kind, ctx = competition_of(ctx)
     if usage is not None and ctx.args:
         raise UserError("error_usage", usage=ctx.t(usage))
+    if named is None and loaded is not None and loaded.season.kind == kind:
+        return ctx, loaded
     return ctx, await competition.load(core.store, named or await active_season(core, ctx, kind))
 
 
@@ -103,7 +108,16 @@ async def _shown(ctx: Context, title: str, table: Table, name: str) -> Reply:
 async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     """A member's season: each round's opponent, colour, result and the score after it, the games
     played over the board and the performance rating. ``/kaart`` is the asker's own; ``/kaart Naam``."""
-    ctx, data = await _addressed(core, ctx, None, past=True)
+    return await _card(core, ctx)
+
+
+async def _card(
+    core: Core, ctx: Context, loaded: competition.SeasonData | None = None,
+    catch_ups: dict[int, dict[int, int]] | None = None,
+) -> Reply:
+    """``/kaart``'s reply; ``loaded`` and ``catch_ups`` (the season's catch-up evenings), what ``/mijn``
+    has read already: read again only for another season than ``loaded``."""
+    ctx, data = await _addressed(core, ctx, None, past=True, loaded=loaded)
     season = data.season
     player = player_named(ctx, data, list(ctx.args), "error_card_whose")
     card = await asyncio.to_thread(reports.member_card, player.id, data.players, data.rounds, data.settings)
@@ -115,7 +129,9 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
                 Absence.UNEXCUSED: ctx.t("card_no_show"), Absence.AUTO: ctx.t("card_auto_signed_off")}  # fmt: skip
     absent = {r.number: r.absent.get(player.id) for r in data.rounds}
     later = {p.round_number: p.until_date for p in data.postponed if player.id in (str(p.white_id), str(p.black_id))}
-    catching_up = (await PostponedStore(core.store).catch_up_evenings(season.id)).get(int(player.id), {})
+    if catch_ups is None or data is not loaded:
+        catch_ups = await PostponedStore(core.store).catch_up_evenings(season.id)
+    catching_up = catch_ups.get(int(player.id), {})
 
     def result_of(m: reports.Meeting) -> str:
         """Each kind of round in its own words: signed off, team match, no-show (its 0), signed off by the
@@ -167,14 +183,14 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
     me = str(ctx.member.id)
     if not any(p.id == me for p in data.players):
         raise UserError("error_not_in_season", name=ctx.member.name, season=season.name)
-    card = await cmd_kaart(core, ctx.with_args([ctx.member.name, *(["rapid"] if kind == "rapid" else [])]))
+    catch_ups = await PostponedStore(core.store).catch_up_evenings(season.id)
+    card = await _card(core, ctx.with_args([ctx.member.name, *(["rapid"] if kind == "rapid" else [])]), data, catch_ups)
     lines = list(card.lines)
     final = {s.player.id: s for s in competition.standings(data)}
     if me in final:
         lines.append(ctx.t("me_place", rank=final[me].rank, count=len(final), value=final[me].value))
-    store = keizer_store(core)
-    mine = [(number, so.kind) for number, so in await store.signoffs_of_season(season.id) if so.member_id == ctx.member.id]
-    catching_up = (await PostponedStore(core.store).catch_up_evenings(season.id)).get(ctx.member.id, {})
+    mine = [(number, so.kind) for number, so in data.signoffs if so.member_id == ctx.member.id]
+    catching_up = catch_ups.get(ctx.member.id, {})
     for kind_of, key in (("notice", "me_signoffs"), ("team", "me_signoffs_team")):  # a no-show is no sign-off
         signed = sorted(number for number, k in mine if k == kind_of and not (k == "notice" and number in catching_up))
         if signed:
