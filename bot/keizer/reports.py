@@ -120,7 +120,7 @@ async def _card(
     ctx, data = await _addressed(core, ctx, None, past=True, loaded=loaded)
     season = data.season
     player = player_named(ctx, data, list(ctx.args), "error_card_whose")
-    card = await asyncio.to_thread(reports.member_card, player.id, data.players, data.rounds, data.settings)
+    card, counts = await asyncio.to_thread(_card_and_values, data, player.id)  # the engine's work, in one thread hop
     names = {p.id: p.name for p in data.players}
     colours = {"w": ctx.t("colour_white"), "b": ctx.t("colour_black"), "": ""}
     results = {"bye": ctx.t("card_bye"), "team": ctx.t("card_absent_team"), "": ctx.t("card_no_result"), "=": "½",
@@ -146,7 +146,6 @@ async def _card(
             return ctx.t("card_postponed_until", date=until) if until else ctx.t("card_postponed")
         return results.get(m.result, m.result)
 
-    counts = await values_now(data, player.id)  # what each game counts now: /waarom punten's values (issue 34)
     table = Table(
         headers=(ctx.t("col_round"), ctx.t("col_opponent"), ctx.t("col_value_now"), ctx.t("col_colour"), ctx.t("col_result"),
                  ctx.t("col_score")),
@@ -167,6 +166,11 @@ async def _card(
         return Reply(lines=(title, summary))
     picture = await asyncio.to_thread(table_png, title, table, (summary,))
     return Reply(lines=(title, summary), table=table, image=picture)
+
+
+def _card_and_values(data: competition.SeasonData, player: str) -> tuple[reports.Card, dict[int, int]]:
+    """The player's card and what each of their games counts now (``/waarom punten``'s values, issue 34)."""
+    return reports.member_card(player, data.players, data.rounds, data.settings), values_now(data, player)
 
 
 async def cmd_mijn(core: Core, ctx: Context) -> Reply:
