@@ -26,8 +26,9 @@ from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition
 from bot.keizer.online_round import SYSTEM, own_link
 from bot.keizer.postponed_store import PostponedStore
-from bot.keizer.lookups import active_season, competition_of, keizer_store, player_named
-from bot.keizer.store import Season
+from bot.keizer.lookups import active_season, competition_of, keizer_store, no_season, player_named
+from bot.keizer.season_reads import MemberWeek
+from bot.keizer.store import RoundRow, Season
 from bot.keizer.views import PAGE_ROWS, season_option
 from bot.keizer.why import values_now
 
@@ -182,8 +183,11 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
         raise UserError("error_usage", usage=ctx.t("usage_mijn"))
     if ctx.member is None:
         raise UserError("error_not_a_member")
-    season = await active_season(core, ctx, kind)
-    data = await competition.load(core.store, season)
+    at_hand = await keizer_store(core).season_at_hand(ctx.club.id, ctx.member.id, kind)  # and the member's week
+    if at_hand is None:
+        raise no_season(kind)
+    season, coming, _, week = at_hand
+    data = await competition.load(core.store, season)  # first: a season it cannot read is said to anyone
     me = str(ctx.member.id)
     if not any(p.id == me for p in data.players):
         raise UserError("error_not_in_season", name=ctx.member.name, season=season.name)
@@ -212,7 +216,7 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
     if own is not None and own.auto_signed_off:  # signed off by the no-show rule: /aanmelden, not a deadline
         lines.append(ctx.t("me_auto_signed_off", limit=data.settings.no_show_limit))
     else:
-        lines.append(await _next_round(core, ctx, data))
+        lines.append(await _next_round(core, ctx, data, (coming, week)))
     # secret: on Telegram it goes to the private chat with the bot, never into the group
     return Reply(lines=tuple(lines), table=card.table, image=card.image, private=True, secret=True)
 
@@ -263,7 +267,7 @@ async def cmd_notices(core: Core, ctx: Context) -> Reply:
     return Reply(lines=(ctx.t(f"{key}_on" if on else f"{key}_off"),), private=True, extra={PRIVATE_NOTICES: "on"} if on else {})
 
 
-async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) -> str:
+async def _next_round(core: Core, ctx: Context, data: competition.SeasonData, week: Week) -> str:
     assert ctx.member is not None
     store = keizer_store(core)
     current = competition.current_round(data)
@@ -278,21 +282,29 @@ async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) ->
             if current.play_date < ctx.now.astimezone(ZoneInfo(ctx.club.timezone)).date().isoformat():
                 # an evening gone by with its result missing is not the coming game (issue 44 §3)
                 missing = ctx.t("me_result_missing", round=current.number, date=current.play_date, name=names.get(other, "?")) + " "
-                return missing + await _after_current(core, ctx, data)
+                return missing + await _after_current(core, ctx, data, week)
             colour = ctx.t("colour_white" if mine.white_id == ctx.member.id else "colour_black")
             said = ctx.t("me_next_game", round=current.number, board=mine.board, name=names.get(other, "?"), colour=colour)
             online = {g.board: g for g in await core.store.online_games_of_rounds(ctx.club.id, SYSTEM, [current.id])}
             return said + own_link(ctx.lang, online.get(mine.board), "colour_white" if mine.white_id == ctx.member.id else "colour_black")
-    return await _after_current(core, ctx, data)
+    return await _after_current(core, ctx, data, week)
 
 
-async def _after_current(core: Core, ctx: Context, data: competition.SeasonData) -> str:
+Week = tuple[RoundRow | None, MemberWeek]  # the coming round and the member's word for it, as ``season_at_hand`` read them
+
+
+async def _after_current(core: Core, ctx: Context, data: competition.SeasonData, week: Week) -> str:
     """The first round not paired yet: signed off for it, or its date and deadline."""
     assert ctx.member is not None
     coming = competition.coming_round(data)
     if coming is None:
         return ctx.t("me_season_over")
-    if ctx.member.id in await competition.signed_off_for(core.store, coming.season_id, coming.id):
+    read, word = week
+    if read is not None and read.id == coming.id:  # as season_at_hand read it with the season
+        signed_off = word.not_paired
+    else:  # a round paired between the two reads
+        signed_off = ctx.member.id in await competition.signed_off_for(core.store, coming.season_id, coming.id)
+    if signed_off:
         return ctx.t("me_signed_off", round=coming.number, date=coming.play_date)
     if ctx.member.id in competition.catch_up_players(data, coming.play_date):  # no deadline to sign off: left out
         return ctx.t("me_catch_up_evening", round=coming.number, date=coming.play_date)
