@@ -20,7 +20,7 @@ from bot.core.storage.store import Store
 from bot.keizer.week_store import WeekStore
 from bot.keizer.postponed_store import Postponed, PostponedStore
 from bot.keizer.readable import check_readable, unreadable_players
-from bot.keizer.store import KeizerStore, Notice, RoundRow, Season, SeasonPlayer
+from bot.keizer.store import KeizerStore, Notice, RoundRow, Season, SeasonPlayer, Signoff
 
 _RESULTS = {r.value: r for r in Result}
 _ABSENCE = {"notice": Absence.NOTICE, "team": Absence.TEAM, "unexcused": Absence.UNEXCUSED, "auto": Absence.AUTO}
@@ -49,6 +49,7 @@ class SeasonData:
     round_rows: list[RoundRow]
     signed_off: dict[int, frozenset[int]] = field(default_factory=dict)  # round number -> members with a sign-off
     postponed: tuple[Postponed, ...] = ()  # the postponed games not played yet (bot/keizer/postponed.py)
+    signoffs: tuple[tuple[int, Signoff], ...] = ()  # every sign-off of the season: (round number, sign-off)
 
 
 def player_id(member_id: int) -> str:
@@ -102,7 +103,7 @@ async def load(store: Store, season: Season) -> SeasonData:
     return SeasonData(
         season, settings_from_json(season.settings_json), players, season_players, rounds, round_rows,
         {number: frozenset(members) for number, members in signed_off.items()},
-        tuple(await PostponedStore(store).of_season(season.id)),
+        tuple(await PostponedStore(store).of_season(season.id)), tuple(signoff_rows),
     )
 
 
@@ -129,9 +130,9 @@ async def absent_unless_signed_on(store: Store, season_id: int, round_id: int) -
 
 
 async def signed_off_for(store: Store, season_id: int, round_id: int) -> set[int]:
-    """Who is not paired in this round by their own word: a sign-off, or absent by default without a sign-on."""
-    signed_off = {so.member_id for so in await KeizerStore(store).signoffs(round_id)}
-    return signed_off | await absent_unless_signed_on(store, season_id, round_id)
+    """Who is not paired in this round by their own word: a sign-off, or absent by default without a sign-on
+    (``absent_unless_signed_on``), in one query."""
+    return await WeekStore(store).signed_off_for(season_id, round_id)
 
 
 def withdrawn(sp: SeasonPlayer, round_number: int) -> bool:

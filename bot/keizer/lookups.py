@@ -26,8 +26,13 @@ def keizer_store(core: Core) -> KeizerStore:
 async def active_season(core: Core, ctx: Context, kind: str = "main") -> Season:
     season = await keizer_store(core).active_season(ctx.club.id, kind)
     if season is None:
-        raise UserError("error_no_rapid_season" if kind == "rapid" else "error_no_season")
+        raise no_season(kind)
     return season
+
+
+def no_season(kind: str) -> UserError:
+    """The refusal when the club has no active season of that kind."""
+    return UserError("error_no_rapid_season" if kind == "rapid" else "error_no_season")
 
 
 async def season_named(core: Core, ctx: Context, name: str) -> Season:

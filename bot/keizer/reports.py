@@ -26,8 +26,9 @@ from bot.keizer import competition
 from bot.keizer.formatting import fmt_points, for_competition
 from bot.keizer.online_round import SYSTEM, own_link
 from bot.keizer.postponed_store import PostponedStore
-from bot.keizer.lookups import active_season, competition_of, keizer_store, player_named
-from bot.keizer.store import Season
+from bot.keizer.lookups import active_season, competition_of, keizer_store, no_season, player_named
+from bot.keizer.season_reads import MemberWeek
+from bot.keizer.store import RoundRow, Season
 from bot.keizer.views import PAGE_ROWS, season_option
 from bot.keizer.why import values_now
 
@@ -35,15 +36,20 @@ EXPORT_FORMATS = ("csv", "html", "trf")
 
 
 async def _addressed(
-    core: Core, ctx: Context, usage: str | None, past: bool = False, season: Season | None = None
+    core: Core, ctx: Context, usage: str | None, past: bool = False, season: Season | None = None,
+    loaded: competition.SeasonData | None = None,
 ) -> tuple[Context, competition.SeasonData]:
     """The season the command addresses (the word ``rapid``: the rapid one; with ``past``, ``seizoen=Naam``
     a running or finished one by its name, as /stand reads it; ``season``: that one, the website's
-    archive), loaded; with ``usage``, a command that takes no other words refuses them with it."""
+    archive), loaded; with ``usage``, a command that takes no other words refuses them with it.
+    ``loaded``: the active season of its kind, loaded already by the command (``/mijn``): read again only
+    when the words address another."""
     named, ctx = await season_option(core, ctx) if past else (season, ctx)
     kind, ctx = competition_of(ctx)
     if usage is not None and ctx.args:
         raise UserError("error_usage", usage=ctx.t(usage))
+    if named is None and loaded is not None and loaded.season.kind == kind:
+        return ctx, loaded
     return ctx, await competition.load(core.store, named or await active_season(core, ctx, kind))
 
 
@@ -103,10 +109,19 @@ async def _shown(ctx: Context, title: str, table: Table, name: str) -> Reply:
 async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     """A member's season: each round's opponent, colour, result and the score after it, the games
     played over the board and the performance rating. ``/kaart`` is the asker's own; ``/kaart Naam``."""
-    ctx, data = await _addressed(core, ctx, None, past=True)
+    return await _card(core, ctx)
+
+
+async def _card(
+    core: Core, ctx: Context, loaded: competition.SeasonData | None = None,
+    catch_ups: dict[int, dict[int, int]] | None = None,
+) -> Reply:
+    """``/kaart``'s reply; ``loaded`` and ``catch_ups`` (the season's catch-up evenings), what ``/mijn``
+    has read already: read again only for another season than ``loaded``."""
+    ctx, data = await _addressed(core, ctx, None, past=True, loaded=loaded)
     season = data.season
     player = player_named(ctx, data, list(ctx.args), "error_card_whose")
-    card = await asyncio.to_thread(reports.member_card, player.id, data.players, data.rounds, data.settings)
+    card, counts = await asyncio.to_thread(_card_and_values, data, player.id)  # the engine's work, in one thread hop
     names = {p.id: p.name for p in data.players}
     colours = {"w": ctx.t("colour_white"), "b": ctx.t("colour_black"), "": ""}
     results = {"bye": ctx.t("card_bye"), "team": ctx.t("card_absent_team"), "": ctx.t("card_no_result"), "=": "½",
@@ -115,7 +130,9 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
                 Absence.UNEXCUSED: ctx.t("card_no_show"), Absence.AUTO: ctx.t("card_auto_signed_off")}  # fmt: skip
     absent = {r.number: r.absent.get(player.id) for r in data.rounds}
     later = {p.round_number: p.until_date for p in data.postponed if player.id in (str(p.white_id), str(p.black_id))}
-    catching_up = (await PostponedStore(core.store).catch_up_evenings(season.id)).get(int(player.id), {})
+    if catch_ups is None or data is not loaded:
+        catch_ups = await PostponedStore(core.store).catch_up_evenings(season.id)
+    catching_up = catch_ups.get(int(player.id), {})
 
     def result_of(m: reports.Meeting) -> str:
         """Each kind of round in its own words: signed off, team match, no-show (its 0), signed off by the
@@ -130,7 +147,6 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
             return ctx.t("card_postponed_until", date=until) if until else ctx.t("card_postponed")
         return results.get(m.result, m.result)
 
-    counts = await values_now(data, player.id)  # what each game counts now: /waarom punten's values (issue 34)
     table = Table(
         headers=(ctx.t("col_round"), ctx.t("col_opponent"), ctx.t("col_value_now"), ctx.t("col_colour"), ctx.t("col_result"),
                  ctx.t("col_score")),
@@ -153,6 +169,11 @@ async def cmd_kaart(core: Core, ctx: Context) -> Reply:
     return Reply(lines=(title, summary), table=table, image=picture)
 
 
+def _card_and_values(data: competition.SeasonData, player: str) -> tuple[reports.Card, dict[int, int]]:
+    """The player's card and what each of their games counts now (``/waarom punten``'s values, issue 34)."""
+    return reports.member_card(player, data.players, data.rounds, data.settings), values_now(data, player)
+
+
 async def cmd_mijn(core: Core, ctx: Context) -> Reply:
     """``/mijn`` (``/me``): the member's own season in one private reply: each round's opponent, colour,
     result and score after it, their sign-offs, their place and value now, and the next round (their
@@ -162,19 +183,22 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
         raise UserError("error_usage", usage=ctx.t("usage_mijn"))
     if ctx.member is None:
         raise UserError("error_not_a_member")
-    season = await active_season(core, ctx, kind)
-    data = await competition.load(core.store, season)
+    at_hand = await keizer_store(core).season_at_hand(ctx.club.id, ctx.member.id, kind)  # and the member's week
+    if at_hand is None:
+        raise no_season(kind)
+    season, coming, _, week = at_hand
+    data = await competition.load(core.store, season)  # first: a season it cannot read is said to anyone
     me = str(ctx.member.id)
     if not any(p.id == me for p in data.players):
         raise UserError("error_not_in_season", name=ctx.member.name, season=season.name)
-    card = await cmd_kaart(core, ctx.with_args([ctx.member.name, *(["rapid"] if kind == "rapid" else [])]))
+    catch_ups = await PostponedStore(core.store).catch_up_evenings(season.id)
+    card = await _card(core, ctx.with_args([ctx.member.name, *(["rapid"] if kind == "rapid" else [])]), data, catch_ups)
     lines = list(card.lines)
     final = {s.player.id: s for s in competition.standings(data)}
     if me in final:
         lines.append(ctx.t("me_place", rank=final[me].rank, count=len(final), value=final[me].value))
-    store = keizer_store(core)
-    mine = [(number, so.kind) for number, so in await store.signoffs_of_season(season.id) if so.member_id == ctx.member.id]
-    catching_up = (await PostponedStore(core.store).catch_up_evenings(season.id)).get(ctx.member.id, {})
+    mine = [(number, so.kind) for number, so in data.signoffs if so.member_id == ctx.member.id]
+    catching_up = catch_ups.get(ctx.member.id, {})
     for kind_of, key in (("notice", "me_signoffs"), ("team", "me_signoffs_team")):  # a no-show is no sign-off
         signed = sorted(number for number, k in mine if k == kind_of and not (k == "notice" and number in catching_up))
         if signed:
@@ -192,7 +216,7 @@ async def cmd_mijn(core: Core, ctx: Context) -> Reply:
     if own is not None and own.auto_signed_off:  # signed off by the no-show rule: /aanmelden, not a deadline
         lines.append(ctx.t("me_auto_signed_off", limit=data.settings.no_show_limit))
     else:
-        lines.append(await _next_round(core, ctx, data))
+        lines.append(await _next_round(core, ctx, data, (coming, week)))
     # secret: on Telegram it goes to the private chat with the bot, never into the group
     return Reply(lines=tuple(lines), table=card.table, image=card.image, private=True, secret=True)
 
@@ -243,7 +267,7 @@ async def cmd_notices(core: Core, ctx: Context) -> Reply:
     return Reply(lines=(ctx.t(f"{key}_on" if on else f"{key}_off"),), private=True, extra={PRIVATE_NOTICES: "on"} if on else {})
 
 
-async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) -> str:
+async def _next_round(core: Core, ctx: Context, data: competition.SeasonData, week: Week) -> str:
     assert ctx.member is not None
     store = keizer_store(core)
     current = competition.current_round(data)
@@ -258,21 +282,29 @@ async def _next_round(core: Core, ctx: Context, data: competition.SeasonData) ->
             if current.play_date < ctx.now.astimezone(ZoneInfo(ctx.club.timezone)).date().isoformat():
                 # an evening gone by with its result missing is not the coming game (issue 44 §3)
                 missing = ctx.t("me_result_missing", round=current.number, date=current.play_date, name=names.get(other, "?")) + " "
-                return missing + await _after_current(core, ctx, data)
+                return missing + await _after_current(core, ctx, data, week)
             colour = ctx.t("colour_white" if mine.white_id == ctx.member.id else "colour_black")
             said = ctx.t("me_next_game", round=current.number, board=mine.board, name=names.get(other, "?"), colour=colour)
             online = {g.board: g for g in await core.store.online_games_of_rounds(ctx.club.id, SYSTEM, [current.id])}
             return said + own_link(ctx.lang, online.get(mine.board), "colour_white" if mine.white_id == ctx.member.id else "colour_black")
-    return await _after_current(core, ctx, data)
+    return await _after_current(core, ctx, data, week)
 
 
-async def _after_current(core: Core, ctx: Context, data: competition.SeasonData) -> str:
+Week = tuple[RoundRow | None, MemberWeek]  # the coming round and the member's word for it, as ``season_at_hand`` read them
+
+
+async def _after_current(core: Core, ctx: Context, data: competition.SeasonData, week: Week) -> str:
     """The first round not paired yet: signed off for it, or its date and deadline."""
     assert ctx.member is not None
     coming = competition.coming_round(data)
     if coming is None:
         return ctx.t("me_season_over")
-    if ctx.member.id in await competition.signed_off_for(core.store, coming.season_id, coming.id):
+    read, word = week
+    if read is not None and read.id == coming.id:  # as season_at_hand read it with the season
+        signed_off = word.not_paired
+    else:  # a round paired between the two reads
+        signed_off = ctx.member.id in await competition.signed_off_for(core.store, coming.season_id, coming.id)
+    if signed_off:
         return ctx.t("me_signed_off", round=coming.number, date=coming.play_date)
     if ctx.member.id in competition.catch_up_players(data, coming.play_date):  # no deadline to sign off: left out
         return ctx.t("me_catch_up_evening", round=coming.number, date=coming.play_date)

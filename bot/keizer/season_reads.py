@@ -9,7 +9,7 @@ from bot.keizer.rows import RoundRow, Season, SeasonPlayer, Signoff
 from bot.keizer.rows import round_row as _round
 from bot.keizer.rows import season_player_row as _season_player
 from bot.keizer.rows import season_row as _season
-from bot.keizer.week_store import PRESENT
+from bot.keizer.week_store import ABSENT, PRESENT
 
 if TYPE_CHECKING:
     from bot.core.storage.store import Store
@@ -45,6 +45,12 @@ class MemberWeek(NamedTuple):
     signoff: str | None
     signed_on: bool
     mode: str
+
+    @property
+    def not_paired(self) -> bool:
+        """Left out of the coming round by their own word, as ``competition.signed_off_for`` counts a season
+        player: a sign-off, or absent by default without a sign-on."""
+        return self.signoff is not None or (self.mode == ABSENT and not self.signed_on)
 
 
 class PairingConstraints(NamedTuple):

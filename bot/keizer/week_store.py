@@ -37,6 +37,18 @@ class WeekStore:
         )
         return {int(r[0]) for r in rows}
 
+    async def signed_off_for(self, season_id: int, round_id: int) -> set[int]:
+        """The members with a sign-off for the round, and the season's players absent by default
+        (``absent_by_default``) without a sign-on for it (``signons``): one query."""
+        rows = await self.db.fetch_all(
+            "SELECT member_id FROM signoffs WHERE round_id = ?"
+            " UNION SELECT sp.member_id FROM season_players sp JOIN attendance_modes a ON a.member_id = sp.member_id"
+            " WHERE sp.season_id = ? AND a.mode = 'absent'"
+            " AND NOT EXISTS (SELECT 1 FROM signons so WHERE so.round_id = ? AND so.member_id = sp.member_id)",
+            (round_id, season_id, round_id),
+        )
+        return {int(r[0]) for r in rows}
+
     async def signons(self, round_id: int) -> set[int]:
         rows = await self.db.fetch_all("SELECT member_id FROM signons WHERE round_id = ?", (round_id,))
         return {int(r[0]) for r in rows}

@@ -58,12 +58,14 @@ async def score_lines(data: competition.SeasonData, player: str) -> tuple[explai
     return await asyncio.to_thread(explain.score_lines, player, data.players, data.rounds, data.settings)
 
 
-async def values_now(data: competition.SeasonData, player: str) -> dict[int, int]:
+def values_now(data: competition.SeasonData, player: str) -> dict[int, int]:
     """Each game's round -> the value it counts at now (the opponent's in the current list), as
-    ``/waarom punten`` tells it; nothing for a player the standings leave out (withdrawn, joining later)."""
+    ``/waarom punten`` tells it; nothing for a player the standings leave out (withdrawn, joining later).
+    The engine's work: run it off the event loop (``/kaart`` runs it with the card, in one thread hop)."""
     if not any(s.player.id == player for s in competition.standings(data)):
         return {}
-    return {line.round: line.value for line in await score_lines(data, player) if line.kind in _GAME_KINDS and line.round is not None}
+    lines = explain.score_lines(player, data.players, data.rounds, data.settings)
+    return {line.round: line.value for line in lines if line.kind in _GAME_KINDS and line.round is not None}
 
 
 def _share(share: Fraction) -> str:

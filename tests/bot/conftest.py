@@ -10,7 +10,7 @@ import sqlite3
 import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Iterator
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -160,6 +160,22 @@ async def any_store(database: str):
 @pytest.fixture
 def clock() -> ShiftedClock:
     return ShiftedClock(START)
+
+
+class StillClock(ShiftedClock):
+    """A clock that moves only when the test moves it (``advance``, ``set``), never with the wall clock:
+    two runs stamp the same moments, and two readings with no move between them are the same moment."""
+
+    def __init__(self, start: datetime) -> None:
+        super().__init__(start)
+        self._moment = start
+
+    def now(self) -> datetime:
+        return self._moment
+
+    def advance(self, delta: timedelta) -> None:
+        super().advance(delta)
+        self._moment += delta
 
 
 @pytest.fixture

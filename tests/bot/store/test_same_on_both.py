@@ -5,19 +5,18 @@ on PostgreSQL; every reply, every announcement and every row must come out the s
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import asyncpg
 
 from bot.config import Config
-from bot.core.running.clock import ShiftedClock
 from bot.core.running.scheduler import Alarm
 from bot.core.storage.store import open_store
 from bot.keizer.store import KeizerStore
 from tests.bot.keizer.test_records_of_season import games_apart
 from bot.systems import make_core
-from tests.bot.conftest import DIRECTOR, START, actor, dump
+from tests.bot.conftest import DIRECTOR, START, StillClock, actor, dump
 
 ANNA, BERT, CARLA, DAAN, EVA = (actor(n) for n in ("Anna", "Bert", "Carla", "Daan", "Eva"))
 PEOPLE = {"Anna": ANNA, "Bert": BERT, "Carla": CARLA, "Daan": DAAN, "Eva": EVA, "Leider": DIRECTOR}
@@ -67,24 +66,10 @@ SCRIPT = [
 ]
 
 
-class StillClock(ShiftedClock):
-    """The two runs must stamp the same moments: this clock moves only when the script moves it (a
-    clock running at the wall clock's pace crossed a second's boundary in one run and not in the other)."""
-
-    def __init__(self, start: datetime) -> None:
-        super().__init__(start)
-        self._moment = start
-
-    def now(self) -> datetime:
-        return self._moment
-
-    def advance(self, delta: timedelta) -> None:
-        super().advance(delta)
-        self._moment += delta
-
-
 async def _run(target: str, config: Config) -> tuple[list[str], list[str]]:
     store = await open_store(target)
+    # the two runs must stamp the same moments (a clock at the wall clock's pace crossed a second's
+    # boundary in one run and not in the other)
     clock = StillClock(START)
     core = make_core(store, config, clock)
     posted: list[str] = []
