@@ -10,7 +10,8 @@ from collections.abc import Collection, Sequence
 from engine.mcmahon.model import Game, Pairing, PlayerId, Points, Round, Tournament
 from engine.mcmahon.score_groups import Level, fold_match, pair_score_groups
 from engine.mcmahon.tournament import (
-    State, contenders_of, field_of, is_complete, sos_tables, start_groups, state_after, status, withdrawn_by,
+    State, contenders_of, field_of, is_complete, sos_tables, start_groups, state_after, status_and_state,
+    withdrawn_by,
 )  # fmt: skip
 
 
@@ -74,10 +75,9 @@ def pair_next(t: Tournament, forbidden: Collection[tuple[PlayerId, PlayerId]] = 
         if not is_complete(rnd):
             raise ValueError(f"round {rnd.number} still has games without a result")
     number = len(t.rounds) + 1
-    stat = status(t)
+    stat, st = status_and_state(t)
     if stat.next_round is None:
         raise ValueError("the tournament is over: the champion is known and every round is played")
-    st = state_after(t)
     sos, _ = sos_tables(st)
     met = _with_forbidden(st.met, forbidden)
     gone = withdrawn_by(t, number)

@@ -118,6 +118,19 @@ class _Node:
     pairs: tuple[Pair, ...]
 
 
+@dataclass(frozen=True)
+class _Local:
+    """One level's part of a step: its pairs (None: no pairing), their repeats, the score difference of the
+    floaters crossing below it, the carry on, and the fold's steps over a pool of ``size``."""
+
+    pairs: tuple[Pair, ...] | None
+    repeats: int
+    crossing: Points
+    carry: Carry
+    steps: int
+    size: int
+
+
 def _options(n: int, parity_only: bool, last: bool) -> Iterator[tuple[int, ...]]:
     """Who of a pool of ``n`` floats down, cheapest first: as few as parity needs (the lowest in the fold
     order first), then two more, ... A contenders' pool floats only what parity needs; the last pool
@@ -148,6 +161,10 @@ class _Search:
             self.bound[i] = self.bound[i + 1] + parity[i] * self.gaps[i]
         self.tried = 0
         self.spent = [0]  # fold steps so far
+        # A level's own part of a step depends only on (level, carry, chosen, repeats) and, through the fold's
+        # budget, on the steps left: what a step found within its budget is kept and counted again, not redone
+        self.known: dict[tuple[int, Carry, tuple[int, ...], bool], _Local] = {}
+        self.folds: dict[tuple[tuple[PlayerId, ...], bool], tuple[tuple[Pair, ...] | None, int, int]] = {}
 
     @property
     def exhausted(self) -> bool:
@@ -164,20 +181,53 @@ class _Search:
     def step(self, node: _Node, chosen: tuple[int, ...], rank: int, repeats: bool) -> _Node | None:
         """Pair level ``node.level`` with ``chosen`` floating down (None: it cannot be paired)."""
         i = node.level
-        level = self.levels[i]
         self.tried += 1
+        key = (i, node.carry, chosen, repeats)
+        local = self.known.get(key)
+        if local is not None and local.steps <= min(_FOLD_STEPS, max(local.size, _STEPS - self.spent[0])):
+            self.spent[0] += local.steps  # the fold would take the same steps to the same pairs
+        else:
+            local = self.pair_level(node, chosen, repeats)
+        if local.pairs is None:
+            return None
+        cost = (node.cost[0] + local.repeats, node.cost[1] + local.crossing, node.cost[2] + rank)
+        return _Node(i + 1, local.carry, cost, node.pairs + local.pairs)
+
+    def pair_level(self, node: _Node, chosen: tuple[int, ...], repeats: bool) -> _Local:
+        """The fold of level ``node.level`` with ``chosen`` floating down, kept when it ended within its budget."""
+        i = node.level
+        level = self.levels[i]
         pool = self.pool(node)
         passing = tuple((t, p) for t, p in node.carry if t > i)
         floaters = [pool[k] for k in sorted(chosen)]
         remaining = [p for k, p in enumerate(pool) if k not in chosen]
         limit = min(_FOLD_STEPS, max(len(remaining), _STEPS - self.spent[0]))
-        pairs = fold_match(remaining, self.met, repeats, limit, self.spent)
-        if pairs is None:
-            return None
-        count = sum(b in self.met[a] for a, b in pairs)
-        crossing = (len(floaters) + len(passing)) * self.gaps[i]
-        cost = (node.cost[0] + count, node.cost[1] + crossing, node.cost[2] + rank)
-        return _Node(i + 1, passing + tuple((level.target, p) for p in floaters), cost, node.pairs + tuple(pairs))
+        fold_key = (tuple(remaining), repeats)
+        fold = self.folds.get(fold_key)
+        if fold is not None and fold[2] <= limit:
+            self.spent[0] += fold[2]
+        else:
+            before = self.spent[0]
+            found = fold_match(remaining, self.met, repeats, limit, self.spent)
+            fold = (
+                None if found is None else tuple(found),
+                0 if found is None else sum(b in self.met[a] for a, b in found),
+                self.spent[0] - before,
+            )
+            if fold[2] <= limit:
+                self.folds[fold_key] = fold
+        pairs, count, steps = fold
+        local = _Local(
+            pairs,
+            count,
+            (len(floaters) + len(passing)) * self.gaps[i],
+            passing + tuple((level.target, p) for p in floaters),
+            steps,
+            len(remaining),
+        )
+        if steps <= limit:  # ended by itself, not by the budget: any budget of as many steps ends the same
+            self.known[(i, node.carry, chosen, repeats)] = local
+        return local
 
     def greedy(self) -> list[_Node]:
         """Level by level, the first floaters that leave a repeat-free pool (among the first 60 choices),

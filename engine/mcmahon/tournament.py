@@ -62,7 +62,10 @@ class State:
 
 
 def state_after(t: Tournament, after: int | None = None) -> State:
-    groups = start_groups(t.players, t.settings)
+    return _state_after(t, start_groups(t.players, t.settings), after)
+
+
+def _state_after(t: Tournament, groups: dict[PlayerId, int], after: int | None = None) -> State:
     st = _start_state(groups)
     for rnd in t.rounds:
         if after is None or rnd.number <= after:
@@ -145,7 +148,13 @@ def withdrawn_by(t: Tournament, number: int) -> frozenset[PlayerId]:
 
 
 def status(t: Tournament) -> Status:
-    """Seed 000, "Indeling": a double elimination; only the top group and group 1 can still win, and
+    return status_and_state(t)[0]
+
+
+def status_and_state(t: Tournament) -> tuple[Status, State]:
+    """``status(t)`` and ``state_after(t)``, the rounds played once where they can be.
+
+    Seed 000, "Indeling": a double elimination; only the top group and group 1 can still win, and
     as soon as one player is left in them, that player is champion (also if they lose later).
 
     The champion is fixed after the first complete round that leaves exactly one contender. A withdrawn
@@ -165,8 +174,10 @@ def status(t: Tournament) -> Status:
     complete = 0
     undecided = 0  # title rounds that decided nothing
     st = _start_state(groups)  # the state after each complete round in turn, as state_after(t, number) gives it
+    every = True  # every round complete, so st is state_after(t) when the rounds come in their order
     for rnd in sorted(t.rounds, key=lambda r: r.number):
         if not is_complete(rnd):
+            every = False
             break
         complete = rnd.number
         _play(st, rnd)
@@ -184,7 +195,8 @@ def status(t: Tournament) -> Status:
         if champion is None and len(alive) == 1:
             champion = next(iter(alive))
             champion_after = rnd.number
-    st = state_after(t)
+    if not every or any(a.number > b.number for a, b in zip(t.rounds, t.rounds[1:])):
+        st = _state_after(t, groups)
     if champion is not None:
         contenders: tuple[PlayerId, ...] = (champion,)
     else:
@@ -201,7 +213,7 @@ def status(t: Tournament) -> Status:
         champion_after=champion_after,
         next_round=next_round,
         title_round_next=next_round is not None and next_round > regular,
-    )
+    ), st
 
 
 def title_tiebreak(t: Tournament, st: State, tied: set[PlayerId]) -> PlayerId:
@@ -214,9 +226,9 @@ def title_tiebreak(t: Tournament, st: State, tied: set[PlayerId]) -> PlayerId:
 
 def standings(t: Tournament, after: int | None = None) -> list[Standing]:
     """The table: the champion (once known) first, then by score, SOS, SOSOS, strength, id."""
-    st = state_after(t, after)
+    cut = t if after is None else Tournament(t.players, tuple(r for r in t.rounds if r.number <= after), t.settings, t.name)
+    stat, st = status_and_state(cut)  # st: state_after(t, after)
     sos, sosos = sos_tables(st)
-    stat = status(t if after is None else Tournament(t.players, tuple(r for r in t.rounds if r.number <= after), t.settings, t.name))
     alive = set(stat.contenders)
     players = {p.id: p for p in field_of(t.players)}
     order = sorted(
