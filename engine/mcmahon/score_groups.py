@@ -46,11 +46,16 @@ def fold_match(
     return _fold(order, met, repeats, limit, spent)[0]
 
 
+Folds = dict[tuple[tuple[PlayerId, ...], bool], tuple[tuple[Pair, ...] | None, int, int]]
+
+
 def _fold(
     order: Sequence[PlayerId], met: dict[PlayerId, set[PlayerId]], repeats: bool, limit: int = _FOLD_STEPS,
-    spent: list[int] | None = None,
+    spent: list[int] | None = None, known: Folds | None = None,
 ) -> tuple[list[Pair] | None, int]:
-    """``fold_match`` and the number of repeats of its pairing."""
+    """``fold_match`` and the number of repeats of its pairing. ``known``: the searches of one ``met`` that
+    ended by themselves, (order, repeats) -> (pairing, repeats, steps): any limit of as many steps or more
+    gives the same again, its steps counted again."""
     n = len(order)
     if n % 2:
         return None, 0
@@ -72,6 +77,13 @@ def _fold(
             if spent is not None:
                 spent[0] += n // 2
             return plain, 0
+    key = (tuple(order), repeats)
+    if known is not None and key in known:
+        pairing, count, used = known[key]
+        if used <= limit:
+            if spent is not None:
+                spent[0] += used
+            return (None if pairing is None else list(pairing)), count
     steps = 0
     pairs: list[Pair] = []
     free = [True] * n
@@ -120,6 +132,8 @@ def _fold(
     search()
     if spent is not None:
         spent[0] += steps
+    if known is not None and steps <= limit:  # ended by itself, not by the limit
+        known[key] = (None if best is None else tuple(best), best_count, steps)
     return best, best_count
 
 
@@ -185,6 +199,7 @@ class _Search:
             self.bound[i] = self.bound[i + 1] + parity[i] * self.gaps[i]
         self.tried = 0
         self.spent = [0]  # fold steps so far
+        self.folds: Folds = {}  # the folds that needed the search, kept: the searches from each level up meet them again
 
     @property
     def exhausted(self) -> bool:
@@ -213,7 +228,7 @@ class _Search:
         else:
             carry, remaining = passing, pool
         limit = min(_FOLD_STEPS, max(len(remaining), _STEPS - self.spent[0]))
-        pairs, count = _fold(remaining, self.met, repeats, limit, self.spent)
+        pairs, count = _fold(remaining, self.met, repeats, limit, self.spent, self.folds)
         if pairs is None:
             return None
         cost = node.cost
