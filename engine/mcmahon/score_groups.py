@@ -216,19 +216,21 @@ class _Search:
         return _options(len(self.pool(node)), self.levels[node.level].contenders, node.level == len(self.levels) - 1)
 
     def step(self, node: _Node, chosen: tuple[int, ...], rank: int, repeats: bool) -> _Node | None:
-        """Pair level ``node.level`` with ``chosen`` floating down (None: it cannot be paired)."""
+        """Pair level ``node.level`` with ``chosen`` floating down (None: it cannot be paired); ``chosen`` as
+        ``options`` gives it: indices into the pool, the highest first."""
         i, carry = node.level, node.carry
         self.tried += 1
         pool = self.pool(node)
         passing = tuple(x for x in carry if x[0] > i) if carry else ()
         if chosen:
             target = self.levels[i].target
-            carry = passing + tuple((target, pool[k]) for k in sorted(chosen))
-            remaining = [p for k, p in enumerate(pool) if k not in chosen]
+            carry = passing + tuple([(target, pool[k]) for k in reversed(chosen)])
+            for k in chosen:
+                del pool[k]  # the highest first: the lower ones keep their places
         else:
-            carry, remaining = passing, pool
-        limit = min(_FOLD_STEPS, max(len(remaining), _STEPS - self.spent[0]))
-        pairs, count = _fold(remaining, self.met, repeats, limit, self.spent, self.folds)
+            carry = passing
+        limit = min(_FOLD_STEPS, max(len(pool), _STEPS - self.spent[0]))
+        pairs, count = _fold(pool, self.met, repeats, limit, self.spent, self.folds)
         if pairs is None:
             return None
         cost = node.cost

@@ -87,36 +87,40 @@ def _play(st: State, rnd: Round) -> None:
     """``st`` with round ``rnd`` played: its games, its bye, and a round without an opponent for each
     player of the field it does not seat."""
     groups = st.start
+    opponents, met, score, wins, losses = st.opponents, st.met, st.score, st.wins, st.losses
+    seated: set[PlayerId] = set()
     for g in rnd.games:
-        if g.black not in groups or g.white not in groups:
+        black, white, winner = g.black, g.white, g.winner
+        seated.add(black)
+        seated.add(white)
+        if black not in groups or white not in groups:
             continue
-        st.opponents[g.black].append(g.white)
-        st.opponents[g.white].append(g.black)
-        st.met[g.black].add(g.white)
-        st.met[g.white].add(g.black)
-        st.blacks[g.black] += 1
-        st.whites[g.white] += 1
-        if g.winner is not None:
-            loser = g.white if g.winner == g.black else g.black
-            st.score[g.winner] += 1
-            st.wins[g.winner] += 1
-            st.losses[loser] += 1
+        opponents[black].append(white)
+        opponents[white].append(black)
+        met[black].add(white)
+        met[white].add(black)
+        st.blacks[black] += 1
+        st.whites[white] += 1
+        if winner is not None:
+            loser = white if winner == black else black
+            score[winner] += 1
+            wins[winner] += 1
+            losses[loser] += 1
         elif g.jigo:  # half a point each: half a win and half a loss
-            for pid in (g.black, g.white):
-                st.score[pid] += 0.5
-                st.wins[pid] += 0.5
-                st.losses[pid] += 0.5
+            for pid in (black, white):
+                score[pid] += 0.5
+                wins[pid] += 0.5
+                losses[pid] += 0.5
         elif g.forfeit:  # a double forfeit: neither came, both lose
-            st.losses[g.black] += 1
-            st.losses[g.white] += 1
+            losses[black] += 1
+            losses[white] += 1
     if rnd.bye is not None and rnd.bye in groups:
-        st.score[rnd.bye] += 1
-        st.wins[rnd.bye] += 1
+        score[rnd.bye] += 1
+        wins[rnd.bye] += 1
         st.byes[rnd.bye] += 1
-    seated = {pid for g in rnd.games for pid in (g.black, g.white)}
     for pid in groups:
         if pid not in seated:  # a bye, a title round without the player, a withdrawn player's round
-            st.opponents[pid].append(None)
+            opponents[pid].append(None)
 
 
 def sos_tables(st: State) -> tuple[dict[PlayerId, Points], dict[PlayerId, Points]]:
@@ -168,6 +172,7 @@ def status_and_state(t: Tournament) -> tuple[Status, State]:
     strength, then the lowest id (``title_tiebreak``)."""
     regular = t.settings.rounds
     groups = start_groups(t.players, t.settings)
+    withdrawals = any(p.withdrawn_from is not None for p in t.players)  # else nobody is withdrawn_by any round
     previous: set[PlayerId] = set(groups) - withdrawn_by(t, 1)
     champion: PlayerId | None = None
     champion_after: int | None = None
@@ -181,7 +186,7 @@ def status_and_state(t: Tournament) -> tuple[Status, State]:
             break
         complete = rnd.number
         _play(st, rnd)
-        gone = withdrawn_by(t, rnd.number + 1)
+        gone = withdrawn_by(t, rnd.number + 1) if withdrawals else frozenset()
         alive = contenders_of(st, gone)
         kept = previous - gone
         if not alive and kept:
