@@ -152,6 +152,7 @@ def withdrawn_by(t: Tournament, number: int) -> frozenset[PlayerId]:
 
 
 def status(t: Tournament) -> Status:
+    """Where the title stands (``status_and_state``: the rules)."""
     return status_and_state(t)[0]
 
 
