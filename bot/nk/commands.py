@@ -443,10 +443,9 @@ async def _bevestig(core: Core, nk: NkStore, ctx: Context, args: list[str]) -> R
 async def _after_result(core: Core, nk: NkStore, ctx: Context, tour: NkTournament, number: int) -> None:
     """When a round's last result is in: announce the table (once per round); when the champion is
     known and every round is played, the tournament is finished and the champion announced (once)."""
-    data = await nk.load(tour)
-    rnd = next(r for r in data.rounds if r.number == number)
-    if not all(mcmahon.decided(g) for g in rnd.games):
+    if not await nk.round_decided(tour.id, number):  # one query, not the whole tournament, while results come in
         return
+    data = await nk.load(tour)
     lang = ctx.club.language
     standings = _standings_reply(ctx, tour, data, lang)
     assert standings.table is not None

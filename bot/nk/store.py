@@ -192,6 +192,15 @@ class NkStore:
         rows = await self.store.fetch_all(_GAMES + " ORDER BY r.number, g.board", (tournament_id,))
         return [_game(r) for r in rows]
 
+    async def round_decided(self, tournament_id: int, number: int) -> bool:
+        """Has every game of round ``number`` a result (a winner, a jigo or a double forfeit)?"""
+        row = await self.store.fetch_one(
+            "SELECT 1 FROM nk_games g JOIN nk_rounds r ON r.id = g.round_id WHERE r.tournament_id = ? AND r.number = ?"
+            " AND g.winner_id IS NULL AND g.forfeit = 0 AND g.jigo = 0 LIMIT 1",
+            (tournament_id, number),
+        )
+        return row is None
+
     async def rounds(self, tournament_id: int) -> list[tuple[int, int, int | None]]:
         """(round id, number, bye member id) of every paired round."""
         rows = await self.store.fetch_all(
@@ -221,10 +230,10 @@ class NkStore:
             "INSERT INTO nk_rounds (tournament_id, number, bye_id, paired_at) VALUES (?, ?, ?, ?)",
             (tournament_id, pairing.round, None if pairing.bye is None else int(pairing.bye), iso(now)),
         )
-        for g in pairing.games:
-            await self.store.write(
+        if pairing.games:  # one round trip for the round's games, in board order
+            await self.store.execute_many(
                 "INSERT INTO nk_games (round_id, board, black_id, white_id) VALUES (?, ?, ?, ?)",
-                (round_id, g.board, int(g.black), int(g.white)),
+                [(round_id, g.board, int(g.black), int(g.white)) for g in pairing.games],
             )
         return round_id
 

@@ -289,17 +289,18 @@ class _Blossoms:
         queue: list[int] = []
         for v in roots:
             self.assign(self.top[v], 1, None, queue)
+        top, label, eff, adj = self.top, self.label, self.eff, self.adj  # the same objects throughout
         while True:
             while queue:
                 v = queue.pop()
-                bv = self.top[v]
-                if self.label.get(bv) != 1:
+                bv = top[v]
+                if label.get(bv) != 1:
                     continue
-                for u in self.adj[v]:
-                    bu = self.top[u]
-                    if bu == bv or self.slack(v, u) != 0:
+                for u, w in adj[v].items():
+                    bu = top[u]
+                    if bu == bv or w - eff[v] - eff[u] != 0:  # the slack of (v, u)
                         continue
-                    kind = self.label.get(bu)
+                    kind = label.get(bu)
                     if kind is None:
                         self.assign(bu, 2, (v, u), queue)
                     elif kind == 1:
@@ -308,22 +309,22 @@ class _Blossoms:
                             self.augment(v, u)
                             return
                         self.shrink(root, v, u, queue)
-                        bv = self.top[v]
+                        bv = top[v]
             # no tight edge left to grow on: change the dual
             delta: Weight | None = None
             expand: int | None = None
-            outer = [v for v in range(self.n) if self.label.get(self.top[v]) == 1]
+            outer = [v for v in range(self.n) if label.get(top[v]) == 1]
             for v in outer:
-                bv = self.top[v]
-                for u, w in self.adj[v].items():
-                    bu = self.top[u]
+                bv = top[v]
+                for u, w in adj[v].items():
+                    bu = top[u]
                     if bu == bv:
                         continue
-                    kind = self.label.get(bu)
+                    kind = label.get(bu)
                     if kind is None:
-                        d = w - self.eff[v] - self.eff[u]
+                        d = w - eff[v] - eff[u]
                     elif kind == 1:
-                        d = (w - self.eff[v] - self.eff[u]) / 2
+                        d = (w - eff[v] - eff[u]) / 2
                     else:
                         continue
                     if delta is None or d < delta:

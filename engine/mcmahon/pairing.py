@@ -10,7 +10,8 @@ from collections.abc import Collection, Sequence
 from engine.mcmahon.model import Game, Pairing, PlayerId, Points, Round, Tournament
 from engine.mcmahon.score_groups import Level, fold_match, pair_score_groups
 from engine.mcmahon.tournament import (
-    State, contenders_of, field_of, is_complete, sos_tables, start_groups, state_after, status, withdrawn_by,
+    State, contenders_of, field_of, is_complete, sos_tables, start_groups, state_after, status_and_state,
+    withdrawn_by,
 )  # fmt: skip
 
 
@@ -19,11 +20,11 @@ def _choose_bye(ids: Sequence[PlayerId], st: State, sos: dict[PlayerId, Points],
     """Odd field: the bye (a free win, EGF ``0+``) goes to a non-contender whenever one is present (a
     contender with a free win would skip a round of the elimination), then the fewest byes, the lowest score, the lowest SOS, the lowest strength, the
     highest id."""
-    return min(ids, key=lambda p: (p in alive, st.byes[p], st.score[p], sos[p], strength[p], _rev(p)))
+    def key(p: PlayerId) -> tuple[bool, int, Points, Points, int]:
+        return (p in alive, st.byes[p], st.score[p], sos[p], strength[p])
 
-
-def _rev(pid: PlayerId) -> tuple[int, ...]:
-    return tuple(-ord(c) for c in pid) + (1,)
+    lowest = min(key(p) for p in ids)
+    return max(p for p in ids if key(p) == lowest)  # the highest id among the lowest
 
 
 def _colours(a: PlayerId, b: PlayerId, st: State, strength: dict[PlayerId, int]) -> tuple[PlayerId, PlayerId]:
@@ -31,8 +32,10 @@ def _colours(a: PlayerId, b: PlayerId, st: State, strength: dict[PlayerId, int])
     minus whites the lower) gets black; equal, fewer blacks; equal, the weaker player (lower strength);
     equal, the higher id. Returns (black, white). Over 7 rounds nobody ends more than 1 off even where
     the opponents allow it (a bye or a forfeit of the other leaves a player one game short)."""
-    ka = (st.blacks[a] - st.whites[a], st.blacks[a], strength[a], _rev(a))
-    kb = (st.blacks[b] - st.whites[b], st.blacks[b], strength[b], _rev(b))
+    ka = (st.blacks[a] - st.whites[a], st.blacks[a], strength[a])
+    kb = (st.blacks[b] - st.whites[b], st.blacks[b], strength[b])
+    if ka == kb:
+        return (a, b) if a > b else (b, a)  # the higher id gets black
     return (a, b) if ka < kb else (b, a)
 
 
@@ -74,10 +77,9 @@ def pair_next(t: Tournament, forbidden: Collection[tuple[PlayerId, PlayerId]] = 
         if not is_complete(rnd):
             raise ValueError(f"round {rnd.number} still has games without a result")
     number = len(t.rounds) + 1
-    stat = status(t)
+    stat, st = status_and_state(t)
     if stat.next_round is None:
         raise ValueError("the tournament is over: the champion is known and every round is played")
-    st = state_after(t)
     sos, _ = sos_tables(st)
     met = _with_forbidden(st.met, forbidden)
     gone = withdrawn_by(t, number)

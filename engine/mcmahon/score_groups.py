@@ -20,6 +20,7 @@ import heapq
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
 from engine.mcmahon.matching import min_cost_perfect_matching, violations
 from engine.mcmahon.model import PlayerId, Points
@@ -42,9 +43,47 @@ def fold_match(
     (depth-first search within ``limit`` steps, added to ``spent[0]``). ``repeats``: when the list
     cannot pair without them, the pairing with the fewest repeats found (the fold's own order among
     equals); its first pairing takes n/2 steps, so a limit of n always gives one."""
+    return _fold(order, met, repeats, limit, spent)[0]
+
+
+Folds = dict[tuple[tuple[PlayerId, ...], bool], tuple[tuple[Pair, ...] | None, int, int]]
+
+
+def _fold(
+    order: Sequence[PlayerId], met: dict[PlayerId, set[PlayerId]], repeats: bool, limit: int = _FOLD_STEPS,
+    spent: list[int] | None = None, known: Folds | None = None,
+) -> tuple[list[Pair] | None, int]:
+    """``fold_match`` and the number of repeats of its pairing. ``known``: the searches of one ``met`` that
+    ended by themselves, (order, repeats) -> (pairing, repeats, steps): any limit of as many steps or more
+    gives the same again, its steps counted again."""
     n = len(order)
     if n % 2:
-        return None
+        return None, 0
+    if limit >= n // 2:
+        # The search's first descent: when every highest unpaired player has someone not met left to take, it
+        # ends there with no repeat and n/2 steps, and this is that pairing without the search's bookkeeping
+        rest = list(order)
+        plain: list[Pair] = []
+        while rest:
+            a = rest.pop(0)
+            seen = met[a]
+            for j in range(len(rest) - 1, -1, -1):
+                if rest[j] not in seen:
+                    plain.append((a, rest.pop(j)))
+                    break
+            else:
+                break
+        else:
+            if spent is not None:
+                spent[0] += n // 2
+            return plain, 0
+    key = (tuple(order), repeats)
+    if known is not None and key in known:
+        pairing, count, used = known[key]
+        if used <= limit:
+            if spent is not None:
+                spent[0] += used
+            return (None if pairing is None else list(pairing)), count
     steps = 0
     pairs: list[Pair] = []
     free = [True] * n
@@ -93,7 +132,9 @@ def fold_match(
     search()
     if spent is not None:
         spent[0] += steps
-    return best
+    if known is not None and steps <= limit:  # ended by itself, not by the limit
+        known[key] = (None if best is None else tuple(best), best_count, steps)
+    return best, best_count
 
 
 @dataclass(frozen=True)
@@ -108,14 +149,24 @@ class Level:
     target: int
 
 
-@dataclass(frozen=True)
-class _Node:
+class _Node(NamedTuple):
     """Levels ``0 .. level - 1`` paired: the floaters carried on, the cost so far and the pairs."""
 
     level: int
     carry: Carry
     cost: Cost
-    pairs: tuple[Pair, ...]
+    above: _Node | None  # the node before this level (None: the start)
+    own: tuple[Pair, ...]  # this node's last level's pairs
+
+    @property
+    def pairs(self) -> list[Pair]:
+        """The pairs of levels ``0 .. level - 1``, top first."""
+        parts = []
+        node: _Node | None = self
+        while node is not None:
+            parts.append(node.own)
+            node = node.above
+        return [pair for part in reversed(parts) for pair in part]
 
 
 def _options(n: int, parity_only: bool, last: bool) -> Iterator[tuple[int, ...]]:
@@ -148,6 +199,7 @@ class _Search:
             self.bound[i] = self.bound[i + 1] + parity[i] * self.gaps[i]
         self.tried = 0
         self.spent = [0]  # fold steps so far
+        self.folds: Folds = {}  # the folds that needed the search, kept: the searches from each level up meet them again
 
     @property
     def exhausted(self) -> bool:
@@ -155,6 +207,8 @@ class _Search:
 
     def pool(self, node: _Node) -> list[PlayerId]:
         """The players to pair at ``node.level``: the floaters arriving there on top, then the group."""
+        if not node.carry:
+            return list(self.levels[node.level].players)
         return [p for t, p in node.carry if t == node.level] + list(self.levels[node.level].players)
 
     def options(self, node: _Node) -> Iterator[tuple[int, ...]]:
@@ -162,27 +216,31 @@ class _Search:
         return _options(len(self.pool(node)), self.levels[node.level].contenders, node.level == len(self.levels) - 1)
 
     def step(self, node: _Node, chosen: tuple[int, ...], rank: int, repeats: bool) -> _Node | None:
-        """Pair level ``node.level`` with ``chosen`` floating down (None: it cannot be paired)."""
-        i = node.level
-        level = self.levels[i]
+        """Pair level ``node.level`` with ``chosen`` floating down (None: it cannot be paired); ``chosen`` as
+        ``options`` gives it: indices into the pool, the highest first."""
+        i, carry = node.level, node.carry
         self.tried += 1
         pool = self.pool(node)
-        passing = tuple((t, p) for t, p in node.carry if t > i)
-        floaters = [pool[k] for k in sorted(chosen)]
-        remaining = [p for k, p in enumerate(pool) if k not in chosen]
-        limit = min(_FOLD_STEPS, max(len(remaining), _STEPS - self.spent[0]))
-        pairs = fold_match(remaining, self.met, repeats, limit, self.spent)
+        passing = tuple(x for x in carry if x[0] > i) if carry else ()
+        if chosen:
+            target = self.levels[i].target
+            carry = passing + tuple([(target, pool[k]) for k in reversed(chosen)])
+            for k in chosen:
+                del pool[k]  # the highest first: the lower ones keep their places
+        else:
+            carry = passing
+        limit = min(_FOLD_STEPS, max(len(pool), _STEPS - self.spent[0]))
+        pairs, count = _fold(pool, self.met, repeats, limit, self.spent, self.folds)
         if pairs is None:
             return None
-        count = sum(b in self.met[a] for a, b in pairs)
-        crossing = (len(floaters) + len(passing)) * self.gaps[i]
-        cost = (node.cost[0] + count, node.cost[1] + crossing, node.cost[2] + rank)
-        return _Node(i + 1, passing + tuple((level.target, p) for p in floaters), cost, node.pairs + tuple(pairs))
+        cost = node.cost
+        cost = (cost[0] + count, cost[1] + len(carry) * self.gaps[i], cost[2] + rank)
+        return _Node(i + 1, carry, cost, node, tuple(pairs))
 
     def greedy(self) -> list[_Node]:
         """Level by level, the first floaters that leave a repeat-free pool (among the first 60 choices),
         else the fewest floaters with repeats. Returns the node before each level and the end."""
-        nodes = [_Node(0, (), (0, 0, 0), ())]
+        nodes = [_Node(0, (), (0, 0, 0), None, ())]
         while nodes[-1].level < len(self.levels):
             node = nodes[-1]
             found = None
@@ -257,11 +315,12 @@ def pair_score_groups(levels: Sequence[Level], met: dict[PlayerId, set[PlayerId]
             break
         best = search.best_first(path[start], best)
     if best.cost[0] == 0 and best.cost[1] == search.bound[0]:
-        return list(best.pairs)  # proven: nothing has fewer repeats or a smaller difference
+        return best.pairs  # proven: nothing has fewer repeats or a smaller difference
     exact = _Exact(levels, met)
-    optimum = exact.solve(best.pairs)
-    if exact.cost(best.pairs) <= exact.cost(optimum):
-        return list(best.pairs)
+    pairs = best.pairs
+    optimum = exact.solve(pairs)
+    if exact.cost(pairs) <= exact.cost(optimum):
+        return pairs
     return exact.refold(optimum)
 
 

@@ -62,7 +62,10 @@ class State:
 
 
 def state_after(t: Tournament, after: int | None = None) -> State:
-    groups = start_groups(t.players, t.settings)
+    return _state_after(t, start_groups(t.players, t.settings), after)
+
+
+def _state_after(t: Tournament, groups: dict[PlayerId, int], after: int | None = None) -> State:
     st = _start_state(groups)
     for rnd in t.rounds:
         if after is None or rnd.number <= after:
@@ -84,36 +87,40 @@ def _play(st: State, rnd: Round) -> None:
     """``st`` with round ``rnd`` played: its games, its bye, and a round without an opponent for each
     player of the field it does not seat."""
     groups = st.start
+    opponents, met, score, wins, losses = st.opponents, st.met, st.score, st.wins, st.losses
+    seated: set[PlayerId] = set()
     for g in rnd.games:
-        if g.black not in groups or g.white not in groups:
+        black, white, winner = g.black, g.white, g.winner
+        seated.add(black)
+        seated.add(white)
+        if black not in groups or white not in groups:
             continue
-        st.opponents[g.black].append(g.white)
-        st.opponents[g.white].append(g.black)
-        st.met[g.black].add(g.white)
-        st.met[g.white].add(g.black)
-        st.blacks[g.black] += 1
-        st.whites[g.white] += 1
-        if g.winner is not None:
-            loser = g.white if g.winner == g.black else g.black
-            st.score[g.winner] += 1
-            st.wins[g.winner] += 1
-            st.losses[loser] += 1
+        opponents[black].append(white)
+        opponents[white].append(black)
+        met[black].add(white)
+        met[white].add(black)
+        st.blacks[black] += 1
+        st.whites[white] += 1
+        if winner is not None:
+            loser = white if winner == black else black
+            score[winner] += 1
+            wins[winner] += 1
+            losses[loser] += 1
         elif g.jigo:  # half a point each: half a win and half a loss
-            for pid in (g.black, g.white):
-                st.score[pid] += 0.5
-                st.wins[pid] += 0.5
-                st.losses[pid] += 0.5
+            for pid in (black, white):
+                score[pid] += 0.5
+                wins[pid] += 0.5
+                losses[pid] += 0.5
         elif g.forfeit:  # a double forfeit: neither came, both lose
-            st.losses[g.black] += 1
-            st.losses[g.white] += 1
+            losses[black] += 1
+            losses[white] += 1
     if rnd.bye is not None and rnd.bye in groups:
-        st.score[rnd.bye] += 1
-        st.wins[rnd.bye] += 1
+        score[rnd.bye] += 1
+        wins[rnd.bye] += 1
         st.byes[rnd.bye] += 1
-    seated = {pid for g in rnd.games for pid in (g.black, g.white)}
     for pid in groups:
         if pid not in seated:  # a bye, a title round without the player, a withdrawn player's round
-            st.opponents[pid].append(None)
+            opponents[pid].append(None)
 
 
 def sos_tables(st: State) -> tuple[dict[PlayerId, Points], dict[PlayerId, Points]]:
@@ -145,7 +152,14 @@ def withdrawn_by(t: Tournament, number: int) -> frozenset[PlayerId]:
 
 
 def status(t: Tournament) -> Status:
-    """Seed 000, "Indeling": a double elimination; only the top group and group 1 can still win, and
+    """Where the title stands (``status_and_state``: the rules)."""
+    return status_and_state(t)[0]
+
+
+def status_and_state(t: Tournament) -> tuple[Status, State]:
+    """``status(t)`` and ``state_after(t)``, the rounds played once where they can be.
+
+    Seed 000, "Indeling": a double elimination; only the top group and group 1 can still win, and
     as soon as one player is left in them, that player is champion (also if they lose later).
 
     The champion is fixed after the first complete round that leaves exactly one contender. A withdrawn
@@ -159,18 +173,21 @@ def status(t: Tournament) -> Status:
     strength, then the lowest id (``title_tiebreak``)."""
     regular = t.settings.rounds
     groups = start_groups(t.players, t.settings)
+    withdrawals = any(p.withdrawn_from is not None for p in t.players)  # else nobody is withdrawn_by any round
     previous: set[PlayerId] = set(groups) - withdrawn_by(t, 1)
     champion: PlayerId | None = None
     champion_after: int | None = None
     complete = 0
     undecided = 0  # title rounds that decided nothing
     st = _start_state(groups)  # the state after each complete round in turn, as state_after(t, number) gives it
+    every = True  # every round complete, so st is state_after(t) when the rounds come in their order
     for rnd in sorted(t.rounds, key=lambda r: r.number):
         if not is_complete(rnd):
+            every = False
             break
         complete = rnd.number
         _play(st, rnd)
-        gone = withdrawn_by(t, rnd.number + 1)
+        gone = withdrawn_by(t, rnd.number + 1) if withdrawals else frozenset()
         alive = contenders_of(st, gone)
         kept = previous - gone
         if not alive and kept:
@@ -184,7 +201,8 @@ def status(t: Tournament) -> Status:
         if champion is None and len(alive) == 1:
             champion = next(iter(alive))
             champion_after = rnd.number
-    st = state_after(t)
+    if not every or any(a.number > b.number for a, b in zip(t.rounds, t.rounds[1:])):
+        st = _state_after(t, groups)
     if champion is not None:
         contenders: tuple[PlayerId, ...] = (champion,)
     else:
@@ -201,7 +219,7 @@ def status(t: Tournament) -> Status:
         champion_after=champion_after,
         next_round=next_round,
         title_round_next=next_round is not None and next_round > regular,
-    )
+    ), st
 
 
 def title_tiebreak(t: Tournament, st: State, tied: set[PlayerId]) -> PlayerId:
@@ -214,9 +232,9 @@ def title_tiebreak(t: Tournament, st: State, tied: set[PlayerId]) -> PlayerId:
 
 def standings(t: Tournament, after: int | None = None) -> list[Standing]:
     """The table: the champion (once known) first, then by score, SOS, SOSOS, strength, id."""
-    st = state_after(t, after)
+    cut = t if after is None else Tournament(t.players, tuple(r for r in t.rounds if r.number <= after), t.settings, t.name)
+    stat, st = status_and_state(cut)  # st: state_after(t, after)
     sos, sosos = sos_tables(st)
-    stat = status(t if after is None else Tournament(t.players, tuple(r for r in t.rounds if r.number <= after), t.settings, t.name))
     alive = set(stat.contenders)
     players = {p.id: p for p in field_of(t.players)}
     order = sorted(

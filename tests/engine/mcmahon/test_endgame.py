@@ -19,11 +19,11 @@ def play(n: int, seed: int) -> tuple[Tournament, list[str]]:
     players = tuple(Player(f"p{i:03d}", f"P{i}", 2400 - 10 * i) for i in range(1, n + 1))
     t = Tournament(players)
     problems: list[str] = []
-    while status(t).next_round is not None:
+    while (s := status(t)).next_round is not None:
         if len(t.rounds) >= 10:
             problems.append("more than 10 rounds")
             break
-        alive = contenders_of(state_after(t)) if t.rounds and status(t).champion is None else set()
+        alive = contenders_of(state_after(t)) if t.rounds and s.champion is None else set()
         p = pair_next(t)
         mixed = sum(1 for g in p.games if (g.black in alive) != (g.white in alive))
         waiting = len(alive - {p.bye}) - 2 * sum(1 for g in p.games if g.black in alive and g.white in alive) - mixed
@@ -59,10 +59,10 @@ def test_eight_players_two_contenders_meet_each_other() -> None:
         rng = random.Random(seed)
         players = tuple(Player(f"p{i:03d}", f"P{i}", 2400 - 10 * i) for i in range(1, 9))
         t = Tournament(players)
-        while status(t).next_round is not None:
+        while (s := status(t)).next_round is not None:
             alive = contenders_of(state_after(t))
             p = pair_next(t)
-            if p.round >= 6 and len(alive) == 2 and status(t).champion is None:
+            if p.round >= 6 and len(alive) == 2 and s.champion is None:
                 a, b = sorted(alive)
                 assert any({g.black, g.white} == {a, b} for g in p.games), (seed, p)
                 checked += 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -22,6 +23,7 @@ def add(t: Tournament, number: int, games: tuple[Game, ...], bye: str | None = N
     return Tournament(t.players, t.rounds + (Round(number, games, bye),), t.settings, t.name)
 
 
+@cache  # made once per worker: a Tournament is frozen, and several tests start from the same one
 def to_title_round(seed: int, n: int = 16) -> Tournament | None:
     """A tournament played with random results up to its first title round (None: it never got one)."""
     rng = random.Random(seed)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from engine.mcmahon.tournament import contenders_of, state_after
 from engine.mcmahon import (
     Game,
+    Pairing,
     Player,
     Round,
     Settings,
@@ -31,9 +32,10 @@ def field(n: int) -> tuple[Player, ...]:
     return tuple(Player(f"p{i:02d}" if n < 100 else f"p{i:03d}", f"Player {i}", 2800 - 10 * i) for i in range(1, n + 1))
 
 
-def play(t: Tournament, rng: random.Random) -> Tournament:
-    """Pair the next round and give every game a random winner."""
-    p = pair_next(t)
+def play(t: Tournament, rng: random.Random, p: Pairing | None = None) -> Tournament:
+    """Pair the next round (``p``: its pairing, already made by ``pair_next(t)``) and give every game a
+    random winner."""
+    p = pair_next(t) if p is None else p
     games = tuple(Game(g.black, g.white, rng.choice([g.black, g.white]), board=g.board) for g in p.games)
     return Tournament(t.players, t.rounds + (Round(p.round, games, p.bye),), t.settings)
 
@@ -190,7 +192,7 @@ def _run(n: int, seed: int) -> tuple[Tournament, list[str]]:
         if p.round > 1 and len(alive) >= 2 and any(q not in opp for q in alive if q != p.bye):
             if not (len(alive) % 2 == 1 and sum(q not in opp for q in alive) == 1):
                 problems.append(f"round {p.round}: contenders without a game")
-        t = play(t, rng)
+        t = play(t, rng, p)
     return t, problems
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterator
+from functools import cache
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -31,13 +32,17 @@ def rounds(n: int, seed: int) -> Iterator[tuple[Tournament, Pairing]]:
 
 
 def fewest_repeats(players: list[str], met: dict[str, set[str]]) -> int:
-    """Exhaustively: the fewest repeat games of any pairing of ``players`` (an even number)."""
-    if not players:
-        return 0
-    first, rest = players[0], players[1:]
-    return min(
-        (other in met[first]) + fewest_repeats(rest[:i] + rest[i + 1:], met) for i, other in enumerate(rest)
-    )
+    """Exhaustively: the fewest repeat games of any pairing of ``players`` (an even number); the fewest of
+    the players left after the first pairs are worked out once for each set of them."""
+
+    @cache
+    def fewest(left: tuple[str, ...]) -> int:
+        if not left:
+            return 0
+        first, rest = left[0], left[1:]
+        return min((other in met[first]) + fewest(rest[:i] + rest[i + 1:]) for i, other in enumerate(rest))
+
+    return fewest(tuple(players))
 
 
 @settings(max_examples=60, deadline=None)
