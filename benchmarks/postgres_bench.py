@@ -7,8 +7,13 @@ A real PostgreSQL server is started in a temporary directory (Debian's package, 
 installs it; durable: fsync and synchronous commit on, PostgreSQL's defaults). The clubs are made once
 on a SQLite file through the commands, then copied for each run (a file copy on SQLite; on PostgreSQL
 ``clubbot migrate-db``'s copy once, and the server's copy of that database, ``CREATE DATABASE ... TEMPLATE``,
-for each run), so every configuration starts from the same rows. Each configuration runs in fresh bot processes (this
-script with ``--worker``), which set up, say they are ready, and start together on a signal:
+for each run), so every configuration starts from the same rows. Each configuration runs in fresh bot processes, which
+set up, say they are ready, and start together on a signal. A worker process is forked from a process that
+has only imported this script and with it the bot, and built the registry (``benchmarks/forks.py``: forked
+from this one before it does anything else), not started as a new interpreter that imports it all again (half a second
+of CPU each, some twenty of them a run): it begins as a bot process begins once its imports are done, with
+no club, member, connection or event loop of any other process, and all its work (its store opened, its
+core made, every command) is its own, as before:
 
 - ``/afmelden``: ``--burst`` sign-offs of different members offered at once (throughput), then sign-offs
   offered at ``--rate`` per second for ``--seconds`` (open loop: p50/p99 from each command's arrival).
@@ -32,21 +37,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import shutil
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from datetime import timedelta
+from multiprocessing import Pipe
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Coroutine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
 
+from benchmarks.forks import Forks  # noqa: E402
 from benchmarks.many_clubs_bench import PUBLISH, small_clubs, world  # noqa: E402
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
 from benchmarks.sizes import smallest  # noqa: E402
@@ -73,18 +79,18 @@ def p(ms: list[float], q: float) -> float:
 
 
 # ------------------------------------------------------------------ the worker (one bot process)
-async def burst_on_signal(pool: Any, jobs: list[Coroutine[Any, Any, None]]) -> None:
+async def burst_on_signal(pool: Any, jobs: list[Coroutine[Any, Any, None]], parent: Connection) -> None:
     """A baseline's measurement: ready, then on the signal all ``jobs`` at once; its report, and the pool closed."""
-    print("ready", flush=True)
-    sys.stdin.readline()
+    parent.send("ready")
+    parent.recv()
     t0 = time.perf_counter()
     await asyncio.gather(*jobs)
     out = {"burst_wall": time.perf_counter() - t0, "finished_at": time.time()}
     await pool.close()
-    print(json.dumps(out), flush=True)
+    parent.send(out)
 
 
-async def bare_worker(args: argparse.Namespace) -> None:
+async def bare_worker(args: argparse.Namespace, parent: Connection) -> None:
     """The baseline: one-row INSERT transactions through a bare asyncpg pool, as many at once as the bot
     gets sign-offs (each its own BEGIN, INSERT, COMMIT)."""
     import asyncpg
@@ -97,10 +103,10 @@ async def bare_worker(args: argparse.Namespace) -> None:
         async with pool.acquire() as conn, conn.transaction():
             await conn.execute(f"INSERT INTO {table} (club, member) VALUES ($1, $2)", n, f"m-{n}")
 
-    await burst_on_signal(pool, [one(n) for n in range(args.burst)])
+    await burst_on_signal(pool, [one(n) for n in range(args.burst)], parent)
 
 
-async def same_statements_worker(args: argparse.Namespace) -> None:
+async def same_statements_worker(args: argparse.Namespace, parent: Connection) -> None:
     """The second baseline: what a warm ``/afmelden`` asks of the server (the season at hand, the sign-off
     upserted) as a bare asyncpg loop of transactions, one per command, through a pool of the bot's size
     (BEGIN, the read, the INSERT, COMMIT): the same statements with no commands layer, no lanes, no group
@@ -122,14 +128,23 @@ async def same_statements_worker(args: argparse.Namespace) -> None:
             row = await conn.fetchrow(read, member_id, member_id, member_id, member_id, club_id, "main")
             await conn.execute(upsert, row["r_id"], member_id, "notice", when, member_id)
 
-    await burst_on_signal(pool, [one(*who) for who in people])
+    await burst_on_signal(pool, [one(*who) for who in people], parent)
 
 
-async def worker(args: argparse.Namespace) -> None:
+_forks: list[Forks] = []  # this run's, made first thing in main()
+
+
+def run_worker(args: argparse.Namespace, fds: list[int]) -> None:
+    """A worker process's whole life (forked by ``Forks``): its own event loop; ``fds`` is its end of the
+    pipe to this benchmark, which says when to start and takes its report."""
+    asyncio.run(worker(args, Connection(fds[0])))
+
+
+async def worker(args: argparse.Namespace, parent: Connection) -> None:
     if args.part == "bare":
-        return await bare_worker(args)
+        return await bare_worker(args, parent)
     if args.part == "same":
-        return await same_statements_worker(args)
+        return await same_statements_worker(args, parent)
     base = load_config(REPO / "config.example.toml", env={})
     config = Config(**{**base.__dict__, "db_path": Path(tempfile.gettempdir()) / "unused.sqlite3"})
     store = await open_store(args.worker)
@@ -143,8 +158,8 @@ async def worker(args: argparse.Namespace) -> None:
         for start in range(0, args.burst, 200):
             await asyncio.gather(*(core.handle(who, "/aanmelden") for who in people[start : min(start + 200, args.burst)]))
         args.part = "afmelden"
-    print("ready", flush=True)
-    sys.stdin.readline()  # the signal: every process starts now
+    parent.send("ready")
+    parent.recv()  # the signal: every process starts now
     try:
         if args.part == "afmelden":
             burst, rest = people[: args.burst], people[args.burst :]
@@ -179,7 +194,7 @@ async def worker(args: argparse.Namespace) -> None:
         out["finished_at"] = time.time()
     finally:
         await store.close()
-    print(json.dumps(out), flush=True)
+    parent.send(out)
 
 
 def run_workers(target: str, part: str, args: argparse.Namespace, processes: int) -> tuple[list[dict], float]:
@@ -189,21 +204,23 @@ def run_workers(target: str, part: str, args: argparse.Namespace, processes: int
     workers = []
     for k in range(processes):
         last = args.clubs if k == processes - 1 else (k + 1) * share
-        command = [sys.executable, __file__, "--worker", target, "--part", part, "--first", str(k * share),
-                   "--last", str(last), "--members", str(args.members), "--burst", str(args.burst // processes),
-                   "--rate", str(args.rate / processes), "--seconds", str(args.seconds)]  # fmt: skip
-        workers.append(subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
-    for w in workers:
-        assert w.stdout is not None and w.stdout.readline().strip() == "ready"
+        theirs = argparse.Namespace(worker=target, part=part, first=k * share, last=last, members=args.members,
+                                    burst=args.burst // processes, rate=args.rate / processes, seconds=args.seconds)  # fmt: skip
+        ours, child_end = Pipe()
+        _forks[0].start(theirs, [child_end.fileno()])
+        child_end.close()  # a worker that dies makes ``recv`` on ours fail, not wait
+        workers.append(ours)
+    for conn in workers:
+        assert conn.recv() == "ready"
     started = time.time()
-    for w in workers:
-        assert w.stdin is not None
-        w.stdin.write("go\n")
-        w.stdin.flush()
+    for conn in workers:
+        conn.send("go")
     reports = []
-    for w in workers:
-        stdout, _ = w.communicate(timeout=600)
-        reports.append(json.loads(stdout.strip().splitlines()[-1]))
+    for k, conn in enumerate(workers):
+        if not conn.poll(600):
+            raise TimeoutError(f"worker {part}-{k} sent no report in 600 s")
+        reports.append(conn.recv())
+        conn.close()
     return reports, max(float(r["finished_at"]) for r in reports) - started
 
 
@@ -241,16 +258,11 @@ def main() -> None:
     parser.add_argument("--burst", type=int, default=2000)
     parser.add_argument("--rate", type=float, default=400)
     parser.add_argument("--seconds", type=float, default=5)
-    parser.add_argument("--worker", default=None)
-    parser.add_argument("--part", default="afmelden")
-    parser.add_argument("--first", type=int, default=0)
-    parser.add_argument("--last", type=int, default=0)
     parser.add_argument("--parts", default="cold,warm,publish", help="which measurements: cold, warm, publish")
     smallest(parser, clubs=4, members=3, burst=4, rate=20.0, seconds=0.4)
     args = parser.parse_args()
-    if args.worker:
-        asyncio.run(worker(args))
-        return
+    build_registry()  # every system's modules imported, as a bot's start does: what the workers begin with
+    _forks.append(Forks(run_worker))  # before anything else
     server = PostgresServer(durable=not args.smoke).start()  # --smoke: fsync off, as the tests run it
     try:
         with tempfile.TemporaryDirectory() as tmp_name:
@@ -271,6 +283,7 @@ def main() -> None:
                 publish(args, configurations, master, tmp, server, baseline)
     finally:
         server.stop()
+        _forks[0].close()
 
 
 def cold(args: argparse.Namespace, configurations: list, master: Path, tmp: Path, server: PostgresServer, baseline: dict) -> None:

@@ -5,7 +5,8 @@ of a 150-player club, asked by 200 clients at once, beside a baseline measured i
 
 - The bot: a club with a ``--players`` season, ``--played`` rounds played (a season file the engine
   paired, imported with /importeer), website on; its web server (``bot/web/server.py``) runs in a process
-  of its own on the same SQLite file, as an operator runs it (``clubbot run``): what start-up built is then
+  of its own on the same SQLite file, as an operator runs it (``clubbot run``; forked, as the baseline's
+  server is, from a process that has done nothing but this script's imports: ``benchmarks/forks.py``): what start-up built is then
   frozen out of the garbage collector's sight (``bot/app.py`` ``freeze_startup_objects``; ``--unfrozen``:
   not, in neither server, as this script ran them until issue 42, part 7); the clients are this process.
 - ``--clients`` clients at once (one connection each) ask ``/c/<id>/stand`` and ``/c/<id>/indeling`` in
@@ -38,8 +39,8 @@ import argparse
 import asyncio
 import io
 import os
+import select
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,12 +48,14 @@ import dataclasses
 import gc
 import json
 from pathlib import Path
+from typing import TextIO
 
 import aiohttp
 from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.forks import Forks  # noqa: E402
 from benchmarks.many_clubs_bench import actor, import_start, must, p, season_file, world  # noqa: E402
 from benchmarks.open_loop import arrival_offsets, open_loop  # noqa: E402
 from benchmarks.sizes import smallest  # noqa: E402
@@ -119,7 +122,7 @@ class Collections:
         print(json.dumps(self.said()), flush=True)
 
 
-def collections(child: subprocess.Popen[str]) -> dict[str, float]:
+def collections(child: Server) -> dict[str, float]:
     """What a server's garbage collector did since it was last asked (``Collections``)."""
     assert child.stdin is not None and child.stdout is not None
     child.stdin.write("collections\n")
@@ -172,10 +175,55 @@ async def serve_baseline(files: list[Path], port: int, frozen: bool = True) -> N
     await asyncio.Event().wait()
 
 
-def start(*args: str) -> tuple[subprocess.Popen[str], int]:
+def serve(argv: list[str]) -> bool:
+    """``argv`` (``--serve-bot PATH PORT``, ``--serve-baseline FILE... PORT``, or ``-unfrozen`` twins): that
+    server run in this process, until it is killed; False for any other ``argv``."""
+    if argv and argv[0] in ("--serve-bot", "--serve-bot-unfrozen"):
+        asyncio.run(serve_bot(Path(argv[1]), int(argv[2]), frozen=argv[0] == "--serve-bot"))
+        return True
+    if argv and argv[0] in ("--serve-baseline", "--serve-baseline-unfrozen"):
+        asyncio.run(serve_baseline([Path(a) for a in argv[1:-1]], int(argv[-1]), argv[0] == "--serve-baseline"))
+        return True
+    return False
+
+
+class Server:
+    """A server's process (forked by ``Forks``): its pid, its stdin and stdout, as a ``Popen``'s."""
+
+    def __init__(self, pid: int, stdin: TextIO, stdout: TextIO) -> None:
+        self.pid, self.stdin, self.stdout = pid, stdin, stdout
+        self._exited = os.pidfd_open(pid)  # readable once the process has ended (it is not this one's child)
+
+    def terminate(self) -> None:
+        os.kill(self.pid, 15)
+
+    def wait(self) -> None:
+        select.select([self._exited], [], [])
+        for f in (self.stdin, self.stdout):
+            f.close()
+        os.close(self._exited)
+
+
+def forked_server(args: list[str], fds: list[int]) -> None:
+    """A server forked by ``Forks``: ``fds`` its stdin and stdout."""
+    for std, fd in enumerate(fds):
+        if fd != std:
+            os.dup2(fd, std)
+            os.close(fd)
+    serve(args)
+
+
+_servers: list[Forks] = []  # this run's, made first thing in main()
+
+
+def start(*args: str) -> tuple[Server, int]:
     """A server in a process of its own on a free port (others may run this benchmark beside): it and its port."""
-    child = subprocess.Popen([sys.executable, __file__, *args, "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert child.stdout is not None
+    to_child, ours_in = os.pipe()
+    ours_out, from_child = os.pipe()
+    pid = _servers[0].start([*args, "0"], [to_child, from_child])
+    os.close(to_child)
+    os.close(from_child)
+    child = Server(pid, os.fdopen(ours_in, "w"), os.fdopen(ours_out))
     said = child.stdout.readline().split()
     if len(said) != 2 or said[0] != "ready":
         raise SystemExit("the server did not start")
@@ -324,11 +372,7 @@ async def measure(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] in ("--serve-bot", "--serve-bot-unfrozen"):
-        asyncio.run(serve_bot(Path(sys.argv[2]), int(sys.argv[3]), frozen=sys.argv[1] == "--serve-bot"))
-        return
-    if len(sys.argv) > 1 and sys.argv[1] in ("--serve-baseline", "--serve-baseline-unfrozen"):
-        asyncio.run(serve_baseline([Path(a) for a in sys.argv[2:-1]], int(sys.argv[-1]), sys.argv[1] == "--serve-baseline"))
+    if serve(sys.argv[1:]):
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=150)
@@ -342,7 +386,12 @@ def main() -> None:
     parser.add_argument("--unfrozen", action="store_true",
                         help="both servers leave their start-up objects to the garbage collector (before issue 42, part 7)")  # fmt: skip
     smallest(parser, players=12, played=2, clients=4, seconds=0.2, rounds=1, rate=50.0)
-    asyncio.run(measure(parser.parse_args()))
+    args = parser.parse_args()
+    _servers.append(Forks(forked_server))  # before anything else: what the servers begin with
+    try:
+        asyncio.run(measure(args))
+    finally:
+        _servers[0].close()
 
 
 if __name__ == "__main__":

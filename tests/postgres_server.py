@@ -103,7 +103,10 @@ class PostgresServer:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
     def create_database(self, name: str, template: str | None = None) -> str:
-        sql = f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else "")
+        """A database of ``name``, a copy of ``template`` if given. The copy is made file by file
+        (``STRATEGY = FILE_COPY``) rather than through the WAL, PostgreSQL 15's default: for a small
+        template on a server without fsync a quarter of the server's CPU (0.03 s against 0.11 s a copy)."""
+        sql = f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}" STRATEGY = FILE_COPY' if template else "")
         self.psql(sql)
         return self.url(name)
 

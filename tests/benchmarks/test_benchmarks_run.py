@@ -5,15 +5,23 @@ where a number belongs. Its figures are never compared with anything: no test fa
 ``/importeer`` learned to refuse its fixed start date) or stops printing a figure fails here.
 
 The scripts run side by side (all those selected start with the first test that needs one), so the suite
-waits for the slowest rather than for their sum; each test then reads its own script's output.
+waits for the slowest rather than for their sum; each test then reads its own script's output. Each runs
+in a process of its own forked from one that has imported what the scripts import
+(``tests/benchmarks/forked_scripts.py``): from its own source, as ``__main__``, with its own arguments,
+output and exit status, as ``python benchmarks/NAME.py --smoke`` runs it, without importing the bot again
+(half a second of CPU a script).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -160,28 +168,59 @@ TIMEOUT = 300  # seconds: the slowest takes some 20 s on a quiet machine; this i
 
 
 def test_every_script_in_benchmarks_is_run_here() -> None:
-    helpers = {"open_loop", "sizes"}  # modules the scripts import, tested through them (and below)
+    helpers = {"forks", "open_loop", "sizes"}  # modules the scripts import, tested through them (and below)
     found = {path.stem for path in (REPO / "benchmarks").glob("*.py")} - helpers
     assert found == set(SCRIPTS)
 
 
+@dataclass
+class Runs:
+    """The selected scripts' processes, forked by ``forked_scripts.py`` (``parent``): each one's pid once
+    started, its exit status once ended, its output's file."""
+
+    parent: subprocess.Popen[str]
+    folder: Path
+    pids: dict[str, int] = field(default_factory=dict)
+    status: dict[str, int] = field(default_factory=dict)
+    ended: dict[str, threading.Event] = field(default_factory=dict)
+
+    def out(self, script: str) -> Path:
+        return self.folder / f"{script}.out"
+
+    def follow(self) -> None:
+        """What the parent says, as it says it; at its end, every script not ended is ended without a status."""
+        assert self.parent.stdout is not None
+        for line in self.parent.stdout:
+            said = line.split()
+            if len(said) != 3 or said[0] not in ("started", "ended") or said[1] not in self.ended:
+                continue  # not one of its reports
+            what, script, number = said
+            (self.pids if what == "started" else self.status)[script] = int(number)
+            if what == "ended":
+                self.ended[script].set()
+        for event in self.ended.values():
+            event.set()
+
+    def kill(self, script: str) -> None:
+        if script in self.pids and script not in self.status:
+            os.kill(self.pids[script], signal.SIGKILL)
+
+
 @pytest.fixture(scope="module")
-def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[subprocess.Popen[bytes], Path]]]:
-    """Every selected script started at once at its smallest size; its process and its output's file."""
+def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
+    """Every selected script started at once at its smallest size."""
     selected = [s for s in SCRIPTS if any(f"[{s}]" in item.nodeid for item in request.session.items)]
     folder = tmp_path_factory.mktemp("benchmarks")
-    started: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}
-    for script in selected:
-        out = folder / f"{script}.out"
-        with out.open("wb") as sink:
-            child = subprocess.Popen([sys.executable, str(REPO / "benchmarks" / f"{script}.py"), "--smoke"],
-                                     cwd=REPO, stdout=sink, stderr=subprocess.STDOUT)  # fmt: skip
-        started[script] = (child, out)
+    with (folder / "forked_scripts.err").open("w") as errors:
+        parent = subprocess.Popen([sys.executable, str(Path(__file__).with_name("forked_scripts.py")), str(folder), "--smoke",
+                                   "--", *selected], cwd=REPO, stdout=subprocess.PIPE, stderr=errors, text=True,
+                                  start_new_session=True)  # fmt: skip
+    started = Runs(parent, folder, ended={script: threading.Event() for script in selected})
+    threading.Thread(target=started.follow, daemon=True).start()
     yield started
-    for child, _ in started.values():
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    if parent.poll() is None:  # a script still running: it, the others and whatever they started
+        os.killpg(parent.pid, signal.SIGKILL)
+    parent.wait()
 
 
 def promised(output: str, patterns: list[str]) -> list[str]:
@@ -199,14 +238,14 @@ def promised(output: str, patterns: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
-def test_the_benchmark_prints_its_figures_at_its_smallest_size(runs: dict, script: str) -> None:
-    child, out = runs[script]
-    try:
-        code = child.wait(timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        child.kill()
-        child.wait()
+def test_the_benchmark_prints_its_figures_at_its_smallest_size(runs: Runs, script: str) -> None:
+    out = runs.out(script)
+    if not runs.ended[script].wait(timeout=TIMEOUT):
+        runs.kill(script)
         pytest.fail(f"benchmarks/{script}.py --smoke did not finish in {TIMEOUT} s:\n{out.read_text()[-3000:]}")
+    if script not in runs.status:  # the process that forks them failed: what it said
+        pytest.fail(f"benchmarks/{script}.py --smoke was not run:\n{(runs.folder / 'forked_scripts.err').read_text()[-3000:]}")
+    code = runs.status[script]
     output = out.read_text(encoding="utf-8", errors="replace")
     assert code == 0, f"benchmarks/{script}.py --smoke exited {code}:\n{output[-3000:]}"
     missing = promised(output, FIGURES[script])

@@ -24,19 +24,16 @@ from bot.core.commands.dispatch import Core
 from bot.core.running.scheduler import Alarm
 from bot.web.server import start_web
 from tests.bot.conftest import DIRECTOR, actor, link, ok
-from tests.bot.web.conftest import a_club_with_an_archive, chromium
+from tests.bot.web.conftest import a_club_with_an_archive, worker_chromium
 
 PUBLISH = datetime(2026, 12, 3, 17, 0, tzinfo=timezone.utc)
 DEADLINE = datetime(2026, 12, 3, 16, 0, tzinfo=timezone.utc)  # 17:00 in Amsterdam
 
 
 @pytest.fixture
-def browser() -> Iterator[webdriver.Chrome]:
-    chrome = chromium(phone=True)
-    try:
-        yield chrome
-    finally:
-        chrome.quit()
+def browser(_one_chromium: dict[bool, webdriver.Chrome]) -> Iterator[webdriver.Chrome]:
+    """Chromium started as a phone: the worker's one, as a new one would be (conftest's ``worker_chromium``)."""
+    yield from worker_chromium(_one_chromium, phone=True)
 
 
 async def in_browser(chrome: webdriver.Chrome, url: str) -> str:
