@@ -10,7 +10,8 @@ import sys
 CLI_MODULES = ("bot.keizer.cli", "bot.nk.cli", "bot.backup.cli", "bot.core.storage.migrate_db")
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser(every_command: bool) -> argparse.ArgumentParser:
+    """``clubbot``'s command line: ``run``, and with ``every_command`` the systems' own commands too."""
     parser = argparse.ArgumentParser(prog="clubbot", description="Club competitions in Discord and Telegram.")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="start the bot (console adapter when no token is configured)")
@@ -22,11 +23,20 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--shard-count", type=int, default=None, metavar="N", help="how many Discord shards the bot has in all")
     run.add_argument("--platforms", default=None, metavar="discord,telegram", help="the chats this process serves (default: every one with a token)")
     run.add_argument("--clock", default=None, help="start the bot's clock at this moment (2026-12-03T12:00); it runs on from there")
-    for name in CLI_MODULES:  # clubbot keizer ..., clubbot mcmahon ..., clubbot restore BACKUP
-        importlib.import_module(name).register(sub)
-    args = parser.parse_args(argv)
+    if every_command:
+        for name in CLI_MODULES:  # clubbot keizer ..., clubbot mcmahon ..., clubbot restore BACKUP
+            importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    # `clubbot run` needs none of the other commands, whose modules load the systems (issue 42 part 6)
+    args, unknown = _parser(every_command=words[:1] != ["run"]).parse_known_args(words)
+    if unknown:  # refused by argparse in its own words, which name every command
+        _parser(every_command=True).parse_args(words)
     if args.command == "run":
-        from bot.app import run_from_cli
+        from bot.run_command import run_from_cli
 
         return run_from_cli(args)
     from bot.systems import build_registry

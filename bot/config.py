@@ -318,6 +318,11 @@ def _check_together(raw: dict[str, object], text: str, file: Path) -> None:
                           f"{publish}: sign-offs must close before the pairing is made; set a deadline earlier than publish")  # fmt: skip
 
 
+def is_postgres(target: str | Path) -> bool:
+    """A PostgreSQL database's address, where anything else is a SQLite file."""
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
 def _database_url(section: dict[str, str], env: dict[str, str], text: str, file: Path) -> str | None:
     """``[database] url`` (or the environment variable ``url_env`` names, to keep a password out of the
     file): a ``postgresql://`` URL; anything else is refused at start. ``url_env`` naming a variable that
@@ -336,7 +341,7 @@ def _database_url(section: dict[str, str], env: dict[str, str], text: str, file:
         url = section.get("url", "").strip()
     if not url:
         return None
-    if not url.startswith(("postgresql://", "postgres://")):
+    if not is_postgres(url):
         scheme = url.partition(":")[0][:20]  # never the rest: it may hold a password
         raise ConfigError(f"{where}: [database] {f'url_env ({name})' if name else 'url'} must give a postgresql:// "
                           f"URL (or be left out for the SQLite file), not one starting {scheme!r}")  # fmt: skip

@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from bot.config import REPO_ROOT
-from bot.core.storage.store import is_postgres, open_store
+from bot.config import REPO_ROOT, is_postgres
 
 # SQLite's primary result codes (the low byte of an extended one) that say the file cannot be written
 SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN = 3, 8, 10, 13, 14
@@ -58,6 +57,8 @@ def remove_made(path: Path, existed: set[Path]) -> None:
 
 async def open_database(target: str | Path) -> Any:
     """``open_store(target)``, with a failure outside the bot turned into ``CannotStart``'s one line."""
+    from bot.core.storage.store import open_store  # the store's modules: only once the start's checks passed
+
     try:
         return await open_store(target)
     except Exception as exc:

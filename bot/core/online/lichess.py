@@ -29,14 +29,15 @@ import logging
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote, urlencode
-
-import aiohttp
 
 from bot.core.online.lichess_answers import (Account, Challenge, Game, RateLimited, Refused, TimeControl, Unavailable,
                                              UserStatus, ndjson_lines)  # fmt: skip
 from bot.core.online.pkce import METHOD
+
+if TYPE_CHECKING:  # aiohttp is loaded at the first request: a bot without a lichess token makes none, nor loads it
+    import aiohttp
 
 log = logging.getLogger(__name__)
 
@@ -210,6 +211,8 @@ class Lichess:
             data = form  # aiohttp sends a dict as application/x-www-form-urlencoded
         elif body is not None:
             data, headers["Content-Type"] = body.encode(), "text/plain"
+        import aiohttp  # loaded at the first request (see above)
+
         async with self._lock:
             while (wait := self.paused_for()) > 0:
                 await self.timing.sleep(wait)
@@ -235,6 +238,8 @@ class Lichess:
         return text
 
     def _session_(self) -> aiohttp.ClientSession:
+        import aiohttp
+
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout))
         return self._session

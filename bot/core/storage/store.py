@@ -12,6 +12,7 @@ from pathlib import Path
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any, cast
 
+from bot.config import is_postgres as is_postgres  # where it was always imported from, too
 from bot.core.storage.database import Database, from_iso, iso
 from bot.core.club.director_accounts import DirectorAccounts
 from bot.core.club.federation_tables import FederationTables
@@ -451,10 +452,6 @@ class Store(SharedTables, Database):
 
 class PostgresStore(SharedTables, PostgresDatabase):
     """The shared tables on a PostgreSQL server (several bot processes)."""
-
-
-def is_postgres(target: str | Path) -> bool:
-    return str(target).startswith(("postgresql://", "postgres://"))
 
 
 def sqlite_path(target: str | Path) -> str | Path:

@@ -9,7 +9,8 @@ import discord
 import pytest
 
 from bot.adapters.discord.adapter import DiscordAdapter
-from bot.app import _with_process_options, build_platform_adapters, parse_shards, run_from_cli
+from bot.app import build_platform_adapters
+from bot.run_command import _with_process_options, parse_shards, run_from_cli
 from bot.config import Config
 
 
