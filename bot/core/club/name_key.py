@@ -8,6 +8,7 @@ The store keeps each member's key beside the name (``members.name_key``) and loo
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from typing import TYPE_CHECKING, Iterable
 
@@ -30,6 +31,7 @@ _LOOK_ALIKE = str.maketrans({
 })  # fmt: skip
 
 
+@functools.lru_cache(maxsize=8192)  # the same members' names on every /speler, /leden and look-up: worked out once
 def name_key(name: str) -> str:
     """``"  Émile  de  Vries "`` -> ``"emile de vries"``; ``Straße`` -> ``strasse``, ``Ørjan`` ->
     ``orjan``: casefolded, accents and strokes stripped, spaces tidied."""
@@ -37,6 +39,7 @@ def name_key(name: str) -> str:
     return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())
 
 
+@functools.lru_cache(maxsize=8192)  # every member's name again for each new name (``look_alikes``)
 def skeleton(name: str) -> str:
     """``name`` as it looks: ``name_key`` with letters of other scripts that look like Latin ones made
     Latin (``Vrieѕ`` -> ``vries``)."""

@@ -42,6 +42,9 @@ UNAVAILABLE = "unavailable"  # Reply.extra: the database could not be reached (t
 
 
 _FAILED: ContextVar[bool] = ContextVar("command_failed", default=False)  # the command ended in a bug
+# The line ``_handle`` parsed and the command's name in it: ``handle`` names the command for its metrics
+# without parsing the same line a second time.
+_PARSED: ContextVar[tuple[str, str] | None] = ContextVar("command_parsed", default=None)
 
 
 @asynccontextmanager
@@ -156,6 +159,7 @@ class Core:
         began = time.perf_counter()
         await self.slots.enter(slot)
         failed = _FAILED.set(False)
+        parsed = _PARSED.set(None)
         try:
             reply = await self._handle(actor, text, attachment, done)
         except DatabaseDown as exc:  # PostgreSQL stopped or restarting: nothing changed; said, not a crash
@@ -164,10 +168,16 @@ class Core:
             reply = self.database_down(actor)
         finally:
             self.slots.leave(slot)
-        try:
-            name = parse_command(text.strip().partition("\n")[0], self.registry.aliases)[0]
-        except Exception:  # not a command at all
-            name = ""
+        first = text.strip().partition("\n")[0]
+        seen = _PARSED.get()
+        _PARSED.reset(parsed)
+        if seen is not None and seen[0] == first:  # the very line _handle parsed: the same name
+            name = seen[1]
+        else:
+            try:
+                name = parse_command(first, self.registry.aliases)[0]
+            except Exception:  # not a command at all
+                name = ""
         outcome = "error" if _FAILED.get() else "ok" if reply.ok else "refused"
         _FAILED.reset(failed)
         name = name if name in self.registry.commands else "unknown"
@@ -190,6 +200,7 @@ class Core:
         try:
             text, attachment = self._pasted(text, attachment)
             name, args = parse_command(text, self.registry.aliases)
+            _PARSED.set((text, name))
             command = self.registry.commands.get(name)
             if command is None:
                 raise UserError("error_unknown_command", command=name[:40])

@@ -153,3 +153,9 @@ def text_mask(text: str, size: int) -> tuple[Image.Image, int]:
         whole.paste(mask, (x, 0))
         x += w
     return whole, width
+
+
+@functools.lru_cache(maxsize=4096)  # names and numbers come back in every picture of a season, a game's players on every move
+def drawn_text(text: str, size: int) -> tuple[Image.Image, int]:
+    """``text_mask``, drawn once per text and size: the mask is only pasted through, never drawn on."""
+    return text_mask(text, size)

@@ -4,13 +4,12 @@ the install step sets up)."""
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 
 from PIL import Image, ImageDraw
 
-from bot.core.output.fonts import text_mask
+from bot.core.output.fonts import drawn_text
 
 from bot.core.commands.replies import Table, numeric
 
@@ -31,10 +30,9 @@ MAX_CELL = 260  # px: a longer cell (a name) is clipped with "…" (the text bes
 KEY_COLUMNS = 2  # place and name: repeated in every block of a table too wide for a phone
 
 
-@functools.lru_cache(maxsize=4096)  # names and numbers come back in every picture of a season
 def _text(text: str, size: int) -> tuple[Image.Image, int]:
     """``text`` drawn once as a mask (white on black, from the origin), and its width."""
-    return text_mask(text, size)
+    return drawn_text(text, size)
 
 
 def _width(text: str, size: int = FONT_SIZE) -> int:
