@@ -16,6 +16,11 @@ from engine.keizer.model import Absence, KeizerSettings, Result
 Worth = tuple[dict[int, tuple[int, int, int, int, int]], dict[int, int], int]
 
 
+def _exact(f: Fraction | int) -> Fraction:
+    """``Fraction(f)``, without making a new one of a ``Fraction`` (the same value either way)."""
+    return f if type(f) is Fraction else Fraction(f)
+
+
 def settings_scale(settings: KeizerSettings) -> int:
     """The least common multiple of 2 and the denominators of the settings' fractions: the scale that
     makes every share of a value an integer (a player's start points may make it larger)."""
@@ -28,7 +33,7 @@ def settings_scale(settings: KeizerSettings) -> int:
         settings.forfeit_win_fraction,
         settings.auto_signoff_fraction,
     ):
-        scale = math.lcm(scale, Fraction(f).denominator)
+        scale = math.lcm(scale, _exact(f).denominator)
     return scale
 
 
@@ -38,8 +43,8 @@ def scaled_worth(settings: KeizerSettings, scale: int) -> Worth:
     than a round's games). Not cached across seasons: hashing the settings' fractions costs as much."""
     st = settings
     win, draw = scale, scale // 2
-    forfeit_win = int(Fraction(st.forfeit_win_fraction) * scale)
-    unexcused = int(Fraction(st.unexcused_fraction) * scale)
+    forfeit_win = int(_exact(st.forfeit_win_fraction) * scale)
+    unexcused = int(_exact(st.unexcused_fraction) * scale)
     table: dict[int, tuple[int, int, int, int, int]] = {
         id(None): (0, 0, 0, 0, 0),
         id(Result.WHITE_WINS): (win, 0, 0, 0, 1),
@@ -50,12 +55,12 @@ def scaled_worth(settings: KeizerSettings, scale: int) -> Worth:
         id(Result.DOUBLE_FORFEIT): (0, 0, unexcused, unexcused, 0),
     }
     for_absence = {
-        id(Absence.NOTICE): int(Fraction(st.notice_fraction) * scale),
-        id(Absence.TEAM): int(Fraction(st.team_fraction) * scale),
+        id(Absence.NOTICE): int(_exact(st.notice_fraction) * scale),
+        id(Absence.TEAM): int(_exact(st.team_fraction) * scale),
         id(Absence.UNEXCUSED): unexcused,
-        id(Absence.AUTO): int(Fraction(st.auto_signoff_fraction) * scale),
+        id(Absence.AUTO): int(_exact(st.auto_signoff_fraction) * scale),
     }
-    return table, for_absence, int(Fraction(st.bye_fraction) * scale)
+    return table, for_absence, int(_exact(st.bye_fraction) * scale)
 
 
 def ranking_values(count: int, settings: KeizerSettings = KeizerSettings()) -> list[int]:
