@@ -21,6 +21,13 @@ def _exact(f: Fraction | int) -> Fraction:
     return f if type(f) is Fraction else Fraction(f)
 
 
+def _times(f: Fraction | int, scale: int) -> int:
+    """``int(Fraction(f) * scale)`` (truncated toward zero) in integers, without the Fractions between."""
+    q = _exact(f)
+    n = q.numerator * scale
+    return n // q.denominator if n >= 0 else -(-n // q.denominator)
+
+
 def settings_scale(settings: KeizerSettings) -> int:
     """The least common multiple of 2 and the denominators of the settings' fractions: the scale that
     makes every share of a value an integer (a player's start points may make it larger)."""
@@ -43,8 +50,8 @@ def scaled_worth(settings: KeizerSettings, scale: int) -> Worth:
     than a round's games). Not cached across seasons: hashing the settings' fractions costs as much."""
     st = settings
     win, draw = scale, scale // 2
-    forfeit_win = int(_exact(st.forfeit_win_fraction) * scale)
-    unexcused = int(_exact(st.unexcused_fraction) * scale)
+    forfeit_win = _times(st.forfeit_win_fraction, scale)
+    unexcused = _times(st.unexcused_fraction, scale)
     table: dict[int, tuple[int, int, int, int, int]] = {
         id(None): (0, 0, 0, 0, 0),
         id(Result.WHITE_WINS): (win, 0, 0, 0, 1),
@@ -55,12 +62,12 @@ def scaled_worth(settings: KeizerSettings, scale: int) -> Worth:
         id(Result.DOUBLE_FORFEIT): (0, 0, unexcused, unexcused, 0),
     }
     for_absence = {
-        id(Absence.NOTICE): int(_exact(st.notice_fraction) * scale),
-        id(Absence.TEAM): int(_exact(st.team_fraction) * scale),
+        id(Absence.NOTICE): _times(st.notice_fraction, scale),
+        id(Absence.TEAM): _times(st.team_fraction, scale),
         id(Absence.UNEXCUSED): unexcused,
-        id(Absence.AUTO): int(_exact(st.auto_signoff_fraction) * scale),
+        id(Absence.AUTO): _times(st.auto_signoff_fraction, scale),
     }
-    return table, for_absence, int(_exact(st.bye_fraction) * scale)
+    return table, for_absence, _times(st.bye_fraction, scale)
 
 
 def ranking_values(count: int, settings: KeizerSettings = KeizerSettings()) -> list[int]:
