@@ -49,10 +49,13 @@ def _channel(c: int) -> float:
 _CHANNELS = tuple(_channel(c) for c in range(256))  # each of a colour's bytes, linearized once
 
 
+def _luminance(r: int, g: int, b: int) -> float:
+    return 0.2126 * _CHANNELS[r] + 0.7152 * _CHANNELS[g] + 0.0722 * _CHANNELS[b]
+
+
 def luminance(colour: str) -> float:
     """WCAG 2.2's relative luminance of ``#rrggbb``."""
-    r, g, b = int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
-    return 0.2126 * _CHANNELS[r] + 0.7152 * _CHANNELS[g] + 0.0722 * _CHANNELS[b]
+    return _luminance(int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
 
 
 def _ratio(la: float, lb: float) -> float:
@@ -79,11 +82,10 @@ def readable(colour: str, backgrounds: tuple[str, ...]) -> str:
     hue, light, saturation = colorsys.rgb_to_hls(*(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)))
     for step in range(101):
         moved = min(1.0, max(0.0, light - step / 100 if darker else light + step / 100))
-        r, g, b = colorsys.hls_to_rgb(hue, moved, saturation)
-        candidate = f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
-        shade = luminance(candidate)  # once a step, not once for each background
+        r, g, b = (round(v * 255) for v in colorsys.hls_to_rgb(hue, moved, saturation))  # each 0-255
+        shade = _luminance(r, g, b)  # once a step, not once for each background
         if all(_ratio(shade, lum) >= AA for lum in behind):
-            return candidate
+            return f"#{r:02x}{g:02x}{b:02x}"
     return BLACK if darker else WHITE  # not reached: black and white pass against these backgrounds
 
 
