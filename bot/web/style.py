@@ -41,21 +41,32 @@ class Look:
 PLAIN = Look()
 
 
+def _channel(c: int) -> float:
+    s = c / 255
+    return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+
+
+_CHANNELS = tuple(_channel(c) for c in range(256))  # each of a colour's bytes, linearized once
+
+
+def _luminance(r: int, g: int, b: int) -> float:
+    return 0.2126 * _CHANNELS[r] + 0.7152 * _CHANNELS[g] + 0.0722 * _CHANNELS[b]
+
+
 def luminance(colour: str) -> float:
     """WCAG 2.2's relative luminance of ``#rrggbb``."""
+    return _luminance(int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
 
-    def channel(c: int) -> float:
-        s = c / 255
-        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
 
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+def _ratio(la: float, lb: float) -> float:
+    """WCAG's contrast ratio of two relative luminances."""
+    la, lb = (la, lb) if la >= lb else (lb, la)
+    return (la + 0.05) / (lb + 0.05)
 
 
 def contrast(a: str, b: str) -> float:
     """WCAG's contrast ratio of two colours, 1 to 21."""
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
+    return _ratio(luminance(a), luminance(b))
 
 
 def text_on(colour: str) -> str:
@@ -66,15 +77,15 @@ def text_on(colour: str) -> str:
 def readable(colour: str, backgrounds: tuple[str, ...]) -> str:
     """``colour`` with its lightness moved (down against light backgrounds, up against dark ones) just
     until it reaches AA against every one of ``backgrounds``; unchanged when it already does."""
-    darker = luminance(backgrounds[0]) > 0.18
+    behind = [luminance(b) for b in backgrounds]
+    darker = behind[0] > 0.18
     hue, light, saturation = colorsys.rgb_to_hls(*(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)))
     for step in range(101):
         moved = min(1.0, max(0.0, light - step / 100 if darker else light + step / 100))
-        candidate = "#" + "".join(
-            f"{round(v * 255):02x}" for v in colorsys.hls_to_rgb(hue, moved, saturation)
-        )
-        if all(contrast(candidate, b) >= AA for b in backgrounds):
-            return candidate
+        r, g, b = (round(v * 255) for v in colorsys.hls_to_rgb(hue, moved, saturation))  # each 0-255
+        shade = _luminance(r, g, b)  # once a step, not once for each background
+        if all(_ratio(shade, lum) >= AA for lum in behind):
+            return f"#{r:02x}{g:02x}{b:02x}"
     return BLACK if darker else WHITE  # not reached: black and white pass against these backgrounds
 
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from engine.keizer.model import Absence, KeizerSettings, Player, PlayerId, Result, Round, Standing
-from engine.keizer.values import late_joiner_start_points, ranking_values
+from engine.keizer.model import KeizerSettings, Player, PlayerId, Result, Round, Standing
+from engine.keizer.values import Worth, late_joiner_start_points, ranking_values, scaled_worth, settings_scale
 
 # ---------------------------------------------------------------------------
 # The season, prepared once for the recalculation
@@ -82,16 +82,7 @@ class _Season:
             if rnd.number in self.by_number:
                 raise ValueError(f"round {rnd.number} appears twice")
             self.by_number[rnd.number] = rnd
-        scale = 2
-        for f in (
-            settings.notice_fraction,
-            settings.team_fraction,
-            settings.unexcused_fraction,
-            settings.bye_fraction,
-            settings.forfeit_win_fraction,
-            settings.auto_signoff_fraction,
-        ):
-            scale = _lcm(scale, Fraction(f).denominator)
+        scale = settings_scale(settings)
         for p in self.players:
             if p.start_points is not None:
                 scale = _lcm(scale, Fraction(p.start_points).denominator)
@@ -114,35 +105,19 @@ class _Season:
         self.entries = 0
         self.current = [0] * n
         self.total = list(self.start)
+        self.worth_scale = 0  # the scale ``worth`` was made for (none yet)
+        self.worth: Worth = ({}, {}, 0)
 
     def add_round(self, number: int) -> None:
         """Add the games, byes and absences of round ``number`` to the aggregated coefficients."""
         rnd = self.by_number.get(number)
         if rnd is None:
             return
-        st, scale, own, opps, coefs = self.settings, self.scale, self.own_coef, self.opps, self.coefs
+        own, opps, coefs = self.own_coef, self.opps, self.coefs
         index, join, played = self.index, self.join, self.played
-        win, draw = scale, scale // 2
-        forfeit_win = int(Fraction(st.forfeit_win_fraction) * scale)
-        unexcused = int(Fraction(st.unexcused_fraction) * scale)
-        # result -> (white's share of black's value, black's share of white's value,
-        #            own-value share of white, of black, played over the board)
-        table: dict[int, tuple[int, int, int, int, int]] = {
-            id(None): (0, 0, 0, 0, 0),
-            id(Result.WHITE_WINS): (win, 0, 0, 0, 1),
-            id(Result.BLACK_WINS): (0, win, 0, 0, 1),
-            id(Result.DRAW): (draw, draw, 0, 0, 1),
-            id(Result.WHITE_WINS_FORFEIT): (forfeit_win, 0, 0, unexcused, 0),
-            id(Result.BLACK_WINS_FORFEIT): (0, forfeit_win, unexcused, 0, 0),
-            id(Result.DOUBLE_FORFEIT): (0, 0, unexcused, unexcused, 0),
-        }
-        for_absence = {  # keyed by id(): enum members are singletons, and hashing them is slow
-            id(Absence.NOTICE): int(Fraction(st.notice_fraction) * scale),
-            id(Absence.TEAM): int(Fraction(st.team_fraction) * scale),
-            id(Absence.UNEXCUSED): unexcused,
-            id(Absence.AUTO): int(Fraction(st.auto_signoff_fraction) * scale),
-        }
-        bye = int(Fraction(st.bye_fraction) * scale)
+        if self.worth_scale != self.scale:  # made once for each scale the season has (see ``scaled_worth``)
+            self.worth, self.worth_scale = scaled_worth(self.settings, self.scale), self.scale
+        table, for_absence, bye = self.worth
         seen: list[int] = []
         rev_players, rev_coefs, total, current = self.rev_players, self.rev_coefs, self.total, self.current
         try:

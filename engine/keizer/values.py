@@ -1,12 +1,73 @@
-"""What a place and a late joiner are worth: the ranking values of seeds 003/004, and the start points
-of a player who joins during the season (seed 004, Keizer rule b)."""
+"""What a place and a late joiner are worth: the ranking values of seeds 003/004, the start points
+of a player who joins during the season (seed 004, Keizer rule b), and what each result and absence adds
+in the recalculation's integer arithmetic (``scaled_worth``)."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Sequence
 
-from engine.keizer.model import KeizerSettings
+from engine.keizer.model import Absence, KeizerSettings, Result
+
+# (result -> (white's share of black's value, black's share of white's value, own-value share of white,
+# of black, played over the board); absence -> own-value share; a bye's own-value share), all scaled and
+# keyed by id(): enum members are singletons, and hashing them is slow.
+Worth = tuple[dict[int, tuple[int, int, int, int, int]], dict[int, int], int]
+
+
+def _exact(f: Fraction | int) -> Fraction:
+    """``Fraction(f)``, without making a new one of a ``Fraction`` (the same value either way)."""
+    return f if type(f) is Fraction else Fraction(f)
+
+
+def _times(f: Fraction | int, scale: int) -> int:
+    """``int(Fraction(f) * scale)`` (truncated toward zero) in integers, without the Fractions between."""
+    q = _exact(f)
+    n = q.numerator * scale
+    return n // q.denominator if n >= 0 else -(-n // q.denominator)
+
+
+def settings_scale(settings: KeizerSettings) -> int:
+    """The least common multiple of 2 and the denominators of the settings' fractions: the scale that
+    makes every share of a value an integer (a player's start points may make it larger)."""
+    scale = 2
+    for f in (
+        settings.notice_fraction,
+        settings.team_fraction,
+        settings.unexcused_fraction,
+        settings.bye_fraction,
+        settings.forfeit_win_fraction,
+        settings.auto_signoff_fraction,
+    ):
+        scale = math.lcm(scale, _exact(f).denominator)
+    return scale
+
+
+def scaled_worth(settings: KeizerSettings, scale: int) -> Worth:
+    """The shares of a value each result, absence and bye gives (see ``standings``), times ``scale``: the
+    recalculation makes them once for each scale, not for every round (six ``Fraction`` products cost more
+    than a round's games). Not cached across seasons: hashing the settings' fractions costs as much."""
+    st = settings
+    win, draw = scale, scale // 2
+    forfeit_win = _times(st.forfeit_win_fraction, scale)
+    unexcused = _times(st.unexcused_fraction, scale)
+    table: dict[int, tuple[int, int, int, int, int]] = {
+        id(None): (0, 0, 0, 0, 0),
+        id(Result.WHITE_WINS): (win, 0, 0, 0, 1),
+        id(Result.BLACK_WINS): (0, win, 0, 0, 1),
+        id(Result.DRAW): (draw, draw, 0, 0, 1),
+        id(Result.WHITE_WINS_FORFEIT): (forfeit_win, 0, 0, unexcused, 0),
+        id(Result.BLACK_WINS_FORFEIT): (0, forfeit_win, unexcused, 0, 0),
+        id(Result.DOUBLE_FORFEIT): (0, 0, unexcused, unexcused, 0),
+    }
+    for_absence = {
+        id(Absence.NOTICE): _times(st.notice_fraction, scale),
+        id(Absence.TEAM): _times(st.team_fraction, scale),
+        id(Absence.UNEXCUSED): unexcused,
+        id(Absence.AUTO): _times(st.auto_signoff_fraction, scale),
+    }
+    return table, for_absence, _times(st.bye_fraction, scale)
 
 
 def ranking_values(count: int, settings: KeizerSettings = KeizerSettings()) -> list[int]:

@@ -4,6 +4,7 @@ re-implementation of the rules (captures by scanning every chain, ko by comparin
 
 from __future__ import annotations
 
+import functools
 import random
 
 from hypothesis import event, given, settings
@@ -14,10 +15,23 @@ from engine.go.board import neighbours
 from engine.go.scoring import marking_region, toggle_dead
 
 
+@functools.cache
+def naive_neighbours(size: int) -> list[tuple[int, ...]]:
+    """Each point's neighbours on the board, from its (x, y) pair (made once a size: the flood fill below
+    asks for them at every step of every move of every game)."""
+    out = []
+    for q in range(size * size):
+        y, x = divmod(q, size)
+        pairs = ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1))
+        out.append(tuple(ny * size + nx for ny, nx in pairs if 0 <= ny < size and 0 <= nx < size))
+    return out
+
+
 def naive_chains(cells: list[int], size: int) -> list[tuple[int, set[int], set[int]]]:
     """(colour, stones, liberties) of every chain, by flood fill over (x, y) pairs."""
     seen: set[int] = set()
     chains = []
+    around = naive_neighbours(size)
     for start in range(size * size):
         if cells[start] == EMPTY or start in seen:
             continue
@@ -25,15 +39,12 @@ def naive_chains(cells: list[int], size: int) -> list[tuple[int, set[int], set[i
         stones, libs, todo = {start}, set(), [start]
         while todo:
             q = todo.pop()
-            y, x = divmod(q, size)
-            for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
-                if 0 <= ny < size and 0 <= nx < size:
-                    r = ny * size + nx
-                    if cells[r] == EMPTY:
-                        libs.add(r)
-                    elif cells[r] == colour and r not in stones:
-                        stones.add(r)
-                        todo.append(r)
+            for r in around[q]:
+                if cells[r] == EMPTY:
+                    libs.add(r)
+                elif cells[r] == colour and r not in stones:
+                    stones.add(r)
+                    todo.append(r)
         seen |= stones
         chains.append((colour, stones, libs))
     return chains

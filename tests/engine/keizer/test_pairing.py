@@ -287,15 +287,24 @@ def min_repeats_with(players: list[str], met: set[frozenset[str]]) -> int:
 def brute_force_lexicographic(ordered: list[str], met: set[frozenset[str]]) -> list[tuple[str, str]]:
     """The pairing with the fewest repeats that is lexicographically first by preference index."""
 
+    preferences: dict[tuple[str, ...], list[str]] = {}  # u's order of preference among the rest of ``left``
+
+    def preference(left: tuple[str, ...]) -> list[str]:
+        if left not in preferences:  # the same for every pairing that leaves these players (made once)
+            u, others = left[0], [w for w in left if w != left[0]]
+            preferences[left] = [w for w in others if frozenset((u, w)) not in met] + [
+                w for w in others if frozenset((u, w)) in met
+            ]
+        return preferences[left]
+
     def key(pairing: list[tuple[str, str]]) -> tuple[int, list[int]]:
         repeats = sum(frozenset(pr) in met for pr in pairing)
         prefs = []
-        left = list(ordered)
+        left = tuple(ordered)
         for u, v in pairing:  # pairs come top player first
-            others = [w for w in left if w != u]
-            pref = [w for w in others if frozenset((u, w)) not in met] + [w for w in others if frozenset((u, w)) in met]
-            prefs.append(pref.index(v))
-            left = [w for w in left if w not in (u, v)]
+            assert u == left[0]
+            prefs.append(preference(left).index(v))
+            left = tuple(w for w in left if w not in (u, v))
         return repeats, prefs
 
     best = min(all_pairings(ordered), key=key)
