@@ -48,12 +48,6 @@ if [ ! -f "$stamp" ]; then
   pipq --quiet --disable-pip-version-check -r requirements.lock
   if [ "${1:-}" = "--test" ]; then pipq -r requirements-test.lock; fi
   pipq --quiet --disable-pip-version-check --no-deps -e .
-  if [ "${1:-}" = "--test" ]; then
-    # the suite's processes read bytecode from .venv/pycache (./test.sh sets PYTHONPYCACHEPREFIX), where
-    # pip's own compiled files are not: compiled there once now, not by every test worker at once on the
-    # first run (a warm-up only: a file that does not compile is the import's to report)
-    PYTHONPYCACHEPREFIX="$PWD/.venv/pycache" .venv/bin/python -m compileall -q -j 0 .venv/lib bot engine tests benchmarks >/dev/null 2>&1 || true
-  fi
   touch "$stamp"
 fi
 # axe-core, which the website's browser tests run in each page: the version pinned in the lock file,
