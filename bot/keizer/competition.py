@@ -125,8 +125,7 @@ def present_players(data: SeasonData, round_number: int, signed_off: set[int]) -
 async def absent_unless_signed_on(store: Store, season_id: int, round_id: int) -> set[int]:
     """The members in the mode "absent unless I sign on" (``/mijn aanwezig afgemeld``) who did not sign
     on for this round: absent from it as if signed off in time (issue 34 §2)."""
-    attendance = WeekStore(store)
-    return await attendance.absent_by_default(season_id) - await attendance.signons(round_id)
+    return await WeekStore(store).absent_unless_signed_on(season_id, round_id)
 
 
 async def signed_off_for(store: Store, season_id: int, round_id: int) -> set[int]:

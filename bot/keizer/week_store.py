@@ -11,6 +11,12 @@ from bot.core.storage.store import Store
 from bot.keizer.rows import RoundRow, round_row, rounds_of_clubs
 
 PRESENT, ABSENT = "present", "absent"
+# a season's players (season_id) in the mode 'absent' without a sign-on for a round (round_id)
+_ABSENT_UNLESS_SIGNED_ON = (
+    "SELECT sp.member_id FROM season_players sp JOIN attendance_modes a ON a.member_id = sp.member_id"
+    " WHERE sp.season_id = ? AND a.mode = 'absent'"
+    " AND NOT EXISTS (SELECT 1 FROM signons so WHERE so.round_id = ? AND so.member_id = sp.member_id)"
+)
 
 
 class WeekStore:
@@ -37,15 +43,16 @@ class WeekStore:
         )
         return {int(r[0]) for r in rows}
 
+    async def absent_unless_signed_on(self, season_id: int, round_id: int) -> set[int]:
+        """The season's players in the mode 'absent' without a sign-on for the round: one query."""
+        rows = await self.db.fetch_all(_ABSENT_UNLESS_SIGNED_ON, (season_id, round_id))
+        return {int(r[0]) for r in rows}
+
     async def signed_off_for(self, season_id: int, round_id: int) -> set[int]:
-        """The members with a sign-off for the round, and the season's players absent by default
-        (``absent_by_default``) without a sign-on for it (``signons``): one query."""
+        """The members with a sign-off for the round, and those absent unless signed on without a sign-on
+        for it (``absent_unless_signed_on``): one query."""
         rows = await self.db.fetch_all(
-            "SELECT member_id FROM signoffs WHERE round_id = ?"
-            " UNION SELECT sp.member_id FROM season_players sp JOIN attendance_modes a ON a.member_id = sp.member_id"
-            " WHERE sp.season_id = ? AND a.mode = 'absent'"
-            " AND NOT EXISTS (SELECT 1 FROM signons so WHERE so.round_id = ? AND so.member_id = sp.member_id)",
-            (round_id, season_id, round_id),
+            f"SELECT member_id FROM signoffs WHERE round_id = ? UNION {_ABSENT_UNLESS_SIGNED_ON}", (round_id, season_id, round_id)
         )
         return {int(r[0]) for r in rows}
 
