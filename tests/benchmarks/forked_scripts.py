@@ -34,14 +34,9 @@ def preload(names: list[str]) -> None:
             importlib.import_module(f"benchmarks.{name}")
         except BaseException:  # noqa: BLE001 - reported by the script's own run
             pass
-    from bot.systems import INSTALLED
+    from bot.systems import build_registry
 
-    for system in INSTALLED:  # what building the registry imports (make_core), as postgres_bench's workers
-        for part in ("commands", "web"):
-            try:
-                importlib.import_module(f"{system}.{part}")
-            except ImportError:
-                pass
+    build_registry()  # every system's modules, as make_core imports them (postgres_bench's workers begin so too)
 
 
 def run(script: Path, argv: list[str], out: Path) -> None:
