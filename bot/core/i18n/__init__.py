@@ -116,6 +116,5 @@ def _fill(parts: _Parts, values: dict[str, Any]) -> str:
     for literal, field, spec, conversion in parts:
         out.append(literal)
         if field is not None:
-            value = _CONVERT[conversion](values[field])
-            out.append(plural_form(value, spec) if "|" in spec else str(format(value, spec)))
+            out.append(_COUNTS.format_field(_CONVERT[conversion](values[field]), spec))
     return "".join(out)
